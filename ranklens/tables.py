@@ -1,0 +1,209 @@
+"""Typed, columnar tables of rankings (``Run``) and judgements (``Qrels``).
+
+Ids are strings, always (``"007"`` stays ``"007"``), stored dictionary-encoded: a row holds an
+int32 code into a table of unique ids. A 7M-row run then costs 4 bytes a row per id column
+instead of a Python object each, and every metric groups and joins on integers.
+
+These types say nothing about where the data came from (that is ``ranklens.io``) or what it
+scores (that is ``ranklens.metrics``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+def encode_ids(values: Any) -> tuple[np.ndarray, pa.Array]:
+    """Dictionary-encode ids: (int32 code per row, arrow string array of unique ids).
+
+    Accepts a Python sequence, a numpy array, a pandas Series or an arrow (chunked) array.
+    Non-string values are converted to their string form; nulls are an error.
+    """
+    if isinstance(values, pa.ChunkedArray):
+        values = values.combine_chunks()
+    elif not isinstance(values, pa.Array):
+        values = pa.array(values, from_pandas=True)
+    if values.null_count:
+        raise ValueError(f"{values.null_count} ids are missing (null)")
+    if pa.types.is_dictionary(values.type) and not pa.types.is_string(values.type.value_type):
+        values = values.dictionary_decode()
+    if not pa.types.is_dictionary(values.type):
+        if not pa.types.is_string(values.type):
+            values = pc.cast(values, pa.string())
+        values = pc.dictionary_encode(values)
+    dictionary = values.dictionary
+    if pa.types.is_large_string(dictionary.type):
+        dictionary = pc.cast(dictionary, pa.string())
+    codes = values.indices.to_numpy(zero_copy_only=False).astype(np.int32, copy=False)
+    return codes, dictionary
+
+
+def duplicate_rows(query_codes: np.ndarray, doc_codes: np.ndarray, n_docs: int) -> np.ndarray:
+    """Row indices of every (query, doc) pair after its first occurrence, in row order.
+
+    Fast path: when every row has its own document code there can be no duplicate.
+    """
+    if n_docs >= len(doc_codes) and len(np.unique(doc_codes)) == len(doc_codes):
+        return np.empty(0, dtype=np.int64)
+    key = query_codes.astype(np.int64) * max(n_docs, 1) + doc_codes
+    order = np.argsort(key, kind="stable")
+    repeated = np.flatnonzero(key[order][1:] == key[order][:-1]) + 1
+    return np.sort(order[repeated])
+
+
+@dataclass(frozen=True, eq=False)
+class _IdTable:
+    query_codes: np.ndarray
+    queries: pa.Array
+    doc_codes: np.ndarray
+    docs: pa.Array
+    name: str = field(default="", kw_only=True)
+
+    def __len__(self) -> int:
+        return len(self.query_codes)
+
+    @property
+    def n_queries(self) -> int:
+        """Distinct queries (ids that occur in at least one row)."""
+        return int(np.unique(self.query_codes).size) if len(self.query_codes) else 0
+
+    @property
+    def n_docs(self) -> int:
+        return int(np.unique(self.doc_codes).size) if len(self.doc_codes) else 0
+
+    def query_ids(self) -> list[str]:
+        """Sorted ids of the queries that occur in the table."""
+        present = np.unique(self.query_codes)
+        return sorted(self.queries.take(pa.array(present)).to_pylist())
+
+    def _id_columns(self) -> dict[str, pa.Array]:
+        return {
+            "query_id": pa.DictionaryArray.from_arrays(pa.array(self.query_codes), self.queries),
+            "doc_id": pa.DictionaryArray.from_arrays(pa.array(self.doc_codes), self.docs),
+        }
+
+
+@dataclass(frozen=True, eq=False)
+class Run(_IdTable):
+    """A ranking: one row per (query, document) with the system's score.
+
+    ``ranks`` keeps the rank column of a TREC run when there was one; metrics ignore it unless
+    asked to order by rank. Ordering within a query is the metric's business, not the table's.
+    """
+
+    scores: np.ndarray = field(default_factory=lambda: np.empty(0))
+    ranks: np.ndarray | None = None
+
+    @classmethod
+    def from_columns(
+        cls,
+        query_ids: Any,
+        doc_ids: Any,
+        scores: Any,
+        ranks: Any = None,
+        *,
+        name: str = "run",
+    ) -> Run:
+        """Build from parallel columns (lists, numpy, pandas or arrow)."""
+        query_codes, queries = encode_ids(query_ids)
+        doc_codes, docs = encode_ids(doc_ids)
+        score_array = np.asarray(scores, dtype=np.float64)
+        rank_array = None if ranks is None else np.asarray(ranks, dtype=np.int64)
+        if not len(query_codes) == len(doc_codes) == len(score_array):
+            raise ValueError("query_ids, doc_ids and scores must have the same length")
+        return cls(query_codes, queries, doc_codes, docs, scores=score_array, ranks=rank_array,
+                   name=name)
+
+    @classmethod
+    def from_dict(cls, run: Mapping[str, Mapping[str, float]], *, name: str = "run") -> Run:
+        """Build from ``{query_id: {doc_id: score}}`` (the pytrec_eval shape)."""
+        rows = [(q, d, s) for q, docs in run.items() for d, s in docs.items()]
+        q, d, s = (list(column) for column in zip(*rows, strict=True)) if rows else ([], [], [])
+        return cls.from_columns(q, d, s, name=name)
+
+    @classmethod
+    def from_frame(cls, frame: pd.DataFrame, *, name: str = "run") -> Run:
+        """Build from a frame with ``query_id``, ``doc_id``, ``score`` (and optional ``rank``)."""
+        ranks = frame["rank"] if "rank" in frame.columns else None
+        return cls.from_columns(frame["query_id"], frame["doc_id"], frame["score"], ranks,
+                                name=name)
+
+    def to_arrow(self) -> pa.Table:
+        columns: dict[str, Any] = {**self._id_columns(), "score": pa.array(self.scores)}
+        if self.ranks is not None:
+            columns["rank"] = pa.array(self.ranks)
+        return pa.table(columns)
+
+    def to_frame(self) -> pd.DataFrame:
+        """A pandas view with string ids (categoricals) for display and tests."""
+        return self.to_arrow().to_pandas()
+
+    def to_dict(self) -> dict[str, dict[str, float]]:
+        """``{query_id: {doc_id: score}}``, the shape pytrec_eval takes."""
+        out: dict[str, dict[str, float]] = {}
+        queries = self.queries.to_pylist()
+        docs = self.docs.to_pylist()
+        for q, d, s in zip(self.query_codes.tolist(), self.doc_codes.tolist(),
+                           self.scores.tolist(), strict=True):
+            out.setdefault(queries[q], {})[docs[d]] = s
+        return out
+
+
+@dataclass(frozen=True, eq=False)
+class Qrels(_IdTable):
+    """Relevance judgements: one row per judged (query, document) with an integer grade.
+
+    Grades may be negative (trec_eval treats them as non-relevant).
+    """
+
+    relevance: np.ndarray = field(default_factory=lambda: np.empty(0, dtype=np.int64))
+
+    @classmethod
+    def from_columns(cls, query_ids: Any, doc_ids: Any, relevance: Any, *,
+                     name: str = "qrels") -> Qrels:
+        query_codes, queries = encode_ids(query_ids)
+        doc_codes, docs = encode_ids(doc_ids)
+        rel = np.asarray(relevance)
+        if rel.dtype.kind == "f":
+            if not np.all(np.isfinite(rel)) or not np.all(rel == np.round(rel)):
+                raise ValueError("relevance grades must be integers")
+        rel = rel.astype(np.int64)
+        if not len(query_codes) == len(doc_codes) == len(rel):
+            raise ValueError("query_ids, doc_ids and relevance must have the same length")
+        return cls(query_codes, queries, doc_codes, docs, relevance=rel, name=name)
+
+    @classmethod
+    def from_dict(cls, qrels: Mapping[str, Mapping[str, int]], *, name: str = "qrels") -> Qrels:
+        """Build from ``{query_id: {doc_id: grade}}`` (the pytrec_eval shape)."""
+        rows = [(q, d, r) for q, docs in qrels.items() for d, r in docs.items()]
+        q, d, r = (list(column) for column in zip(*rows, strict=True)) if rows else ([], [], [])
+        return cls.from_columns(q, d, np.asarray(r, dtype=np.int64), name=name)
+
+    @classmethod
+    def from_frame(cls, frame: pd.DataFrame, *, name: str = "qrels") -> Qrels:
+        return cls.from_columns(frame["query_id"], frame["doc_id"], frame["relevance"], name=name)
+
+    def to_arrow(self) -> pa.Table:
+        return pa.table({**self._id_columns(), "relevance": pa.array(self.relevance)})
+
+    def to_frame(self) -> pd.DataFrame:
+        return self.to_arrow().to_pandas()
+
+    def to_dict(self) -> dict[str, dict[str, int]]:
+        out: dict[str, dict[str, int]] = {}
+        queries = self.queries.to_pylist()
+        docs = self.docs.to_pylist()
+        for q, d, r in zip(self.query_codes.tolist(), self.doc_codes.tolist(),
+                           self.relevance.tolist(), strict=True):
+            out.setdefault(queries[q], {})[docs[d]] = int(r)
+        return out
+
