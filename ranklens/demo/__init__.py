@@ -1,0 +1,30 @@
+"""Bundled demo data: a small, realistic comparison that a first visit shows at once.
+
+``paths()`` answers where the files are; ``generate.py`` beside this module rebuilds them
+deterministically (``python -m ranklens.demo.generate``).
+"""
+
+from __future__ import annotations
+
+from importlib.resources import files
+from pathlib import Path
+
+FILES = {
+    "run_a": "run_a.trec",
+    "run_b": "run_b.trec",
+    "qrels": "qrels.trec",
+    "qrels_proxy": "qrels_proxy.trec",
+    "qrels_gold": "qrels_gold.trec",
+    "segments": "segments.tsv",
+}
+
+
+def data_dir() -> Path:
+    """Folder holding the demo files inside the installed package."""
+    return Path(str(files("ranklens.demo") / "data"))
+
+
+def paths() -> dict[str, Path]:
+    """Role -> path of each demo file (run_a, run_b, qrels, qrels_proxy, qrels_gold, segments)."""
+    folder = data_dir()
+    return {role: folder / name for role, name in FILES.items()}

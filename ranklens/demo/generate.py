@@ -1,0 +1,111 @@
+"""Rebuild the bundled demo data, deterministically.
+
+    python -m ranklens.demo.generate [OUTDIR]
+
+400 web-search-like queries, two runs of depth 100, graded qrels (0..3), proxy qrels (an
+"LLM judge" that is generous to long documents: off by one level on about a quarter of
+documents, biased upwards), gold qrels on a random 15% of queries, and a segment map with two
+columns (``intent``: 6 segments; ``length``: 3 buckets). Run B is better than A overall, much
+better on ``product`` and ``local``, and worse on ``navigational``. Scores are rounded to two
+decimals, so ties occur as they do in real runs.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+N_QUERIES = 400
+DEPTH = 100
+POOL = 140  # candidate documents per query; the extra ones are judged but never retrieved
+SEED = 20261129
+
+# intent -> (share of queries, B's quality change on relevant documents)
+INTENTS = {
+    "informational": (0.30, 0.06),
+    "navigational": (0.20, -0.20),
+    "product": (0.18, 0.35),
+    "local": (0.12, 0.30),
+    "how-to": (0.12, 0.02),
+    "news": (0.08, 0.00),
+}
+
+
+def _write(path: Path, lines: list[str]) -> None:
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def generate(outdir: Path) -> None:
+    """Write the six demo files into ``outdir``."""
+    rng = np.random.default_rng(SEED)
+    outdir.mkdir(parents=True, exist_ok=True)
+    names = list(INTENTS)
+    shares = np.array([INTENTS[n][0] for n in names])
+    intent = rng.choice(len(names), size=N_QUERIES, p=shares / shares.sum())
+    n_terms = rng.choice([1, 2, 3, 4, 5, 6, 8], size=N_QUERIES,
+                         p=[0.15, 0.25, 0.22, 0.15, 0.1, 0.08, 0.05])
+    length = np.where(n_terms <= 1, "head (1 term)",
+                      np.where(n_terms <= 3, "torso (2-3 terms)", "tail (4+ terms)"))
+    qids = [f"q{i:04d}" for i in range(N_QUERIES)]
+
+    # navigational queries have one very relevant document; others a spread of grades
+    probs = np.where(
+        (np.array(names)[intent] == "navigational")[:, None],
+        np.array([[0.96, 0.02, 0.01, 0.01]]),
+        np.array([[0.86, 0.08, 0.04, 0.02]]),
+    )
+    cumulative = probs.cumsum(axis=1)
+    u = rng.random((N_QUERIES, POOL))
+    rel = (u[:, :, None] > cumulative[:, None, :]).sum(axis=2).clip(0, 3)
+    nav = np.flatnonzero(np.array(names)[intent] == "navigational")
+    rel[nav, rng.integers(0, POOL, size=nav.size)] = 3  # every navigational query has its page
+
+    difficulty = rng.normal(0.0, 0.4, size=(N_QUERIES, 1))
+    b_shift = np.array([INTENTS[n][1] for n in names])[intent][:, None]
+    noise_a = rng.normal(0.0, 1.0, size=(N_QUERIES, POOL))
+    noise_b = 0.7 * noise_a + rng.normal(0.0, 0.72, size=(N_QUERIES, POOL))  # correlated runs
+    score_a = np.round(rel * (0.9 + difficulty) + noise_a, 2)
+    score_b = np.round(rel * (0.9 + difficulty + b_shift) + noise_b, 2)
+    doc_index = np.array([rng.permutation(100_000)[:POOL] for _ in range(N_QUERIES)])
+
+    def run_lines(scores: np.ndarray, tag: str) -> list[str]:
+        lines = []
+        for q in range(N_QUERIES):
+            order = np.argsort(-scores[q], kind="stable")[:DEPTH]
+            for rank, d in enumerate(order, start=1):
+                lines.append(f"{qids[q]} Q0 doc{doc_index[q, d]:06d} {rank} {scores[q, d]:.2f} {tag}")
+        return lines
+
+    _write(outdir / "run_a.trec", run_lines(score_a, "bm25_baseline"))
+    _write(outdir / "run_b.trec", run_lines(score_b, "neural_reranker"))
+
+    # judged: every relevant document plus a pool of non-relevant ones
+    judged = (rel > 0) | (rng.random((N_QUERIES, POOL)) < 0.35)
+    long_doc = rng.random((N_QUERIES, POOL)) < 0.4
+    u = rng.random((N_QUERIES, POOL))
+    up = long_doc & (u < 0.35) | ~long_doc & (u < 0.08)
+    down = ~up & (u > 0.93)
+    proxy = np.clip(rel + up.astype(int) - down.astype(int), 0, 3)
+    gold_queries = np.zeros(N_QUERIES, dtype=bool)
+    gold_queries[rng.choice(N_QUERIES, size=int(0.15 * N_QUERIES), replace=False)] = True
+
+    qrels, proxy_lines, gold = [], [], []
+    for q in range(N_QUERIES):
+        for d in np.flatnonzero(judged[q]):
+            doc = f"doc{doc_index[q, d]:06d}"
+            qrels.append(f"{qids[q]} 0 {doc} {rel[q, d]}")
+            proxy_lines.append(f"{qids[q]} 0 {doc} {proxy[q, d]}")
+            if gold_queries[q]:
+                gold.append(f"{qids[q]} 0 {doc} {rel[q, d]}")
+    _write(outdir / "qrels.trec", qrels)
+    _write(outdir / "qrels_proxy.trec", proxy_lines)
+    _write(outdir / "qrels_gold.trec", gold)
+    _write(outdir / "segments.tsv", ["query_id\tintent\tlength"] + [
+        f"{qids[q]}\t{names[intent[q]]}\t{length[q]}" for q in range(N_QUERIES)
+    ])
+
+
+if __name__ == "__main__":
+    generate(Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).parent / "data")

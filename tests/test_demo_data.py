@@ -1,0 +1,36 @@
+"""The bundled demo data is what the generator makes, and has the features the demo promises."""
+
+from collections import Counter
+
+from ranklens import demo
+from ranklens.demo.generate import generate
+
+
+def test_generator_reproduces_the_bundled_files_byte_for_byte(tmp_path):
+    generate(tmp_path)
+    for role, path in demo.paths().items():
+        assert (tmp_path / path.name).read_bytes() == path.read_bytes(), role
+
+
+def test_demo_runs_have_tied_scores_within_queries():
+    lines = demo.paths()["run_a"].read_text().splitlines()
+    per_query_scores = Counter((line.split()[0], line.split()[4]) for line in lines)
+    tied = sum(1 for count in per_query_scores.values() if count > 1)
+    assert tied > 100
+
+
+def test_demo_segment_map_has_two_columns_and_a_handful_of_segments():
+    rows = [line.split("\t") for line in demo.paths()["segments"].read_text().splitlines()]
+    assert rows[0] == ["query_id", "intent", "length"]
+    assert len(rows) - 1 == 400
+    assert 4 <= len({row[1] for row in rows[1:]}) <= 8
+    assert len({row[2] for row in rows[1:]}) == 3
+
+
+def test_gold_queries_are_a_subset_with_proxy_judgements_for_each():
+    def queries(role: str) -> set[str]:
+        return {line.split()[0] for line in demo.paths()[role].read_text().splitlines()}
+
+    gold, proxy = queries("qrels_gold"), queries("qrels_proxy")
+    assert 40 <= len(gold) <= 80
+    assert gold <= proxy
