@@ -1,0 +1,33 @@
+"""Immutable, content-addressed report snapshots behind unguessable share tokens.
+
+``put(params, inputs) -> token`` stores a report once and for all; ``get(token)`` gives it back
+byte for byte, also from another process or after a restart. Inputs are deduplicated by sha256
+and zlib-compressed. Anything wrong with a token raises :class:`ReportNotFound`.
+No Streamlit, no pandas: pages and the Report object build on this.
+"""
+
+from ranklens.store.errors import ReportNotFound, StoreError, StoreLimitError
+from ranklens.store.interface import ReportStore, StoreUsage
+from ranklens.store.limits import DEFAULT_MAX_REPORT_BYTES, DEFAULT_MAX_STORE_BYTES, StoreLimits
+from ranklens.store.location import STORE_PATH_ENV, default_store_path
+from ranklens.store.snapshot import Snapshot
+from ranklens.store.sqlite_store import SQLiteReportStore
+from ranklens.store.tokens import ReportToken, new_token, parse_token
+
+__all__ = [
+    "DEFAULT_MAX_REPORT_BYTES",
+    "DEFAULT_MAX_STORE_BYTES",
+    "STORE_PATH_ENV",
+    "ReportNotFound",
+    "ReportStore",
+    "ReportToken",
+    "SQLiteReportStore",
+    "Snapshot",
+    "StoreError",
+    "StoreLimitError",
+    "StoreLimits",
+    "StoreUsage",
+    "default_store_path",
+    "new_token",
+    "parse_token",
+]

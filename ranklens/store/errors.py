@@ -1,0 +1,37 @@
+"""Exceptions raised by report stores."""
+
+from __future__ import annotations
+
+NOT_FOUND_MESSAGE = "report not found"
+
+
+class StoreError(Exception):
+    """A report store could not do what was asked (base of the store's exceptions)."""
+
+
+class ReportNotFound(StoreError, LookupError):
+    """No readable report behind a token: malformed, unknown, expired or deleted.
+
+    The message is always the same, so it tells nobody whether a similar token exists.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(NOT_FOUND_MESSAGE)
+
+
+def format_size(n_bytes: int) -> str:
+    """``n_bytes`` as ``"612.4 MB (612,400,000 bytes)"`` (decimal MB, as file browsers show)."""
+    return f"{n_bytes / 1e6:,.1f} MB ({n_bytes:,} bytes)"
+
+
+class StoreLimitError(StoreError):
+    """A report was refused because it would exceed a size limit; the message names the limit."""
+
+    def __init__(self, limit_name: str, limit_bytes: int, size_bytes: int, what: str) -> None:
+        self.limit_name = limit_name
+        self.limit_bytes = limit_bytes
+        self.size_bytes = size_bytes
+        super().__init__(
+            f"{what} is {format_size(size_bytes)}, over the {limit_name} limit of "
+            f"{format_size(limit_bytes)}"
+        )
