@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -52,9 +53,9 @@ def test_new_tokens_are_long_urlsafe_and_distinct() -> None:
 
 def test_token_is_not_a_storage_key(store: SQLiteReportStore) -> None:
     token = store.put({}, {"run_a": b"x"})
-    data = store.path.read_bytes() + store.path.with_name(store.path.name + "-wal").read_bytes() \
-        if store.path.with_name(store.path.name + "-wal").exists() else store.path.read_bytes()
-    assert token.encode() not in data
+    files = [store.path, store.path.with_name(store.path.name + "-wal")]
+    on_disk = b"".join(f.read_bytes() for f in files if f.exists())
+    assert token.encode() not in on_disk
 
 
 @pytest.mark.parametrize("bad", BAD_TOKENS, ids=lambda t: repr(t[:20]) + f"/{len(t)}")
@@ -105,7 +106,7 @@ def test_expired_report_is_not_found(store: SQLiteReportStore, clock: FakeClock)
     assert store.get(keep).inputs["run_a"] == b"y"
 
 
-def test_default_ttl_applies_when_put_has_none(store_path, clock: FakeClock) -> None:  # type: ignore[no-untyped-def]
+def test_default_ttl_applies_when_put_has_none(store_path: Path, clock: FakeClock) -> None:
     store = SQLiteReportStore(store_path, default_ttl=timedelta(days=1), clock=clock)
     token = store.put({}, {"run_a": b"x"})
     clock.advance(86_400)
