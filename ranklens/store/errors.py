@@ -15,7 +15,7 @@ class ReportNotFound(StoreError, LookupError):
     The message is always the same, so it tells nobody whether a similar token exists.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *_ignored: object) -> None:  # pickling passes the message back in
         super().__init__(NOT_FOUND_MESSAGE)
 
 
@@ -31,7 +31,11 @@ class StoreLimitError(StoreError):
         self.limit_name = limit_name
         self.limit_bytes = limit_bytes
         self.size_bytes = size_bytes
+        self.what = what
         super().__init__(
             f"{what} is {format_size(size_bytes)}, over the {limit_name} limit of "
             f"{format_size(limit_bytes)}"
         )
+
+    def __reduce__(self) -> tuple[type[StoreLimitError], tuple[str, int, int, str]]:
+        return (type(self), (self.limit_name, self.limit_bytes, self.size_bytes, self.what))

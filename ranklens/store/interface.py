@@ -33,8 +33,11 @@ class StoreUsage:
 class ReportStore(Protocol):
     """Immutable report snapshots behind unguessable tokens.
 
-    Every method that takes a token raises :class:`~ranklens.store.errors.ReportNotFound`
-    for a malformed, unknown, expired or deleted one, always with the same message.
+    ``get`` raises :class:`~ranklens.store.errors.ReportNotFound` for a malformed, unknown,
+    expired or deleted token, always with the same message; ``delete`` does so only when there
+    is nothing to delete (it removes an expired report that was not purged yet). Tokens are
+    validated with :func:`~ranklens.store.tokens.parse_token` and looked up by
+    :func:`~ranklens.store.tokens.token_digest`, never by the token text itself.
     """
 
     def put(

@@ -3,6 +3,8 @@
 A token is 32 URL-safe characters carrying 192 random bits from :mod:`secrets`. It is not a
 storage key: stores keep only :func:`token_digest` of it, so neither a row id nor a content
 digest ever appears in a URL, and a copy of the database does not reveal working links.
+Looking up by that digest is also what keeps lookups constant-time where it matters: how long
+an index search takes depends on the digest, which tells nothing about nearby tokens.
 """
 
 from __future__ import annotations

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import random
 from datetime import timedelta
 from pathlib import Path
@@ -11,6 +12,7 @@ from store_helpers import FakeClock
 
 from ranklens.store import (
     DEFAULT_MAX_REPORT_BYTES,
+    ReportNotFound,
     SQLiteReportStore,
     StoreLimitError,
     StoreLimits,
@@ -74,3 +76,11 @@ def test_nonsensical_limits_are_refused(store_path: Path) -> None:
         StoreLimits(max_report_bytes=0)
     with pytest.raises(ValueError, match="SQLite"):
         SQLiteReportStore(store_path, limits=StoreLimits(max_report_bytes=2_000_000_000))
+
+
+def test_store_errors_survive_pickling() -> None:
+    """Errors must cross process boundaries (e.g. a worker pool) intact."""
+    limit = pickle.loads(pickle.dumps(StoreLimitError("max_store_bytes", 10, 12, "the store")))
+    assert (limit.limit_name, limit.limit_bytes, limit.size_bytes) == ("max_store_bytes", 10, 12)
+    assert "max_store_bytes" in str(limit)
+    assert str(pickle.loads(pickle.dumps(ReportNotFound()))) == "report not found"
