@@ -1,0 +1,15 @@
+"""Per-query ranking metrics with trec_eval's semantics, and rank-biased overlap.
+
+    from ranklens.metrics import evaluate
+    evaluation = evaluate(run, qrels, ["ndcg@10", "map", "P@5"])
+    evaluation["nDCG@10"].per_query      # {query_id: value}
+
+Names are parsed by ``parse_metric`` (``ndcg_cut_10``, ``nDCG@10``, ``P(rel=2)@5`` ...); each
+metric family documents the trec_eval semantics it follows in its module.
+"""
+
+from ranklens.metric_result import MetricResult
+from ranklens.metrics.evaluate import Evaluation, evaluate
+from ranklens.metrics.names import MetricSpec, parse_metric
+
+__all__ = ["Evaluation", "MetricResult", "MetricSpec", "evaluate", "parse_metric"]

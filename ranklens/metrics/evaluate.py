@@ -1,0 +1,202 @@
+"""``evaluate(run, qrels, metrics)``: per-query values of several metrics in one pass.
+
+The run is ordered once (``ordering``), only as deep as the deepest requested cutoff; the rows
+kept are matched with the qrels once (``judgements``); every metric is then a few segment
+reductions over all queries at once (one module per family). No Python loop runs per query.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pyarrow as pa
+
+from ranklens.metric_result import MetricResult
+from ranklens.metrics.average_precision import average_precision
+from ranklens.metrics.judgements import NOT_JUDGED, Judgements, QueryJoin, check_duplicates
+from ranklens.metrics.names import MetricSpec, parse_metric
+from ranklens.metrics.ndcg import ndcg
+from ranklens.metrics.ordering import (
+    ordering_keys,
+    sort_blocks,
+    tie_break_permutation,
+    top_positions,
+)
+from ranklens.metrics.precision import judged, precision, r_precision, recall, success
+from ranklens.metrics.ranked import RankedLabels
+from ranklens.metrics.reciprocal_rank import reciprocal_rank
+from ranklens.tables import Qrels, Run
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+FAMILIES: dict[str, Callable[[RankedLabels, MetricSpec], np.ndarray]] = {
+    "ndcg": ndcg,
+    "P": precision,
+    "recall": recall,
+    "AP": average_precision,
+    "RR": reciprocal_rank,
+    "Rprec": r_precision,
+    "success": success,
+    "judged": judged,
+}
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """Per-query results of several metrics for one run, and which queries were left out.
+
+    ``results`` maps each canonical metric name to its ``MetricResult``. ``ignored`` lists the
+    queries of the run without judgements (never scored); ``missing`` the judged queries the run
+    did not answer: left out with ``missing="drop"``, scored 0 with ``missing="zero"``
+    (trec_eval ``-c``).
+    """
+
+    results: Mapping[str, MetricResult]
+    ignored: tuple[str, ...] = ()
+    missing: tuple[str, ...] = ()
+    missing_policy: str = "drop"
+    run: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "results", MappingProxyType(dict(self.results)))
+
+    def __getitem__(self, metric: str | MetricSpec) -> MetricResult:
+        """The result of ``metric``, by canonical name or any accepted spelling."""
+        if isinstance(metric, str) and metric in self.results:
+            return self.results[metric]
+        return self.results[parse_metric(metric).name]
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self.results)
+
+    def __len__(self) -> int:
+        return len(self.results)
+
+    @property
+    def n_ignored(self) -> int:
+        return len(self.ignored)
+
+    @property
+    def n_missing(self) -> int:
+        return len(self.missing)
+
+    def means(self) -> dict[str, float]:
+        """Mean of each metric over its scored queries."""
+        return {name: result.mean for name, result in self.results.items()}
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per scored query (``query_id``), one column per metric."""
+        import pandas as pd
+
+        frames = [result.to_frame().set_index("query_id") for result in self.results.values()]
+        if not frames:
+            return pd.DataFrame({"query_id": pd.Series([], dtype=object)})
+        return pd.concat(frames, axis=1).reset_index()
+
+
+def evaluate(
+    run: Run,
+    qrels: Qrels,
+    metrics: Iterable[str | MetricSpec] | str,
+    *,
+    missing: str = "drop",
+    order: str = "score",
+    gain: str = "linear",
+    relevance_level: int = 1,
+) -> Evaluation:
+    """Per-query values of ``metrics`` for ``run`` against ``qrels``, as trec_eval computes them.
+
+    - order within a query: score descending, ties by document id descending (bytes); the rank
+      column is ignored unless ``order="rank"`` (rank ascending, ties the same way);
+    - queries only in the run are ignored; judged queries missing from the run are left out
+      (``missing="drop"``) or scored 0 (``missing="zero"``, trec_eval ``-c``); queries whose
+      judgements are all non-relevant are kept and score 0;
+    - ``gain`` ("linear" = trec_eval, or "exp" = 2^grade - 1) applies to nDCG names that do not
+      say it; ``relevance_level`` to binary metrics whose name does not say it (``-l``);
+    - a (query, document) pair listed twice in the run or the qrels is a ``ValueError``.
+
+    It does not compare runs (``ranklens.stats``) nor read files (``ranklens.io``).
+    """
+    if isinstance(metrics, str):
+        metrics = [metrics]
+    specs = list(dict.fromkeys(
+        parse_metric(m, gain=gain, relevance_level=relevance_level) for m in metrics
+    ))
+    if not specs:
+        raise ValueError("no metric requested")
+    if missing not in ("drop", "zero"):
+        raise ValueError(f"missing must be 'drop' or 'zero', not {missing!r}")
+    keys = ordering_keys(run, order)
+    check_duplicates(run, "run")
+    check_duplicates(qrels, "qrels")
+
+    join = QueryJoin.of(run, qrels)
+    judgements = Judgements(qrels, join)
+    ranked = rank_and_label(run, keys, join, judgements, specs)
+    results = {}
+    for spec in specs:
+        per_query = dict(zip(join.query_ids, FAMILIES[spec.family](ranked, spec).tolist(),
+                             strict=True))
+        if missing == "zero":
+            per_query.update(dict.fromkeys(join.missing, 0.0))
+        results[spec.name] = MetricResult(spec.name, per_query, run=run.name)
+    return Evaluation(results, tuple(join.ignored), tuple(join.missing), missing, run=run.name)
+
+
+def depth_needed(specs: list[MetricSpec], judgements: Judgements) -> np.ndarray:
+    """Per evaluated query, how many top-ranked rows the metrics read."""
+    unlimited = np.iinfo(np.int64).max
+    depth = np.zeros(judgements.n_queries, dtype=np.int64)
+    for spec in specs:
+        if spec.family == "Rprec":
+            need = judgements.num_relevant(spec.relevance_level).astype(np.int64)
+        else:
+            need = np.full(judgements.n_queries, spec.cutoff or unlimited, dtype=np.int64)
+        np.maximum(depth, need, out=depth)
+    return depth
+
+
+def distinguishing_labels(labels: np.ndarray, specs: list[MetricSpec]) -> np.ndarray:
+    """Labels coarsened to what the requested metrics can tell apart (fewer ties to sort)."""
+    if any(spec.family == "judged" for spec in specs):
+        return labels
+    if any(spec.family == "ndcg" for spec in specs):
+        return np.maximum(labels, 0)
+    levels = sorted({spec.relevance_level for spec in specs})
+    return np.searchsorted(np.asarray(levels), labels, side="right")
+
+
+def rank_and_label(
+    run: Run,
+    keys: np.ndarray,
+    join: QueryJoin,
+    judgements: Judgements,
+    specs: list[MetricSpec],
+) -> RankedLabels:
+    """The evaluated queries' rows in trec_eval order, as deep as ``specs`` read, labelled."""
+    blocks = sort_blocks(run.query_codes, keys)
+    block_query = join.index_of_run_code[blocks.query_codes]
+    evaluated = block_query >= 0
+    depth = np.zeros(len(block_query), dtype=np.int64)
+    depth[evaluated] = depth_needed(specs, judgements)[block_query[evaluated]]
+    positions, starts = top_positions(blocks, depth)
+    rows = blocks.run_rows(positions)
+    lengths = np.diff(starts)
+    query = np.repeat(block_query, lengths)
+    labels = judgements.labels_of_rows(run, rows, query)
+    permutation = tie_break_permutation(
+        blocks.keys[positions], starts, distinguishing_labels(labels, specs),
+        lambda tied: run.docs.take(pa.array(run.doc_codes[rows[tied]])),
+    )
+    if permutation is not None:
+        labels = labels[permutation]
+    position = np.arange(len(rows), dtype=np.int64) - np.repeat(starts[:-1], lengths)
+    return RankedLabels(query, position, labels, judgements)
+
+
+__all__ = ["NOT_JUDGED", "Evaluation", "evaluate"]

@@ -1,0 +1,163 @@
+"""The qrels side of evaluation: which queries are scored, and what each document is worth.
+
+A run and its qrels carry separate id dictionaries. Queries are matched by id once
+(``QueryJoin``); documents are matched by id only for the rows a metric reads
+(``Judgements.grades``), with integer keys after that.
+
+trec_eval semantics kept here:
+
+- a query is evaluated when it has rows in the run and judgements in the qrels; queries only in
+  the run are ignored; queries only in the qrels are "missing" (scored 0 only on request, like
+  ``trec_eval -c``);
+- a document absent from the query's qrels is unjudged and counts as non-relevant;
+- a negative grade counts as non-relevant (trec_eval reads it as "in the pool, not judged") and
+  adds nothing to the ideal ranking; for Judged@k it is still a judgement.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ranklens.tables import Qrels, Run, duplicate_rows
+
+NOT_JUDGED = np.iinfo(np.int64).min  # label of a row whose document has no judgement
+
+
+def codes_in(values: pa.Array, dictionary: pa.Array) -> np.ndarray:
+    """Position of each of ``values`` in ``dictionary`` (int64, -1 when absent)."""
+    found = pc.index_in(values, value_set=dictionary)
+    return found.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
+
+
+def check_duplicates(table: Run | Qrels, kind: str) -> None:
+    """Raise ``ValueError`` naming the first (query, document) pair that occurs twice.
+
+    Relies on the table's id dictionaries holding unique ids (``ranklens.tables``). When
+    every document code occurs once (one counting pass) there can be no duplicate.
+    """
+    doc_codes = table.doc_codes
+    if not len(doc_codes):
+        return
+    counts = np.bincount(doc_codes, minlength=len(table.docs))
+    if counts.max() <= 1:
+        return
+    candidates = np.flatnonzero(counts[doc_codes] > 1)
+    repeated = duplicate_rows(table.query_codes[candidates], doc_codes[candidates],
+                              len(table.docs))
+    if len(repeated):
+        row = int(candidates[repeated[0]])
+        query = table.queries[int(table.query_codes[row])].as_py()
+        doc = table.docs[int(doc_codes[row])].as_py()
+        raise ValueError(f"{kind} {table.name!r} lists document {doc!r} twice for query "
+                         f"{query!r} (row {row}); each (query, document) must occur once")
+
+
+@dataclass(frozen=True)
+class QueryJoin:
+    """Which queries get a score, in a dense index ``0..n-1`` shared by run and qrels.
+
+    ``index_of_run_code[c]`` is the dense index of run query code ``c`` (-1 if not evaluated);
+    ``index_of_qrels_code`` likewise for qrels query codes. ``query_ids`` are the evaluated
+    ids in dense order; ``ignored`` (run only) and ``missing`` (qrels only) are ids.
+    """
+
+    query_ids: list[str]
+    index_of_run_code: np.ndarray
+    index_of_qrels_code: np.ndarray
+    ignored: list[str]
+    missing: list[str]
+
+    @classmethod
+    def of(cls, run: Run, qrels: Qrels) -> QueryJoin:
+        run_present = np.bincount(run.query_codes, minlength=len(run.queries)) > 0
+        qrels_present = np.bincount(qrels.query_codes, minlength=len(qrels.queries)) > 0
+        run_code_of_qrels = codes_in(qrels.queries, run.queries)
+        run_code_of_qrels[~qrels_present] = -1
+        matched = run_code_of_qrels >= 0
+        matched[matched] = run_present[run_code_of_qrels[matched]]
+        evaluated_qrels_codes = np.flatnonzero(matched)
+        index_of_qrels_code = np.full(len(qrels.queries), -1, dtype=np.int64)
+        index_of_qrels_code[evaluated_qrels_codes] = np.arange(len(evaluated_qrels_codes))
+        index_of_run_code = np.full(len(run.queries), -1, dtype=np.int64)
+        index_of_run_code[run_code_of_qrels[evaluated_qrels_codes]] = np.arange(
+            len(evaluated_qrels_codes)
+        )
+        ignored = np.flatnonzero(run_present & (index_of_run_code < 0))
+        missing = np.flatnonzero(qrels_present & ~matched)
+        return cls(
+            query_ids=qrels.queries.take(pa.array(evaluated_qrels_codes)).to_pylist(),
+            index_of_run_code=index_of_run_code,
+            index_of_qrels_code=index_of_qrels_code,
+            ignored=run.queries.take(pa.array(ignored)).to_pylist(),
+            missing=qrels.queries.take(pa.array(missing)).to_pylist(),
+        )
+
+    @property
+    def n_queries(self) -> int:
+        return len(self.query_ids)
+
+
+class Judgements:
+    """The judgements of the evaluated queries, ready for lookups and ideal rankings."""
+
+    def __init__(self, qrels: Qrels, join: QueryJoin) -> None:
+        self.qrels = qrels
+        self.n_queries = join.n_queries
+        query = join.index_of_qrels_code[qrels.query_codes]
+        keep = query >= 0
+        self.query = query[keep]
+        self.doc_codes = qrels.doc_codes[keep].astype(np.int64)
+        self.grades = qrels.relevance[keep].astype(np.int64)
+        keys = self.query * max(len(qrels.docs), 1) + self.doc_codes
+        by_key = np.argsort(keys, kind="stable")
+        self._keys = keys[by_key]
+        self._key_grades = self.grades[by_key]
+        self._num_relevant: dict[int, np.ndarray] = {}
+
+    def num_relevant(self, level: int = 1) -> np.ndarray:
+        """Per evaluated query, the number of judged documents with grade >= ``level``."""
+        if level not in self._num_relevant:
+            self._num_relevant[level] = np.bincount(
+                self.query[self.grades >= level], minlength=self.n_queries
+            )
+        return self._num_relevant[level]
+
+    def ideal(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The ideal ranking of every query: (query, 0-based position, grade) of each
+        positive-graded judged document, best grade first (retrieved or not)."""
+        positive = self.grades > 0
+        query, grades = self.query[positive], self.grades[positive]
+        by_rank = np.lexsort((-grades, query))
+        query, grades = query[by_rank], grades[by_rank]
+        starts = np.flatnonzero(np.r_[True, query[1:] != query[:-1]])
+        lengths = np.diff(np.r_[starts, len(query)])
+        position = np.arange(len(query)) - np.repeat(starts, lengths)
+        return query, position, grades
+
+    def grades_of(self, query: np.ndarray, qrels_doc_codes: np.ndarray) -> np.ndarray:
+        """Grade of each (evaluated query index, qrels doc code) pair; ``NOT_JUDGED`` if none."""
+        labels = np.full(len(query), NOT_JUDGED, dtype=np.int64)
+        known = np.flatnonzero(qrels_doc_codes >= 0)
+        if len(known) and len(self._keys):
+            keys = query[known] * max(len(self.qrels.docs), 1) + qrels_doc_codes[known]
+            at = np.minimum(np.searchsorted(self._keys, keys), len(self._keys) - 1)
+            hit = self._keys[at] == keys
+            labels[known[hit]] = self._key_grades[at[hit]]
+        return labels
+
+    def labels_of_rows(self, run: Run, rows: np.ndarray, query: np.ndarray) -> np.ndarray:
+        """Grade (or ``NOT_JUDGED``) of run rows ``rows`` whose dense query index is ``query``.
+
+        Documents are matched by id: at the level of the run's doc dictionary when it is no
+        bigger than the rows asked for, else row by row.
+        """
+        doc_codes = run.doc_codes[rows]
+        if len(run.docs) <= len(rows):
+            qrels_codes = codes_in(run.docs, self.qrels.docs)[doc_codes]
+        else:
+            qrels_codes = codes_in(run.docs.take(pa.array(doc_codes)), self.qrels.docs)
+        return self.grades_of(query, qrels_codes)

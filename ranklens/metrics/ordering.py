@@ -1,0 +1,199 @@
+"""trec_eval's order of documents within a query, computed once and only as far as needed.
+
+trec_eval sorts each query's documents by score descending and breaks ties by document id
+descending, comparing the ids' bytes (``strcmp``); the rank column of a TREC run plays no part.
+``order="rank"`` sorts by the rank column ascending instead, ties again by document id
+descending.
+
+Sorting 7M rows by string is the expensive part of evaluation, and most of it is not needed:
+
+1. Rows are grouped by query and sorted by the numeric key only (no sort at all when the run
+   is already in that order, as producers usually write it).
+2. Only the first ``depth`` rows of each query are kept (the deepest cutoff any requested metric
+   reads), plus the rest of a tie group that straddles the cutoff, since which of its documents
+   fall inside is decided by their ids.
+3. Inside a tie group the order of documents only matters when they carry different labels
+   (grade, judged or not): only such groups are sorted by document id.
+
+This module knows nothing of metrics; it answers "in which order does trec_eval see the rows".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ranklens.tables import Run
+
+
+@dataclass(frozen=True)
+class BlockOrder:
+    """A run's rows as one block per query, each block sorted by ``keys`` descending.
+
+    ``rows[i]`` is the run row at sorted position ``i`` (``None`` when the run already is in
+    this order); block ``b`` spans sorted positions ``starts[b]:starts[b + 1]`` and holds the
+    rows of run query code ``query_codes[b]``. Ties are not resolved yet.
+    """
+
+    rows: np.ndarray | None
+    starts: np.ndarray
+    query_codes: np.ndarray
+    keys: np.ndarray
+
+    @property
+    def lengths(self) -> np.ndarray:
+        return np.diff(self.starts)
+
+    def run_rows(self, positions: np.ndarray) -> np.ndarray:
+        """Run row indices of sorted positions."""
+        return positions if self.rows is None else self.rows[positions]
+
+
+def ordering_keys(run: Run, order: str = "score") -> np.ndarray:
+    """The numeric key trec_eval sorts by, descending: the score, or minus the rank.
+
+    Raises ``ValueError`` for an unknown ``order``, a missing rank column or NaN scores (which
+    have no place in a descending order).
+    """
+    if order == "score":
+        keys = np.asarray(run.scores, dtype=np.float64)
+        if np.isnan(keys).any():
+            raise ValueError(f"run {run.name!r} has NaN scores; cannot order its documents")
+        return keys
+    if order == "rank":
+        if run.ranks is None:
+            raise ValueError(f"run {run.name!r} has no rank column; use order='score'")
+        return -np.asarray(run.ranks, dtype=np.float64)
+    raise ValueError(f"order must be 'score' or 'rank', not {order!r}")
+
+
+def sort_blocks(query_codes: np.ndarray, keys: np.ndarray) -> BlockOrder:
+    """Group rows by query and sort each group by ``keys`` descending (ties unresolved).
+
+    When the rows already come grouped by query and non-increasing within each query (checked
+    in one vectorised pass), no sort happens; otherwise one numeric ``lexsort``.
+    """
+    n = len(query_codes)
+    if n == 0:
+        empty = np.empty(0, dtype=np.int64)
+        return BlockOrder(None, np.zeros(1, dtype=np.int64), empty.astype(np.int32), keys)
+    same_query = query_codes[1:] == query_codes[:-1]
+    block_starts = np.flatnonzero(~same_query) + 1
+    n_distinct = np.count_nonzero(np.bincount(query_codes))
+    in_order = len(block_starts) + 1 == n_distinct and not np.any(
+        (keys[1:] > keys[:-1]) & same_query
+    )
+    if in_order:
+        rows = None
+        sorted_queries, sorted_keys = query_codes, keys
+    else:
+        rows = np.lexsort((-keys, query_codes))
+        sorted_queries, sorted_keys = query_codes[rows], keys[rows]
+        block_starts = np.flatnonzero(sorted_queries[1:] != sorted_queries[:-1]) + 1
+    starts = np.concatenate(([0], block_starts, [n])).astype(np.int64)
+    return BlockOrder(rows, starts, sorted_queries[starts[:-1]], sorted_keys)
+
+
+def tie_group_starts(keys: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Sorted positions where a tie group (same block, same key) begins, plus an end sentinel."""
+    n = len(keys)
+    new_group = np.empty(n, dtype=bool)
+    if n:
+        new_group[0] = True
+        np.not_equal(keys[1:], keys[:-1], out=new_group[1:])
+        inner = starts[1:-1]
+        new_group[inner[inner < n]] = True  # empty blocks may start at n
+    return np.append(np.flatnonzero(new_group), n)
+
+
+def expand_ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """Concatenation of ``range(s, s + l)`` for each pair, without a Python loop."""
+    lengths = lengths.astype(np.int64)
+    total = int(lengths.sum())
+    if total == 0:
+        return np.empty(0, dtype=np.int64)
+    offsets = np.repeat(starts.astype(np.int64) - np.cumsum(lengths) + lengths, lengths)
+    return offsets + np.arange(total, dtype=np.int64)
+
+
+def top_positions(order: BlockOrder, depth: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted positions of the rows to keep, and their block boundaries.
+
+    Keeps the first ``depth[b]`` rows of block ``b`` (all of them when ``depth[b]`` is at least
+    the block's length, none when it is 0) plus every row tied with the last one kept.
+    """
+    lengths = order.lengths
+    keep = np.minimum(np.asarray(depth, dtype=np.int64), lengths)
+    cut = np.flatnonzero((keep > 0) & (keep < lengths))
+    if len(cut):
+        group_starts = tie_group_starts(order.keys, order.starts)
+        last_kept = order.starts[cut] + keep[cut] - 1
+        group_end = group_starts[np.searchsorted(group_starts, last_kept, side="right")]
+        keep[cut] = group_end - order.starts[cut]
+    if np.array_equal(keep, lengths):
+        positions = np.arange(int(order.starts[-1]), dtype=np.int64)
+    else:
+        positions = expand_ranges(order.starts[:-1], keep)
+    return positions, np.concatenate(([0], np.cumsum(keep))).astype(np.int64)
+
+
+def tie_break_permutation(
+    keys: np.ndarray,
+    starts: np.ndarray,
+    labels: np.ndarray,
+    doc_ids: Callable[[np.ndarray], pa.Array],
+) -> np.ndarray | None:
+    """Permutation that puts tied rows in trec_eval's order (document id descending, bytes).
+
+    ``keys``/``starts`` describe selected rows in block order; ``labels`` is what a metric can
+    see of a row (e.g. its grade). Only tie groups holding more than one distinct label are
+    sorted, since reordering equal labels changes no metric. ``doc_ids(rows)`` returns the
+    document ids of those rows. Returns ``None`` when nothing moves.
+    """
+    if len(keys) < 2:
+        return None
+    group_starts = tie_group_starts(keys, starts)
+    sizes = np.diff(group_starts)
+    tied = sizes > 1
+    if not tied.any():
+        return None
+    first = group_starts[:-1][tied]
+    mixed = np.minimum.reduceat(labels, group_starts[:-1])[tied] != np.maximum.reduceat(
+        labels, group_starts[:-1]
+    )[tied]
+    if not mixed.any():
+        return None
+    mixed_starts, mixed_sizes = first[mixed], sizes[tied][mixed]
+    rows = expand_ranges(mixed_starts, mixed_sizes)
+    group = np.repeat(np.arange(len(mixed_starts)), mixed_sizes)
+    table = pa.table({"group": group, "doc": doc_ids(rows)})
+    sorted_idx = pc.sort_indices(
+        table, sort_keys=[("group", "ascending"), ("doc", "descending")]
+    ).to_numpy()
+    permutation = np.arange(len(keys), dtype=np.int64)
+    permutation[rows] = rows[sorted_idx]
+    return permutation
+
+
+def full_order(run: Run, order: str = "score") -> tuple[np.ndarray, np.ndarray]:
+    """Every row of ``run`` in trec_eval's order: (run row indices, block boundaries).
+
+    Resolves all ties by document id, so it costs a string sort of every tied row; metrics use
+    the cheaper path above, this serves rank-biased overlap and tests.
+    """
+    keys = ordering_keys(run, order)
+    blocks = sort_blocks(run.query_codes, keys)
+    positions = np.arange(len(keys), dtype=np.int64)
+    rows = blocks.run_rows(positions)
+    distinct = np.arange(len(keys), dtype=np.int64)  # every row its own label: sort all ties
+    permutation = tie_break_permutation(
+        blocks.keys, blocks.starts, distinct,
+        lambda r: run.docs.take(pa.array(run.doc_codes[rows[r]])),
+    )
+    if permutation is not None:
+        rows = rows[permutation]
+    return rows, blocks.starts
