@@ -1,0 +1,66 @@
+"""Statistics of comparing two runs: is the difference real or is it noise?
+
+Everything here is about one number: the mean over queries of the per-query difference of
+one metric, B minus A. `compare` gives the whole verdict for two `MetricResult`s;
+`paired_bootstrap` (interval), `permutation_test` (p-value), `paired_t_test`,
+`benjamini_hochberg`/`adjust` (many comparisons), `minimum_detectable_effect`/
+`required_queries`/`power` (how many queries) and `ppi_compare` (proxy judgements corrected
+on gold) are its parts. numpy only: no pandas, files or Streamlit.
+"""
+
+from ranklens.stats.bootstrap import paired_bootstrap, resample_means
+from ranklens.stats.compare import compare, effect_size
+from ranklens.stats.errors import InsufficientSampleError, SmallSampleWarning
+from ranklens.stats.multiple import (
+    adjust,
+    adjusted_p_values,
+    benjamini_hochberg,
+    benjamini_yekutieli,
+    holm,
+    rejected,
+)
+from ranklens.stats.pairing import MIN_QUERIES, Deltas, paired_deltas
+from ranklens.stats.permutation import permutation_test
+from ranklens.stats.power import (
+    minimum_detectable_effect,
+    power,
+    required_queries,
+    standard_deviation,
+)
+from ranklens.stats.ppi import MIN_GOLD, ppi_compare
+from ranklens.stats.results import BootstrapInterval, ComparisonResult, PPIComparison, TTest
+from ranklens.stats.ttest import paired_t_test
+
+mde = minimum_detectable_effect
+"""Short alias of minimum_detectable_effect."""
+
+__all__ = [
+    "MIN_GOLD",
+    "MIN_QUERIES",
+    "BootstrapInterval",
+    "ComparisonResult",
+    "Deltas",
+    "InsufficientSampleError",
+    "PPIComparison",
+    "SmallSampleWarning",
+    "TTest",
+    "adjust",
+    "adjusted_p_values",
+    "benjamini_hochberg",
+    "benjamini_yekutieli",
+    "compare",
+    "effect_size",
+    "holm",
+    "mde",
+    "minimum_detectable_effect",
+    "paired_bootstrap",
+    "paired_deltas",
+    "paired_t_test",
+    "permutation_test",
+    "power",
+    "ppi_compare",
+    "rejected",
+    "required_queries",
+    "resample_means",
+    "standard_deviation",
+]

@@ -1,0 +1,100 @@
+"""One comparison of two runs on one metric: everything the verdict needs, in one record."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ranklens.metric_result import MetricResult
+from ranklens.stats.bootstrap import paired_bootstrap
+from ranklens.stats.errors import InsufficientSampleError
+from ranklens.stats.pairing import MIN_QUERIES, pair
+from ranklens.stats.permutation import permutation_test
+from ranklens.stats.results import ComparisonResult, Seed
+from ranklens.stats.ttest import paired_t_test
+
+
+def effect_size(deltas: np.ndarray) -> float:
+    """Standardized mean difference of the per-query deltas (Cohen's d_z = mean / sd).
+
+    0 when every delta is 0; signed infinity when all deltas are the same nonzero value.
+    """
+    mean = float(deltas.mean())
+    sd = float(deltas.std(ddof=1)) if deltas.size > 1 else 0.0
+    if sd == 0.0:
+        return 0.0 if mean == 0.0 else math.copysign(math.inf, mean)
+    return mean / sd
+
+
+def compare(
+    result_a: MetricResult,
+    result_b: MetricResult,
+    *,
+    alpha: float = 0.05,
+    n_resamples: int = 10_000,
+    n_permutations: int = 10_000,
+    seed: Seed = 0,
+    missing: str = "drop",
+    interval: str = "percentile",
+    min_queries: int = MIN_QUERIES,
+) -> ComparisonResult:
+    """Is run B better than run A on this metric, by how much, and could it be noise?
+
+    Pairs the queries (``missing`` says what happens to a query measured in one run only,
+    see `paired_deltas`), then reports the means of A and B on those queries, the mean
+    difference B - A with its bootstrap interval (``interval``: "percentile" or
+    "studentized"), the sign-flip permutation p-value, the paired t-test p-value and
+    t-interval, win/tie/loss counts and the standardized effect size. The bootstrap and
+    the permutation test draw from separate streams of one ``seed``: the same inputs and
+    seed give the same numbers.
+
+    It answers for the mean of this metric over this population of queries; not whether
+    the two runs order documents differently, nor whether users would notice.
+    """
+    if result_a.metric != result_b.metric:
+        raise ValueError(
+            f"both results must be of one metric, got {result_a.metric!r} and {result_b.metric!r}"
+        )
+    if not 0.0 < alpha < 1.0:
+        raise ValueError(f"alpha must be in (0, 1), got {alpha}")
+    paired = pair(
+        result_a.per_query,
+        result_b.per_query,
+        missing=missing,
+        min_queries=min_queries,
+        stacklevel=2,
+    )
+    deltas = paired.deltas
+    if deltas.size < 2:
+        raise InsufficientSampleError(deltas.size, 2)
+    bootstrap = paired_bootstrap(
+        deltas, n_resamples=n_resamples, alpha=alpha, seed=seed, interval=interval
+    )
+    p_value = permutation_test(deltas, n_permutations=n_permutations, seed=seed)
+    t_test = paired_t_test(deltas, alpha=alpha)
+    return ComparisonResult(
+        metric=result_a.metric,
+        mean_a=float(paired.a.mean()),
+        mean_b=float(paired.b.mean()),
+        delta=bootstrap.delta,
+        ci_low=bootstrap.low,
+        ci_high=bootstrap.high,
+        alpha=alpha,
+        p_value=p_value,
+        t_p_value=t_test.p_value,
+        t_ci_low=t_test.low,
+        t_ci_high=t_test.high,
+        n_queries=int(deltas.size),
+        wins=int(np.count_nonzero(deltas > 0)),
+        ties=int(np.count_nonzero(deltas == 0)),
+        losses=int(np.count_nonzero(deltas < 0)),
+        effect_size=effect_size(deltas),
+        n_resamples=n_resamples,
+        n_permutations=n_permutations,
+        seed=seed,
+        interval=interval,
+        n_only_a=len(paired.only_a),
+        n_only_b=len(paired.only_b),
+        missing=missing,
+    )

@@ -1,0 +1,112 @@
+"""Sign-flip permutation test of the mean per-query difference."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from ranklens.stats.chunking import block_generators, chunk_sizes, offsets, run_blocks
+from ranklens.stats.errors import InsufficientSampleError
+from ranklens.stats.pairing import Deltas, as_deltas
+from ranklens.stats.results import Seed
+
+_PERMUTATION_STREAM = 2  # purpose tag of the permutation test's random streams
+
+# Flipped sums that equal the observed one mathematically differ from it by rounding only.
+# The tolerance is relative to the scale of the differences (sum of their magnitudes), so
+# that differences of 1e-13 are judged exactly like differences of 0.1.
+_RELATIVE_TIES = 1e-9
+
+_BITS = 8  # one random byte flips the signs of 8 consecutive differences
+_GROUPS_PER_TILE = 128  # 128 groups x 256 sums x 8 bytes = 256 KiB of table, fits in L2
+
+
+def _sign_table(values: Deltas) -> npt.NDArray[np.float64]:
+    """For each group of 8 consecutive values, the signed sum under each of the 256 bytes.
+
+    Bit k of the byte set means value k of the group is negated. Values are padded with
+    zeros to a multiple of 8.
+    """
+    n_groups = -(-values.size // _BITS)
+    padded = np.zeros(n_groups * _BITS)
+    padded[: values.size] = values
+    bits = (np.arange(256)[:, None] >> np.arange(_BITS)[None, :]) & 1
+    signs = 1.0 - 2.0 * bits  # (256, 8): +1 keeps, -1 flips
+    return padded.reshape(n_groups, _BITS) @ signs.T  # (groups, 256)
+
+
+def _exact_count(values: Deltas, threshold: float) -> tuple[int, int]:
+    """Sign patterns (of all 2^n) whose |sum| reaches ``threshold``, and 2^n."""
+    sums = np.zeros(1)
+    for value in values:
+        sums = np.concatenate((sums + value, sums - value))
+    return int(np.count_nonzero(np.abs(sums) >= threshold)), sums.size
+
+
+def _random_count(values: Deltas, threshold: float, n_permutations: int, seed: Seed) -> int:
+    """Random sign patterns (of ``n_permutations``) whose |sum| reaches ``threshold``."""
+    table = _sign_table(values)
+    n_groups = table.shape[0]
+    flat_table = table.ravel()
+    row_offsets = np.arange(n_groups, dtype=np.intp) * 256
+    sizes = chunk_sizes(n_permutations, n_groups)
+    spans = list(offsets(sizes))
+    generators = block_generators(seed, _PERMUTATION_STREAM, len(sizes))
+    counts = np.zeros(len(sizes), dtype=np.int64)
+
+    def work(block: int) -> None:
+        start, stop = spans[block]
+        rows = stop - start
+        patterns = np.frombuffer(generators[block].bytes(rows * n_groups), dtype=np.uint8)
+        patterns = patterns.reshape(rows, n_groups)
+        sums = np.zeros(rows)
+        for first in range(0, n_groups, _GROUPS_PER_TILE):
+            last = min(first + _GROUPS_PER_TILE, n_groups)
+            index = patterns[:, first:last] + row_offsets[first:last]
+            sums += flat_table[index].sum(axis=1)
+        counts[block] = np.count_nonzero(np.abs(sums) >= threshold)
+
+    run_blocks(work, len(sizes), n_permutations * n_groups)
+    return int(counts.sum())
+
+
+def permutation_test(
+    deltas: Sequence[float] | Deltas,
+    *,
+    n_permutations: int = 10_000,
+    seed: Seed = 0,
+) -> float:
+    """Two-sided p-value against H0: the per-query differences are symmetric around zero.
+
+    In other words, under H0 it makes no difference for any query which run is called A
+    and which B, so the sign of each difference is arbitrary. The test flips signs at
+    random and counts how often the mean difference comes out at least as extreme as the
+    observed one. The p-value is ``(b + 1) / (m + 1)``: the observed assignment belongs to
+    the reference set, so it is never 0 — with 10k permutations the smallest reportable
+    value is 1/10001. When all ``2^n`` sign patterns are no more than ``n_permutations``,
+    they are enumerated instead and the p-value is exact: the share of patterns at least as
+    extreme, the observed one included. "At least as extreme" forgives rounding relative
+    to the scale of the differences, so rescaling them does not change the p-value.
+
+    A small p-value says the mean difference of **this metric** is unlikely to be noise
+    of the query sample. It says nothing about how differently the two runs order
+    documents (see `ranklens.metrics.rbo`) or about the effect on users.
+    """
+    values = np.asarray(deltas, dtype=np.float64)
+    if values.ndim == 1 and values.size < 2:
+        raise InsufficientSampleError(values.size, 2)
+    values = as_deltas(values)
+    if n_permutations < 1:
+        raise ValueError(f"n_permutations must be >= 1, got {n_permutations}")
+
+    scale = float(np.abs(values).sum())
+    if scale == 0.0:  # all differences are zero: every sign pattern ties with the observed one
+        return 1.0
+    threshold = abs(float(values.sum())) - _RELATIVE_TIES * scale
+    if values.size < 63 and 2**values.size <= n_permutations:
+        extreme, patterns = _exact_count(values, threshold)
+        return extreme / patterns
+    extreme = _random_count(values, threshold, n_permutations, seed)
+    return (extreme + 1) / (n_permutations + 1)
