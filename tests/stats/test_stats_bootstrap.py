@@ -1,0 +1,133 @@
+"""paired_bootstrap and resample_means: exact resampling, determinism and coverage."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ranklens.stats import BootstrapInterval, paired_bootstrap, resample_means
+from ranklens.stats import chunking
+
+
+def test_resampling_two_values_gives_binomial_means() -> None:
+    # resampling [0, 1] twice with replacement: mean 0, 0.5, 1 with probability 1/4, 1/2, 1/4
+    means = resample_means([0.0, 1.0], n_resamples=40_000, seed=1)
+    shares = [np.mean(means == value) for value in (0.0, 0.5, 1.0)]
+    np.testing.assert_allclose(shares, [0.25, 0.5, 0.25], atol=4 * np.sqrt(0.25 / 40_000))
+
+
+def test_every_query_is_drawn_equally_often() -> None:
+    # the index draws are uniform: the resampled means average to the sample mean and
+    # spread as var / n (ddof 0), the moments of sampling with replacement
+    rng = np.random.default_rng(4)
+    values = rng.exponential(0.1, 500)
+    means = resample_means(values, n_resamples=20_000, seed=2)
+    expected_sd = values.std() / np.sqrt(values.size)
+    assert abs(means.mean() - values.mean()) < 4 * expected_sd / np.sqrt(20_000)
+    assert means.std() == pytest.approx(expected_sd, rel=0.03)
+
+
+def test_resampling_is_exact_relative_to_a_large_offset() -> None:
+    # values are resampled as deviations from their mean: a large common level does not
+    # cost precision in the small differences
+    rng = np.random.default_rng(5)
+    values = rng.normal(0.0, 0.01, 200)
+    shifted = resample_means(values + 1e6, n_resamples=500, seed=3)
+    np.testing.assert_allclose(shifted - 1e6, resample_means(values, n_resamples=500, seed=3), atol=1e-9)
+
+
+def test_interval_fields_and_determinism() -> None:
+    rng = np.random.default_rng(6)
+    deltas = rng.normal(0.02, 0.1, 300)
+    first = paired_bootstrap(deltas, n_resamples=2000, seed=9)
+    assert isinstance(first, BootstrapInterval)
+    assert first == paired_bootstrap(deltas, n_resamples=2000, seed=9)
+    assert first.low < first.delta < first.high
+    assert (first.alpha, first.n_queries, first.n_resamples, first.seed, first.method) == (
+        0.05, 300, 2000, 9, "percentile"
+    )
+    assert first.delta == pytest.approx(deltas.mean())
+    assert paired_bootstrap(deltas, n_resamples=2000, seed=10) != first
+
+
+def test_seed_sequence_gives_the_same_interval_twice() -> None:
+    deltas = np.random.default_rng(7).normal(0.0, 0.1, 100)
+    sequence = np.random.SeedSequence(123).spawn(4)[2]
+    first = paired_bootstrap(deltas, n_resamples=1000, seed=sequence)
+    assert paired_bootstrap(deltas, n_resamples=1000, seed=sequence).low == first.low
+
+
+def test_threads_do_not_change_the_numbers(monkeypatch: pytest.MonkeyPatch) -> None:
+    deltas = np.random.default_rng(8).normal(0.0, 0.1, 2000)
+    monkeypatch.setattr(chunking, "PARALLEL_MIN_DRAWS", 10**18)
+    serial = resample_means(deltas, n_resamples=3000, seed=1)
+    monkeypatch.setattr(chunking, "PARALLEL_MIN_DRAWS", 0)
+    np.testing.assert_array_equal(resample_means(deltas, n_resamples=3000, seed=1), serial)
+
+
+def test_identical_differences_give_a_point_interval() -> None:
+    for method in ("percentile", "studentized"):
+        interval = paired_bootstrap(np.full(30, 0.25), n_resamples=500, interval=method)
+        assert interval.low == interval.high == pytest.approx(0.25)
+
+
+def test_studentized_survives_resamples_without_spread() -> None:
+    # one query differs, nineteen tie: many resamples contain only zeros (sd* = 0)
+    deltas = np.zeros(20)
+    deltas[0] = 1.0
+    interval = paired_bootstrap(deltas, n_resamples=4000, interval="studentized")
+    assert np.isfinite(interval.low) and np.isfinite(interval.high)
+    assert interval.low <= interval.delta <= interval.high
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"alpha": 0.0}, "alpha"),
+        ({"alpha": 1.0}, "alpha"),
+        ({"n_resamples": 0}, "n_resamples"),
+        ({"interval": "bca"}, "interval"),
+    ],
+)
+def test_invalid_arguments(kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        paired_bootstrap([0.1, 0.2, 0.3], **kwargs)  # type: ignore[arg-type]
+
+
+def test_invalid_deltas() -> None:
+    with pytest.raises(ValueError, match="empty"):
+        paired_bootstrap([])
+    with pytest.raises(ValueError, match="one-dimensional"):
+        paired_bootstrap([[0.1, 0.2]])
+    with pytest.raises(TypeError, match="seed"):
+        paired_bootstrap([0.1, 0.2], seed=1.5)  # type: ignore[arg-type]
+
+
+def _coverage(sample, n_datasets: int, method: str, seed: int) -> float:  # type: ignore[no-untyped-def]
+    rng = np.random.default_rng(seed)
+    hits = 0
+    for index in range(n_datasets):
+        deltas, true_mean = sample(rng)
+        interval = paired_bootstrap(deltas, n_resamples=2000, seed=index, interval=method)
+        hits += interval.contains(true_mean)
+    return hits / n_datasets
+
+
+def test_percentile_coverage_at_n_200_on_normal_differences() -> None:
+    def sample(rng: np.random.Generator) -> tuple[np.ndarray, float]:
+        return rng.normal(0.01, 0.1, 200), 0.01
+
+    assert _coverage(sample, 1000, "percentile", seed=1) >= 0.94
+
+
+def _zero_inflated(rng: np.random.Generator) -> tuple[np.ndarray, float]:
+    # 60% of queries tie (delta 0); the rest gain a lognormal amount: mean 0.4 * e^0.5 * 0.05
+    gains = rng.lognormal(np.log(0.05), 1.0, 20)
+    return np.where(rng.random(20) < 0.6, 0.0, gains), 0.4 * 0.05 * np.exp(0.5)
+
+
+def test_studentized_coverage_at_n_20_on_zero_inflated_skewed_differences() -> None:
+    studentized = _coverage(_zero_inflated, 600, "studentized", seed=2)
+    percentile = _coverage(_zero_inflated, 600, "percentile", seed=2)
+    assert studentized >= 0.90
+    assert percentile < studentized  # the reason the studentized option exists
