@@ -75,7 +75,8 @@ def generate(outdir: Path) -> None:
         for q in range(N_QUERIES):
             order = np.argsort(-scores[q], kind="stable")[:DEPTH]
             for rank, d in enumerate(order, start=1):
-                lines.append(f"{qids[q]} Q0 doc{doc_index[q, d]:06d} {rank} {scores[q, d]:.2f} {tag}")
+                doc = f"doc{doc_index[q, d]:06d}"
+                lines.append(f"{qids[q]} Q0 {doc} {rank} {scores[q, d]:.2f} {tag}")
         return lines
 
     _write(outdir / "run_a.trec", run_lines(score_a, "bm25_baseline"))

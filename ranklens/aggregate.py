@@ -1,0 +1,218 @@
+"""Segments: one paired comparison per segment of traffic, plus the overall row.
+
+``compare_segments`` answers "where is B better than A on this metric?": the overall
+comparison on all paired queries, then one comparison per segment, with q-values across the
+segments (the BH family is the segments of one metric). ``compare_metrics`` does that for
+several metrics; without segments the family is the metrics among themselves.
+
+Intervals are not adjusted for multiplicity: a segment's interval may exclude zero while its
+q-value is above alpha; the q-value decides.
+
+Each segment draws from its own random stream, derived from the seed *and the segment's
+name*, so a segment's numbers do not change when another segment is added or removed, and
+two segments of the same size never share resamples (the independence BH assumes).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from ranklens.metric_result import MetricResult
+from ranklens.stats import (
+    MIN_QUERIES,
+    ComparisonResult,
+    InsufficientSampleError,
+    SmallSampleWarning,
+    adjust,
+    compare,
+)
+
+OVERALL = "All queries"
+UNSEGMENTED = "(no segment)"
+MIN_SEGMENT_QUERIES = 2
+INTERVALS_NOTE = (
+    "Intervals are not adjusted for multiple comparisons; the q-value decides which "
+    "differences are discoveries."
+)
+
+
+@dataclass(frozen=True)
+class SegmentRow:
+    """One row of a segmented comparison.
+
+    ``result`` is None when the segment has fewer than two paired queries ("too small"), in
+    which case ``note`` says so; a small but computable segment has a result and a note.
+    """
+
+    segment: str
+    n_queries: int
+    result: ComparisonResult | None
+    note: str = ""
+
+    @property
+    def too_small(self) -> bool:
+        return self.result is None
+
+
+@dataclass(frozen=True)
+class MetricComparison:
+    """Run B against run A on one metric: overall and, when segments are given, per segment.
+
+    ``family`` names the set of comparisons whose q-values were computed together:
+    ``"segments"`` (the rows of this metric) or ``"metrics"`` (the overall rows of all
+    metrics in the report). ``warnings`` are the library's messages, in words.
+    """
+
+    metric: str
+    overall: ComparisonResult
+    segments: tuple[SegmentRow, ...] = ()
+    segment_column: str | None = None
+    family: str = "metrics"
+    adjust_method: str = "bh"
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def rows(self) -> tuple[SegmentRow, ...]:
+        """The overall row first, then the segments."""
+        overall = SegmentRow(OVERALL, self.overall.n_queries, self.overall)
+        return (overall, *self.segments)
+
+
+def segment_seed(seed: int, segment: str) -> np.random.SeedSequence:
+    """A random stream for one segment: a function of the seed and the segment's name only."""
+    digest = hashlib.sha256(segment.encode("utf-8")).digest()
+    words = np.frombuffer(digest[:16], dtype=np.uint32).tolist()
+    return np.random.SeedSequence([int(seed), *words])
+
+
+def _restrict(result: MetricResult, queries: set[str]) -> MetricResult:
+    return MetricResult(
+        result.metric,
+        {q: v for q, v in result.per_query.items() if q in queries},
+        run=result.run,
+    )
+
+
+def _compare_capturing(
+    result_a: MetricResult, result_b: MetricResult, *, seed: int | np.random.SeedSequence,
+    **options: object,
+) -> tuple[ComparisonResult, list[warnings.WarningMessage]]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = compare(result_a, result_b, seed=seed, **options)  # type: ignore[arg-type]
+    return result, list(caught)
+
+
+def compare_segments(
+    result_a: MetricResult,
+    result_b: MetricResult,
+    segments: Mapping[str, str] | None = None,
+    *,
+    segment_column: str | None = None,
+    alpha: float = 0.05,
+    n_resamples: int = 10_000,
+    n_permutations: int = 10_000,
+    seed: int = 0,
+    missing: str = "drop",
+    interval: str = "percentile",
+    adjust_method: str = "bh",
+    min_queries: int = MIN_QUERIES,
+) -> MetricComparison:
+    """Overall comparison of B against A on one metric, and one per segment.
+
+    ``segments`` maps a query id to its segment name. Queries measured but absent from the
+    map form their own visible row, ``"(no segment)"``. A segment with fewer than two
+    paired queries is reported as too small (no result), not dropped. Segment q-values come
+    from ``adjust_method`` ("bh" default, "by", "holm") over the segments that have a result;
+    the overall row keeps q None (it is not a member of the family).
+
+    The overall row uses ``seed`` itself, so it equals ``ranklens.stats.compare`` on the same
+    inputs; each segment uses `segment_seed`. Warnings (unpaired queries, small samples) are
+    returned in ``warnings`` rather than raised.
+    """
+    options: dict[str, object] = dict(
+        alpha=alpha, n_resamples=n_resamples, n_permutations=n_permutations,
+        missing=missing, interval=interval, min_queries=min_queries,
+    )
+    overall, caught = _compare_capturing(result_a, result_b, seed=seed, **options)
+    messages = [str(w.message) for w in caught]
+    if segments is None:
+        return MetricComparison(result_a.metric, overall, (), None, "metrics", adjust_method,
+                                tuple(messages))
+
+    measured = result_a.per_query.keys() | result_b.per_query.keys()
+    groups: dict[str, set[str]] = {}
+    for query in measured:
+        groups.setdefault(segments.get(query, UNSEGMENTED), set()).add(query)
+    unmeasured = len(segments.keys() - measured)
+    if unmeasured:
+        messages.append(
+            f"{unmeasured} queries of the segment map have no measurement in either run "
+            "and are not in any row"
+        )
+
+    rows: list[SegmentRow] = []
+    for name in sorted(groups):
+        a, b = _restrict(result_a, groups[name]), _restrict(result_b, groups[name])
+        n_paired = len(a.per_query.keys() | b.per_query.keys()) if missing == "zero" \
+            else len(a.per_query.keys() & b.per_query.keys())
+        if n_paired < MIN_SEGMENT_QUERIES:
+            rows.append(SegmentRow(name, n_paired, None,
+                                   f"too small: {n_paired} paired queries, 2 or more needed"))
+            continue
+        try:
+            result, caught = _compare_capturing(a, b, seed=segment_seed(seed, name), **options)
+        except InsufficientSampleError as error:
+            rows.append(SegmentRow(name, n_paired, None, f"too small: {error}"))
+            continue
+        small = any(issubclass(w.category, SmallSampleWarning) for w in caught)
+        note = f"small sample: {n_paired} paired queries (< {min_queries})" if small else ""
+        rows.append(SegmentRow(name, n_paired, result, note))
+
+    with_result = [row for row in rows if row.result is not None]
+    adjusted = adjust([row.result for row in with_result if row.result is not None],
+                      method=adjust_method)
+    by_name = {row.segment: result for row, result in zip(with_result, adjusted, strict=True)}
+    rows = [replace(row, result=by_name.get(row.segment, row.result)) for row in rows]
+    return MetricComparison(result_a.metric, overall, tuple(rows), segment_column, "segments",
+                            adjust_method, tuple(messages))
+
+
+def compare_metrics(
+    results_a: Mapping[str, MetricResult],
+    results_b: Mapping[str, MetricResult],
+    segments: Mapping[str, str] | None = None,
+    *,
+    adjust_method: str = "bh",
+    **options: object,
+) -> tuple[MetricComparison, ...]:
+    """`compare_segments` for every metric of ``results_a`` (in its order).
+
+    With segments, each metric's segments are one family. Without, the metrics' overall rows
+    are one family and get q-values together (metrics on the same queries are dependent:
+    ``adjust_method="by"`` is the conservative choice there).
+    """
+    missing_b = [name for name in results_a if name not in results_b]
+    if missing_b:
+        raise ValueError(f"run B has no results for {missing_b}")
+    comparisons = [
+        compare_segments(results_a[name], results_b[name], segments,
+                         adjust_method=adjust_method, **options)  # type: ignore[arg-type]
+        for name in results_a
+    ]
+    if segments is not None or not comparisons:
+        return tuple(comparisons)
+    adjusted = adjust([c.overall for c in comparisons], method=adjust_method)
+    return tuple(replace(c, overall=result) for c, result in zip(comparisons, adjusted,
+                                                                  strict=True))
+
+
+def significant_segments(comparison: MetricComparison) -> Sequence[SegmentRow]:
+    """Segments whose q-value is at most alpha, largest difference first."""
+    rows = [r for r in comparison.segments if r.result is not None and r.result.significant]
+    return sorted(rows, key=lambda r: -abs(r.result.delta if r.result else 0.0))

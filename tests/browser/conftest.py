@@ -1,0 +1,119 @@
+"""End-to-end harness: the real app under `streamlit run`, driven by Debian's Chromium.
+
+A browser download is not possible on this machine, so Playwright launches
+``/usr/bin/chromium`` (override with ``RANKLENS_CHROMIUM``). Each test waits on Streamlit's own
+"script not running" state, never on sleeps. On failure the page's screenshot and text are
+saved under ``artifacts/browser/``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "artifacts" / "browser"
+CHROMIUM = os.environ.get("RANKLENS_CHROMIUM", "/usr/bin/chromium")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/browser" in str(item.path):
+            item.add_marker(pytest.mark.browser)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _wait_healthy(url: str, process: subprocess.Popen[bytes], timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"streamlit exited with {process.returncode}")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
+                if response.read().strip() == b"ok":
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise TimeoutError(f"streamlit did not answer on {url} within {timeout:.0f} s")
+
+
+def start_app(store_path: Path, log_path: Path) -> tuple[str, subprocess.Popen[bytes]]:
+    """Start ``streamlit run app.py`` on a free localhost port; (base URL, process)."""
+    port = _free_port()
+    env = {**os.environ, "RANKLENS_STORE": str(store_path)}
+    log = log_path.open("wb")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
+         "--server.port", str(port), "--server.address", "127.0.0.1",
+         "--server.headless", "true", "--browser.gatherUsageStats", "false"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_healthy(url, process)
+    except Exception:
+        process.kill()
+        raise
+    return url, process
+
+
+@pytest.fixture(scope="session")
+def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
+        pytest.fail(f"Chromium not found at {CHROMIUM}: install Debian's chromium "
+                    "(make test does it when run as root)")
+    folder = tmp_path_factory.mktemp("app")
+    url, process = start_app(folder / "reports.sqlite3", folder / "streamlit.log")
+    yield url
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
+    return {
+        **browser_type_launch_args,
+        "executable_path": CHROMIUM,
+        "args": ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"],
+    }
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict) -> dict:
+    return {**browser_context_args, "viewport": {"width": 1400, "height": 1000}}
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  # type: ignore[no-untyped-def]
+    outcome = yield
+    report = outcome.get_result()
+    if report.when != "call" or not report.failed:
+        return
+    page = getattr(item, "funcargs", {}).get("page")
+    if page is None:
+        return
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    stem = item.name.replace("/", "_")
+    try:
+        page.screenshot(path=str(ARTIFACTS / f"{stem}.png"), full_page=True)
+        (ARTIFACTS / f"{stem}.txt").write_text(page.inner_text("body"))
+    except Exception as error:  # the page may be gone; the failure itself is what matters
+        (ARTIFACTS / f"{stem}.txt").write_text(f"could not capture the page: {error}")
