@@ -173,7 +173,8 @@ class Qrels(_IdTable):
         query_codes, queries = encode_ids(query_ids)
         doc_codes, docs = encode_ids(doc_ids)
         rel = np.asarray(relevance)
-        if rel.dtype.kind == "f" and not (np.all(np.isfinite(rel)) and np.all(rel == np.round(rel))):
+        whole = rel.dtype.kind != "f" or (np.all(np.isfinite(rel)) and np.all(rel == np.round(rel)))
+        if not whole:
             raise ValueError("relevance grades must be integers")
         rel = rel.astype(np.int64)
         if not len(query_codes) == len(doc_codes) == len(rel):
