@@ -49,7 +49,7 @@ CODECS: dict[str, tuple[Callable[[bytes], bytes], Callable[[bytes], bytes]]] = {
 
 
 def main() -> None:
-    n_queries = int(sys.argv[1]) if len(sys.argv) > 1 else 5000
+    n_queries = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
     depth = int(sys.argv[2]) if len(sys.argv) > 2 else 1000
     samples = {
         "run": trec_run(n_queries, depth, "bm25", seed=1),
