@@ -5,8 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ranklens.stats import BootstrapInterval, paired_bootstrap, resample_means
-from ranklens.stats import chunking
+from ranklens.stats import BootstrapInterval, chunking, paired_bootstrap, resample_means
 
 
 def test_resampling_two_values_gives_binomial_means() -> None:
@@ -33,7 +32,9 @@ def test_resampling_is_exact_relative_to_a_large_offset() -> None:
     rng = np.random.default_rng(5)
     values = rng.normal(0.0, 0.01, 200)
     shifted = resample_means(values + 1e6, n_resamples=500, seed=3)
-    np.testing.assert_allclose(shifted - 1e6, resample_means(values, n_resamples=500, seed=3), atol=1e-9)
+    np.testing.assert_allclose(
+        shifted - 1e6, resample_means(values, n_resamples=500, seed=3), atol=1e-9
+    )
 
 
 def test_interval_fields_and_determinism() -> None:
@@ -44,7 +45,11 @@ def test_interval_fields_and_determinism() -> None:
     assert first == paired_bootstrap(deltas, n_resamples=2000, seed=9)
     assert first.low < first.delta < first.high
     assert (first.alpha, first.n_queries, first.n_resamples, first.seed, first.method) == (
-        0.05, 300, 2000, 9, "percentile"
+        0.05,
+        300,
+        2000,
+        9,
+        "percentile",
     )
     assert first.delta == pytest.approx(deltas.mean())
     assert paired_bootstrap(deltas, n_resamples=2000, seed=10) != first

@@ -66,8 +66,11 @@ def test_defect2_drop_warns_with_counts_and_ids_of_each_side() -> None:
     a, b = _runs()
     a["only_a1"] = a["only_a2"] = 0.3
     b["only_b"] = 0.9
-    with pytest.warns(UserWarning, match=r"2 queries only in run A \('only_a1', 'only_a2'\) "
-                      r"and 1 only in run B \('only_b'\)"):
+    with pytest.warns(
+        UserWarning,
+        match=r"2 queries only in run A \('only_a1', 'only_a2'\) "
+        r"and 1 only in run B \('only_b'\)",
+    ):
         queries, _ = paired_deltas(a, b)
     assert len(queries) == 30 and "only_b" not in queries
 

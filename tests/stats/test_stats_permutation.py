@@ -10,8 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ranklens.stats import InsufficientSampleError, permutation_test
-from ranklens.stats import chunking
+from ranklens.stats import InsufficientSampleError, chunking, permutation_test
 
 
 def _brute_force_p(deltas: list[float]) -> float:
@@ -24,7 +23,9 @@ def _brute_force_p(deltas: list[float]) -> float:
     observed = abs(sum(exact))
     patterns = list(itertools.product((1, -1), repeat=len(exact)))
     extreme = sum(
-        1 for signs in patterns if abs(sum(s * v for s, v in zip(signs, exact, strict=True))) >= observed
+        1
+        for signs in patterns
+        if abs(sum(s * v for s, v in zip(signs, exact, strict=True))) >= observed
     )
     return extreme / len(patterns)
 
@@ -37,9 +38,9 @@ def test_p_is_never_zero_and_smallest_is_one_over_m_plus_one() -> None:
 
 @settings(max_examples=40, deadline=None)
 @given(
-    st.lists(
-        st.integers(-5, 5).map(lambda k: k / 10), min_size=2, max_size=8
-    ).filter(lambda v: any(v))
+    st.lists(st.integers(-5, 5).map(lambda k: k / 10), min_size=2, max_size=8).filter(
+        lambda v: any(v)
+    )
 )
 def test_defect3_small_n_is_enumerated_exactly(deltas: list[float]) -> None:
     # 2^n <= n_permutations: every sign pattern is enumerated; values in tenths make many
@@ -115,9 +116,7 @@ def test_type_one_error_holds_the_nominal_level_on_a_symmetric_null() -> None:
     n_datasets = 2000
     p_values = np.array(
         [
-            permutation_test(
-                np.round(rng.laplace(0.0, 0.1, 30), 2), n_permutations=999, seed=seed
-            )
+            permutation_test(np.round(rng.laplace(0.0, 0.1, 30), 2), n_permutations=999, seed=seed)
             for seed in range(n_datasets)
         ]
     )
