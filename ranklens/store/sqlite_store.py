@@ -249,6 +249,8 @@ class SQLiteReportStore:
         """
         valid = parse_token(token)
         key = token_digest(valid)
+        # One read transaction: both SELECTs see the same WAL snapshot, so a concurrent
+        # delete cannot hand back a report without its inputs.
         with self._connection() as conn, self._transaction(conn, "DEFERRED"):
             row = conn.execute(
                 "SELECT id, token_digest, params_json, ranklens_version, created_at, "

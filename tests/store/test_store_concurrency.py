@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 from store_helpers import trec_run_bytes
 
@@ -76,4 +77,20 @@ def test_deletes_racing_puts_of_a_shared_input_never_lose_it(store: SQLiteReport
         pass
     else:
         raise AssertionError("deleted report still readable")
+    assert store.integrity_check() == "ok"
+
+
+def test_many_threads_opening_a_new_store_file_at_once(tmp_path: Path) -> None:
+    path = tmp_path / "fresh" / "reports.sqlite3"
+    start = threading.Barrier(N_THREADS)
+
+    def open_and_share(i: int) -> tuple[int, str]:
+        start.wait()
+        return i, SQLiteReportStore(path).put({"i": i}, {"run_a": str(i).encode()})
+
+    with ThreadPoolExecutor(N_THREADS) as pool:
+        results = list(pool.map(open_and_share, range(N_THREADS)))
+    store = SQLiteReportStore(path)
+    for i, token in results:
+        assert store.get(token).inputs["run_a"] == str(i).encode()
     assert store.integrity_check() == "ok"
