@@ -20,8 +20,14 @@ class ReportNotFound(StoreError, LookupError):
 
 
 def format_size(n_bytes: int) -> str:
-    """``n_bytes`` as ``"612.4 MB (612,400,000 bytes)"`` (decimal MB, as file browsers show)."""
-    return f"{n_bytes / 1e6:,.1f} MB ({n_bytes:,} bytes)"
+    """``n_bytes`` for people, exact count included: ``"612.4 MB (612,400,000 bytes)"``.
+
+    Decimal units, as file browsers show them.
+    """
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if n_bytes >= scale:
+            return f"{n_bytes / scale:,.1f} {unit} ({n_bytes:,} bytes)"
+    return f"{n_bytes:,} bytes"
 
 
 class StoreLimitError(StoreError):

@@ -17,6 +17,7 @@ from ranklens.store import (
     StoreLimitError,
     StoreLimits,
 )
+from ranklens.store.errors import format_size
 
 
 def noise(n: int, seed: int = 0) -> bytes:
@@ -84,3 +85,16 @@ def test_store_errors_survive_pickling() -> None:
     assert (limit.limit_name, limit.limit_bytes, limit.size_bytes) == ("max_store_bytes", 10, 12)
     assert "max_store_bytes" in str(limit)
     assert str(pickle.loads(pickle.dumps(ReportNotFound()))) == "report not found"
+
+
+@pytest.mark.parametrize(
+    ("n_bytes", "text"),
+    [
+        (999, "999 bytes"),
+        (1_202, "1.2 kB (1,202 bytes)"),
+        (600_000_000, "600.0 MB (600,000,000 bytes)"),
+        (5_000_000_000, "5.0 GB (5,000,000,000 bytes)"),
+    ],
+)
+def test_sizes_in_messages_read_well(n_bytes: int, text: str) -> None:
+    assert format_size(n_bytes) == text
