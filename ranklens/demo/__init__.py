@@ -10,8 +10,8 @@ from importlib.resources import files
 from pathlib import Path
 
 FILES = {
-    "run_a": "run_a.trec",
-    "run_b": "run_b.trec",
+    "run_a": "bm25_baseline.trec",
+    "run_b": "neural_reranker.trec",
     "qrels": "qrels.trec",
     "qrels_proxy": "qrels_proxy.trec",
     "qrels_gold": "qrels_gold.trec",

@@ -79,8 +79,8 @@ def generate(outdir: Path) -> None:
                 lines.append(f"{qids[q]} Q0 {doc} {rank} {scores[q, d]:.2f} {tag}")
         return lines
 
-    _write(outdir / "run_a.trec", run_lines(score_a, "bm25_baseline"))
-    _write(outdir / "run_b.trec", run_lines(score_b, "neural_reranker"))
+    _write(outdir / "bm25_baseline.trec", run_lines(score_a, "bm25_baseline"))
+    _write(outdir / "neural_reranker.trec", run_lines(score_b, "neural_reranker"))
 
     # judged: every relevant document plus a pool of non-relevant ones
     judged = (rel > 0) | (rng.random((N_QUERIES, POOL)) < 0.35)
