@@ -12,7 +12,7 @@ from ranklens.store.limits import DEFAULT_MAX_REPORT_BYTES, DEFAULT_MAX_STORE_BY
 from ranklens.store.location import STORE_PATH_ENV, default_store_path
 from ranklens.store.snapshot import Snapshot
 from ranklens.store.sqlite_store import SQLiteReportStore
-from ranklens.store.tokens import ReportToken, new_token, parse_token
+from ranklens.store.tokens import ReportToken, new_token, parse_token, token_digest
 
 __all__ = [
     "DEFAULT_MAX_REPORT_BYTES",
@@ -30,4 +30,5 @@ __all__ = [
     "default_store_path",
     "new_token",
     "parse_token",
+    "token_digest",
 ]
