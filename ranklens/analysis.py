@@ -1,0 +1,280 @@
+"""From input files to a Report: the one pipeline behind the CLI, the app and share links.
+
+``load_inputs`` reads the files once (runs + qrels, or two per-query metric tables, and an
+optional segment map); ``LoadedInputs.report(settings)`` evaluates the metrics (memoized per
+metric set, so changing the segment column or alpha does not re-score 7M rows) and runs the
+segment comparisons. The faces only collect the files and settings and render the Report.
+
+It does not draw, print or cache across processes: the app keeps a ``LoadedInputs`` per set of
+input digests, the CLI builds one per invocation.
+"""
+
+from __future__ import annotations
+
+import functools
+import warnings
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ranklens import io
+from ranklens.aggregate import compare_metrics
+from ranklens.metric_result import MetricResult
+from ranklens.metrics import Evaluation, evaluate, parse_metric
+from ranklens.report import InputRecord, Report, sha256_hex
+from ranklens.stats import MIN_QUERIES
+from ranklens.tables import Qrels, Run
+
+DEFAULT_METRICS = ("nDCG@10",)
+
+
+@dataclass(frozen=True)
+class InputFile:
+    """One input as the user gave it: its role, display name and raw bytes."""
+
+    role: str
+    name: str
+    data: bytes = field(repr=False)
+
+    @classmethod
+    def from_path(cls, role: str, path: str | Path, name: str | None = None) -> InputFile:
+        path = Path(path)
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            raise io.InputError(str(path), "file not found", hint="check the path") from None
+        except IsADirectoryError:
+            raise io.InputError(str(path), "is a folder, not a file",
+                                hint="pick a file inside it") from None
+        return cls(role, name or path.name, data)
+
+    @functools.cached_property
+    def sha256(self) -> str:
+        return sha256_hex(self.data)
+
+    def record(self, summary: io.ReadSummary | None) -> InputRecord:
+        plain: dict[str, Any] = {}
+        if summary is not None:
+            plain = {
+                "format": summary.format, "rows": summary.rows, "queries": summary.queries,
+                "documents": summary.documents, "compressed": summary.compressed,
+                "columns": dict(summary.columns),
+                "set_aside": [asdict(item) for item in summary.set_aside],
+                "notes": list(summary.notes), "description": summary.describe(),
+            }
+        return InputRecord(self.role, self.name, self.sha256, len(self.data), plain)
+
+
+@dataclass(frozen=True)
+class CompareSettings:
+    """Every parameter of a comparison report, with the defaults a first visit uses."""
+
+    metrics: tuple[str, ...] = DEFAULT_METRICS
+    segment_column: str | None = None
+    alpha: float = 0.05
+    n_resamples: int = 10_000
+    n_permutations: int = 10_000
+    seed: int = 0
+    missing: str = "drop"
+    interval: str = "percentile"
+    adjust_method: str = "bh"
+    order: str = "score"
+    gain: str = "linear"
+    relevance_level: int = 1
+    min_queries: int = MIN_QUERIES
+    run_names: tuple[str, str] | None = None
+
+    def canonical(self) -> CompareSettings:
+        """Same settings with metric names in canonical form and duplicates removed."""
+        names = tuple(dict.fromkeys(parse_metric(m).name for m in self.metrics))
+        return CompareSettings(**{**asdict(self), "metrics": names,
+                                  "run_names": self.run_names})
+
+
+@dataclass(frozen=True, eq=False)
+class LoadedInputs:
+    """Parsed inputs of one comparison and the account of each read.
+
+    Either ``run_a``/``run_b``/``qrels`` (rankings to score) or ``tables_a``/``tables_b``
+    (per-query metric values computed elsewhere) are set. ``segment_maps`` maps each segment
+    column to ``{query_id: segment}``.
+    """
+
+    files: tuple[InputFile, ...]
+    summaries: Mapping[str, io.ReadSummary]
+    run_a: Run | None = None
+    run_b: Run | None = None
+    qrels: Qrels | None = None
+    tables_a: Mapping[str, MetricResult] | None = None
+    tables_b: Mapping[str, MetricResult] | None = None
+    segment_maps: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+
+    @property
+    def segment_columns(self) -> tuple[str, ...]:
+        return tuple(self.segment_maps)
+
+    @property
+    def default_run_names(self) -> tuple[str, str]:
+        """Names shown for A and B: the run tags or file names."""
+        files = {f.role: f.name for f in self.files}
+        return (_stem(files.get("run_a", "A")), _stem(files.get("run_b", "B")))
+
+    @property
+    def available_metrics(self) -> tuple[str, ...] | None:
+        """Metrics of per-query tables (present in both); None when runs are scored here."""
+        if self.tables_a is None or self.tables_b is None:
+            return None
+        return tuple(m for m in self.tables_a if m in self.tables_b)
+
+    def evaluations(self, metrics: tuple[str, ...], *, missing: str = "drop",
+                    order: str = "score", gain: str = "linear",
+                    relevance_level: int = 1) -> tuple[Evaluation, Evaluation]:
+        """Per-query values of ``metrics`` for A and B (memoized per argument set)."""
+        return self._evaluate(tuple(metrics), missing, order, gain, relevance_level)
+
+    @functools.lru_cache(maxsize=16)  # noqa: B019 -- the instance is cached by the app anyway
+    def _evaluate(self, metrics: tuple[str, ...], missing: str, order: str, gain: str,
+                  relevance_level: int) -> tuple[Evaluation, Evaluation]:
+        if self.run_a is None or self.run_b is None or self.qrels is None:
+            raise ValueError("these inputs are per-query tables: there are no runs to score")
+        options: dict[str, Any] = dict(missing="zero" if missing == "zero" else "drop",
+                                       order=order, gain=gain, relevance_level=relevance_level)
+        return (evaluate(self.run_a, self.qrels, list(metrics), **options),
+                evaluate(self.run_b, self.qrels, list(metrics), **options))
+
+    def results(self, settings: CompareSettings) -> tuple[dict[str, MetricResult],
+                                                          dict[str, MetricResult], list[str]]:
+        """Per-query results of A and B for the settings' metrics, and notes in words."""
+        notes: list[str] = []
+        if self.tables_a is not None and self.tables_b is not None:
+            names = list(settings.metrics)
+            unknown = [m for m in names if m not in self.tables_a or m not in self.tables_b]
+            if unknown:
+                raise ValueError(f"the per-query tables have no column for {unknown}; they "
+                                 f"have {list(self.available_metrics or ())}")
+            return ({m: self.tables_a[m] for m in names},
+                    {m: self.tables_b[m] for m in names}, notes)
+        eval_a, eval_b = self.evaluations(
+            settings.metrics, missing=settings.missing, order=settings.order,
+            gain=settings.gain, relevance_level=settings.relevance_level)
+        names = self.default_run_names if settings.run_names is None else settings.run_names
+        for label, ev in zip(names, (eval_a, eval_b), strict=True):
+            if ev.n_ignored:
+                notes.append(f"{label}: {ev.n_ignored} queries have no judgements and are not "
+                             "scored (as trec_eval does)")
+            if ev.n_missing:
+                verb = "scored 0 (trec_eval -c)" if settings.missing == "zero" else "left out"
+                notes.append(f"{label}: {ev.n_missing} judged queries are not in the run: "
+                             f"{verb}")
+        return dict(eval_a.results), dict(eval_b.results), notes
+
+    def report(self, settings: CompareSettings,
+               progress: Callable[[str], None] | None = None) -> Report:
+        """The full comparison report for ``settings``."""
+        settings = settings.canonical() if self.tables_a is None else settings
+        if progress:
+            progress("scoring the runs")
+        results_a, results_b, notes = self.results(settings)
+        segments = None
+        if settings.segment_column is not None:
+            if settings.segment_column not in self.segment_maps:
+                raise ValueError(f"no segment column {settings.segment_column!r}; the segment "
+                                 f"map has {list(self.segment_maps) or 'none'}")
+            segments = self.segment_maps[settings.segment_column]
+        if progress:
+            progress("comparing")
+        comparisons = compare_metrics(
+            results_a, results_b, segments, segment_column=settings.segment_column,
+            alpha=settings.alpha, n_resamples=settings.n_resamples,
+            n_permutations=settings.n_permutations, seed=settings.seed,
+            missing=settings.missing, interval=settings.interval,
+            adjust_method=settings.adjust_method, min_queries=settings.min_queries)
+        run_names = settings.run_names or self.default_run_names
+        messages = list(dict.fromkeys(
+            [*notes, *(w for c in comparisons for w in c.warnings)]))
+        return Report(
+            params=_settings_dict(settings, run_names),
+            inputs=tuple(f.record(self.summaries.get(f.role)) for f in self.files),
+            comparisons=comparisons,
+            per_query={m: {"a": dict(results_a[m].per_query), "b": dict(results_b[m].per_query)}
+                       for m in results_a},
+            warnings=tuple(messages),
+            run_names=run_names,
+        )
+
+
+def load_inputs(
+    run_a: InputFile,
+    run_b: InputFile,
+    *,
+    qrels: InputFile | None = None,
+    segments: InputFile | None = None,
+    max_bytes: int | None = None,
+) -> LoadedInputs:
+    """Read the inputs of one comparison; every problem is an ``io.InputError`` in words.
+
+    With ``qrels``, ``run_a``/``run_b`` are rankings; without, they are per-query metric tables
+    (query id + one column per metric, or long form). ``segments`` is a segment map with one
+    or more segment columns.
+    """
+    files = tuple(f for f in (run_a, run_b, qrels, segments) if f is not None)
+    summaries: dict[str, io.ReadSummary] = {}
+    loaded: dict[str, Any] = {}
+    if qrels is not None:
+        for f in (run_a, run_b):
+            loaded[f.role], summaries[f.role] = io.read_run(f.data, name=f.name,
+                                                            max_bytes=max_bytes)
+        loaded["qrels"], summaries["qrels"] = io.read_qrels(qrels.data, name=qrels.name,
+                                                            max_bytes=max_bytes)
+    else:
+        for f in (run_a, run_b):
+            tables, summaries[f.role] = io.read_per_query(f.data, name=f.name,
+                                                          max_bytes=max_bytes)
+            loaded[f.role] = tables
+    segment_maps: dict[str, Mapping[str, str]] = {}
+    if segments is not None:
+        segment_maps, summaries["segments"] = io.read_segments(
+            segments.data, name=segments.name, max_bytes=max_bytes)
+    if qrels is not None:
+        return LoadedInputs(files, summaries, run_a=loaded["run_a"], run_b=loaded["run_b"],
+                            qrels=loaded["qrels"], segment_maps=dict(segment_maps))
+    return LoadedInputs(files, summaries, tables_a=loaded["run_a"], tables_b=loaded["run_b"],
+                        segment_maps=dict(segment_maps))
+
+
+def build_report(
+    run_a: InputFile,
+    run_b: InputFile,
+    *,
+    qrels: InputFile | None = None,
+    segments: InputFile | None = None,
+    settings: CompareSettings | None = None,
+) -> Report:
+    """Read, score and compare in one call (what ``ranklens compare`` does)."""
+    inputs = load_inputs(run_a, run_b, qrels=qrels, segments=segments)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the report carries every warning in words
+        return inputs.report(settings or CompareSettings())
+
+
+def demo_files() -> dict[str, InputFile]:
+    """The bundled demo inputs as InputFiles, by role."""
+    from ranklens import demo
+
+    return {role: InputFile.from_path(role, path) for role, path in demo.paths().items()}
+
+
+def _settings_dict(settings: CompareSettings, run_names: tuple[str, str]) -> dict[str, Any]:
+    data = asdict(settings)
+    data["metrics"] = list(settings.metrics)
+    data["run_names"] = list(run_names)
+    return data
+
+
+def _stem(name: str) -> str:
+    base = name.rsplit("/", 1)[-1]
+    for suffix in (".gz", ".trec", ".txt", ".tsv", ".csv", ".parquet", ".jsonl", ".run"):
+        if base.endswith(suffix):
+            base = base[: -len(suffix)]
+    return base or name

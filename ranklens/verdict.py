@@ -1,0 +1,113 @@
+"""The verdict in words: what a comparison says, and what it does not.
+
+One set of sentences for every face (CLI text, the app's headline, the HTML export), so that
+they never disagree. These functions format; they compute nothing that the Report lacks.
+"""
+
+from __future__ import annotations
+
+from statistics import NormalDist
+
+from ranklens.aggregate import MetricComparison, SegmentRow
+from ranklens.stats import ComparisonResult
+
+_Z = NormalDist()
+
+CAVEAT = (
+    "This is about the mean {metric} over this population of queries. It does not say "
+    "whether the two runs order documents differently (use RBO: the same {metric} is possible "
+    "with very different rankings), nor whether users would notice (that takes an online test)."
+)
+
+
+def format_p(p: float) -> str:
+    """A p- or q-value for people: ``< 0.001`` below a thousandth, else three decimals."""
+    if p < 0.001:
+        return "< 0.001"
+    if p < 0.01:
+        return f"{p:.4f}"
+    return f"{p:.3f}"
+
+
+def format_delta(value: float, digits: int = 4) -> str:
+    """A signed difference with a real minus sign: ``+0.0483``, ``−0.0930``."""
+    text = f"{value:+.{digits}f}"
+    return text.replace("-", "\u2212")
+
+
+def resolution(result: ComparisonResult, power: float = 0.8) -> float:
+    """The smallest true difference these queries detect with ``power`` (z approximation).
+
+    Derived from the t-interval's half-width, so it needs nothing beyond the result.
+    """
+    if result.n_queries < 2:
+        return float("nan")
+    half = (result.t_ci_high - result.t_ci_low) / 2.0
+    z_alpha = _Z.inv_cdf(1.0 - result.alpha / 2.0)
+    standard_error = half / z_alpha  # t quantile ~ z at these sizes; a resolution, not a test
+    return (z_alpha + _Z.inv_cdf(power)) * standard_error
+
+
+def decision_value(result: ComparisonResult) -> float:
+    """The value that decides: q when adjusted, else p."""
+    return result.p_value if result.q_value is None else result.q_value
+
+
+def headline(comparison: MetricComparison, run_names: tuple[str, str]) -> str:
+    """One or two sentences: which run is better on the metric, by how much, how sure."""
+    result = comparison.overall
+    name_a, name_b = run_names
+    level = round(100 * (1 - result.alpha))
+    interval = (f"{level}% CI {format_delta(result.ci_low)} to {format_delta(result.ci_high)}")
+    tests = f"permutation p {_p_phrase(result.p_value)}, t-test p {_p_phrase(result.t_p_value)}"
+    if result.q_value is not None:
+        tests += f", q {_p_phrase(result.q_value)} across metrics"
+    measured = (f"{comparison.metric}: {name_b} \u2212 {name_a} = {format_delta(result.delta)} "
+                f"({interval}; {tests}) over {result.n_queries:,} queries")
+    if result.significant:
+        better, worse = (name_b, name_a) if result.delta > 0 else (name_a, name_b)
+        return f"{better} is better than {worse} on {comparison.metric}. {measured}."
+    mde = resolution(result)
+    return (f"No reliable difference between {name_a} and {name_b} on {comparison.metric}. "
+            f"{measured}. That is not evidence of no effect: {result.n_queries:,} queries "
+            f"resolve differences of about {mde:.4f} or more (80% power).")
+
+
+def segments_summary(comparison: MetricComparison, run_names: tuple[str, str]) -> str:
+    """Which segments differ (by q-value), in one sentence; empty without segments."""
+    if not comparison.segments:
+        return ""
+    _, name_b = run_names
+    scored = [row for row in comparison.segments if row.result is not None]
+    found = [row for row in scored if row.result is not None and row.result.significant]
+    alpha = comparison.overall.alpha
+    if not found:
+        return (f"No segment differs at q \u2264 {alpha:g} ({len(scored)} segments compared; "
+                "intervals are not adjusted, the q-value decides).")
+    up = [r for r in found if _delta(r) > 0]
+    down = [r for r in found if _delta(r) < 0]
+    parts = []
+    if up:
+        parts.append(f"{name_b} better on " + _listing(up))
+    if down:
+        parts.append("worse on " + _listing(down))
+    return (f"{len(found)} of {len(scored)} segments differ at q \u2264 {alpha:g}: "
+            + "; ".join(parts) + ".")
+
+
+def caveat(metric: str) -> str:
+    return CAVEAT.format(metric=metric)
+
+
+def _delta(row: SegmentRow) -> float:
+    return 0.0 if row.result is None else row.result.delta
+
+
+def _listing(rows: list[SegmentRow]) -> str:
+    ordered = sorted(rows, key=lambda r: -abs(_delta(r)))
+    return ", ".join(f"{r.segment} ({format_delta(_delta(r), 3)})" for r in ordered)
+
+
+def _p_phrase(p: float) -> str:
+    text = format_p(p)
+    return text if text.startswith("<") else f"= {text}"
