@@ -1,0 +1,208 @@
+"""ppi_compare: the seed's defects, agreement with ppi_py, and the methods page's simulation.
+
+Simulation generators (per query; N = 2000 proxy-only and n = 200 gold queries, 2000 repeats):
+
+- gold difference   d_g ~ Normal(0.010, 0.1^2): the true mean difference is 0.010
+- good proxy        d_p = d_g + 0.006 + Normal(0, 0.031^2): tracks gold, biased by +0.006
+- bad proxy         d_p = 0.19 * d_g + 0.0141 + Normal(0, 0.0992^2): weakly related
+- unrelated proxy   d_p ~ Normal(0.016, 0.101^2), independent of gold
+
+All three proxies average 0.016, so proxy-only would report 0.016 instead of 0.010.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+from ppi_py import ppi_mean_ci
+from stats_helpers import results_from
+
+from ranklens.metric_result import MetricResult
+from ranklens.stats import InsufficientSampleError, SmallSampleWarning, ppi_compare
+from ranklens.stats.distributions import normal_quantile
+from ranklens.stats.ppi import estimate, optimal_lambda
+
+N_PROXY, N_GOLD, TRUE_DELTA = 2000, 200, 0.010
+
+
+def _proxy(kind: str, gold: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    if kind == "good":
+        return gold + 0.006 + rng.normal(0.0, 0.031, gold.shape)
+    if kind == "bad":
+        return 0.19 * gold + 0.0141 + rng.normal(0.0, 0.0992, gold.shape)
+    return rng.normal(0.016, 0.101, gold.shape)
+
+
+def _sample(kind: str, rng: np.random.Generator, repeats: int = 1):  # type: ignore[no-untyped-def]
+    """(gold deltas on G, proxy deltas on G, proxy deltas on U), each (repeats, size)."""
+    gold_all = rng.normal(TRUE_DELTA, 0.1, (repeats, N_GOLD + N_PROXY))
+    proxy_all = _proxy(kind, gold_all, rng)
+    return gold_all[:, :N_GOLD], proxy_all[:, :N_GOLD], proxy_all[:, N_GOLD:]
+
+
+def _four(gold, proxy_gold, proxy_only):  # type: ignore[no-untyped-def]
+    """proxy A/B on all queries and gold A/B on the first ``len(gold)``, as MetricResults.
+
+    Their B - A differences are the given deltas; A sits at a random per-query level.
+    """
+    base = np.random.default_rng(0).uniform(0.3, 0.6, gold.size + proxy_only.size)
+    proxy_a, proxy_b = results_from(base, base + np.concatenate((proxy_gold, proxy_only)))
+    gold_base = base[: gold.size] + 0.01
+    gold_a, gold_b = results_from(gold_base, gold_base + gold)
+    return proxy_a, proxy_b, gold_a, gold_b
+
+
+def _small(n_gold: int, n_proxy_only: int, seed: int = 7):  # type: ignore[no-untyped-def]
+    rng = np.random.default_rng(seed)
+    gold = rng.normal(0.01, 0.1, n_gold)
+    return _four(gold, gold + rng.normal(0, 0.03, n_gold), rng.normal(0.01, 0.1, n_proxy_only))
+
+
+# --- the methods page's table ------------------------------------------------------------
+
+TABLE = {  # kind: (PPI++ spread, lambda=1 spread, gold-only spread, lambda)
+    "good": (0.0029, 0.0032, 0.0071, 0.83),
+    "bad": (0.0067, 0.0091, 0.0069, 0.17),
+    "unrelated": (0.0070, 0.0102, 0.0070, 0.00),
+}
+
+
+@pytest.mark.parametrize("kind", ["good", "bad", "unrelated"])
+def test_simulation_reproduces_the_shape_of_the_methods_page_table(kind: str) -> None:
+    rng = np.random.default_rng({"good": 1, "bad": 2, "unrelated": 3}[kind])
+    gold, proxy_gold, proxy_only = _sample(kind, rng, repeats=2000)
+    lam = optimal_lambda(gold, proxy_gold, proxy_only)
+    tuned, tuned_variance = estimate(gold, proxy_gold, proxy_only, lam)
+    classic, _ = estimate(gold, proxy_gold, proxy_only, 1.0)
+    gold_only, _ = estimate(gold, proxy_gold, proxy_only, 0.0)
+    spreads = (tuned.std(), classic.std(), gold_only.std())
+    ppi_spread, classic_spread, gold_spread, table_lambda = TABLE[kind]
+
+    # spreads within 10% of the table (its own Monte Carlo error is about 2%)
+    np.testing.assert_allclose(spreads, (ppi_spread, classic_spread, gold_spread), rtol=0.1)
+    # the ordering the table is about
+    assert spreads[0] <= min(spreads[1], spreads[2]) * 1.02
+    if kind == "unrelated":
+        assert np.median(lam) == 0.0 and lam.mean() < 0.05
+    else:
+        assert lam.mean() == pytest.approx(table_lambda, abs=0.03)
+    # unbiased for any weight, while the proxy alone is off by 0.006
+    for estimates in (tuned, classic, gold_only):
+        assert abs(estimates.mean() - TRUE_DELTA) < 4 * estimates.std() / np.sqrt(2000)
+    assert np.concatenate((proxy_gold, proxy_only), axis=1).mean() == pytest.approx(0.016, abs=5e-4)
+    # 95% coverage of the PPI++ interval
+    half = normal_quantile(0.975) * np.sqrt(tuned_variance)
+    coverage = np.mean(np.abs(tuned - TRUE_DELTA) <= half)
+    assert 0.935 <= coverage <= 0.965
+
+
+def test_ppi_compare_runs_the_same_computation_as_the_simulation() -> None:
+    gold, proxy_gold, proxy_only = (x[0] for x in _sample("good", np.random.default_rng(4)))
+    result = ppi_compare(*_four(gold, proxy_gold, proxy_only))
+    lam = float(optimal_lambda(gold, proxy_gold, proxy_only))
+    delta, variance = estimate(gold, proxy_gold, proxy_only, lam)
+    assert result.lam == pytest.approx(lam, rel=1e-9)
+    assert result.delta == pytest.approx(float(delta), abs=1e-12)
+    assert result.ci_high - result.delta == pytest.approx(1.959964 * np.sqrt(variance), rel=1e-6)
+    assert (result.n_gold, result.n_proxy) == (N_GOLD, N_PROXY)
+    assert result.mean_b - result.mean_a == pytest.approx(result.delta)
+
+
+# --- agreement with ppi_py ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["good", "bad"])
+@pytest.mark.parametrize("lam", [0.0, 0.4, 1.0, None])
+def test_same_lambda_as_ppi_py_gives_the_same_interval(kind: str, lam: float | None) -> None:
+    gold, proxy_gold, proxy_only = (x[0] for x in _sample(kind, np.random.default_rng(5)))
+    ours = ppi_compare(*_four(gold, proxy_gold, proxy_only), lam=lam)
+    low, high = ppi_mean_ci(gold, proxy_gold, proxy_only, alpha=0.05, lam=ours.lam)
+    assert ours.ci_low == pytest.approx(float(np.squeeze(low)), abs=1e-4)
+    assert ours.ci_high == pytest.approx(float(np.squeeze(high)), abs=1e-4)
+
+
+def test_estimated_lambda_is_close_to_ppi_py() -> None:
+    from ppi_py.ppi import _calc_lam_glm
+
+    gold, proxy_gold, proxy_only = (x[0] for x in _sample("good", np.random.default_rng(6)))
+    theirs = _calc_lam_glm(
+        gold - gold.mean(), proxy_gold - gold.mean(), proxy_only - gold.mean(), np.eye(1), clip=True
+    )
+    # ppi_py's covariance divides by n, ours by n - 1
+    assert float(optimal_lambda(gold, proxy_gold, proxy_only)) == pytest.approx(theirs, rel=0.01)
+
+
+# --- the seed's defects (5) ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n_proxy_only", [0, 1])
+def test_defect5_too_few_proxy_only_queries_means_weight_zero_without_nan(
+    n_proxy_only: int,
+) -> None:
+    four = _small(N_GOLD, n_proxy_only)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no RuntimeWarning from a division by zero
+        result = ppi_compare(*four)
+    assert result.lam == 0.0
+    assert all(np.isfinite([result.delta, result.ci_low, result.ci_high, result.p_value]))
+    gold = four[3].values()[:N_GOLD] - four[2].values()[:N_GOLD]
+    assert result.delta == pytest.approx(gold.mean())
+    assert result.n_proxy == n_proxy_only
+
+
+def test_defect5_a_given_lambda_that_is_overridden_is_warned_about() -> None:
+    rng = np.random.default_rng(9)
+    gold = rng.normal(0.01, 0.1, 50)
+    four = _four(gold, gold + 0.01, rng.normal(0, 0.1, 1))
+    with pytest.warns(UserWarning, match=r"lam=0.7 ignored: with 1 proxy-only"):
+        result = ppi_compare(*four, lam=0.7)
+    assert result.lam == 0.0
+
+
+def test_defect5_estimated_lambda_is_clipped_unless_asked_not_to() -> None:
+    rng = np.random.default_rng(10)
+    gold = rng.normal(0.01, 0.1, N_GOLD)
+    anti = -gold + rng.normal(0, 0.02, N_GOLD)  # a proxy that moves against gold
+    four = _four(gold, anti, -rng.normal(0.01, 0.1, 1000))
+    assert ppi_compare(*four).lam == 0.0
+    unclipped = ppi_compare(*four, clip=False)
+    assert unclipped.lam < -0.5
+    high = _four(gold, 0.5 * gold, 0.5 * rng.normal(0.01, 0.1, 20_000))
+    assert ppi_compare(*high).lam == 1.0
+    assert ppi_compare(*high, clip=False).lam > 1.5
+
+
+def test_defect5_p_value_does_not_underflow_to_zero() -> None:
+    # z about 13: 1 - Phi(13) is exactly 0 in floating point, 2 * Phi(-13) is about 1e-38
+    rng = np.random.default_rng(11)
+    gold = rng.normal(0.04, 0.1, N_GOLD)
+    four = _four(gold, gold + rng.normal(0, 0.03, N_GOLD), rng.normal(0.04, 0.1, N_PROXY))
+    result = ppi_compare(*four)
+    z = result.delta / ((result.ci_high - result.delta) / normal_quantile(0.975))
+    assert z > 9
+    assert 0.0 < result.p_value == pytest.approx(math.erfc(z / math.sqrt(2)), rel=1e-9)
+
+
+def test_gold_query_without_proxy_measurement_is_an_error() -> None:
+    proxy_a, proxy_b, gold_a, gold_b = _small(40, 5)
+    gold_a2 = MetricResult(gold_a.metric, {**gold_a.per_query, "zzz": 0.1})
+    gold_b2 = MetricResult(gold_b.metric, {**gold_b.per_query, "zzz": 0.2})
+    with pytest.raises(ValueError, match="'zzz'"):
+        ppi_compare(proxy_a, proxy_b, gold_a2, gold_b2)
+
+
+def test_input_checks() -> None:
+    proxy_a, proxy_b, gold_a, gold_b = _small(40, 5)
+    with pytest.raises(ValueError, match="one metric"):
+        ppi_compare(proxy_a, proxy_b, gold_a, MetricResult("AP", gold_b.per_query))
+    with pytest.raises(ValueError, match="NaN or infinite"):
+        ppi_compare(proxy_a, proxy_b, gold_a, MetricResult(gold_b.metric, {"q000": float("nan")}))
+    one = MetricResult(gold_a.metric, {"q000": 0.1})
+    with pytest.raises(InsufficientSampleError, match="gold queries"):
+        ppi_compare(proxy_a, proxy_b, one, one)
+    with pytest.warns(SmallSampleWarning, match="29 gold queries"):
+        few_a = MetricResult(gold_a.metric, dict(list(gold_a.per_query.items())[:29]))
+        ppi_compare(proxy_a, proxy_b, few_a, gold_b)
