@@ -1,0 +1,336 @@
+"""From parsed arrow columns to validated ``Run`` / ``Qrels``.
+
+Answers "are these columns a valid run (or qrels)?" with vectorised checks (missing values,
+non-finite scores, non-integer grades, duplicate (query, document) pairs) and builds the table.
+It does not parse text (the format readers do) and never drops a row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ranklens.io.errors import InputError
+from ranklens.io.locate import Locator
+
+ID_TYPE = pa.dictionary(pa.int32(), pa.string())
+
+
+@dataclass(frozen=True)
+class Ids:
+    """Dictionary-encoded ids: int32 code per row into ``values``.
+
+    ``block_starts`` is ``None`` when ``values`` holds each id once. Otherwise the values are
+    the concatenated per-block dictionaries of the CSV reader: unique within a block of rows
+    that starts at ``block_starts[k]`` and has ``block_sizes[k]`` dictionary entries.
+    """
+
+    codes: np.ndarray
+    values: pa.Array
+    block_starts: np.ndarray | None = None
+    block_sizes: np.ndarray | None = None
+
+
+def string_values(values: pa.Array) -> pa.Array:
+    if not pa.types.is_string(values.type):
+        values = pc.cast(values, pa.string())
+    return values
+
+
+def ids_unified(column: pa.ChunkedArray | pa.Array) -> Ids:
+    """One dictionary for the whole column (each id once)."""
+    if isinstance(column, pa.Array):
+        column = pa.chunked_array([column])
+    if not pa.types.is_dictionary(column.type):
+        column = pc.dictionary_encode(column)
+    if column.num_chunks == 0:
+        return Ids(np.empty(0, np.int32), pa.array([], pa.string()))
+    if column.num_chunks > 1:
+        column = column.unify_dictionaries()
+    codes = _concat_indices(column, offsets=None)
+    return Ids(codes, string_values(column.chunk(0).dictionary))
+
+
+def ids_by_block(column: pa.ChunkedArray | list[pa.Array]) -> Ids:
+    """Keep the reader's per-block dictionaries, concatenated (no global hash of every id).
+
+    Given a list of chunks, empties it while copying, so each chunk's memory can go back to
+    the allocator before the next one is copied (peak memory: one copy, not two).
+    """
+    chunks = column if isinstance(column, list) else list(column.chunks)
+    if len(chunks) <= 1:
+        return ids_unified(pa.chunked_array(chunks, type=ID_TYPE))
+    lengths = np.array([len(chunk) for chunk in chunks], dtype=np.int64)
+    sizes = np.array([len(chunk.dictionary) for chunk in chunks], dtype=np.int64)
+    dictionaries = [string_values(chunk.dictionary) for chunk in chunks]
+    data_sizes = np.array([_string_offsets(d)[-1] - _string_offsets(d)[0] for d in dictionaries],
+                          dtype=np.int64)
+    total_bytes = int(data_sizes.sum())
+    if total_bytes >= 2**31:
+        dictionary = pa.concat_arrays(dictionaries)
+        return Ids(_concat_indices(pa.chunked_array(chunks), np.concatenate(
+            ([0], np.cumsum(sizes)[:-1]))), pc.cast(dictionary, pa.large_string()),
+            np.concatenate(([0], np.cumsum(lengths)[:-1])), sizes)
+    codes = np.empty(int(lengths.sum()), dtype=np.int32)
+    offsets = np.empty(int(sizes.sum()) + 1, dtype=np.int32)
+    data = np.empty(total_bytes, dtype=np.uint8)
+    row = entry = byte = 0
+    offsets[0] = 0
+    for k in range(len(chunks)):
+        chunk, dictionary = chunks[k], dictionaries[k]
+        chunks[k] = dictionaries[k] = None  # type: ignore[call-overload,unused-ignore]
+        np.add(view(chunk.indices, np.int32), entry, out=codes[row:row + len(chunk)],
+               casting="unsafe")
+        local = _string_offsets(dictionary)
+        count = len(dictionary)
+        offsets[entry + 1:entry + count + 1] = local[1:] - local[0] + byte
+        raw = np.frombuffer(dictionary.buffers()[2], dtype=np.uint8)
+        data[byte:byte + data_sizes[k]] = raw[local[0]:local[-1]]
+        row += len(chunk)
+        entry += count
+        byte += int(data_sizes[k])
+        del chunk, dictionary
+    chunks.clear()
+    values = pa.Array.from_buffers(pa.string(), len(offsets) - 1,
+                                   [None, pa.py_buffer(offsets), pa.py_buffer(data)])
+    return Ids(codes, values, np.concatenate(([0], np.cumsum(lengths)[:-1])), sizes)
+
+
+def arrow_indices(values: np.ndarray) -> pa.Array:
+    """Zero-copy arrow view of an integer numpy array (``pa.array`` would import pandas)."""
+    values = np.ascontiguousarray(values)
+    kind = {4: pa.int32(), 8: pa.int64()}[values.dtype.itemsize]
+    return pa.Array.from_buffers(kind, len(values), [None, pa.py_buffer(values)])
+
+
+def _string_offsets(array: pa.Array) -> np.ndarray:
+    return np.frombuffer(array.buffers()[1], dtype=np.int32, count=len(array) + 1,
+                         offset=array.offset * 4)
+
+
+def view(array: pa.Array, dtype: type) -> np.ndarray:
+    """Zero-copy numpy view of a fixed-width arrow array without nulls.
+
+    (``Array.to_numpy`` would import pandas on first use: half a second we do not need.)
+    """
+    width = np.dtype(dtype).itemsize
+    if array.null_count or pa.types.is_boolean(array.type) or array.type.bit_width != width * 8:
+        return np.asarray(array.to_numpy(zero_copy_only=False), dtype=dtype)
+    return np.frombuffer(array.buffers()[1], dtype=dtype, count=len(array),
+                         offset=array.offset * width)
+
+
+def _concat_indices(column: pa.ChunkedArray, offsets: np.ndarray | None) -> np.ndarray:
+    codes = np.empty(len(column), dtype=np.int32)
+    position = 0
+    for k, chunk in enumerate(column.chunks):
+        indices = view(chunk.indices, np.int32) if chunk.indices.type == pa.int32() else \
+            chunk.indices.to_numpy(zero_copy_only=False)
+        target = codes[position:position + len(indices)]
+        if offsets is None:
+            target[:] = indices
+        else:
+            np.add(indices, offsets[k], out=target, casting="unsafe")
+        position += len(indices)
+    return codes
+
+
+def to_numpy(column: pa.ChunkedArray | pa.Array | np.ndarray | list[pa.Array],
+             dtype: type) -> np.ndarray:
+    """One numpy array from a column (nulls must have been ruled out).
+
+    A list of chunks is emptied while copying (see ``ids_by_block``).
+    """
+    if isinstance(column, np.ndarray):
+        return column.astype(dtype, copy=False)
+    if isinstance(column, pa.Array):
+        return view(column, dtype) if _same_width(column, dtype) else \
+            np.asarray(column.to_numpy(zero_copy_only=False), dtype=dtype)
+    chunks = column if isinstance(column, list) else list(column.chunks)
+    if len(chunks) == 1:
+        return to_numpy(chunks.pop(), dtype)
+    out: np.ndarray = np.empty(sum(len(chunk) for chunk in chunks), dtype=dtype)
+    position = 0
+    for k in range(len(chunks)):
+        chunk = chunks[k]
+        chunks[k] = None  # type: ignore[call-overload,unused-ignore]
+        out[position:position + len(chunk)] = view(chunk, dtype) if _same_width(chunk, dtype) \
+            else chunk.to_numpy(zero_copy_only=False)
+        position += len(chunk)
+        del chunk
+    chunks.clear()
+    return out
+
+
+def _same_width(array: pa.Array, dtype: type) -> bool:
+    kind = np.dtype(dtype).kind
+    matches = (pa.types.is_floating(array.type) and kind == "f") or (
+        pa.types.is_integer(array.type) and kind in "iu")
+    return matches and not array.null_count and array.type.bit_width == np.dtype(dtype).itemsize * 8
+
+
+# ---- checks -------------------------------------------------------------------------------
+
+def check_no_nulls(name: str, column: pa.ChunkedArray | pa.Array | np.ndarray, what: str,
+                   locate: Locator) -> None:
+    if not isinstance(column, np.ndarray) and column.null_count:
+        first = _first_true(pc.is_null(column))
+        raise InputError(name, f"{what} is missing", **_where(locate, first),
+                         hint=f"fill in the {what} or remove the row")
+
+
+def check_ids(name: str, ids: Ids, what: str, locate: Locator) -> None:
+    """Ids must be non-empty strings."""
+    values = ids.values
+    offsets = np.frombuffer(values.buffers()[1], dtype=np.int32, count=len(values) + 1,
+                            offset=values.offset * 4)
+    lengths = np.diff(offsets)
+    if len(lengths) and lengths.min() == 0:
+        bad_codes = np.flatnonzero(lengths == 0)
+        first = int(np.flatnonzero(np.isin(ids.codes, bad_codes))[0])
+        raise InputError(name, f"{what} is empty", **_where(locate, first),
+                         hint=f"every row needs a {what}")
+
+
+def check_finite(name: str, values: np.ndarray, locate: Locator) -> None:
+    finite = np.isfinite(values)
+    if not finite.all():
+        bad = np.flatnonzero(~finite)
+        raise InputError(
+            name, f"score {values[bad[0]]!r} is not a finite number"
+                  f"{_more(len(bad), 'non-finite score')}",
+            **_where(locate, int(bad[0])),
+            hint="write a real number for every score (NaN and infinity cannot be ranked)")
+
+
+def integer_grades(name: str, values: pa.ChunkedArray | pa.Array | np.ndarray,
+                   locate: Locator) -> np.ndarray:
+    """Relevance grades as int64; whole floats (``2.0``) are accepted, ``1.5`` is not."""
+    if isinstance(values, np.ndarray):
+        if values.dtype.kind in "iu":
+            return values.astype(np.int64, copy=False)
+        values = pa.array(values)
+    if pa.types.is_integer(values.type):
+        return to_numpy(values, np.int64)
+    if pa.types.is_string(values.type) or pa.types.is_large_string(values.type):
+        try:
+            values = pc.cast(values, pa.float64())
+        except pa.ArrowInvalid:
+            bad = _first_true(pc.invert(pc.match_substring_regex(
+                values, r"^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$")))
+            text = values[bad].as_py() if isinstance(values, pa.Array) else \
+                pa.concat_arrays(values.chunks)[bad].as_py()
+            raise InputError(name, f"relevance {text!r} is not a number",
+                             **_where(locate, bad),
+                             hint="write an integer grade (0, 1, 2, ...)") from None
+    floats = to_numpy(values, np.float64)
+    whole = np.isfinite(floats) & (floats == np.round(floats))
+    if not whole.all():
+        bad = int(np.flatnonzero(~whole)[0])
+        raise InputError(name, f"relevance {floats[bad]!r} is not an integer grade",
+                         **_where(locate, bad), hint="write an integer grade (0, 1, 2, ...)")
+    return floats.astype(np.int64)
+
+
+def check_unique_pairs(name: str, queries: Ids, docs: Ids, locate: Locator,
+                       what: str = "run") -> None:
+    """Each (query, document) pair at most once; names the first repeated pair and its lines."""
+    repeated = duplicate_rows(queries.codes, docs)
+    if not len(repeated):
+        return
+    first = int(repeated[0])
+    query = queries.values[int(queries.codes[first])].as_py()
+    doc = docs.values[int(docs.codes[first])].as_py()
+    same = np.flatnonzero(queries.codes == queries.codes[first])
+    same_docs = docs.values.take(arrow_indices(docs.codes[same]))
+    rows = same[pc.equal(same_docs, doc).to_numpy(zero_copy_only=False)]
+    places = locate(rows[:5])
+    unit = "lines" if locate.unit == "line" else "rows"
+    listed = ", ".join(map(str, places)) + (", ..." if len(rows) > 5 else "")
+    raise InputError(
+        name,
+        f"query {query!r} lists document {doc!r} {len(rows)} times ({unit} {listed}); "
+        f"{len(repeated):,} duplicate (query, document) row(s) in all",
+        hint=f"keep one row per (query, document) in the {what}: ranklens will not guess which "
+             "one to keep")
+
+
+def duplicate_rows(query_codes: np.ndarray, docs: Ids) -> np.ndarray:
+    """Rows whose (query, document) pair occurred on an earlier row, in row order."""
+    n = len(query_codes)
+    if docs.block_starts is None:
+        if len(docs.values) >= n:  # every dictionary entry is used, so each exactly once
+            return np.empty(0, dtype=np.int64)
+        return _later_repeats(_pair_keys(query_codes, docs.codes, len(docs.values)))
+    suspects = _rows_needing_string_check(query_codes, docs)
+    if not len(suspects):
+        return np.empty(0, dtype=np.int64)
+    encoded = pc.dictionary_encode(docs.values.take(arrow_indices(docs.codes[suspects])))
+    doc_codes = view(encoded.indices, np.int32)
+    keys = _pair_keys(query_codes[suspects], doc_codes, len(encoded.dictionary))
+    return np.sort(suspects[_later_repeats(keys)])
+
+
+def _rows_needing_string_check(query_codes: np.ndarray, docs: Ids) -> np.ndarray:
+    """Rows where a repeated pair could hide behind different block-local document codes.
+
+    A repeat inside one block shares its code; so only blocks whose dictionary is smaller than
+    the block (some document occurs twice in it) and queries spread over several blocks need a
+    comparison of the strings themselves.
+    """
+    assert docs.block_starts is not None and docs.block_sizes is not None
+    n = len(query_codes)
+    starts = docs.block_starts
+    stops = np.append(starts[1:], n)
+    parts: list[np.ndarray] = []
+    for start, stop, size in zip(starts, stops, docs.block_sizes, strict=True):
+        if size < stop - start:
+            parts.append(np.arange(start, stop))
+    changes = np.flatnonzero(query_codes[1:] != query_codes[:-1]) + 1
+    run_starts = np.concatenate(([0], changes))
+    n_queries = len(np.unique(query_codes[run_starts])) if n else 0
+    if n_queries == len(run_starts):  # each query's rows are contiguous: only the ones at
+        run_stops = np.append(run_starts[1:], n)  # block boundaries span blocks
+        boundaries = starts[1:]
+        spanning = np.flatnonzero(query_codes[boundaries - 1] == query_codes[boundaries])
+        for boundary in boundaries[spanning]:
+            k = np.searchsorted(run_starts, boundary, side="right") - 1
+            parts.append(np.arange(run_starts[k], run_stops[k]))
+    else:
+        block_of_row = np.repeat(np.arange(len(starts)), stops - starts)
+        pairs = np.unique(query_codes.astype(np.int64) * len(starts) + block_of_row)
+        blocks_per_query = np.bincount(pairs // len(starts))
+        multi = np.flatnonzero(blocks_per_query > 1)
+        if len(multi):
+            parts.append(np.flatnonzero(np.isin(query_codes, multi)))
+    if not parts:
+        return np.empty(0, dtype=np.int64)
+    return np.unique(np.concatenate(parts))
+
+
+def _pair_keys(query_codes: np.ndarray, doc_codes: np.ndarray, n_docs: int) -> np.ndarray:
+    return query_codes.astype(np.int64) * max(n_docs, 1) + doc_codes
+
+
+def _later_repeats(keys: np.ndarray) -> np.ndarray:
+    order = np.argsort(keys, kind="stable")
+    ordered = keys[order]
+    repeated = np.flatnonzero(ordered[1:] == ordered[:-1]) + 1
+    return np.sort(order[repeated])
+
+
+def _first_true(mask: pa.ChunkedArray | pa.Array) -> int:
+    if isinstance(mask, pa.ChunkedArray):
+        mask = pa.concat_arrays(mask.chunks) if mask.num_chunks else pa.array([], pa.bool_())
+    return int(np.flatnonzero(mask.to_numpy(zero_copy_only=False))[0])
+
+
+def _where(locate: Locator, row: int) -> dict[str, int]:
+    return {locate.unit: locate([row])[0]}
+
+
+def _more(count: int, what: str) -> str:
+    return f" ({count:,} {what}s in all)" if count > 1 else ""

@@ -1,0 +1,250 @@
+"""Public readers for runs and judgements: ``read_run`` and ``read_qrels``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import NamedTuple
+
+import numpy as np
+import pyarrow as pa
+
+from ranklens.io.build import (
+    check_finite,
+    check_ids,
+    check_no_nulls,
+    check_unique_pairs,
+    ids_by_block,
+    ids_unified,
+    integer_grades,
+    to_numpy,
+)
+from ranklens.io.detect import Sniff, sniff
+from ranklens.io.errors import InputError
+from ranklens.io.source import Loaded, Source, load
+from ranklens.io.summary import ReadSummary
+from ranklens.io.tables import id_column, number_column, read_table
+from ranklens.io.trec import Parsed, read_trec
+from ranklens.tables import Qrels, Run
+
+
+class RunRead(NamedTuple):
+    """A run and the account of its reading; unpacks as ``run, summary = read_run(...)``."""
+
+    run: Run
+    summary: ReadSummary
+
+
+class QrelsRead(NamedTuple):
+    qrels: Qrels
+    summary: ReadSummary
+
+
+def read_run(
+    source: Source,
+    *,
+    name: str | None = None,
+    format: str = "auto",
+    columns: Mapping[str, str] | None = None,
+    max_bytes: int | None = None,
+    unique_docs: bool = False,
+    keep_ranks: bool = False,
+) -> RunRead:
+    """Read a ranking from a TREC run, CSV/TSV, Parquet or JSONL file (path, bytes or upload).
+
+    ``name`` is the name shown in messages and the summary (default: the path or upload name)
+    and becomes ``Run.name``. ``format`` forces a format instead of detecting it from the
+    content. ``columns`` maps roles (``query_id``, ``doc_id``, ``score``, ``rank``) to column
+    names when the aliases do not find them. Raises ``InputError`` for anything it cannot read
+    whole; it never returns part of a file.
+
+    Document ids: ``run.docs`` keeps the reader's per-block dictionaries (an id may appear in
+    it more than once, each row's code still names its id); pass ``unique_docs=True`` for one
+    entry per distinct id, at the cost of hashing every id once more (about a second for 7M
+    distinct ids). The rank column is not read unless ``keep_ranks=True`` (metrics order by
+    score, as trec_eval does; ranks are for an explicit rank-ordering option).
+    """
+    loaded = load(source, name=name, max_bytes=max_bytes)
+    with _as_input_errors(loaded.name):
+        detected = sniff(loaded, _trec_alias(format, "run"))
+        if detected.format == "trec-qrels":
+            raise InputError(
+                loaded.name, "looks like TREC qrels (judgements: 'qid iter docid rel', "
+                f"4 fields), not a run (first line: {detected.first_line[:60]!r})",
+                hint="give this file as the judgements (qrels); a run line is "
+                     "'qid Q0 docid rank score tag'")
+        _refuse_other_kinds(loaded, detected, "run")
+        parsed, names = _parse(loaded, detected, "run", columns, unique_docs, keep_ranks)
+        check_ids(loaded.name, parsed.queries, "query id", parsed.locate)
+        check_ids(loaded.name, parsed.docs, "document id", parsed.locate)
+        scores = to_numpy(parsed.numbers["score"], np.float64)
+        check_finite(loaded.name, scores, parsed.locate)
+        ranks = _ranks(parsed)
+        check_unique_pairs(loaded.name, parsed.queries, parsed.docs, parsed.locate, "run")
+        run = Run(parsed.queries.codes, parsed.queries.values, parsed.docs.codes,
+                  parsed.docs.values, scores=scores, ranks=ranks, name=_run_name(loaded))
+        summary = ReadSummary(
+            loaded.name, detected.format, len(scores), len(parsed.queries.values),
+            len(parsed.docs.values) if parsed.docs.block_starts is None else None,
+            compressed=loaded.compressed, columns=names, notes=tuple(parsed.notes))
+        return RunRead(run, summary)
+
+
+def read_qrels(
+    source: Source,
+    *,
+    name: str | None = None,
+    format: str = "auto",
+    columns: Mapping[str, str] | None = None,
+    max_bytes: int | None = None,
+) -> QrelsRead:
+    """Read judgements from TREC qrels, CSV/TSV, Parquet or JSONL (path, bytes or upload).
+
+    Grades must be integers (``2.0`` is read as 2; ``1.5`` is an error). Same arguments and
+    guarantees as ``read_run``; ``qrels.docs`` always holds each document id once.
+    """
+    loaded = load(source, name=name, max_bytes=max_bytes)
+    with _as_input_errors(loaded.name):
+        detected = sniff(loaded, _trec_alias(format, "qrels"))
+        if detected.format == "trec-run":
+            raise InputError(
+                loaded.name, "looks like a TREC run ('qid Q0 docid rank score tag', "
+                f"{detected.fields} fields), not judgements (first line: "
+                f"{detected.first_line[:60]!r})",
+                hint="give this file as a run; a qrels line is 'qid iter docid rel'")
+        _refuse_other_kinds(loaded, detected, "qrels")
+        parsed, names = _parse(loaded, detected, "qrels", columns, True, False)
+        check_ids(loaded.name, parsed.queries, "query id", parsed.locate)
+        check_ids(loaded.name, parsed.docs, "document id", parsed.locate)
+        check_no_nulls(loaded.name, parsed.numbers["relevance"], "relevance", parsed.locate)
+        grades = integer_grades(loaded.name, parsed.numbers["relevance"], parsed.locate)
+        check_unique_pairs(loaded.name, parsed.queries, parsed.docs, parsed.locate, "qrels")
+        qrels = Qrels(parsed.queries.codes, parsed.queries.values, parsed.docs.codes,
+                      parsed.docs.values, relevance=grades, name=_run_name(loaded))
+        summary = ReadSummary(
+            loaded.name, detected.format, len(grades), len(parsed.queries.values),
+            len(parsed.docs.values), compressed=loaded.compressed, columns=names,
+            notes=tuple(parsed.notes))
+        return QrelsRead(qrels, summary)
+
+
+def _trec_alias(format: str, kind: str) -> str:
+    return f"trec-{kind}" if format == "trec" else format
+
+
+def _refuse_other_kinds(loaded: Loaded, detected: Sniff, kind: str) -> None:
+    if detected.format == "trec_eval":
+        raise InputError(
+            loaded.name, "looks like trec_eval output ('measure qid value'), not a "
+            f"{kind} (first line: {detected.first_line[:60]!r})",
+            hint="load it as a per-query metric table instead")
+    if detected.format == "unknown":
+        layout = "qid Q0 docid rank score tag" if kind == "run" else "qid iter docid rel"
+        raise InputError(
+            loaded.name, f"is not a recognised {kind} format: the first line has "
+            f"{detected.fields} whitespace-separated field(s) and no header "
+            f"({detected.first_line[:60]!r})", line=1,
+            hint=f"a TREC {kind} line is '{layout}'; a CSV/TSV needs a header row")
+    if kind == "run" and detected.format == "trec-qrels":
+        raise AssertionError("handled by the caller")
+
+
+def _parse(loaded: Loaded, detected: Sniff, kind: str, columns: Mapping[str, str] | None,
+           unique_docs: bool, keep_ranks: bool) -> tuple[Parsed, dict[str, str]]:
+    if detected.format in ("trec-run", "trec-qrels"):
+        parsed = read_trec(loaded, detected, kind, unique_docs=unique_docs,
+                           keep_ranks=keep_ranks)
+        layout = ("query_id", "doc_id", "score") if kind == "run" else \
+            ("query_id", "doc_id", "relevance")
+        positions = {"query_id": 1, "doc_id": 3, "rank": 4, "score": 5, "relevance": 4}
+        return parsed, {role: f"field {positions[role]}" for role in layout}
+    roles = ("query_id", "doc_id", "score") if kind == "run" else \
+        ("query_id", "doc_id", "relevance")
+    optional = ("rank",) if kind == "run" and keep_ranks else ()
+    try:
+        table = read_table(loaded, detected, roles=roles, optional=optional, explicit=columns,
+                           what=kind)
+    except InputError as error:
+        raise _wrong_kind(loaded, detected, kind, error) from None
+    locate = table.locate
+    queries = ids_unified(id_column(loaded.name, table.columns["query_id"], "query id"))
+    doc_column = id_column(loaded.name, table.columns["doc_id"], "document id")
+    docs = ids_unified(doc_column) if unique_docs or not pa.types.is_dictionary(
+        doc_column.type) else ids_by_block(doc_column)
+    numbers: dict[str, pa.ChunkedArray | pa.Array] = {}
+    value_role = "score" if kind == "run" else "relevance"
+    value = table.columns[value_role]
+    if kind == "run":
+        check_no_nulls(loaded.name, value, "score", locate)
+        value = number_column(loaded.name, value, "score", locate)
+    elif pa.types.is_string(value.type):
+        check_no_nulls(loaded.name, value, "relevance", locate)
+    numbers[value_role] = value
+    notes = list(table.notes)
+    if "rank" in table.columns:
+        rank = table.columns["rank"]
+        if rank.null_count == 0 and (pa.types.is_floating(rank.type)
+                                     or pa.types.is_integer(rank.type)):
+            numbers["rank"] = rank
+        else:
+            notes.append("the rank column has gaps or text: ignored (metrics order by score)")
+    ignored = [column for column in table.all_names if column not in table.names.values()]
+    if ignored:
+        notes.append(f"column(s) not used: {', '.join(ignored)}")
+    return Parsed(queries, docs, numbers, locate, notes), dict(table.names)
+
+
+def _wrong_kind(loaded: Loaded, detected: Sniff, kind: str, error: InputError) -> InputError:
+    """A table with relevance but no score (or the reverse) is the other kind of file."""
+    if "has no" not in error.message or (detected.header is None
+                                         and detected.format != "parquet"):
+        return error
+    available = error.message
+    if kind == "run" and any(alias in available for alias in ("'relevance'", "'rel'",
+                                                               "'label'", "'grade'")):
+        return InputError(loaded.name, "has a relevance column but no score column: it "
+                          "looks like judgements (qrels), not a run",
+                          hint="give this file as the judgements, or map the score column "
+                               "with columns={'score': ...}")
+    if kind == "qrels" and any(alias in available for alias in ("'score'", "'sim'")):
+        return InputError(loaded.name, "has a score column but no relevance column: it "
+                          "looks like a run, not judgements",
+                          hint="give this file as a run, or map the grade column with "
+                               "columns={'relevance': ...}")
+    return error
+
+
+def _ranks(parsed: Parsed) -> np.ndarray | None:
+    rank = parsed.numbers.get("rank")
+    if rank is None:
+        return None
+    if not isinstance(rank, np.ndarray) and pa.types.is_floating(rank.type):
+        values = to_numpy(rank, np.float64)
+        if not np.all(values == np.round(values)):
+            parsed.notes.append("the rank column holds non-integers: ignored (metrics order "
+                                "by score)")
+            return None
+        return values.astype(np.int64)
+    return to_numpy(rank, np.int64)
+
+
+def _run_name(loaded: Loaded) -> str:
+    base = loaded.name.replace("\\", "/").rsplit("/", 1)[-1]
+    for suffix in (".gz", ".trec", ".txt", ".run", ".csv", ".tsv", ".parquet", ".jsonl",
+                   ".qrels"):
+        base = base.removesuffix(suffix)
+    return base or loaded.name
+
+
+@contextmanager
+def _as_input_errors(name: str) -> Iterator[None]:
+    """Whatever the underlying readers raise leaves here as an ``InputError``."""
+    try:
+        yield
+    except InputError:
+        raise
+    except (pa.ArrowException, OSError, ValueError, UnicodeError, IndexError) as error:
+        raise InputError(name, f"could not be read ({type(error).__name__}: {error})",
+                         hint="check the format, or pass format= explicitly") from None
+
+

@@ -1,0 +1,146 @@
+"""Turn what the caller handed us (a path, bytes, an upload) into readable bytes and a name.
+
+Answers "where are the bytes, what are they called, were they gzip-compressed, are they within
+the size limit". It does not look at the format (that is ``detect``).
+"""
+
+from __future__ import annotations
+
+import os
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+import pyarrow as pa
+
+from ranklens.io.errors import InputError
+
+Source = str | os.PathLike[str] | bytes | bytearray | memoryview | IO[bytes] | Any
+
+HEAD_BYTES = 1 << 16
+GZIP_MAGIC = b"\x1f\x8b"
+_CHUNK = 1 << 24
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """Readable input: either a path on disk (read lazily, streamed) or bytes in memory."""
+
+    name: str
+    path: str | None
+    data: pa.Buffer | None
+    compressed: bool
+    head: bytes
+    size: int
+
+    def open(self) -> pa.NativeFile:
+        """A fresh stream over the (decompressed) content."""
+        if self.data is not None:
+            return pa.BufferReader(self.data)
+        assert self.path is not None
+        return pa.OSFile(self.path, "rb")
+
+    def read_all(self) -> pa.Buffer:
+        """The whole (decompressed) content in memory."""
+        if self.data is not None:
+            return self.data
+        with self.open() as stream:
+            return stream.read_buffer()
+
+
+def display_name(source: Source, name: str | None) -> str:
+    if name:
+        return name
+    if isinstance(source, (str, os.PathLike)):
+        return os.fspath(source)
+    upload_name = getattr(source, "name", None)
+    if isinstance(upload_name, str) and upload_name:
+        return upload_name
+    return "<upload>"
+
+
+def load(source: Source, *, name: str | None = None, max_bytes: int | None = None) -> Loaded:
+    """Open ``source`` and decompress it if it is gzip (by magic bytes, not by file name).
+
+    ``max_bytes`` limits both the stored size and the decompressed size.
+    """
+    label = display_name(source, name)
+    if isinstance(source, (str, os.PathLike)):
+        return _load_path(Path(source), label, max_bytes)
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        raw = bytes(source)
+    elif hasattr(source, "getvalue"):
+        raw = bytes(source.getvalue())
+    elif hasattr(source, "read"):
+        raw = source.read()
+        if isinstance(raw, str):
+            raw = raw.encode("utf-8")
+    else:
+        raise InputError(label, f"cannot read a {type(source).__name__}",
+                         hint="pass a file path, bytes or a binary file object")
+    _check_size(label, len(raw), max_bytes)
+    if raw[:2] == GZIP_MAGIC:
+        data = _gunzip(raw, label, max_bytes)
+        return Loaded(label, None, pa.py_buffer(data), True, data[:HEAD_BYTES], len(data))
+    return Loaded(label, None, pa.py_buffer(raw), False, raw[:HEAD_BYTES], len(raw))
+
+
+def _load_path(path: Path, label: str, max_bytes: int | None) -> Loaded:
+    try:
+        size = path.stat().st_size
+        if path.is_dir():
+            raise InputError(label, "is a folder, not a file", hint="pick a file inside it")
+        _check_size(label, size, max_bytes)
+        with path.open("rb") as handle:
+            head = handle.read(HEAD_BYTES)
+            if head[:2] == GZIP_MAGIC:
+                handle.seek(0)
+                data = _gunzip(handle.read(), label, max_bytes)
+                return Loaded(label, None, pa.py_buffer(data), True, data[:HEAD_BYTES], len(data))
+    except FileNotFoundError:
+        raise InputError(label, "file not found", hint="check the path") from None
+    except PermissionError:
+        raise InputError(label, "permission denied", hint="check the file's permissions") from None
+    except IsADirectoryError:
+        raise InputError(label, "is a folder, not a file", hint="pick a file inside it") from None
+    return Loaded(label, str(path), None, False, head, size)
+
+
+def _check_size(label: str, size: int, max_bytes: int | None) -> None:
+    if max_bytes is not None and size > max_bytes:
+        raise InputError(
+            label, f"is {size:,} bytes, over the limit of {max_bytes:,} bytes",
+            hint="split the file or raise the limit (max_bytes)")
+
+
+def _gunzip(raw: bytes, label: str, max_bytes: int | None) -> bytes:
+    """Decompress every gzip member; a stream that stops before its end marker is an error."""
+    out: list[bytes] = []
+    total = 0
+    rest = raw
+    try:
+        while rest:
+            decompressor = zlib.decompressobj(wbits=31)
+            pending = rest
+            while True:
+                chunk = decompressor.decompress(pending, _CHUNK)
+                total += len(chunk)
+                if max_bytes is not None and total > max_bytes:
+                    raise InputError(
+                        label, f"decompresses to more than the limit of {max_bytes:,} bytes",
+                        hint="split the file or raise the limit (max_bytes)")
+                out.append(chunk)
+                pending = decompressor.unconsumed_tail
+                if decompressor.eof or (not pending and not chunk):
+                    break
+            if not decompressor.eof:
+                raise InputError(
+                    label, "the gzip stream is truncated (it ends before its end marker)",
+                    hint="the file was cut short: download or copy it again")
+            rest = decompressor.unused_data.lstrip(b"\x00")
+    except zlib.error as error:
+        raise InputError(label, f"is not valid gzip data ({error})",
+                         hint="check that the file was compressed with gzip and copied whole"
+                         ) from None
+    return b"".join(out)
