@@ -8,7 +8,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ranklens.stats.chunking import block_generators, chunk_sizes, offsets, run_blocks
-from ranklens.stats.pairing import Deltas, as_deltas
+from ranklens.stats.pairing import Deltas, as_deltas, sample_sd
 from ranklens.stats.results import BootstrapInterval, Seed
 
 INTERVAL_METHODS = ("percentile", "studentized")
@@ -120,7 +120,7 @@ def _studentized(
     n = values.size
     if n < 2:
         raise ValueError("a studentized interval needs at least two differences")
-    standard_error = float(values.std(ddof=1)) / np.sqrt(n)
+    standard_error = sample_sd(values) / np.sqrt(n)
     if standard_error == 0.0:  # every difference is the same: nothing varies under resampling
         return delta, delta
     means, sds = _resample(values, n_resamples, seed, with_sd=True)

@@ -9,7 +9,7 @@ import numpy as np
 from ranklens.metric_result import MetricResult
 from ranklens.stats.bootstrap import paired_bootstrap
 from ranklens.stats.errors import InsufficientSampleError
-from ranklens.stats.pairing import MIN_QUERIES, pair
+from ranklens.stats.pairing import MIN_QUERIES, pair, sample_sd
 from ranklens.stats.permutation import permutation_test
 from ranklens.stats.results import ComparisonResult, Seed
 from ranklens.stats.ttest import paired_t_test
@@ -21,7 +21,7 @@ def effect_size(deltas: np.ndarray) -> float:
     0 when every delta is 0; signed infinity when all deltas are the same nonzero value.
     """
     mean = float(deltas.mean())
-    sd = float(deltas.std(ddof=1)) if deltas.size > 1 else 0.0
+    sd = sample_sd(deltas)
     if sd == 0.0:
         return 0.0 if mean == 0.0 else math.copysign(math.inf, mean)
     return mean / sd

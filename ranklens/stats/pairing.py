@@ -143,3 +143,15 @@ def as_deltas(deltas: object) -> Deltas:
             f"{positions[:5].tolist()}"
         )
     return values
+
+
+def sample_sd(values: Deltas) -> float:
+    """Sample standard deviation (ddof 1); exactly 0 when every value is the same.
+
+    numpy's two-pass formula leaves a residue of a few ulps for identical values whose
+    mean does not round back to them; a test statistic divided by it would be huge, not
+    the "no spread" case it is.
+    """
+    if values.size < 2 or bool(np.all(values == values[0])):
+        return 0.0
+    return float(values.std(ddof=1))

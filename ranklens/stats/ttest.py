@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from ranklens.stats.distributions import t_quantile, t_two_sided
 from ranklens.stats.errors import InsufficientSampleError
-from ranklens.stats.pairing import Deltas, as_deltas
+from ranklens.stats.pairing import Deltas, as_deltas, sample_sd
 from ranklens.stats.results import TTest
 
 
@@ -26,7 +26,7 @@ def paired_t_test(deltas: Sequence[float] | Deltas, *, alpha: float = 0.05) -> T
     if n < 2:
         raise InsufficientSampleError(n, 2)
     delta = float(values.mean())
-    standard_error = float(values.std(ddof=1)) / math.sqrt(n)
+    standard_error = sample_sd(values) / math.sqrt(n)
     df = n - 1
     if standard_error == 0.0:
         statistic = 0.0 if delta == 0.0 else math.copysign(math.inf, delta)

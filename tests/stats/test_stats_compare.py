@@ -1,0 +1,123 @@
+"""compare(): one record with everything the verdict needs, consistent with its parts."""
+
+from __future__ import annotations
+
+import dataclasses
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from stats_helpers import results_from
+
+from ranklens.metric_result import MetricResult
+from ranklens.stats import (
+    ComparisonResult,
+    InsufficientSampleError,
+    compare,
+    paired_bootstrap,
+    paired_t_test,
+    permutation_test,
+)
+
+
+@pytest.fixture
+def pair(rng: np.random.Generator) -> tuple[MetricResult, MetricResult]:
+    a = np.round(rng.uniform(0, 1, 250), 2)
+    b = np.clip(np.round(a + rng.normal(0.02, 0.1, 250), 2), 0, 1)
+    return results_from(a, b)
+
+
+def test_fields_agree_with_the_functions_they_come_from(pair) -> None:  # type: ignore[no-untyped-def]
+    a, b = pair
+    result = compare(a, b, n_resamples=2000, n_permutations=2000, seed=4)
+    deltas = b.values() - a.values()
+    interval = paired_bootstrap(deltas, n_resamples=2000, seed=4)
+    t_test = paired_t_test(deltas)
+    assert isinstance(result, ComparisonResult)
+    assert (result.ci_low, result.ci_high) == (interval.low, interval.high)
+    assert result.p_value == permutation_test(deltas, n_permutations=2000, seed=4)
+    assert (result.t_p_value, result.t_ci_low, result.t_ci_high) == (
+        t_test.p_value,
+        t_test.low,
+        t_test.high,
+    )
+    assert result.mean_a == pytest.approx(a.mean) and result.mean_b == pytest.approx(b.mean)
+    assert result.delta == pytest.approx(b.mean - a.mean)
+    assert result.wins == int(np.sum(deltas > 0))
+    assert result.ties == int(np.sum(deltas == 0))
+    assert result.wins + result.ties + result.losses == result.n_queries == 250
+    assert result.effect_size == pytest.approx(deltas.mean() / deltas.std(ddof=1))
+    assert (result.n_resamples, result.n_permutations, result.seed, result.interval) == (
+        2000,
+        2000,
+        4,
+        "percentile",
+    )
+    assert (result.n_only_a, result.n_only_b, result.q_value) == (0, 0, None)
+    assert result.metric == "nDCG@10"
+
+
+def test_same_inputs_and_seed_give_the_same_numbers(pair) -> None:  # type: ignore[no-untyped-def]
+    first = compare(*pair, n_resamples=1000, n_permutations=1000, seed=3)
+    assert compare(*pair, n_resamples=1000, n_permutations=1000, seed=3) == first
+    sequence = np.random.SeedSequence(99).spawn(2)[0]
+    by_sequence = compare(*pair, n_resamples=1000, n_permutations=1000, seed=sequence)
+    again = compare(*pair, n_resamples=1000, n_permutations=1000, seed=sequence)
+    assert dataclasses.replace(by_sequence, seed=0) == dataclasses.replace(again, seed=0)
+
+
+def test_bootstrap_and_permutation_use_separate_streams() -> None:
+    # with one shared stream the permutation test would reuse the bootstrap's draws; the
+    # purpose tags keep them apart, so changing the resample count leaves p untouched
+    a, b = results_from(np.zeros(100), np.random.default_rng(1).normal(0.02, 0.1, 100))
+    p_small = compare(a, b, n_resamples=100, n_permutations=500).p_value
+    assert compare(a, b, n_resamples=3000, n_permutations=500).p_value == p_small
+
+
+def test_missing_policies_are_counted(pair) -> None:  # type: ignore[no-untyped-def]
+    a, b = pair
+    a2 = MetricResult(a.metric, {**a.per_query, "extra_a": 0.5})
+    b2 = MetricResult(b.metric, {**b.per_query, "extra_b1": 0.5, "extra_b2": 0.1})
+    with pytest.warns(UserWarning, match="dropped 1 queries only in run A"):
+        dropped = compare(a2, b2, n_resamples=200, n_permutations=200)
+    assert (dropped.n_queries, dropped.n_only_a, dropped.n_only_b) == (250, 1, 2)
+    zero = compare(a2, b2, n_resamples=200, n_permutations=200, missing="zero")
+    assert (zero.n_queries, zero.n_only_a, zero.n_only_b, zero.missing) == (253, 1, 2, "zero")
+    with pytest.raises(ValueError, match="1 queries only in run A"):
+        compare(a2, b2, missing="error")
+
+
+def test_studentized_interval_option(pair) -> None:  # type: ignore[no-untyped-def]
+    result = compare(*pair, n_resamples=1000, n_permutations=100, interval="studentized")
+    assert result.interval == "studentized"
+    assert result.ci_low < result.delta < result.ci_high
+
+
+def test_input_errors(pair) -> None:  # type: ignore[no-untyped-def]
+    a, b = pair
+    with pytest.raises(ValueError, match="one metric"):
+        compare(a, MetricResult("AP", b.per_query))
+    with pytest.raises(ValueError, match="alpha"):
+        compare(a, b, alpha=1.5)
+    one_a, one_b = MetricResult("m", {"q": 0.1}), MetricResult("m", {"q": 0.3})
+    with pytest.warns(UserWarning), pytest.raises(InsufficientSampleError):
+        compare(one_a, one_b)
+
+
+def test_constant_differences_have_infinite_effect_size() -> None:
+    a, b = results_from(np.full(30, 0.2), np.full(30, 0.3))
+    result = compare(a, b, n_resamples=200, n_permutations=200)
+    assert result.effect_size == np.inf and result.t_p_value == 0.0
+    assert result.wins == 30
+
+
+def test_stats_imports_neither_pandas_nor_streamlit() -> None:
+    code = (
+        "import sys, ranklens.stats; "
+        "print(sorted(m for m in ('pandas', 'streamlit', 'scipy', 'pyarrow') if m in sys.modules))"
+    )
+    output = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert output.stdout.strip() == "[]"
