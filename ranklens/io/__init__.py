@@ -5,16 +5,25 @@ with ``format=``), and returns the result with a ``ReadSummary``. Anything it ca
 is an ``InputError`` naming the source, the line, the problem and the fix.
 """
 
+from ranklens.io.detect import FORMATS
 from ranklens.io.errors import InputError
+from ranklens.io.per_query import PerQueryRead, read_per_query
 from ranklens.io.runs import QrelsRead, RunRead, read_qrels, read_run
+from ranklens.io.segments import SegmentMap, SegmentsRead, read_segments
 from ranklens.io.summary import ReadSummary, SetAside
 
 __all__ = [
+    "FORMATS",
     "InputError",
+    "PerQueryRead",
     "QrelsRead",
     "ReadSummary",
     "RunRead",
+    "SegmentMap",
+    "SegmentsRead",
     "SetAside",
+    "read_per_query",
     "read_qrels",
     "read_run",
+    "read_segments",
 ]

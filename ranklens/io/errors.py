@@ -35,7 +35,9 @@ class InputError(ValueError):
             where += f", row {self.row}"
         text = f"{where}: {self.message}"
         if self.hint:
-            text += f". {self.hint[:1].upper()}{self.hint[1:]}"
+            first_word = self.hint.split(" ", 1)[0]
+            plain = first_word.isalpha() and first_word.islower()
+            text += f". {self.hint[:1].upper() + self.hint[1:] if plain else self.hint}"
         return text
 
     def __reduce__(self) -> tuple[object, ...]:  # picklable across processes

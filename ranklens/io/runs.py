@@ -65,7 +65,7 @@ def read_run(
     score, as trec_eval does; ranks are for an explicit rank-ordering option).
     """
     loaded = load(source, name=name, max_bytes=max_bytes)
-    with _as_input_errors(loaded.name):
+    with as_input_errors(loaded.name):
         detected = sniff(loaded, _trec_alias(format, "run"))
         if detected.format == "trec-qrels":
             raise InputError(
@@ -82,7 +82,7 @@ def read_run(
         ranks = _ranks(parsed)
         check_unique_pairs(loaded.name, parsed.queries, parsed.docs, parsed.locate, "run")
         run = Run(parsed.queries.codes, parsed.queries.values, parsed.docs.codes,
-                  parsed.docs.values, scores=scores, ranks=ranks, name=_run_name(loaded))
+                  parsed.docs.values, scores=scores, ranks=ranks, name=run_name(loaded))
         summary = ReadSummary(
             loaded.name, detected.format, len(scores), len(parsed.queries.values),
             len(parsed.docs.values) if parsed.docs.block_starts is None else None,
@@ -104,7 +104,7 @@ def read_qrels(
     guarantees as ``read_run``; ``qrels.docs`` always holds each document id once.
     """
     loaded = load(source, name=name, max_bytes=max_bytes)
-    with _as_input_errors(loaded.name):
+    with as_input_errors(loaded.name):
         detected = sniff(loaded, _trec_alias(format, "qrels"))
         if detected.format == "trec-run":
             raise InputError(
@@ -120,7 +120,7 @@ def read_qrels(
         grades = integer_grades(loaded.name, parsed.numbers["relevance"], parsed.locate)
         check_unique_pairs(loaded.name, parsed.queries, parsed.docs, parsed.locate, "qrels")
         qrels = Qrels(parsed.queries.codes, parsed.queries.values, parsed.docs.codes,
-                      parsed.docs.values, relevance=grades, name=_run_name(loaded))
+                      parsed.docs.values, relevance=grades, name=run_name(loaded))
         summary = ReadSummary(
             loaded.name, detected.format, len(grades), len(parsed.queries.values),
             len(parsed.docs.values), compressed=loaded.compressed, columns=names,
@@ -228,7 +228,7 @@ def _ranks(parsed: Parsed) -> np.ndarray | None:
     return to_numpy(rank, np.int64)
 
 
-def _run_name(loaded: Loaded) -> str:
+def run_name(loaded: Loaded) -> str:
     base = loaded.name.replace("\\", "/").rsplit("/", 1)[-1]
     for suffix in (".gz", ".trec", ".txt", ".run", ".csv", ".tsv", ".parquet", ".jsonl",
                    ".qrels"):
@@ -237,7 +237,7 @@ def _run_name(loaded: Loaded) -> str:
 
 
 @contextmanager
-def _as_input_errors(name: str) -> Iterator[None]:
+def as_input_errors(name: str) -> Iterator[None]:
     """Whatever the underlying readers raise leaves here as an ``InputError``."""
     try:
         yield

@@ -84,9 +84,8 @@ def _read_fast(loaded: Loaded, sniff: Sniff, fields: tuple[str, ...], *,
 def _read_by_line(loaded: Loaded, fields: tuple[str, ...], kind: str,
                   keep_ranks: bool) -> Parsed:
     buffer = loaded.read_all()
-    lines, line_numbers = _lines(loaded.name, buffer)
-    tokens = pc.utf8_split_whitespace(lines)
-    counts = pc.list_value_length(tokens).to_numpy(zero_copy_only=False)
+    lines, line_numbers = split_lines(loaded.name, buffer)
+    tokens, counts = whitespace_fields(lines)
     used = counts > 0
     rows = np.flatnonzero(used)
     if not len(rows):
@@ -121,7 +120,7 @@ def _read_by_line(loaded: Loaded, fields: tuple[str, ...], kind: str,
     return Parsed(queries, docs, numbers, locate, notes)
 
 
-def _lines(name: str, buffer: pa.Buffer) -> tuple[pa.Array, np.ndarray]:
+def split_lines(name: str, buffer: pa.Buffer) -> tuple[pa.Array, np.ndarray]:
     """Every physical line as a string (line break included) and its 1-based number."""
     data = np.frombuffer(buffer, dtype=np.uint8)
     skip = 3 if bytes(data[:3]) == BOM else 0
@@ -144,6 +143,17 @@ def _lines(name: str, buffer: pa.Buffer) -> tuple[pa.Array, np.ndarray]:
             raise non_utf8_error(name, text, error.start) from None
         raise
     return lines, np.arange(1, len(starts) + 1)
+
+
+def whitespace_fields(lines: pa.Array) -> tuple[pa.Array, np.ndarray]:
+    """Fields of each line split on runs of ASCII whitespace (C ``isspace``, as trec_eval),
+    and the number of fields per line (0 for a blank line)."""
+    trimmed = pc.ascii_trim_whitespace(lines)
+    tokens = pc.ascii_split_whitespace(trimmed)
+    counts = pc.list_value_length(tokens).to_numpy(zero_copy_only=False).astype(np.int64)
+    lengths = pc.binary_length(trimmed).to_numpy(zero_copy_only=False)
+    counts[lengths == 0] = 0
+    return tokens, counts
 
 
 def _parse_scores(name: str, text: pa.Array, locate: Locator) -> pa.Array:
