@@ -234,8 +234,9 @@ def load_inputs(
             loaded[f.role] = tables
     segment_maps: dict[str, Mapping[str, str]] = {}
     if segments is not None:
-        segment_maps, summaries["segments"] = io.read_segments(
+        segment_map, summaries["segments"] = io.read_segments(
             segments.data, name=segments.name, max_bytes=max_bytes)
+        segment_maps = dict(segment_map.by_column)
     if qrels is not None:
         return LoadedInputs(files, summaries, run_a=loaded["run_a"], run_b=loaded["run_b"],
                             qrels=loaded["qrels"], segment_maps=dict(segment_maps))
