@@ -53,6 +53,16 @@ def decision_value(result: ComparisonResult) -> float:
     return result.p_value if result.q_value is None else result.q_value
 
 
+def conclusion(comparison: MetricComparison, run_names: tuple[str, str]) -> str:
+    """The first sentence of `headline`: which run is better, or that no difference is reliable."""
+    result = comparison.overall
+    name_a, name_b = run_names
+    if result.significant:
+        better, worse = (name_b, name_a) if result.delta > 0 else (name_a, name_b)
+        return f"{better} is better than {worse} on {comparison.metric}."
+    return f"No reliable difference between {name_a} and {name_b} on {comparison.metric}."
+
+
 def headline(comparison: MetricComparison, run_names: tuple[str, str]) -> str:
     """One or two sentences: which run is better on the metric, by how much, how sure."""
     result = comparison.overall
@@ -65,10 +75,9 @@ def headline(comparison: MetricComparison, run_names: tuple[str, str]) -> str:
     measured = (f"{comparison.metric}: {name_b} \u2212 {name_a} = {format_delta(result.delta)} "
                 f"({interval}; {tests}) over {result.n_queries:,} queries")
     if result.significant:
-        better, worse = (name_b, name_a) if result.delta > 0 else (name_a, name_b)
-        return f"{better} is better than {worse} on {comparison.metric}. {measured}."
+        return f"{conclusion(comparison, run_names)} {measured}."
     mde = resolution(result)
-    return (f"No reliable difference between {name_a} and {name_b} on {comparison.metric}. "
+    return (f"{conclusion(comparison, run_names)} "
             f"{measured}. That is not evidence of no effect: {result.n_queries:,} queries "
             f"resolve differences of about {mde:.4f} or more (80% power).")
 
