@@ -158,8 +158,8 @@ class LoadedInputs:
         eval_a, eval_b = self.evaluations(
             settings.metrics, missing=settings.missing, order=settings.order,
             gain=settings.gain, relevance_level=settings.relevance_level)
-        names = self.default_run_names if settings.run_names is None else settings.run_names
-        for label, ev in zip(names, (eval_a, eval_b), strict=True):
+        labels = self.default_run_names if settings.run_names is None else settings.run_names
+        for label, ev in zip(labels, (eval_a, eval_b), strict=True):
             if ev.n_ignored:
                 notes.append(f"{label}: {ev.n_ignored} queries have no judgements and are not "
                              "scored (as trec_eval does)")
