@@ -1,0 +1,485 @@
+"""The ``ranklens`` command: ``compare``, ``evaluate``, ``mde`` and ``ppi``.
+
+This module collects the input (arguments, file paths) and shows the results; the thinking is
+in the library (``ranklens.analysis``, ``ranklens.metrics``, ``ranklens.planning``,
+``ranklens.ppi_analysis``) and the words in ``ranklens.render`` / ``ranklens.verdict``.
+
+Exit status: 0 on success; 2 with a one-line message on stderr on bad usage or bad input (a
+file that cannot be read, an unknown metric, a missing column). Never a traceback for those.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import importlib.util
+import json
+import sys
+import time
+import warnings
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import NoReturn, TextIO
+
+from ranklens import __version__, io, render
+from ranklens.analysis import DEFAULT_METRICS, CompareSettings, InputFile, LoadedInputs, load_inputs
+from ranklens.metrics import evaluate, parse_metric
+from ranklens.planning import DEFAULT_DELTAS, pilot, plan_queries
+from ranklens.ppi_analysis import analyse_ppi
+from ranklens.report import Report
+
+PROG = "ranklens"
+HTML_UNAVAILABLE = "HTML export is not available in this version"
+
+
+class UsageError(Exception):
+    """Bad usage or bad input, said in one line; the command exits with status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports a usage mistake as one line instead of usage text + exit."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: {message} (see {self.prog} --help)")
+
+
+class Status:
+    """Stage names and elapsed time on stderr, rewritten in place; only on a terminal.
+
+    Long work (reading 7M-row runs, 10,000 resamples per segment) shows what is happening;
+    pipes and files get nothing, so redirected output stays clean.
+    """
+
+    def __init__(self, stream: TextIO | None = None, enabled: bool | None = None) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.enabled = _is_terminal(self.stream) if enabled is None else enabled
+        self.start = time.perf_counter()
+
+    def __call__(self, stage: str) -> None:
+        if self.enabled:
+            elapsed = time.perf_counter() - self.start
+            self.stream.write(f"\r\033[K{PROG}: {stage}\u2026 ({elapsed:.1f} s)")
+            self.stream.flush()
+
+    def done(self) -> None:
+        if self.enabled:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+# ---- argument types -------------------------------------------------------------------------
+
+def _probability(text: str) -> float:
+    value = _number(text)
+    if not 0.0 < value < 1.0:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1 (exclusive), not {text}")
+    return value
+
+
+def _number(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+
+
+def _positive_number(text: str) -> float:
+    value = _number(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be greater than 0, not {text}")
+    return value
+
+
+def _non_negative_number(text: str) -> float:
+    value = _number(text)
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {text}")
+    return value
+
+
+def _count(minimum: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, not {text}")
+        return value
+
+    parse.__name__ = "whole number"
+    return parse
+
+
+def _metric(text: str) -> str:
+    """Metric names are checked here only for form; per-query tables may name their own."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("empty metric name")
+    return text
+
+
+# ---- the parser ------------------------------------------------------------------------------
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog=PROG, description="Is ranking run B really better than run A, and "
+                     "where? trec_eval-exact metrics per query, then paired statistics.")
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
+                                     parser_class=_Parser)
+    _add_compare(commands)
+    _add_evaluate(commands)
+    _add_mde(commands)
+    _add_ppi(commands)
+    return parser
+
+
+def _add_compare(commands: argparse._SubParsersAction[_Parser]) -> None:
+    p = commands.add_parser(
+        "compare", help="is B better than A, by how much, where (per segment), how sure",
+        description="Compare run B with run A: per metric (and per segment) the means, the "
+        "difference B - A with its bootstrap interval, the permutation p-value and q-values. "
+        "RUN_A/RUN_B are rankings (TREC run, CSV/TSV/Parquet/JSONL) scored against --qrels, or, "
+        "without --qrels, per-query metric tables (query_id + one column per metric, long form, "
+        "or trec_eval -q output).")
+    p.add_argument("run_a", metavar="RUN_A", help="baseline run (or per-query table)")
+    p.add_argument("run_b", metavar="RUN_B", help="candidate run (or per-query table)")
+    p.add_argument("--qrels", metavar="QRELS", help="judgements; omit for per-query tables")
+    p.add_argument("--metric", "-m", action="append", type=_metric, metavar="METRIC",
+                   help="metric to compare, repeatable (default nDCG@10; for per-query tables "
+                   "every metric both tables have): ndcg@10, map, P@5, recall@100, mrr ...")
+    p.add_argument("--segments", metavar="FILE[:COLUMN]",
+                   help="segment map (query id + segment column(s)); pick a column with :COLUMN")
+    _add_alpha(p)
+    p.add_argument("--n-resamples", type=_count(100), default=10_000, metavar="N",
+                   help="bootstrap resamples (default 10000)")
+    p.add_argument("--n-permutations", type=_count(100), default=10_000, metavar="N",
+                   help="sign-flip permutations (default 10000)")
+    p.add_argument("--seed", type=_count(0), default=0, help="random seed (default 0)")
+    p.add_argument("--missing", choices=("drop", "zero", "error"), default="drop",
+                   help="a query measured in one run only: drop it (default), score it 0 "
+                   "(trec_eval -c) or refuse")
+    p.add_argument("--interval", choices=("percentile", "studentized"), default="percentile",
+                   help="bootstrap interval (default percentile)")
+    p.add_argument("--adjust", choices=("bh", "by", "holm"), default="bh",
+                   help="multiple-comparison adjustment of q-values (default bh)")
+    p.add_argument("--format", "-f", choices=(*render.FORMATS, "html"), default="text",
+                   help="output format (default text)")
+    p.add_argument("--output", "-o", metavar="PATH", help="write to PATH instead of stdout")
+    p.set_defaults(handler=run_compare)
+
+
+def _add_alpha(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--alpha", type=_probability, default=0.05,
+                   help="significance level (default 0.05)")
+
+
+def _add_evaluate(commands: argparse._SubParsersAction[_Parser]) -> None:
+    p = commands.add_parser(
+        "evaluate", help="per-query and mean metric values, trec_eval-like",
+        description="Score one run against judgements and print trec_eval-like lines "
+        "'metric<TAB>query<TAB>value', with an 'all' row (the mean) per metric.")
+    p.add_argument("run", metavar="RUN")
+    p.add_argument("--qrels", required=True, metavar="QRELS")
+    p.add_argument("--metric", "-m", action="append", type=_metric, metavar="METRIC",
+                   help="metric, repeatable (default nDCG@10)")
+    p.add_argument("--per-query", "-q", action="store_true",
+                   help="also print one line per query (trec_eval -q)")
+    p.add_argument("--missing", choices=("drop", "zero"), default="drop",
+                   help="judged queries missing from the run: leave out (default) or score 0 "
+                   "(trec_eval -c)")
+    p.add_argument("--digits", type=_count(1), default=4,
+                   help="decimals printed (default 4, as trec_eval)")
+    p.add_argument("--output", "-o", metavar="PATH", help="write to PATH instead of stdout")
+    p.set_defaults(handler=run_evaluate)
+
+
+def _add_mde(commands: argparse._SubParsersAction[_Parser]) -> None:
+    p = commands.add_parser(
+        "mde", help="minimum detectable effect and queries needed",
+        description="How small a difference can N queries resolve, and how many queries does "
+        "a difference need? Give the sd of per-query differences (--sd), or measure it on "
+        "pilot data (--runs A B --qrels Q --metric M; without --qrels A and B are per-query "
+        "tables).",
+        epilog="examples: ranklens mde --sd 0.1 --queries 200 | ranklens mde --delta 0.01 "
+        "--sd 0.1 | ranklens mde --runs A.trec B.trec --qrels qrels.txt --metric ndcg@10")
+    source = p.add_mutually_exclusive_group(required=True)
+    source.add_argument("--sd", type=_non_negative_number,
+                        help="standard deviation of the per-query differences B - A")
+    source.add_argument("--runs", nargs=2, metavar=("RUN_A", "RUN_B"),
+                        help="pilot runs (or per-query tables) to measure the sd on")
+    p.add_argument("--qrels", metavar="QRELS", help="judgements for --runs")
+    p.add_argument("--metric", "-m", type=_metric, help="metric for --runs (default nDCG@10)")
+    p.add_argument("--queries", "-n", type=_count(1),
+                   help="number of queries to plan for (default with --runs: the pilot's)")
+    p.add_argument("--delta", action="append", type=_positive_number, metavar="DELTA",
+                   help="difference of interest, repeatable (default +0.02, +0.01, +0.005)")
+    _add_alpha(p)
+    p.add_argument("--power", type=_probability, default=0.8, help="power (default 0.8)")
+    p.add_argument("--method", choices=("z", "t"), default="z",
+                   help="normal approximation (default) or the paired t-test's noncentral t")
+    p.add_argument("--missing", choices=("drop", "zero", "error"), default="drop",
+                   help="pilot queries measured in one run only (default drop)")
+    p.add_argument("--format", "-f", choices=("text", "json"), default="text")
+    p.set_defaults(handler=run_mde)
+
+
+def _add_ppi(commands: argparse._SubParsersAction[_Parser]) -> None:
+    p = commands.add_parser(
+        "ppi", help="proxy (cheap) judgements corrected on a gold sample: PPI++",
+        description="Score both runs under proxy judgements (all queries) and gold judgements "
+        "(a random sample of queries) and estimate B - A with PPI++, beside classic PPI, gold "
+        "only and the uncorrected proxy.")
+    p.add_argument("run_a", metavar="RUN_A")
+    p.add_argument("run_b", metavar="RUN_B")
+    p.add_argument("--proxy-qrels", required=True, metavar="QRELS",
+                   help="cheap judgements (LLM, one assessor) on all queries")
+    p.add_argument("--gold-qrels", required=True, metavar="QRELS",
+                   help="trusted judgements on a random sample of the queries")
+    p.add_argument("--metric", "-m", type=_metric, default=DEFAULT_METRICS[0],
+                   help="metric (default nDCG@10)")
+    _add_alpha(p)
+    p.add_argument("--format", "-f", choices=("text", "json"), default="text")
+    p.set_defaults(handler=run_ppi)
+
+
+# ---- commands --------------------------------------------------------------------------------
+
+def run_compare(args: argparse.Namespace) -> int:
+    status = Status()
+    status("reading the inputs")
+    segments_path, column = split_segments_argument(args.segments)
+    inputs = load_inputs(
+        InputFile.from_path("run_a", args.run_a), InputFile.from_path("run_b", args.run_b),
+        qrels=None if args.qrels is None else InputFile.from_path("qrels", args.qrels),
+        segments=None if segments_path is None else
+        InputFile.from_path("segments", segments_path))
+    settings = CompareSettings(
+        metrics=chosen_metrics(inputs, args.metric),
+        segment_column=None if segments_path is None else
+        chosen_segment_column(inputs, segments_path, column),
+        alpha=args.alpha, n_resamples=args.n_resamples, n_permutations=args.n_permutations,
+        seed=args.seed, missing=args.missing, interval=args.interval, adjust_method=args.adjust)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the report carries every warning in words
+        report = inputs.report(settings, progress=status)
+    status("writing")
+    text = render_report(report, args.format)
+    status.done()
+    write(text, args.output)
+    return 0
+
+
+def render_report(report: Report, fmt: str) -> str:
+    """The report in ``fmt``; HTML through ``ranklens.html_report`` when it is installed."""
+    if fmt != "html":
+        return render.render(report, fmt)
+    if importlib.util.find_spec("ranklens.html_report") is None:
+        raise UsageError(HTML_UNAVAILABLE)
+    from ranklens import html_report  # type: ignore[attr-defined,unused-ignore]
+
+    html: str = html_report.render(report)
+    return html
+
+
+def split_segments_argument(text: str | None) -> tuple[str | None, str | None]:
+    """``FILE[:COLUMN]`` -> (file, column); a path that exists as given wins over a split."""
+    if text is None:
+        return None, None
+    if Path(text).exists():
+        return text, None
+    path, colon, column = text.rpartition(":")
+    if colon and path and Path(path).exists():
+        return path, column or None
+    return text, None  # reading it says "file not found"
+
+
+def chosen_segment_column(inputs: LoadedInputs, path: str, column: str | None) -> str:
+    """The segment column to compare by: the one asked for, or the file's only one."""
+    columns = inputs.segment_columns
+    if column is not None:
+        if column not in columns:
+            raise UsageError(f"{Path(path).name} has no segment column {column!r}; its "
+                             f"columns: {', '.join(columns)}")
+        return column
+    if len(columns) == 1:
+        return columns[0]
+    example = f"{path}:{columns[0]}"
+    raise UsageError(f"{Path(path).name} has {len(columns)} segment columns "
+                     f"({', '.join(columns)}): pick one, e.g. --segments {example}")
+
+
+def chosen_metrics(inputs: LoadedInputs, asked: Sequence[str] | None) -> tuple[str, ...]:
+    """Metrics to compare. Runs: the names asked (default nDCG@10). Per-query tables: each
+    name matched to the tables' own column, exactly or by meaning (ndcg_cut_10 = nDCG@10);
+    default every metric both tables have."""
+    available = inputs.available_metrics
+    if available is None:
+        names = tuple(asked) if asked else DEFAULT_METRICS
+        for name in names:
+            parse_metric(name)  # an unknown name fails here, before any scoring
+        return names
+    if not available:
+        raise UsageError("the two per-query tables have no metric in common")
+    if not asked:
+        return available
+    return tuple(_table_metric(name, available) for name in asked)
+
+
+def _table_metric(name: str, available: Sequence[str]) -> str:
+    if name in available:
+        return name
+    wanted = _canonical(name)
+    matches = [a for a in available if wanted is not None and _canonical(a) == wanted]
+    if len(matches) == 1:
+        return matches[0]
+    raise UsageError(f"the per-query tables have no metric {name!r}; they have "
+                     f"{', '.join(available)}")
+
+
+def _canonical(name: str) -> str | None:
+    try:
+        return parse_metric(name).name
+    except ValueError:
+        return None
+
+
+def run_evaluate(args: argparse.Namespace) -> int:
+    status = Status()
+    status("reading the inputs")
+    run, _ = io.read_run(args.run)
+    qrels, _ = io.read_qrels(args.qrels)
+    status("scoring")
+    evaluation = evaluate(run, qrels, list(args.metric or DEFAULT_METRICS), missing=args.missing)
+    status.done()
+    digits = args.digits
+    lines = []
+    if args.per_query:
+        queries = sorted({q for r in evaluation.results.values() for q in r.per_query})
+        for query in queries:
+            for name, result in evaluation.results.items():
+                if query in result.per_query:
+                    lines.append(_trec_line(name, query, result.per_query[query], digits))
+    for name, mean in evaluation.means().items():
+        lines.append(_trec_line(name, "all", mean, digits))
+    if evaluation.n_ignored:
+        _note(f"{evaluation.n_ignored} queries of the run have no judgements and are not scored "
+              "(as trec_eval does)")
+    if evaluation.n_missing:
+        verb = "scored 0" if args.missing == "zero" else "left out (--missing zero scores them 0)"
+        _note(f"{evaluation.n_missing} judged queries are not in the run: {verb}")
+    write("\n".join(lines) + "\n", args.output)
+    return 0
+
+
+def _trec_line(metric: str, query: str, value: float, digits: int) -> str:
+    return f"{metric:<22}\t{query}\t{value:.{digits}f}"
+
+
+def run_mde(args: argparse.Namespace) -> int:
+    deltas = tuple(args.delta) if args.delta else DEFAULT_DELTAS
+    if args.runs is None:
+        for option in ("qrels", "metric"):
+            if getattr(args, option) is not None:
+                raise UsageError(f"{PROG} mde: --{option} goes with --runs")
+        plan = plan_queries(args.sd, n_queries=args.queries, deltas=deltas, alpha=args.alpha,
+                            target_power=args.power, method=args.method)
+    else:
+        status = Status()
+        status("reading and scoring the pilot runs")
+        inputs = load_inputs(
+            InputFile.from_path("run_a", args.runs[0]), InputFile.from_path("run_b", args.runs[1]),
+            qrels=None if args.qrels is None else InputFile.from_path("qrels", args.qrels))
+        metrics = chosen_metrics(inputs, None if args.metric is None else [args.metric])
+        if len(metrics) != 1:
+            raise UsageError(f"{PROG} mde: the tables have several metrics "
+                             f"({', '.join(metrics)}); pick one with --metric")
+        results_a, results_b, _ = inputs.results(
+            CompareSettings(metrics=metrics, missing=args.missing))
+        name = next(iter(results_a))
+        measured = pilot(results_a[name], results_b[name], missing=args.missing)
+        status.done()
+        plan = plan_queries(measured.sd, n_queries=args.queries or measured.n_queries,
+                            deltas=deltas, alpha=args.alpha, target_power=args.power,
+                            method=args.method, pilot=measured)
+    if args.format == "json":
+        write(json.dumps(dataclasses.asdict(plan), indent=2) + "\n", None)
+    else:
+        write(render.render_plan(plan), None)
+    return 0
+
+
+def run_ppi(args: argparse.Namespace) -> int:
+    status = Status()
+    status("reading and scoring under proxy and gold judgements")
+    analysis = analyse_ppi(
+        InputFile.from_path("run_a", args.run_a), InputFile.from_path("run_b", args.run_b),
+        InputFile.from_path("proxy_qrels", args.proxy_qrels),
+        InputFile.from_path("gold_qrels", args.gold_qrels), args.metric, alpha=args.alpha)
+    status.done()
+    if args.format == "json":
+        write(json.dumps(dataclasses.asdict(analysis), indent=2) + "\n", None)
+    else:
+        write(render.render_ppi(analysis), None)
+    return 0
+
+
+# ---- output ----------------------------------------------------------------------------------
+
+def write(text: str, path: str | None) -> None:
+    """``text`` to ``path``, or to stdout."""
+    if path is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
+
+
+def _note(message: str) -> None:
+    print(f"{PROG}: note: {message}", file=sys.stderr)
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the exit-time flush cannot raise on a closed pipe."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (0 success, 2 bad usage or input)."""
+    try:
+        args = build_parser().parse_args(argv)
+        code: int = args.handler(args)
+        return code
+    except SystemExit as done:  # --help, --version
+        return done.code if isinstance(done.code, int) else 0
+    except BrokenPipeError:  # `ranklens ... | head`: the reader has what it wanted
+        _silence_stdout()
+        return 0
+    except (UsageError, io.InputError, ValueError, OSError) as error:
+        message = " ".join(str(error).split()) or type(error).__name__
+        prefix = "" if isinstance(error, UsageError) and message.startswith(PROG) else \
+            f"{PROG}: error: "
+        print(f"{prefix}{message}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
