@@ -253,7 +253,7 @@ def render_plan(plan: QueryPlan, width: int = 100) -> str:
         header.append(f"power with {plan.n_queries:,} queries")
     rows = []
     for row in plan.rows:
-        cells_ = [format_delta(row.delta), f"{row.queries_needed:,}"]
+        cells_ = [format_delta(row.delta), str(row.queries_needed)]
         if plan.n_queries is not None:
             cells_.append(DASH if row.power_at_n is None else f"{row.power_at_n:.1%}")
         rows.append(cells_)

@@ -1,0 +1,49 @@
+"""`ranklens ppi`: PPI++ beside gold only, classic PPI and the uncorrected proxy."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from cli_helpers import Runner
+
+from ranklens.analysis import demo_files, load_inputs
+from ranklens.stats import ppi_compare
+
+
+def _scored(demo_paths: dict[str, Path]) -> list[object]:
+    files = demo_files()
+    out = []
+    for role in ("qrels_proxy", "qrels_gold"):
+        inputs = load_inputs(files["run_a"], files["run_b"], qrels=files[role])
+        eval_a, eval_b = inputs.evaluations(("nDCG@10",))
+        out += [eval_a["nDCG@10"], eval_b["nDCG@10"]]
+    return out
+
+
+def test_ppi_numbers_are_ppi_compare(ranklens: Runner, demo_paths: dict[str, Path]) -> None:
+    done = ranklens("ppi", demo_paths["run_a"], demo_paths["run_b"], "--proxy-qrels",
+                    demo_paths["qrels_proxy"], "--gold-qrels", demo_paths["qrels_gold"],
+                    "--metric", "ndcg@10", "-f", "json")
+    assert done.code == 0, done.err
+    analysis = json.loads(done.out)
+    estimates = {item["key"]: item["result"] for item in analysis["estimates"]}
+    proxy_a, proxy_b, gold_a, gold_b = _scored(demo_paths)
+    for key, lam in (("ppi++", None), ("ppi", 1.0), ("gold", 0.0)):
+        expected = ppi_compare(proxy_a, proxy_b, gold_a, gold_b, lam=lam)  # type: ignore[arg-type]
+        assert estimates[key]["delta"] == expected.delta
+        assert estimates[key]["ci_low"] == expected.ci_low
+        assert estimates[key]["lam"] == expected.lam
+    assert estimates["gold"]["n_gold"] == 60
+    assert estimates["proxy"]["n_gold"] == 0 and estimates["proxy"]["n_proxy"] == 400
+
+
+def test_ppi_text(ranklens: Runner, demo_paths: dict[str, Path]) -> None:
+    done = ranklens("ppi", demo_paths["run_a"], demo_paths["run_b"], "--proxy-qrels",
+                    demo_paths["qrels_proxy"], "--gold-qrels", demo_paths["qrels_gold"])
+    assert done.code == 0, done.err
+    for label in ("PPI++", "classic PPI (weight 1)", "gold only (weight 0)",
+                  "proxy, uncorrected"):
+        assert label in done.out
+    assert "The proxy alone says" in done.out
+    assert done.out.rstrip().splitlines()[-1].startswith("  - ")  # warnings last

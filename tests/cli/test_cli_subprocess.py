@@ -1,0 +1,48 @@
+"""The installed console script, run as a user runs it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from ranklens.analysis import CompareSettings, InputFile, build_report
+
+SCRIPT = Path(sys.executable).with_name("ranklens")
+
+
+def _run(*args: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(SCRIPT), *map(str, args)], capture_output=True, text=True,
+                          timeout=300, check=False)
+
+
+def test_console_script_json_equals_library(demo_paths: dict[str, Path]) -> None:
+    done = _run("compare", demo_paths["run_a"], demo_paths["run_b"], "--qrels",
+                demo_paths["qrels"], "--segments", f"{demo_paths['segments']}:length",
+                "--format", "json")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    files = {role: InputFile.from_path(role, demo_paths[role])
+             for role in ("run_a", "run_b", "qrels", "segments")}
+    expected = build_report(files["run_a"], files["run_b"], qrels=files["qrels"],
+                            segments=files["segments"],
+                            settings=CompareSettings(segment_column="length"))
+    assert done.stdout == expected.to_json() + "\n"
+
+
+def test_console_script_bad_input_exit_2_without_traceback(tmp_path: Path,
+                                                            demo_paths: dict[str, Path]) -> None:
+    bad = tmp_path / "qrels.txt"
+    bad.write_text("q1 0 d1 1\nq1 0 d2 high\n")
+    done = _run("evaluate", demo_paths["run_a"], "--qrels", bad)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert done.stderr.startswith("ranklens: error: ")
+    assert "qrels.txt, line 2" in done.stderr
+
+
+def test_console_script_mde() -> None:
+    done = _run("mde", "--sd", "0.1", "--queries", "200")
+    assert done.returncode == 0
+    assert "0.0198" in done.stdout
