@@ -13,6 +13,9 @@ from ranklens.stats.results import BootstrapInterval, Seed
 
 INTERVAL_METHODS = ("percentile", "studentized")
 _BOOTSTRAP_STREAM = 1  # purpose tag of the bootstrap's random streams, see block_generators
+# 2 MiB of indices and 1 MiB of gathered values per block stay in cache; larger blocks ran
+# about 20% slower here.
+_DRAWS_PER_BLOCK = 1 << 18
 
 
 def _resample(
@@ -27,16 +30,16 @@ def _resample(
     # deviation: far below the Monte Carlo error of any interval. Sums are kept in float64.
     # The studentized interval also needs squares, so it keeps float64 throughout.
     centered = (values - center).astype(np.float64 if with_sd else np.float32)
-    sizes = chunk_sizes(n_resamples, n)
+    sizes = chunk_sizes(n_resamples, n, draws_per_block=_DRAWS_PER_BLOCK)
     generators = block_generators(seed, _BOOTSTRAP_STREAM, len(sizes))
     sums = np.empty(n_resamples, dtype=np.float64)
     squares = np.empty(n_resamples, dtype=np.float64) if with_sd else None
     spans = list(offsets(sizes))
-    index_type = np.uint32 if n <= np.iinfo(np.uint32).max else np.uint64
 
     def work(block: int) -> None:
         start, stop = spans[block]
-        indices = generators[block].integers(0, n, size=(stop - start, n), dtype=index_type)
+        # native-width indices: np.take would convert narrower ones in an extra pass
+        indices = generators[block].integers(0, n, size=(stop - start, n), dtype=np.intp)
         drawn = np.take(centered, indices)
         sums[start:stop] = drawn.sum(axis=1, dtype=np.float64)
         if squares is not None:

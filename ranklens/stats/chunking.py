@@ -17,7 +17,7 @@ import numpy as np
 from ranklens.stats.results import Seed
 
 DRAWS_PER_BLOCK = 1 << 20
-"""Random draws per block: about 4 MB of indices plus 8 MB of gathered values per block."""
+"""Default random draws per block (callers pick their own size for their memory layout)."""
 
 PARALLEL_MIN_DRAWS = 1 << 23
 """Below this many draws in all, threads cost more than they save."""

@@ -20,6 +20,11 @@ _PERMUTATION_STREAM = 2  # purpose tag of the permutation test's random streams
 _RELATIVE_TIES = 1e-9
 
 _BITS = 8  # one random byte flips the signs of 8 consecutive differences
+# About 320 permutations per block: a tile's index array (320 x 128 x 8 bytes) stays in
+# cache, and there are few enough tiles per permutation that numpy's per-call cost is small.
+# Measured on n = 7,000 and 100,000; 4x smaller or larger blocks ran slower at one of them.
+_ROWS_PER_BLOCK = 320
+_MIN_BYTES_PER_BLOCK = 1 << 18
 _GROUPS_PER_TILE = 128  # 128 groups x 256 sums x 8 bytes = 256 KiB of table, fits in L2
 
 
@@ -51,7 +56,8 @@ def _random_count(values: Deltas, threshold: float, n_permutations: int, seed: S
     n_groups = table.shape[0]
     flat_table = table.ravel()
     row_offsets = np.arange(n_groups, dtype=np.intp) * 256
-    sizes = chunk_sizes(n_permutations, n_groups)
+    block_bytes = max(_ROWS_PER_BLOCK * n_groups, _MIN_BYTES_PER_BLOCK)
+    sizes = chunk_sizes(n_permutations, n_groups, draws_per_block=block_bytes)
     spans = list(offsets(sizes))
     generators = block_generators(seed, _PERMUTATION_STREAM, len(sizes))
     counts = np.zeros(len(sizes), dtype=np.int64)
