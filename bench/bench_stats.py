@@ -3,7 +3,8 @@
 Usage: .venv/bin/python bench/bench_stats.py [--repeats 3] [--skip-scipy]
 
 n = 7,000 and n = 100,000 per-query differences, 10,000 resamples / permutations.
-Ours: best of ``--repeats`` runs; scipy: one run (it takes seconds to minutes). Peak extra
+Ours: best wall time of ``--repeats`` runs, and the CPU time of one run (over both threads:
+it is less disturbed by other processes on a shared machine); scipy: one run. Peak extra
 memory is tracemalloc's peak during one call (numpy reports its buffers to tracemalloc).
 scipy is skipped at n = 100,000: its default BCa bootstrap needs an n x n jackknife array
 (74.5 GiB) and the percentile variant and the permutation test take minutes there.
@@ -27,12 +28,20 @@ N_RESAMPLES = 10_000
 
 
 def _best_time(call: Callable[[], Any], repeats: int) -> tuple[float, Any]:
+    """Best wall time of ``repeats`` calls (and the last result)."""
     best, result = float("inf"), None
     for _ in range(repeats):
         start = time.perf_counter()
         result = call()
         best = min(best, time.perf_counter() - start)
     return best, result
+
+
+def _cpu_time(call: Callable[[], Any]) -> float:
+    """CPU seconds of one call, summed over threads: less sensitive to other load."""
+    start = time.process_time()
+    call()
+    return time.process_time() - start
 
 
 def _peak_mib(call: Callable[[], Any]) -> float:
@@ -90,13 +99,16 @@ def main() -> None:
         boot_time, interval = _best_time(ours_boot, args.repeats)
         perm_time, p_value = _best_time(ours_perm, args.repeats)
         boot_mib, perm_mib = _peak_mib(ours_boot), _peak_mib(ours_perm)
+        boot_cpu, perm_cpu = _cpu_time(ours_boot), _cpu_time(ours_perm)
         print(f"\nn = {n:,}")
         print(
-            f"  paired_bootstrap  {boot_time:8.3f} s  peak extra {boot_mib:7.1f} MiB  "
+            f"  paired_bootstrap  {boot_time:8.3f} s (cpu {boot_cpu:6.3f} s)  "
+            f"peak extra {boot_mib:7.1f} MiB  "
             f"[{interval.low:.5f}, {interval.high:.5f}]"
         )
         print(
-            f"  permutation_test  {perm_time:8.3f} s  peak extra {perm_mib:7.1f} MiB  "
+            f"  permutation_test  {perm_time:8.3f} s (cpu {perm_cpu:6.3f} s)  "
+            f"peak extra {perm_mib:7.1f} MiB  "
             f"p={p_value:.5f}"
         )
         if args.skip_scipy:

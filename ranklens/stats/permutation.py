@@ -42,12 +42,28 @@ def _sign_table(values: Deltas) -> npt.NDArray[np.float64]:
     return padded.reshape(n_groups, _BITS) @ signs.T  # (groups, 256)
 
 
-def _exact_count(values: Deltas, threshold: float) -> tuple[int, int]:
-    """Sign patterns (of all 2^n) whose |sum| reaches ``threshold``, and 2^n."""
+def _all_sums(values: Deltas) -> npt.NDArray[np.float64]:
+    """Signed sums of ``values`` under all 2^len sign patterns."""
     sums = np.zeros(1)
     for value in values:
         sums = np.concatenate((sums + value, sums - value))
-    return int(np.count_nonzero(np.abs(sums) >= threshold)), sums.size
+    return sums
+
+
+def _exact_count(values: Deltas, threshold: float) -> tuple[int, int]:
+    """Sign patterns (of all 2^n) whose |sum| reaches ``threshold``, and 2^n.
+
+    The sums of the first up to 16 values are combined with those of the rest a slice at a
+    time, so memory stays near 2^22 sums even when a large ``n_permutations`` allows
+    enumerating 2^30 patterns.
+    """
+    head, tail = _all_sums(values[:16]), _all_sums(values[16:])
+    step = max(1, (1 << 22) // head.size)
+    extreme = 0
+    for start in range(0, tail.size, step):
+        sums = tail[start : start + step, None] + head[None, :]
+        extreme += int(np.count_nonzero(np.abs(sums) >= threshold))
+    return extreme, head.size * tail.size
 
 
 def _random_count(values: Deltas, threshold: float, n_permutations: int, seed: Seed) -> int:

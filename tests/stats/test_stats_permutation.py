@@ -124,3 +124,11 @@ def test_type_one_error_holds_the_nominal_level_on_a_symmetric_null() -> None:
         rate = float(np.mean(p_values <= alpha))
         monte_carlo_error = np.sqrt(alpha * (1 - alpha) / n_datasets)
         assert abs(rate - alpha) < 3 * monte_carlo_error, (alpha, rate)
+
+
+def test_exact_enumeration_beyond_sixteen_values_is_complete() -> None:
+    # 2^20 patterns, enumerated as 16 + 4 values: must equal a direct enumeration
+    deltas = np.round(np.random.default_rng(12).normal(0.01, 0.1, 20), 2)
+    signs = 1 - 2 * ((np.arange(2**20)[:, None] >> np.arange(20)) & 1)
+    direct = float(np.mean(np.abs(signs @ deltas) >= abs(deltas.sum()) - 1e-9))
+    assert permutation_test(deltas, n_permutations=2**20) == direct
