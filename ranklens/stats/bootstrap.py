@@ -16,6 +16,7 @@ _BOOTSTRAP_STREAM = 1  # purpose tag of the bootstrap's random streams, see bloc
 # 2 MiB of indices and 1 MiB of gathered values per block stay in cache; larger blocks ran
 # about 20% slower here.
 _DRAWS_PER_BLOCK = 1 << 18
+_FLOAT32_SAFE = 1e30
 
 
 def _resample(
@@ -28,8 +29,11 @@ def _resample(
     # which with the index draws is the whole cost. Each deviation is rounded once, by at most
     # 6e-8 of itself, so every resampled mean moves by less than 6e-8 of the largest
     # deviation: far below the Monte Carlo error of any interval. Sums are kept in float64.
-    # The studentized interval also needs squares, so it keeps float64 throughout.
-    centered = (values - center).astype(np.float64 if with_sd else np.float32)
+    # The studentized interval also needs squares, so it keeps float64 throughout, as do
+    # deviations beyond float32's range.
+    deviations = values - center
+    narrow = not with_sd and float(np.abs(deviations).max()) < _FLOAT32_SAFE
+    centered = deviations.astype(np.float32 if narrow else np.float64)
     sizes = chunk_sizes(n_resamples, n, draws_per_block=_DRAWS_PER_BLOCK)
     generators = block_generators(seed, _BOOTSTRAP_STREAM, len(sizes))
     sums = np.empty(n_resamples, dtype=np.float64)

@@ -136,3 +136,9 @@ def test_studentized_coverage_at_n_20_on_zero_inflated_skewed_differences() -> N
     percentile = _coverage(_zero_inflated, 600, "percentile", seed=2)
     assert studentized >= 0.90
     assert percentile < studentized  # the reason the studentized option exists
+
+
+def test_huge_differences_do_not_overflow() -> None:
+    deltas = np.array([1e300, -1e300, 5e299, 0.0] * 10)
+    interval = paired_bootstrap(deltas, n_resamples=200)
+    assert np.isfinite(interval.low) and np.isfinite(interval.high)
