@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import hmac
 import os
+import random
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -143,6 +144,23 @@ class SQLiteReportStore:
         conn.execute("COMMIT")
 
     def _initialize(self) -> None:
+        """Create the file and schema if needed, retrying while other openers hold locks.
+
+        SQLite does not call the busy handler for every lock that switching to WAL needs
+        (it answers "database is locked" at once to avoid deadlocks), so when many threads
+        or processes open a new file together some must retry, up to the busy timeout.
+        """
+        deadline = time.monotonic() + self._busy_timeout_s
+        while True:
+            try:
+                self._initialize_once()
+                return
+            except sqlite3.OperationalError as exc:
+                if not _is_busy(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(random.uniform(0.005, 0.05))
+
+    def _initialize_once(self) -> None:
         if not self.path.exists():
             self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
             # Reports may hold unpublished runs: keep the file (and its -wal/-shm, which
@@ -152,7 +170,9 @@ class SQLiteReportStore:
         with self._connection() as conn:
             # auto_vacuum only takes effect before the first table exists; later it is a no-op.
             conn.execute("PRAGMA auto_vacuum = INCREMENTAL")
-            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
+            if str(mode).lower() != "wal":
+                mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             if str(mode).lower() != "wal":
                 raise StoreError(f"could not switch {self.path} to WAL mode (got {mode!r})")
             with self._transaction(conn, "IMMEDIATE"):
@@ -385,6 +405,13 @@ def _delete_expired(conn: sqlite3.Connection, now: float) -> int:
     if removed:
         conn.execute(_DELETE_UNUSED_BLOBS)
     return removed
+
+
+def _is_busy(exc: sqlite3.OperationalError) -> bool:
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+    return "locked" in str(exc) or "busy" in str(exc)
 
 
 def _check_ttl(ttl: timedelta) -> None:
