@@ -50,21 +50,34 @@ class Status:
     pipes and files get nothing, so redirected output stays clean.
     """
 
-    def __init__(self, stream: TextIO | None = None, enabled: bool | None = None) -> None:
+    def __init__(self, stream: TextIO | None = None, enabled: bool | None = None,
+                 timings: bool = False) -> None:
         self.stream = stream if stream is not None else sys.stderr
         self.enabled = _is_terminal(self.stream) if enabled is None else enabled
-        self.start = time.perf_counter()
+        self.timings = timings
+        self.start = self.last = time.perf_counter()
+        self.stages: list[tuple[str, float]] = []
+        self.stage = ""
 
     def __call__(self, stage: str) -> None:
+        now = time.perf_counter()
+        if self.stage:
+            self.stages.append((self.stage, now - self.last))
+        self.stage, self.last = stage, now
         if self.enabled:
-            elapsed = time.perf_counter() - self.start
-            self.stream.write(f"\r\033[K{PROG}: {stage}\u2026 ({elapsed:.1f} s)")
+            self.stream.write(f"\r\033[K{PROG}: {stage}\u2026 ({now - self.start:.1f} s)")
             self.stream.flush()
 
     def done(self) -> None:
+        """Clear the status line; with ``timings``, print the seconds of each stage."""
+        self("")
         if self.enabled:
             self.stream.write("\r\033[K")
-            self.stream.flush()
+        if self.timings:
+            parts = ", ".join(f"{stage} {seconds:.2f} s" for stage, seconds in self.stages)
+            self.stream.write(f"{PROG}: timings: {parts}; total "
+                              f"{time.perf_counter() - self.start:.2f} s\n")
+        self.stream.flush()
 
 
 def _is_terminal(stream: TextIO) -> bool:
@@ -172,6 +185,8 @@ def _add_compare(commands: argparse._SubParsersAction[_Parser]) -> None:
     p.add_argument("--format", "-f", choices=(*render.FORMATS, "html"), default="text",
                    help="output format (default text)")
     p.add_argument("--output", "-o", metavar="PATH", help="write to PATH instead of stdout")
+    p.add_argument("--timings", action="store_true",
+                   help="print the seconds of each stage (read, score, compare) on stderr")
     p.set_defaults(handler=run_compare)
 
 
@@ -252,7 +267,7 @@ def _add_ppi(commands: argparse._SubParsersAction[_Parser]) -> None:
 # ---- commands --------------------------------------------------------------------------------
 
 def run_compare(args: argparse.Namespace) -> int:
-    status = Status()
+    status = Status(timings=args.timings)
     status("reading the inputs")
     segments_path, column = split_segments_argument(args.segments)
     inputs = load_inputs(
@@ -270,9 +285,8 @@ def run_compare(args: argparse.Namespace) -> int:
         warnings.simplefilter("ignore")  # the report carries every warning in words
         report = inputs.report(settings, progress=status)
     status("writing")
-    text = render_report(report, args.format)
+    write(render_report(report, args.format), args.output)
     status.done()
-    write(text, args.output)
     return 0
 
 

@@ -139,3 +139,12 @@ def test_segment_column_picked(ranklens: Runner, runs: list[object],
     report = json.loads(done.out)
     assert report["params"]["segment_column"] == segments_flag
     assert report["comparisons"][0]["segment_column"] == segments_flag
+
+
+def test_timings_on_request_only(ranklens: Runner, runs: list[object]) -> None:
+    done = ranklens("compare", *runs, *FAST, "-f", "json", "--timings")
+    assert done.code == 0
+    line = done.err.strip()
+    assert line.startswith("ranklens: timings: reading the inputs ")
+    for stage in ("scoring the runs", "comparing", "writing", "total"):
+        assert stage in line
