@@ -123,11 +123,16 @@ def t_quantile(q: float, df: float) -> float:
     # there and the t quantile lies beyond the normal one, so the steps approach from below
     # without overshooting.
     t = max(0.0, -normal_quantile(tail))
+    previous = math.inf
     for _ in range(2_000):
         step = (t_sf(t, df) - tail) / math.exp(_t_log_pdf(t, df))
         t += step
-        if abs(step) <= 1e-14 * max(1.0, abs(t)):
+        close = abs(step) <= 1e-9 * max(1.0, t)
+        # done when the step is negligible, or when near the root it stops shrinking (the
+        # rounding noise of the tail probability is all that is left)
+        if abs(step) <= 1e-13 * max(1.0, t) or (close and abs(step) >= previous):
             break
+        previous = abs(step)
     return t if q > 0.5 else -t
 
 
