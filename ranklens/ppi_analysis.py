@@ -8,20 +8,126 @@ sample say about B - A?" with four estimates of the same difference side by side
 - the proxy without correction (a paired t-test on the proxy differences of all queries),
   whose gap to PPI++ is the proxy's bias on this difference.
 
-It scores the runs and calls the statistics; it draws and prints nothing.
+Beside them: the proxy's measured bias on the gold queries (``ProxyBias``) and a gold-budget
+planner (``VarianceModel.width``, ``budget_curve``): the expected interval width for other
+numbers of gold queries, from the spreads and the gold-proxy covariance observed so far.
+
+It scores the runs and calls the statistics; it draws and prints nothing. Every number here
+assumes the gold queries are a random sample of all queries (``RANDOM_SAMPLE_ASSUMPTION``).
 """
 
 from __future__ import annotations
 
+import math
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
 
 from ranklens import io
 from ranklens.analysis import InputFile
 from ranklens.analysis import _stem as file_stem  # the run names compare shows
 from ranklens.metric_result import MetricResult
 from ranklens.metrics import evaluate, parse_metric
-from ranklens.stats import PPIComparison, paired_deltas, paired_t_test, ppi_compare
+from ranklens.stats import (
+    MIN_GOLD,
+    PPIComparison,
+    paired_deltas,
+    paired_t_test,
+    ppi_compare,
+)
+from ranklens.stats.distributions import normal_quantile
+
+RANDOM_SAMPLE_ASSUMPTION = (
+    "The correction is unbiased only if the gold queries are a random sample of all queries. "
+    "If they were chosen — hard queries, disputed ones, one segment — the corrected "
+    "difference is biased and nothing on this page can detect it."
+)
+"""Stated where the user picks the gold sample, and in every analysis's warnings."""
+
+
+@dataclass(frozen=True)
+class ProxyBias:
+    """How far the proxy's difference B - A is from gold's, measured on the gold queries.
+
+    ``bias`` = mean proxy delta - mean gold delta over the ``n_gold`` queries that have both;
+    ``low``/``high`` is its paired t-interval and ``p_value`` tests "no bias". Positive means
+    the proxy overstates B's advantage. It is the bias of this difference, not of the labels.
+    """
+
+    bias: float
+    low: float
+    high: float
+    p_value: float
+    alpha: float
+    n_gold: int
+
+
+@dataclass(frozen=True)
+class VarianceModel:
+    """What the PPI++ interval width would be with another number of gold queries.
+
+    The methods page's variance with lambda*, from the spreads observed so far:
+    ``var_gold`` (gold deltas on the gold queries), ``var_proxy`` (all proxy deltas, the
+    lambda* denominator ``ppi_compare`` uses) and ``correlation`` (gold and proxy deltas on
+    the gold queries), c = correlation * sd_gold * sd_proxy:
+
+        Var(n, N) = lam^2 var_p / N + (var_g - 2 lam c + lam^2 var_p) / n,
+        lam = clip(c / ((1 + n / N) var_p), 0, 1).
+
+    The library estimates the proxy spread separately on gold and proxy-only queries, so the
+    formula at the current sizes differs from the realised interval by sampling noise in
+    those spreads; ``width`` keeps the formula's shape and pins its level to the realised
+    width (``realised_width`` at ``n_gold``, ``n_proxy_only``). Gold only (lam = 0) needs no
+    pinning: it is var_g / n in both. Not a promise: it assumes the spreads seen on
+    ``n_gold`` queries hold for the larger sample.
+    """
+
+    var_gold: float
+    var_proxy: float
+    correlation: float
+    n_gold: int
+    n_proxy_only: int
+    alpha: float
+    realised_width: float
+
+    @property
+    def covariance(self) -> float:
+        return self.correlation * math.sqrt(self.var_gold * self.var_proxy)
+
+    def weight(self, n_gold: int, n_proxy_only: int) -> float:
+        """lambda* = c / ((1 + n/N) var_p), clipped to [0, 1] as ``ppi_compare`` does."""
+        if n_proxy_only < 2 or self.var_proxy <= 0:
+            return 0.0
+        raw = self.covariance / ((1.0 + n_gold / n_proxy_only) * self.var_proxy)
+        return min(1.0, max(0.0, raw))
+
+    def variance(self, n_gold: int, n_proxy_only: int, lam: float | None = None) -> float:
+        """The methods page's Var of the estimate (unpinned) for lambda* or a given ``lam``."""
+        weight = self.weight(n_gold, n_proxy_only) if lam is None else lam
+        if n_proxy_only < 2:
+            weight = 0.0
+        rectifier = (self.var_gold - 2.0 * weight * self.covariance
+                     + weight * weight * self.var_proxy)
+        variance = rectifier / n_gold
+        if n_proxy_only >= 2:
+            variance += weight * weight * self.var_proxy / n_proxy_only
+        return max(0.0, variance)
+
+    def width(self, n_gold: int, n_proxy_only: int, lam: float | None = None) -> float:
+        """Expected width of the 1 - alpha interval: PPI++ (pinned) or a fixed ``lam``."""
+        half = normal_quantile(1.0 - self.alpha / 2.0)
+        raw = 2.0 * half * math.sqrt(self.variance(n_gold, n_proxy_only, lam))
+        if lam is not None:
+            return raw
+        return raw * self._pin()
+
+    def _pin(self) -> float:
+        half = normal_quantile(1.0 - self.alpha / 2.0)
+        here = 2.0 * half * math.sqrt(self.variance(self.n_gold, self.n_proxy_only))
+        return self.realised_width / here if here > 0 else 1.0
 
 
 @dataclass(frozen=True)
@@ -41,6 +147,8 @@ class PPIAnalysis:
     run_names: tuple[str, str]
     estimates: tuple[Estimate, ...]
     warnings: tuple[str, ...] = ()
+    bias: ProxyBias | None = None
+    model: VarianceModel | None = None
 
     def estimate(self, key: str) -> Estimate:
         for item in self.estimates:
@@ -79,9 +187,98 @@ def compare_ppi(
             Estimate("proxy", "proxy, uncorrected", proxy_only(proxy_a, proxy_b, alpha=alpha)),
         )
     messages.extend(str(w.message) for w in caught)
-    messages.append("The correction is unbiased only if the gold queries are a random sample "
-                    "of all queries.")
-    return PPIAnalysis(proxy_a.metric, run_names, estimates, tuple(dict.fromkeys(messages)))
+    messages.append(RANDOM_SAMPLE_ASSUMPTION)
+    return PPIAnalysis(proxy_a.metric, run_names, estimates, tuple(dict.fromkeys(messages)),
+                       bias=proxy_bias(proxy_a, proxy_b, gold_a, gold_b, alpha=alpha),
+                       model=variance_model(proxy_a, proxy_b, gold_a, gold_b, alpha=alpha))
+
+
+def _gold_and_proxy(
+    proxy_a: MetricResult, proxy_b: MetricResult, gold_a: MetricResult, gold_b: MetricResult
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Gold deltas and proxy deltas on the gold queries, and proxy deltas elsewhere.
+
+    The same query sets ``ppi_compare`` uses: queries measured in both runs on each side.
+    """
+    proxy = {q: proxy_b.per_query[q] - proxy_a.per_query[q]
+             for q in proxy_a.per_query.keys() & proxy_b.per_query.keys()}
+    gold = {q: gold_b.per_query[q] - gold_a.per_query[q]
+            for q in gold_a.per_query.keys() & gold_b.per_query.keys()}
+    missing = gold.keys() - proxy.keys()
+    if missing:  # the same words as ppi_compare: the correction needs both on a query
+        raise ValueError(
+            f"{len(missing)} gold queries have no proxy measurement, e.g. {min(missing)!r}: "
+            "the correction needs both judgements on the same query")
+    on_gold = sorted(gold)
+    elsewhere = sorted(proxy.keys() - gold.keys())
+    return (np.array([gold[q] for q in on_gold], dtype=np.float64),
+            np.array([proxy[q] for q in on_gold], dtype=np.float64),
+            np.array([proxy[q] for q in elsewhere], dtype=np.float64))
+
+
+def proxy_bias(
+    proxy_a: MetricResult, proxy_b: MetricResult, gold_a: MetricResult, gold_b: MetricResult,
+    *, alpha: float = 0.05,
+) -> ProxyBias:
+    """The proxy's bias on B - A, measured where both judgements exist (the gold queries)."""
+    gold, proxy_gold, _ = _gold_and_proxy(proxy_a, proxy_b, gold_a, gold_b)
+    test = paired_t_test(proxy_gold - gold, alpha=alpha)
+    return ProxyBias(test.delta, test.low, test.high, test.p_value, alpha, int(gold.size))
+
+
+def variance_model(
+    proxy_a: MetricResult, proxy_b: MetricResult, gold_a: MetricResult, gold_b: MetricResult,
+    *, alpha: float = 0.05,
+) -> VarianceModel:
+    """The spreads and correlation behind the PPI++ interval, for the gold-budget planner."""
+    gold, proxy_gold, proxy_only = _gold_and_proxy(proxy_a, proxy_b, gold_a, gold_b)
+    if gold.size < 2:
+        raise ValueError(f"{gold.size} gold queries: at least 2 are needed to plan a budget")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # compare_ppi reports the small-sample warning
+        realised = ppi_compare(proxy_a, proxy_b, gold_a, gold_b, alpha=alpha)
+    spread = math.sqrt(float(gold.var(ddof=1)) * float(proxy_gold.var(ddof=1)))
+    covariance = float(np.cov(gold, proxy_gold, ddof=1)[0, 1])
+    return VarianceModel(
+        var_gold=float(gold.var(ddof=1)),
+        var_proxy=float(np.concatenate((proxy_gold, proxy_only)).var(ddof=1)),
+        correlation=covariance / spread if spread > 0 else 0.0,
+        n_gold=int(gold.size),
+        n_proxy_only=int(proxy_only.size),
+        alpha=alpha,
+        realised_width=realised.ci_high - realised.ci_low,
+    )
+
+
+def budget_curve(
+    model: VarianceModel, n_values: Sequence[int] | np.ndarray | None = None,
+    *, total_queries: int | None = None,
+) -> pd.DataFrame:
+    """Expected interval width against the number of gold queries, out of a fixed pool.
+
+    The pool is ``total_queries`` (default: the queries measured now, gold + proxy-only);
+    labelling n of them leaves N = pool - n proxy-only. Columns: ``n_gold``, ``ppi`` (PPI++
+    width with lambda* re-estimated for each n) and ``gold_only`` (lambda = 0). Both
+    decrease in n; at the current n the PPI++ width is the realised one. A prediction: it
+    assumes the spreads and covariance seen so far hold for the larger sample.
+    """
+    pool = total_queries or model.n_gold + model.n_proxy_only
+    if n_values is None:
+        n_values = budget_grid(model.n_gold, pool)
+    counts = np.asarray(n_values, dtype=int)
+    return pd.DataFrame({
+        "n_gold": counts,
+        "ppi": [model.width(int(n), pool - int(n)) for n in counts],
+        "gold_only": [model.width(int(n), pool - int(n), lam=0.0) for n in counts],
+    })
+
+
+def budget_grid(n_gold: int, pool: int, points: int = 60) -> np.ndarray:
+    """Gold sample sizes to plan over: from 5 (or MIN_GOLD / 3) up to the whole pool."""
+    low = max(2, min(n_gold, 5, MIN_GOLD // 3))
+    high = max(pool, n_gold + 1)
+    grid = np.geomspace(low, high, points).round().astype(int)
+    return np.unique(np.append(grid, n_gold))
 
 
 def analyse_ppi(
