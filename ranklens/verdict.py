@@ -76,6 +76,9 @@ def headline(comparison: MetricComparison, run_names: tuple[str, str]) -> str:
                 f"({interval}; {tests}) over {result.n_queries:,} queries")
     if result.significant:
         return f"{conclusion(comparison, run_names)} {measured}."
+    if result.wins == 0 and result.losses == 0:  # no spread: there is nothing to resolve
+        return (f"{name_a} and {name_b} score the same {comparison.metric} on every one of "
+                f"the {result.n_queries:,} queries.")
     mde = resolution(result)
     return (f"{conclusion(comparison, run_names)} "
             f"{measured}. That is not evidence of no effect: {result.n_queries:,} queries "
