@@ -16,7 +16,6 @@ _BOOTSTRAP_STREAM = 1  # purpose tag of the bootstrap's random streams, see bloc
 # 2 MiB of indices and 1 MiB of gathered values per block stay in cache; larger blocks ran
 # about 20% slower here.
 _DRAWS_PER_BLOCK = 1 << 18
-_FLOAT32_SAFE = 1e30
 
 
 def _resample(
@@ -25,15 +24,10 @@ def _resample(
     """Means (and standard deviations when asked) of resamples of ``values`` with replacement."""
     n = values.size
     center = float(values.mean())
-    # Resampled as float32 deviations from the mean: half the memory traffic of the gather,
-    # which with the index draws is the whole cost. Each deviation is rounded once, by at most
-    # 6e-8 of itself, so every resampled mean moves by less than 6e-8 of the largest
-    # deviation: far below the Monte Carlo error of any interval. Sums are kept in float64.
-    # The studentized interval also needs squares, so it keeps float64 throughout, as do
-    # deviations beyond float32's range.
-    deviations = values - center
-    narrow = not with_sd and float(np.abs(deviations).max()) < _FLOAT32_SAFE
-    centered = deviations.astype(np.float32 if narrow else np.float64)
+    # Resampled as deviations from the mean, so a large common level costs no precision.
+    # (float32 deviations would halve the gather's memory traffic, but their rounding moved
+    # interval ends off exact values such as 0 by ~1e-8, enough to flip "excludes zero".)
+    centered = values - center
     sizes = chunk_sizes(n_resamples, n, draws_per_block=_DRAWS_PER_BLOCK)
     generators = block_generators(seed, _BOOTSTRAP_STREAM, len(sizes))
     sums = np.empty(n_resamples, dtype=np.float64)
@@ -45,7 +39,7 @@ def _resample(
         # native-width indices: np.take would convert narrower ones in an extra pass
         indices = generators[block].integers(0, n, size=(stop - start, n), dtype=np.intp)
         drawn = np.take(centered, indices)
-        sums[start:stop] = drawn.sum(axis=1, dtype=np.float64)
+        sums[start:stop] = drawn.sum(axis=1)
         if squares is not None:
             np.multiply(drawn, drawn, out=drawn)
             squares[start:stop] = drawn.sum(axis=1)

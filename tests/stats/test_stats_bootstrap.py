@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ranklens.stats import BootstrapInterval, chunking, paired_bootstrap, resample_means
 
@@ -142,3 +144,16 @@ def test_huge_differences_do_not_overflow() -> None:
     deltas = np.array([1e300, -1e300, 5e299, 0.0] * 10)
     interval = paired_bootstrap(deltas, n_resamples=200)
     assert np.isfinite(interval.low) and np.isfinite(interval.high)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.floats(-1.0, 1.0, allow_subnormal=False), min_size=2, max_size=60),
+    st.sampled_from(["percentile", "studentized"]),
+)
+def test_percentile_interval_stays_within_the_data(deltas: list[float], method: str) -> None:
+    interval = paired_bootstrap(deltas, n_resamples=300, seed=1, interval=method)
+    assert np.isfinite(interval.low) and np.isfinite(interval.high)
+    assert interval.low <= interval.high
+    if method == "percentile":  # resampled means can never leave the range of the data
+        assert min(deltas) - 1e-12 <= interval.low and interval.high <= max(deltas) + 1e-12

@@ -149,3 +149,8 @@ def test_significant_uses_q_when_set_else_p() -> None:
     adjusted = adjust([_ppi(0.04), _ppi(0.01), _ppi(0.5)])
     assert [c.q_value for c in adjusted] == [0.06, 0.03, 0.5]
     assert [c.significant for c in adjusted] == [False, True, False]
+
+
+def test_a_p_value_equal_to_alpha_is_significant() -> None:
+    assert _ppi(0.05).significant
+    assert not _ppi(0.0500001).significant

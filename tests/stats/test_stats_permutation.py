@@ -132,3 +132,11 @@ def test_exact_enumeration_beyond_sixteen_values_is_complete() -> None:
     signs = 1 - 2 * ((np.arange(2**20)[:, None] >> np.arange(20)) & 1)
     direct = float(np.mean(np.abs(signs @ deltas) >= abs(deltas.sum()) - 1e-9))
     assert permutation_test(deltas, n_permutations=2**20) == direct
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.floats(-1.0, 1.0, allow_subnormal=False), min_size=14, max_size=80))
+def test_p_is_in_range_and_symmetric_in_the_sign_of_all_differences(deltas: list[float]) -> None:
+    p = permutation_test(deltas, n_permutations=500, seed=2)
+    assert 1 / 501 <= p <= 1.0
+    assert permutation_test([-d for d in deltas], n_permutations=500, seed=2) == p
