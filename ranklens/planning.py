@@ -27,8 +27,10 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from ranklens import io
+from ranklens.analysis import InputFile
 from ranklens.metric_result import MetricResult
-from ranklens.metrics import evaluate
+from ranklens.metrics import evaluate, parse_metric
 from ranklens.stats import (
     minimum_detectable_effect,
     paired_deltas,
@@ -118,6 +120,31 @@ def pilot_from_runs(run_a: Run, run_b: Run, qrels: Qrels, metric: str) -> Pilot:
     result_a = evaluate(run_a, qrels, [metric])[metric]
     result_b = evaluate(run_b, qrels, [metric])[metric]
     return pilot(result_a, result_b, source="pilot runs scored on the qrels")
+
+
+def pilot_from_files(run_a: InputFile, run_b: InputFile, qrels: InputFile, metric: str) -> Pilot:
+    """Read two pilot rankings and their judgements, then measure the spread of ``metric``.
+
+    Any format ``ranklens.io`` reads; a bad file is an ``io.InputError`` in words, an unknown
+    metric a ``ValueError``.
+    """
+    name = parse_metric(metric).name
+    read_a, _ = io.read_run(run_a.data, name=run_a.name)
+    read_b, _ = io.read_run(run_b.data, name=run_b.name)
+    judgements, _ = io.read_qrels(qrels.data, name=qrels.name)
+    return pilot_from_runs(read_a, read_b, judgements, name)
+
+
+def per_query_columns(table: InputFile) -> dict[str, MetricResult]:
+    """The metric columns of a per-query table (wide, long or ``trec_eval -q``), by name."""
+    return dict(io.read_per_query(table.data, name=table.name).metrics)
+
+
+def pilot_from_columns(column_a: MetricResult | None, column_b: MetricResult) -> Pilot:
+    """Spread of B - A from two per-query columns; with ``column_a`` None, B holds B - A."""
+    if column_a is None:
+        return pilot_from_differences(column_b)
+    return pilot(column_a, column_b, source="per-query tables")
 
 
 def pilot_from_differences(differences: MetricResult) -> Pilot:

@@ -1,0 +1,282 @@
+"""MDE page: is this many queries enough to see the difference I care about?
+
+Sidebar: where the spread of per-query differences comes from (the bundled pilot runs, your
+pilot runs + judgements, your per-query tables, or a number typed in), the number of queries,
+alpha, power and the z or t method. Main area: the MDE, the queries a target difference needs,
+the methods page's table, MDE against the number of queries and power against the true
+difference. The thinking is in ``ranklens.planning``; this page collects and draws.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import warnings
+
+import streamlit as st
+from streamlit.runtime.uploaded_file_manager import UploadedFile
+
+from ranklens import planning, planning_charts
+from ranklens.analysis import InputFile
+from ranklens.io import InputError
+from ranklens.metric_result import MetricResult
+from ranklens.stats import InsufficientSampleError, minimum_detectable_effect
+from ranklens.verdict import format_delta
+
+DEMO, PILOT, TABLES, TYPED = ("Demo pilot runs", "My pilot runs", "My per-query table(s)",
+                              "Type it in")
+COMMON_METRICS = ("nDCG@10", "nDCG@5", "nDCG@20", "AP", "RR", "P@10", "R@100")
+ALPHAS = (0.01, 0.05, 0.10)
+DIFFERENCES_ONLY = "(none: column B already holds B − A)"
+FORMATS_HELP = ("TREC format, CSV, TSV, Parquet or JSON lines (gzip is fine); columns are "
+                "found by name.")
+
+
+# ---- reading, cached by the digest of the bytes -------------------------------------------
+
+def as_file(role: str, upload: UploadedFile) -> InputFile:
+    return InputFile(role, upload.name, upload.getvalue())
+
+
+def demo_files() -> dict[str, InputFile]:
+    from ranklens.analysis import demo_files as bundled
+
+    return bundled()
+
+
+def digest(*files: InputFile) -> tuple[str, ...]:
+    return tuple(hashlib.sha256(f.data).hexdigest() for f in files)
+
+
+@st.cache_resource(max_entries=8, show_spinner="Scoring the pilot runs…")
+def cached_pilot(key: tuple[str, ...], metric: str, _files: tuple[InputFile, ...]
+                 ) -> planning.Pilot:
+    return planning.pilot_from_files(*_files, metric)
+
+
+@st.cache_resource(max_entries=8, show_spinner="Reading the per-query table…")
+def cached_columns(key: tuple[str, ...], _file: InputFile) -> dict[str, MetricResult]:
+    return planning.per_query_columns(_file)
+
+
+@st.cache_data(max_entries=64, show_spinner="Computing the plan…")
+def cached_plan(sd: float, n_queries: int, deltas: tuple[float, ...], alpha: float,
+                power: float, method: str) -> planning.QueryPlan:
+    return planning.plan_queries(sd, n_queries=n_queries, deltas=deltas, alpha=alpha,
+                                 target_power=power, method=method)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def cached_curves(sd: float, n_queries: int, largest_needed: int, alpha: float, power: float,
+                  method: str, up_to: float):
+    grid = planning.n_grid(n_queries, largest_needed, points=60 if method == "z" else 36)
+    mde = planning.mde_curve(sd, grid, alpha=alpha, target_power=power,
+                             method="t" if method == "t" else "z")
+    power_curve = planning.power_curve(sd, n_queries, alpha=alpha,
+                                       method="t" if method == "t" else "z", up_to=up_to,
+                                       points=81 if method == "z" else 41)
+    return mde, power_curve
+
+
+# ---- inputs -----------------------------------------------------------------------------------
+
+def choose_spread() -> planning.Pilot | float | None:
+    """Sidebar: the spread, measured on a pilot or typed in. None until uploads are complete."""
+    with st.sidebar:
+        st.subheader("Spread of per-query differences", anchor=False)
+        source = st.radio(
+            "Spread from", (DEMO, PILOT, TABLES, TYPED), key="mde_source",
+            help="The standard deviation of the per-query differences B − A decides the MDE. "
+                 "Measure it on a pilot (two runs you have now) or type it in.")
+        if source == TYPED:
+            return float(st.number_input(
+                "sd of per-query differences", min_value=0.0, max_value=2.0, value=0.1,
+                step=0.01, format="%.4f", key="mde_sd",
+                help="The methods page's example uses 0.1 (NDCG@10 differences)."))
+        if source == DEMO:
+            st.caption("Bundled demo: a BM25 baseline against a neural re-ranker on 400 "
+                       "queries with graded judgements.")
+            files = demo_files()
+            metric = choose_metric()
+            chosen = (files["run_a"], files["run_b"], files["qrels"])
+            return cached_pilot(digest(*chosen), metric, chosen)
+        if source == PILOT:
+            uploads = [st.file_uploader("Pilot run A", key="mde_run_a", help=FORMATS_HELP),
+                       st.file_uploader("Pilot run B", key="mde_run_b", help=FORMATS_HELP),
+                       st.file_uploader("Judgements (qrels)", key="mde_qrels",
+                                        help="query_id, doc_id, grade. " + FORMATS_HELP)]
+            metric = choose_metric()
+            if any(upload is None for upload in uploads):
+                st.info("Upload both pilot runs and their judgements.")
+                return None
+            chosen = tuple(as_file(role, upload) for role, upload
+                           in zip(("run_a", "run_b", "qrels"), uploads, strict=True))
+            return cached_pilot(digest(*chosen), metric, chosen)
+        return choose_tables()
+
+
+def choose_metric() -> str:
+    return str(st.selectbox("Metric", COMMON_METRICS, key="mde_metric",
+                            accept_new_options=True,
+                            help="Type another (nDCG@3, P(rel=2)@10, map_cut_100 ...)."))
+
+
+def choose_tables() -> planning.Pilot | None:
+    upload_a = st.file_uploader(
+        "Per-query table", key="mde_table_a",
+        help="query_id and one column per metric (or query_id, metric, value, or trec_eval "
+             "-q output). One table with a column per run, or one table per run.")
+    upload_b = st.file_uploader("Second table (run B, optional)", key="mde_table_b",
+                                help="When run B is in its own table.")
+    if upload_a is None:
+        st.info("Upload a per-query table.")
+        return None
+    first = as_file("table_a", upload_a)
+    columns_a = cached_columns(digest(first), first)
+    if upload_b is not None:
+        second = as_file("table_b", upload_b)
+        columns_b = cached_columns(digest(second), second)
+        common = [name for name in columns_a if name in columns_b]
+        if not common:
+            raise ValueError(f"the two tables share no metric column ({', '.join(columns_a)} "
+                             f"against {', '.join(columns_b)})")
+        metric = st.selectbox("Metric", common, key="mde_table_metric")
+        return planning.pilot_from_columns(columns_a[metric], columns_b[metric])
+    names = list(columns_a)
+    column_b = st.selectbox("Column of run B", names, index=min(1, len(names) - 1),
+                            key="mde_column_b")
+    others = [DIFFERENCES_ONLY, *(name for name in names if name != column_b)]
+    column_a = st.selectbox("Column of run A", others, index=min(1, len(others) - 1),
+                            key="mde_column_a")
+    return planning.pilot_from_columns(
+        None if column_a == DIFFERENCES_ONLY else columns_a[column_a], columns_a[column_b])
+
+
+def choose_settings(default_n: int) -> tuple[int, float, float, str, float]:
+    """Sidebar: number of queries, alpha, power, method and the user's target difference."""
+    with st.sidebar:
+        st.subheader("Test", anchor=False)
+        n_queries = st.number_input(
+            "Number of queries", min_value=2, max_value=10_000_000, value=default_n, step=50,
+            key="mde_n", help="How many queries the comparison will have (default: the pilot's).")
+        alpha = st.selectbox("Significance level (alpha)", ALPHAS, index=1, key="mde_alpha",
+                             format_func=lambda a: f"{a:g} (two-sided)")
+        power = st.slider("Power", min_value=0.5, max_value=0.99, value=0.8, step=0.01,
+                          key="mde_power",
+                          help="Chance that a true difference of the MDE comes out significant.")
+        method = st.radio(
+            "Method", ("z", "t"), key="mde_method", horizontal=True,
+            format_func={"z": "z (methods page)", "t": "t (noncentral)"}.__getitem__,
+            help=planning.METHOD_NOTE)
+        target = st.number_input(
+            "Target difference", min_value=0.0001, max_value=1.0, value=0.01, step=0.001,
+            format="%.4f", key="mde_target",
+            help="The smallest improvement worth detecting, in metric units.")
+    return int(n_queries), float(alpha), float(power), str(method), float(target)
+
+
+# ---- output -----------------------------------------------------------------------------------
+
+def show_spread(measured: planning.Pilot | float) -> float:
+    if isinstance(measured, planning.Pilot):
+        st.caption(f"Spread: **sd {measured.sd:.4f}** — {measured.note}. Mean difference on "
+                   f"the pilot {format_delta(measured.mean_delta)}; the plan uses only the "
+                   "spread, not this difference.")
+        return measured.sd
+    st.caption(f"Spread: **sd {measured:.4f}**, typed in.")
+    return measured
+
+
+def show_headline(plan: planning.QueryPlan, target_row: planning.PlanRow) -> None:
+    assert plan.mde is not None and plan.n_queries is not None
+    other_method = "t" if plan.method == "z" else "z"
+    other = minimum_detectable_effect(plan.sd, plan.n_queries, alpha=plan.alpha,
+                                               power=plan.power, method=other_method)
+    with st.container(border=True):
+        cells = st.columns(4)
+        cells[0].metric(f"MDE with {plan.n_queries:,} queries", f"{plan.mde:.4f}",
+                        help=f"Smallest true difference detected with {plan.power:.0%} power at "
+                             f"alpha {plan.alpha:g}. With the {other_method}-method: "
+                             f"{other:.4f}.")
+        cells[1].metric(f"Queries needed for {format_delta(target_row.delta)}",
+                        f"{target_row.queries_needed:,}",
+                        help="The target difference is set in the sidebar.")
+        power_text = "—" if target_row.power_at_n is None else f"{target_row.power_at_n:.0%}"
+        cells[2].metric(f"Power for {format_delta(target_row.delta)} now", power_text,
+                        help=f"Chance that {plan.n_queries:,} queries show a true "
+                             f"{format_delta(target_row.delta)} as significant.")
+        cells[3].metric("sd of differences", f"{plan.sd:.4f}")
+        st.markdown(
+            f"With {plan.n_queries:,} queries, a true difference smaller than "
+            f"**{plan.mde:.4f}** will often come out non-significant. "
+            f"{planning.NON_SIGNIFICANT_MEANING}")
+
+
+def show_table(plan: planning.QueryPlan) -> None:
+    import pandas as pd
+
+    assert plan.n_queries is not None
+    rows = [{"target difference": format_delta(row.delta),
+             "queries needed": row.queries_needed,
+             f"power with {plan.n_queries:,} queries": row.power_at_n,
+             f"detectable with {plan.n_queries:,}?": "yes" if row.queries_needed
+             <= plan.n_queries else "no"}
+            for row in plan.rows]
+    st.dataframe(
+        pd.DataFrame(rows), hide_index=True, width="stretch", key="mde_table",
+        column_config={
+            "queries needed": st.column_config.NumberColumn(format="localized"),
+            f"power with {plan.n_queries:,} queries":
+                st.column_config.ProgressColumn(format="percent", min_value=0, max_value=1),
+        })
+
+
+def main() -> None:
+    st.title("How many queries? Minimum detectable effect")
+    st.caption("Asked before labelling: which difference can this many queries resolve, and "
+               "how many queries does the difference I care about need?")
+    try:
+        measured = choose_spread()
+    except (InputError, InsufficientSampleError, ValueError) as error:
+        st.error(str(error), icon=":material/error:")
+        return
+    if measured is None:
+        return
+    default_n = measured.n_queries if isinstance(measured, planning.Pilot) else 200
+    n_queries, alpha, power, method, target = choose_settings(max(2, default_n))
+    sd = show_spread(measured)
+    deltas = tuple(dict.fromkeys((*planning.DEFAULT_DELTAS, target)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        plan = cached_plan(sd, n_queries, deltas, alpha, power, method)
+    target_row = next(row for row in plan.rows if row.delta == target)
+    show_headline(plan, target_row)
+
+    table_column, note_column = st.columns([3, 2], gap="large")
+    with table_column:
+        st.subheader("Queries needed per target difference", anchor=False)
+        show_table(plan)
+    with note_column:
+        st.subheader("z or t?", anchor=False)
+        st.markdown(planning.METHOD_NOTE)
+
+    assert plan.mde is not None
+    largest = max(row.queries_needed for row in plan.rows)
+    up_to = max(2.5 * plan.mde, 1.2 * max(plan_delta.delta for plan_delta in plan.rows))
+    mde_curve, power_curve = cached_curves(sd, n_queries, largest, alpha, power, method,
+                                           up_to)
+    left, right = st.columns(2, gap="large")
+    with left:
+        st.subheader("MDE against the number of queries", anchor=False)
+        st.altair_chart(planning_charts.mde_chart(mde_curve, plan), width="stretch",
+                        key="mde_chart")
+        st.caption("Red: your choice. Dashed: target differences; the curve crosses each at "
+                   "the number of queries it needs.")
+    with right:
+        st.subheader(f"Power with {n_queries:,} queries", anchor=False)
+        st.altair_chart(planning_charts.power_chart(power_curve, plan), width="stretch",
+                        key="mde_power_chart")
+        st.caption(f"Chance of a significant result at alpha {alpha:g} for each true "
+                   f"difference. At 0 it is alpha: a false alarm.")
+
+
+main()
