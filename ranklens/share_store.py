@@ -1,0 +1,75 @@
+"""Which report store share links use, as the operator configured it in the environment.
+
+``store_config()`` answers "where, with which limits and expiry" from environment variables:
+
+- ``RANKLENS_STORE``: the SQLite file (default under the user's data directory);
+- ``RANKLENS_STORE_MAX_REPORT_BYTES``: largest report (inputs uncompressed plus settings);
+- ``RANKLENS_STORE_MAX_BYTES``: largest store (compressed, deduplicated);
+- ``RANKLENS_SHARE_TTL_DAYS``: links expire after this many days (unset: never).
+
+It opens nothing by itself; ``open_store(config)`` does. The app keeps one store per config.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
+
+from ranklens.store import SQLiteReportStore, StoreLimits, default_store_path
+from ranklens.store.limits import DEFAULT_MAX_REPORT_BYTES, DEFAULT_MAX_STORE_BYTES
+
+MAX_REPORT_BYTES_ENV = "RANKLENS_STORE_MAX_REPORT_BYTES"
+MAX_STORE_BYTES_ENV = "RANKLENS_STORE_MAX_BYTES"
+TTL_DAYS_ENV = "RANKLENS_SHARE_TTL_DAYS"
+
+
+@dataclass(frozen=True)
+class StoreConfig:
+    """Where share links are stored, their size limits and expiry (hashable: a cache key)."""
+
+    path: Path
+    limits: StoreLimits
+    default_ttl: timedelta | None
+
+
+def store_config(environ: Mapping[str, str] | None = None) -> StoreConfig:
+    """The store configuration in ``environ`` (default ``os.environ``).
+
+    Raises ``ValueError`` naming the variable when a value is not a positive number.
+    """
+    env = os.environ if environ is None else environ
+    limits = StoreLimits(
+        max_report_bytes=_positive_int(env, MAX_REPORT_BYTES_ENV, DEFAULT_MAX_REPORT_BYTES),
+        max_store_bytes=_positive_int(env, MAX_STORE_BYTES_ENV, DEFAULT_MAX_STORE_BYTES),
+    )
+    days = env.get(TTL_DAYS_ENV, "").strip()
+    ttl = None
+    if days:
+        try:
+            ttl = timedelta(days=float(days))
+        except (ValueError, OverflowError):
+            raise ValueError(f"{TTL_DAYS_ENV} must be a number of days, not {days!r}") from None
+        if ttl <= timedelta(0):
+            raise ValueError(f"{TTL_DAYS_ENV} must be positive, not {days!r}")
+    return StoreConfig(default_store_path(env), limits, ttl)
+
+
+def open_store(config: StoreConfig) -> SQLiteReportStore:
+    """The SQLite store of ``config`` (creates the file and its folder on first use)."""
+    return SQLiteReportStore(config.path, limits=config.limits, default_ttl=config.default_ttl)
+
+
+def _positive_int(env: Mapping[str, str], name: str, default: int) -> int:
+    text = env.get(name, "").strip().replace("_", "")
+    if not text:
+        return default
+    try:
+        value = int(text)
+    except ValueError:
+        raise ValueError(f"{name} must be a whole number of bytes, not {text!r}") from None
+    if value <= 0:
+        raise ValueError(f"{name} must be positive, not {value}")
+    return value
