@@ -4,6 +4,14 @@ Ids are strings, always (``"007"`` stays ``"007"``), stored dictionary-encoded: 
 int32 code into a table of unique ids. A 7M-row run then costs 4 bytes a row per id column
 instead of a Python object each, and every metric groups and joins on integers.
 
+One exception, for speed: a ``Run`` read by ``ranklens.io.read_run`` keeps the CSV reader's
+per-block document dictionaries, so ``run.docs`` may hold the same id more than once (under
+different queries in different blocks of the file). Equal codes still mean equal ids; equal ids
+need not mean equal codes, so match run documents by id (``pc.index_in(run.docs, qrels.docs)``)
+rather than by code across queries. ``ranklens.io`` has already checked that no (query,
+document) pair repeats; ``read_run(..., unique_docs=True)`` gives one entry per id. Queries and
+``Qrels`` documents are always unique.
+
 These types say nothing about where the data came from (that is ``ranklens.io``) or what it
 scores (that is ``ranklens.metrics``).
 """
@@ -78,7 +86,11 @@ class _IdTable:
 
     @property
     def n_docs(self) -> int:
-        return int(np.unique(self.doc_codes).size) if len(self.doc_codes) else 0
+        """Distinct document ids that occur in at least one row (by id, not by code)."""
+        if not len(self.doc_codes):
+            return 0
+        present = np.unique(self.doc_codes)
+        return int(pc.count_distinct(self.docs.take(pa.array(present))).as_py())
 
     def query_ids(self) -> list[str]:
         """Sorted ids of the queries that occur in the table."""

@@ -17,6 +17,8 @@ from ranklens.io.errors import InputError
 from ranklens.io.locate import Locator
 
 ID_TYPE = pa.dictionary(pa.int32(), pa.string())
+# bytes per block of pyarrow's CSV reader; each block gets its own id dictionary (tests shrink it)
+BLOCK_SIZE = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -200,7 +202,7 @@ def check_finite(name: str, values: np.ndarray, locate: Locator) -> None:
     if not finite.all():
         bad = np.flatnonzero(~finite)
         raise InputError(
-            name, f"score {values[bad[0]]!r} is not a finite number"
+            name, f"score {float(values[bad[0]])!r} is not a finite number"
                   f"{_more(len(bad), 'non-finite score')}",
             **_where(locate, int(bad[0])),
             hint="write a real number for every score (NaN and infinity cannot be ranked)")
@@ -230,7 +232,7 @@ def integer_grades(name: str, values: pa.ChunkedArray | pa.Array | np.ndarray,
     whole = np.isfinite(floats) & (floats == np.round(floats))
     if not whole.all():
         bad = int(np.flatnonzero(~whole)[0])
-        raise InputError(name, f"relevance {floats[bad]!r} is not an integer grade",
+        raise InputError(name, f"relevance {float(floats[bad])!r} is not an integer grade",
                          **_where(locate, bad), hint="write an integer grade (0, 1, 2, ...)")
     return floats.astype(np.int64)
 

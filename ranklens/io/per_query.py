@@ -145,6 +145,8 @@ def _numeric_columns(name: str, candidates: Mapping[str, pa.ChunkedArray], locat
         if not pa.types.is_string(values.type):
             text.append(column)
             continue
+        blank = pc.equal(pc.utf8_trim_whitespace(values), "")
+        values = pc.if_else(blank, pa.scalar(None, pa.string()), values)
         present = pc.drop_null(values)
         looks_numeric = pc.all(pc.match_substring_regex(
             present, r"^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$|^(?i:[+-]?(nan|inf))$"))
@@ -179,7 +181,7 @@ def _one_metric(name: str, metric: str, codes: np.ndarray, queries: pa.Array,
     if not finite.all():
         row = int(rows[np.flatnonzero(~finite)[0]])
         query = queries[int(codes[row])].as_py()
-        raise InputError(name, f"{metric} for query {query!r} is {numbers[row]!r}, not a "
+        raise InputError(name, f"{metric} for query {query!r} is {float(numbers[row])!r}, not a "
                          "finite number", **{locate.unit: locate([row])[0]},
                          hint="write a number for every query (NaN cannot be compared)")
     query_codes = codes[rows]

@@ -21,6 +21,7 @@ import pyarrow.csv as pacsv
 import pyarrow.json as pajson
 import pyarrow.parquet as pq
 
+from ranklens.io import build
 from ranklens.io.build import ID_TYPE
 from ranklens.io.columns import resolve
 from ranklens.io.detect import BOM, Sniff, non_utf8_error
@@ -98,7 +99,8 @@ def _read_csv(loaded: Loaded, sniff: Sniff, roles: Sequence[str], optional: Sequ
     try:
         table = pacsv.read_csv(
             loaded.path if loaded.path is not None else loaded.open(),
-            read_options=pacsv.ReadOptions(column_names=header, skip_rows=1),
+            read_options=pacsv.ReadOptions(column_names=header, skip_rows=1,
+                                           block_size=build.BLOCK_SIZE),
             parse_options=pacsv.ParseOptions(delimiter=delimiter),
             convert_options=pacsv.ConvertOptions(
                 column_types=types, include_columns=list(names.values()) + other,

@@ -16,6 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
+from ranklens.io import build
 from ranklens.io.build import ID_TYPE, Ids, ids_by_block, ids_unified, to_numpy
 from ranklens.io.detect import BOM, Sniff, non_utf8_error
 from ranklens.io.errors import InputError
@@ -24,7 +25,6 @@ from ranklens.io.source import Loaded
 
 RUN_FIELDS = ("query_id", "q0", "doc_id", "rank", "score", "tag")
 QRELS_FIELDS = ("query_id", "iter", "doc_id", "relevance")
-BLOCK_SIZE = 1 << 20
 _NUMBER_RE = r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$|^[+-]?(?i:nan|inf|infinity)$"
 
 
@@ -62,7 +62,7 @@ def _read_fast(loaded: Loaded, sniff: Sniff, fields: tuple[str, ...], *,
     types = {name: ID_TYPE if name.endswith("_id") else numeric[name] for name in wanted}
     table = pacsv.read_csv(
         loaded.path if loaded.path is not None else loaded.open(),
-        read_options=pacsv.ReadOptions(column_names=names, block_size=BLOCK_SIZE),
+        read_options=pacsv.ReadOptions(column_names=names, block_size=build.BLOCK_SIZE),
         parse_options=pacsv.ParseOptions(delimiter=delimiter, quote_char=False,
                                          double_quote=False, escape_char=False),
         convert_options=pacsv.ConvertOptions(column_types=types, include_columns=wanted,
