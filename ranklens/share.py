@@ -180,8 +180,9 @@ def _compare_settings_from_dict(data: Mapping[str, Any], version: str) -> Compar
             f"this report was shared by ranklens {version} with settings this version does "
             f"not know ({', '.join(unknown)}); open it with that version or newer")
     hints = typing.get_type_hints(CompareSettings)
-    values = {key: tuple(value) if isinstance(value, list) and _is_tuple(hints[key]) else value
-              for key, value in data.items()}
+    values: dict[str, Any] = {
+        key: tuple(value) if isinstance(value, list) and _is_tuple(hints[key]) else value
+        for key, value in data.items()}
     return CompareSettings(**values)
 
 
