@@ -1,0 +1,389 @@
+"""Compare page: is run B really better than run A, and where?
+
+Inputs (the bundled demo, or uploaded runs + judgements + an optional segment map) and settings
+in the sidebar; in the main area the verdict per metric, the forest plot of segments with its
+table, and per-query detail down to two rankings side by side. The page collects files and
+settings and draws what the library returns: no statistics, no parsing here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import pandas as pd
+import streamlit as st
+
+from ranklens import app_state, charts, views
+from ranklens.aggregate import INTERVALS_NOTE
+from ranklens.analysis import CompareSettings, LoadedInputs
+from ranklens.io import InputError
+from ranklens.rankings import UNJUDGED, side_by_side
+from ranklens.report import Report
+from ranklens.verdict import caveat, conclusion, format_delta, format_p, headline, segments_summary
+
+COMMON_METRICS = ("nDCG@10", "nDCG@5", "nDCG@20", "nDCG", "AP", "RR", "P@5", "P@10", "R@100",
+                  "R-Prec", "Success@1")
+NO_SEGMENTS = "(none)"
+DEMO, UPLOAD = "Demo data", "My files"
+MISSING_POLICIES = {
+    "drop": "Leave out (compare queries in both runs)",
+    "zero": "Score 0 where missing (trec_eval -c)",
+}
+ALPHAS = (0.01, 0.05, 0.10)
+FORMATS_HELP = ("TREC format (whitespace separated), CSV, TSV, Parquet or JSON lines; "
+                "gzip is fine. Columns are found by name (query_id, doc_id, score, ...).")
+
+
+# ---- inputs -------------------------------------------------------------------------------
+
+def choose_sources() -> tuple[dict[str, app_state.Source], str] | None:
+    """Sidebar: the demo data or the user's files. None when uploads are not complete yet."""
+    with st.sidebar:
+        source = st.radio("Data", (DEMO, UPLOAD), horizontal=True, key="data_source")
+        if source == DEMO:
+            st.caption("Bundled demo: a BM25 baseline against a neural re-ranker on 400 queries "
+                       "with graded judgements and two segment columns (intent, length).")
+            return app_state.demo_sources(), "demo data"
+        uploads = {
+            "run_a": st.file_uploader("Run A (baseline)", key="upload_run_a",
+                                      help="The run you compare against. " + FORMATS_HELP),
+            "run_b": st.file_uploader("Run B (candidate)", key="upload_run_b",
+                                      help="The run you want to know is better. " + FORMATS_HELP),
+            "qrels": st.file_uploader(
+                "Judgements (qrels)", key="upload_qrels",
+                help="Relevance labels: query_id, doc_id, grade (TREC qrels or a table). "
+                     "Leave empty when the two run files are per-query metric tables "
+                     "(query_id and one column per metric, or trec_eval -q output)."),
+            "segments": st.file_uploader(
+                "Segment map (optional)", key="upload_segments",
+                help="query_id and one or more segment columns (intent, market, length...)."),
+        }
+    if uploads["run_a"] is None or uploads["run_b"] is None:
+        st.info("Upload run A and run B in the sidebar (plus judgements, or two per-query "
+                "metric tables without judgements), or switch **Data** back to the demo.")
+        return None
+    sources = {role: app_state.upload_source(role, upload)
+               for role, upload in uploads.items() if upload is not None}
+    return sources, "your files"
+
+
+def choose_settings(inputs: LoadedInputs) -> CompareSettings | None:
+    """Sidebar: metrics, segment column, run names and statistics. None without a metric."""
+    identity = "|".join(sha for _, _, sha in app_state.input_key(inputs))[:64]
+    tables = inputs.available_metrics
+    with st.sidebar:
+        if tables is None:
+            options = list(COMMON_METRICS)
+            metrics = st.multiselect(
+                "Metrics", options, default=["nDCG@10"], key="metrics:runs",
+                accept_new_options=True,
+                help="One panel per metric. Type another (e.g. nDCG@3, P(rel=2)@10, map_cut_100).")
+        else:
+            options = list(tables)
+            default = [m for m in options if m.lower() == "ndcg@10"] or options[:1]
+            metrics = st.multiselect("Metrics", options, default=default,
+                                     key=f"metrics:{identity}",
+                                     help="The metric columns both per-query tables have.")
+        columns = (NO_SEGMENTS, *inputs.segment_columns)
+        segment = st.selectbox("Segment by", columns, index=1 if len(columns) > 1 else 0,
+                               key=f"segment:{identity}",
+                               help="One row of the forest plot per value of this column.")
+        default_a, default_b = inputs.default_run_names
+        with st.expander("Run names"):
+            name_a = st.text_input("Name of run A", default_a, key=f"name_a:{identity}")
+            name_b = st.text_input("Name of run B", default_b, key=f"name_b:{identity}")
+        with st.expander("Statistics", expanded=True):
+            alpha = st.selectbox(
+                "Significance level (alpha)", ALPHAS, index=1, key="alpha",
+                format_func=lambda a: f"{a:g}  ({round(100 * (1 - a))}% intervals)")
+            resamples = st.number_input(
+                "Resamples", min_value=1_000, max_value=100_000, value=10_000, step=1_000,
+                key="resamples",
+                help="Bootstrap resamples for the interval and sign flips for the p-value.")
+            seed = st.number_input("Seed", min_value=0, value=0, step=1, key="seed",
+                                   help="Same inputs and seed, same numbers.")
+            missing = st.radio("Queries missing from one run", tuple(MISSING_POLICIES),
+                               format_func=MISSING_POLICIES.__getitem__, key="missing")
+    if not metrics:
+        st.info("Pick at least one metric in the sidebar.")
+        return None
+    return CompareSettings(
+        metrics=tuple(metrics),
+        segment_column=None if segment == NO_SEGMENTS else segment,
+        alpha=float(alpha), n_resamples=int(resamples), n_permutations=int(resamples),
+        seed=int(seed), missing=str(missing),
+        run_names=(name_a.strip() or default_a, name_b.strip() or default_b),
+    )
+
+
+# ---- report sections ----------------------------------------------------------------------
+
+def show_title(report: Report | None, origin: str) -> None:
+    left, right = st.columns([5, 1], vertical_alignment="bottom")
+    left.title("Compare runs")
+    if report is None:
+        return
+    name_a, name_b = report.run_names
+    queries = report.comparisons[0].overall.n_queries
+    left.caption(f"**{name_b}** (B) against **{name_a}** (A) · {queries:,} paired queries · "
+                 f"{origin}")
+    right.download_button("Report (JSON)", report.to_json(), file_name="ranklens-report.json",
+                          mime="application/json", on_click="ignore", icon=":material/download:",
+                          help="Every input digest, parameter and number of this page.")
+
+
+def show_warnings(report: Report) -> None:
+    """Every warning of the report and every row a reader set aside, visible."""
+    lines = list(report.warnings)
+    for record in report.inputs:
+        for item in record.summary.get("set_aside", ()):
+            lines.append(f"{record.name}: {item['rows']:,} rows set aside: {item['reason']}")
+    if lines:
+        st.warning("\n".join(f"- {line}" for line in lines), icon=":material/warning:")
+
+
+def show_inputs(report: Report) -> None:
+    set_aside = any(record.summary.get("set_aside") for record in report.inputs)
+    label = f"Inputs: {len(report.inputs)} files read" + (", rows set aside" if set_aside else "")
+    with st.expander(label, expanded=set_aside):
+        for record in report.inputs:
+            role = record.role.replace("_", " ")
+            st.markdown(f"**{role}** · {record.summary.get('description', record.name)}  \n"
+                        f"<small>sha256 {record.sha256[:16]}… · {record.size:,} bytes</small>",
+                        unsafe_allow_html=True)
+
+
+def show_verdict(report: Report, metric: str) -> None:
+    comparison = report.comparison(metric)
+    result = comparison.overall
+    name_a, name_b = report.run_names
+    first = conclusion(comparison, report.run_names)
+    with st.container(border=True):
+        st.subheader(first, anchor=False)
+        st.markdown(headline(comparison, report.run_names).removeprefix(first).strip())
+        level = round(100 * (1 - result.alpha))
+        cells = st.columns([1, 1, 2, 1, 1])
+        mean_help = f"Mean {metric} over the {result.n_queries:,} paired queries."
+        cells[0].metric(f"{name_a} (A)", f"{result.mean_a:.4f}", help=mean_help)
+        cells[1].metric(f"{name_b} (B)", f"{result.mean_b:.4f}", help=mean_help,
+                        delta=format_delta(result.delta), delta_arrow="auto")
+        cells[2].metric(f"{level}% interval of B \u2212 A",
+                        f"{format_delta(result.ci_low)} to {format_delta(result.ci_high)}",
+                        help="Paired bootstrap over queries "
+                             f"({result.n_resamples:,} resamples, {result.interval}).")
+        cells[3].metric("p (permutation)", format_p(result.p_value),
+                        help=f"Sign-flip permutation test, {result.n_permutations:,} flips.")
+        cells[4].metric("p (t-test)", format_p(result.t_p_value), help="Paired t-test.")
+        st.caption(caveat(metric))
+
+
+def show_segments(report: Report, metric: str) -> None:
+    comparison = report.comparison(metric)
+    run_names = report.run_names
+    table = views.segment_table(comparison, run_names)
+    if comparison.segment_column:
+        st.subheader(f"Where: by {comparison.segment_column}", anchor=False)
+        st.markdown(segments_summary(comparison, run_names))
+    else:
+        st.subheader("Overall interval", anchor=False)
+        st.caption("Pick a segment column in the sidebar (with a segment map) to see where "
+                   "the difference comes from.")
+    chart = charts.forest_plot(table, metric=metric, run_names=run_names,
+                               alpha=comparison.overall.alpha)
+    st.altair_chart(chart, width="stretch", key=f"forest:{metric}")
+    st.caption(INTERVALS_NOTE)
+    show_segment_table(table, metric, run_names, comparison.segment_column)
+
+
+def show_segment_table(table: pd.DataFrame, metric: str, run_names: tuple[str, str],
+                       segment_column: str | None) -> None:
+    name_a, name_b = run_names
+    def number(label: str, fmt: str = "%.4f", **options: object) -> object:
+        options.setdefault("width", "small")
+        return st.column_config.NumberColumn(label, format=fmt, **options)
+
+    st.dataframe(
+        table, hide_index=True, key=f"table:{metric}", placeholder="\u2014",
+        column_order=("segment", "n_queries", "mean_a", "mean_b", "delta", "ci_low", "ci_high",
+                      "p_value", "t_p_value", "q_value", "finding", "wins", "ties", "losses",
+                      "note"),
+        column_config={
+            "segment": st.column_config.TextColumn(segment_column or "Rows", pinned=True),
+            "n_queries": number("Queries", "localized"),
+            "mean_a": number(f"Mean {name_a}", width=None),
+            "mean_b": number(f"Mean {name_b}", width=None),
+            "delta": number("B \u2212 A", "%+.4f"),
+            "ci_low": number("CI low", "%+.4f"),
+            "ci_high": number("CI high", "%+.4f"),
+            "p_value": number("p", help="Permutation p-value"),
+            "t_p_value": number("t-test p"),
+            "q_value": number("q", help="Benjamini–Hochberg q-value across the segments"),
+            "finding": st.column_config.TextColumn("Finding", width="medium"),
+            "wins": number("Won", "localized"),
+            "ties": number("Tied", "localized"),
+            "losses": number("Lost", "localized"),
+            "note": st.column_config.TextColumn("Note"),
+        },
+    )
+    export = table.assign(metric=metric, segment_column=segment_column or "")
+    left, right, _ = st.columns([1, 1, 4])
+    left.download_button("Table (CSV)", export.to_csv(index=False),
+                         file_name=f"ranklens-{_slug(metric)}-segments.csv", mime="text/csv",
+                         on_click="ignore", icon=":material/download:", key=f"csv:{metric}")
+    right.download_button("Table (JSON)", export.to_json(orient="records", indent=2),
+                          file_name=f"ranklens-{_slug(metric)}-segments.json",
+                          mime="application/json", on_click="ignore",
+                          icon=":material/download:", key=f"json:{metric}")
+
+
+def show_per_query(report: Report, metric: str, inputs: LoadedInputs,
+                   segments: Mapping[str, str] | None) -> None:
+    result = report.comparison(metric).overall
+    name_a, name_b = report.run_names
+    per_query = views.per_query_table(report, metric, segments)
+    st.subheader("Per query", anchor=False)
+    left, right = st.columns([3, 1])
+    left.altair_chart(charts.delta_histogram(per_query, metric=metric, run_names=report.run_names),
+                      width="stretch", key=f"hist:{metric}")
+    right.metric(f"{name_b} wins", f"{result.wins:,}")
+    right.metric("Ties", f"{result.ties:,}")
+    right.metric(f"{name_b} loses", f"{result.losses:,}")
+    lost, won = views.biggest_changes(per_query, n=10)
+    pick_key = f"query:{metric}"
+    columns = st.columns(2)
+    for column, frame, title, key in ((columns[0], lost, f"Queries {name_b} lost most", "lost"),
+                                      (columns[1], won, f"Queries {name_b} won most", "won")):
+        column.markdown(f"**{title}** · click a row to see its rankings")
+        column.dataframe(
+            frame.drop(columns=["outcome"]), hide_index=True, key=f"{key}:{metric}",
+            on_select=_picker(f"{key}:{metric}", frame, pick_key), selection_mode="single-row",
+            column_config={
+                "query_id": "Query",
+                "a": st.column_config.NumberColumn(name_a, format="%.4f"),
+                "b": st.column_config.NumberColumn(name_b, format="%.4f"),
+                "delta": st.column_config.NumberColumn("B \u2212 A", format="%+.4f"),
+                "segment": "Segment",
+            },
+        )
+    show_rankings(report, metric, inputs, per_query.sort_values(["delta", "query_id"]), pick_key)
+
+
+def _picker(table_key: str, frame: pd.DataFrame, pick_key: str):  # type: ignore[no-untyped-def]
+    """Callback: a click on a row of ``frame`` picks that query in the rankings view."""
+    def pick() -> None:
+        rows = st.session_state[table_key].selection.rows
+        if rows:
+            st.session_state[pick_key] = frame["query_id"].iloc[rows[0]]
+    return pick
+
+
+def show_rankings(report: Report, metric: str, inputs: LoadedInputs, per_query: pd.DataFrame,
+                  pick_key: str) -> None:
+    st.subheader("One query, both rankings", anchor=False)
+    if inputs.run_a is None or inputs.run_b is None:
+        st.caption("The inputs are per-query metric tables: there are no rankings to show.")
+        return
+    name_a, name_b = report.run_names
+    deltas = dict(zip(per_query["query_id"], per_query["delta"], strict=True))
+    options = list(deltas)
+    if st.session_state.get(pick_key) not in deltas:
+        st.session_state.pop(pick_key, None)
+    left, right, _ = st.columns([2, 1, 3])
+    query = left.selectbox(
+        "Query", options, key=pick_key,
+        format_func=lambda q: f"{q}  ({format_delta(deltas[q], 3)})",
+        help=f"Ordered by B \u2212 A on {metric}, biggest losses first.")
+    k = right.number_input("Top k", min_value=1, max_value=100, value=10, step=1,
+                           key=f"k:{metric}")
+    row = per_query.loc[per_query["query_id"] == query].iloc[0]
+    shown = side_by_side(inputs.run_a, inputs.run_b, inputs.qrels, str(query), int(k),
+                         order=str(report.params.get("order", "score")))
+    st.markdown(
+        f"**{query}** · {metric}: {name_a} {row['a']:.4f}, {name_b} {row['b']:.4f} "
+        f"(B \u2212 A {format_delta(float(row['delta']))}) · {shown.n_overlap} of the top "
+        f"{int(k)} documents in both, {shown.n_entered} entered B's top {int(k)}")
+    columns = st.columns(2)
+    for column, frame, title, moved in ((columns[0], shown.a, f"A: {name_a}", "Where in B"),
+                                        (columns[1], shown.b, f"B: {name_b}", "Moved vs A")):
+        column.markdown(f"**{title}**")
+        column.dataframe(
+            frame.style.map(_label_colour, subset=["label"]).map(_change_colour,
+                                                                 subset=["change"]),
+            hide_index=True, key=f"ranking:{title}:{metric}",
+            column_config={
+                "rank": st.column_config.NumberColumn("Rank", width="small"),
+                "doc_id": "Document",
+                "score": st.column_config.NumberColumn("Score", format="%.4g"),
+                "label": st.column_config.TextColumn("Label", width="small"),
+                "change": moved,
+            },
+        )
+
+
+def _label_colour(label: str) -> str:
+    if label == UNJUDGED:
+        return "color: #8c959f; font-style: italic"
+    grade = int(label)
+    if grade <= 0:
+        return ""
+    shade = {1: "#dafbe1", 2: "#aceebb", 3: "#6fdd8b"}.get(grade, "#4ac26b")
+    return f"background-color: {shade}"
+
+
+def _change_colour(change: str) -> str:
+    if change.startswith("entered"):
+        return "color: #0969da"
+    if change.startswith("left"):
+        return "color: #bc4c00"
+    return "color: #57606a" if change == "same" else ""
+
+
+def _slug(text: str) -> str:
+    return "".join(ch if ch.isalnum() else "-" for ch in text).strip("-").lower()
+
+
+# ---- page ---------------------------------------------------------------------------------
+
+def show_metric(report: Report, metric: str, inputs: LoadedInputs,
+                segments: Mapping[str, str] | None) -> None:
+    show_verdict(report, metric)
+    show_segments(report, metric)
+    show_per_query(report, metric, inputs, segments)
+
+
+def main() -> None:
+    chosen = choose_sources()
+    if chosen is None:
+        show_title(None, "")
+        return
+    sources, origin = chosen
+    try:
+        inputs = app_state.loaded_inputs(sources)
+    except InputError as error:
+        show_title(None, "")
+        st.error(f"**This file cannot be read.** {error}", icon=":material/error:")
+        return
+    settings = choose_settings(inputs)
+    if settings is None:
+        show_title(None, "")
+        return
+    try:
+        report = app_state.cached_report(inputs, settings)
+    except ValueError as error:  # InputError, unknown metric, no common queries ...
+        show_title(None, "")
+        st.error(f"**Cannot compare these inputs.** {error}", icon=":material/error:")
+        return
+    show_title(report, origin)
+    show_warnings(report)
+    show_inputs(report)
+    segments = (inputs.segment_maps.get(settings.segment_column)
+                if settings.segment_column else None)
+    if len(report.metrics) == 1:
+        show_metric(report, report.metrics[0], inputs, segments)
+        return
+    for tab, metric in zip(st.tabs(list(report.metrics)), report.metrics, strict=True):
+        with tab:
+            show_metric(report, metric, inputs, segments)
+
+
+main()

@@ -1,0 +1,120 @@
+"""Two runs' rankings of one query side by side: what each shows in its top k, and what moved.
+
+``side_by_side`` answers "for this query, which documents does A show and which does B show,
+how are they judged, and which moved up or down, entered or left the top k". Documents are in
+trec_eval's order (score descending, ties by document id descending), the order the metrics
+score. It looks at one query; it computes no metric and no statistic.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ranklens.tables import Qrels, Run
+
+UNJUDGED = "unjudged"
+
+
+@dataclass(frozen=True)
+class QueryRankings:
+    """Top ``k`` of A and B for one query, each a frame with one row per rank.
+
+    Columns of ``a`` and ``b``: ``rank`` (1-based), ``doc_id``, ``score``, ``label`` (grade
+    as text, or "unjudged") and ``change``: for B, how the document moved relative to A
+    ("up 3", "down 1", "same", "entered (A rank 14)", "entered (not in A)"); for A, where it
+    went in B ("up 2", "left (B rank 23)", "left (not in B)" ...).
+    """
+
+    query_id: str
+    k: int
+    a: pd.DataFrame
+    b: pd.DataFrame
+
+    @property
+    def n_entered(self) -> int:
+        """Documents in B's top k that are not in A's top k."""
+        return int(self.b["change"].str.startswith("entered").sum())
+
+    @property
+    def n_overlap(self) -> int:
+        """Documents in both top k lists."""
+        return len(set(self.a["doc_id"]) & set(self.b["doc_id"]))
+
+
+def ranking(run: Run, query_id: str, *, order: str = "score") -> list[tuple[str, float]]:
+    """``(doc_id, score)`` of every document ``run`` retrieved for ``query_id``, best first.
+
+    trec_eval's order: score descending (``order="rank"``: the rank column ascending), ties by
+    document id descending. Empty when the run does not have the query.
+    """
+    found = pc.index(run.queries, pa.scalar(query_id, pa.string())).as_py()
+    if found < 0:
+        return []
+    rows = np.flatnonzero(run.query_codes == found)
+    docs = run.docs.take(pa.array(run.doc_codes[rows])).to_pylist()
+    scores = run.scores[rows].tolist()
+    if order == "rank":
+        if run.ranks is None:
+            raise ValueError(f"run {run.name!r} has no rank column; use order='score'")
+        keys = (-run.ranks[rows]).astype(np.float64).tolist()
+    else:
+        keys = scores
+    items = sorted(zip(docs, keys, scores, strict=True), key=lambda t: t[0], reverse=True)
+    items.sort(key=lambda t: t[1], reverse=True)  # stable: ties keep doc id descending
+    return [(doc, score) for doc, _, score in items]
+
+
+def judgements_of(qrels: Qrels, query_id: str) -> dict[str, int]:
+    """``{doc_id: grade}`` of one query (empty when it has no judgements)."""
+    found = pc.index(qrels.queries, pa.scalar(query_id, pa.string())).as_py()
+    if found < 0:
+        return {}
+    rows = np.flatnonzero(qrels.query_codes == found)
+    docs = qrels.docs.take(pa.array(qrels.doc_codes[rows])).to_pylist()
+    return dict(zip(docs, qrels.relevance[rows].tolist(), strict=True))
+
+
+def side_by_side(run_a: Run, run_b: Run, qrels: Qrels | None, query_id: str, k: int = 10,
+                 *, order: str = "score") -> QueryRankings:
+    """The top ``k`` of A and of B for ``query_id``, labelled, with each document's move."""
+    full_a, full_b = ranking(run_a, query_id, order=order), ranking(run_b, query_id, order=order)
+    rank_a = {doc: i + 1 for i, (doc, _) in enumerate(full_a)}
+    rank_b = {doc: i + 1 for i, (doc, _) in enumerate(full_b)}
+    grades = judgements_of(qrels, query_id) if qrels is not None else {}
+    return QueryRankings(
+        query_id, k,
+        _frame(full_a[:k], grades, rank_b, k, "left", "B"),
+        _frame(full_b[:k], grades, rank_a, k, "entered", "A"),
+    )
+
+
+def _frame(top: list[tuple[str, float]], grades: dict[str, int], other: dict[str, int], k: int,
+           outside: str, other_name: str) -> pd.DataFrame:
+    rows = []
+    for i, (doc, score) in enumerate(top):
+        rank = i + 1
+        grade = grades.get(doc)
+        rows.append({
+            "rank": rank, "doc_id": doc, "score": score,
+            "label": UNJUDGED if grade is None else str(grade),
+            "change": _change(rank, other.get(doc), k, outside, other_name),
+        })
+    return pd.DataFrame(rows, columns=["rank", "doc_id", "score", "label", "change"])
+
+
+def _change(rank: int, other_rank: int | None, k: int, outside: str, other_name: str) -> str:
+    """How a document at ``rank`` here sits in the other run, from B's point of view."""
+    if other_rank is None:
+        return f"{outside} (not in {other_name})"
+    if other_rank > k:
+        return f"{outside} ({other_name} rank {other_rank})"
+    # From B's side: A rank 5 -> B rank 2 is "up 3". From A's side: B rank 2 vs A rank 5.
+    moved = other_rank - rank if outside == "entered" else rank - other_rank
+    if moved == 0:
+        return "same"
+    return f"up {moved}" if moved > 0 else f"down {-moved}"

@@ -1,0 +1,150 @@
+"""A Report as tables for people: the rows behind the forest plot and the per-query deltas.
+
+``segment_table`` answers "what does each row of the forest plot say" (overall first, then the
+segments sorted by difference), with plain column names fit for a CSV or JSON download;
+``per_query_table`` answers "which queries moved, and by how much" on the queries the comparison
+paired. They reshape what the Report holds; they compute no statistics (no interval, no test).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Mapping
+from typing import Any
+
+import pandas as pd
+
+from ranklens.aggregate import OVERALL, MetricComparison, SegmentRow
+from ranklens.report import Report
+from ranklens.stats import ComparisonResult
+from ranklens.stats.pairing import pair
+from ranklens.verdict import format_delta, format_p
+
+SEGMENT_COLUMNS = (
+    "segment", "overall", "n_queries", "mean_a", "mean_b", "delta", "ci_low", "ci_high",
+    "p_value", "t_p_value", "q_value", "significant", "finding", "wins", "ties", "losses",
+    "effect_size", "note",
+)
+
+# What a row says, in words: the legend of the forest plot and a column of the table.
+BETTER = "{b} better"
+WORSE = "{b} worse"
+NO_DIFFERENCE = "no reliable difference"
+TOO_SMALL = "too small to compare"
+
+
+def finding(result: ComparisonResult | None, run_names: tuple[str, str]) -> str:
+    """``"<B> better"``, ``"<B> worse"``, ``"no reliable difference"`` or ``"too small..."``.
+
+    Decided by ``result.significant`` (the q-value when the result was adjusted, else p).
+    """
+    if result is None:
+        return TOO_SMALL
+    if not result.significant or result.delta == 0:
+        return NO_DIFFERENCE
+    return (BETTER if result.delta > 0 else WORSE).format(b=run_names[1])
+
+
+def finding_labels(run_names: tuple[str, str]) -> tuple[str, str, str, str]:
+    """Every value `finding` can return for these run names, in legend order."""
+    b = run_names[1]
+    return BETTER.format(b=b), NO_DIFFERENCE, WORSE.format(b=b), TOO_SMALL
+
+
+def segment_table(comparison: MetricComparison, run_names: tuple[str, str]) -> pd.DataFrame:
+    """One row per forest-plot row: the overall row first, then segments by difference.
+
+    Segments are sorted by mean difference B - A, largest first; segments too small to compare
+    (no result) come last with their note. ``significant`` is the decision of the row (q for
+    segments, the overall row's own p or cross-metric q); ``q_value`` is NaN where there is none.
+    """
+    rows = comparison.rows
+    overall, segments = rows[0], list(rows[1:])
+    scored = sorted((r for r in segments if r.result is not None),
+                    key=lambda r: (-_delta(r), r.segment))
+    unscored = [r for r in segments if r.result is None]
+    records = [_record(row, row is overall, run_names) for row in [overall, *scored, *unscored]]
+    return pd.DataFrame.from_records(records, columns=list(SEGMENT_COLUMNS))
+
+
+def _delta(row: SegmentRow) -> float:
+    return math.nan if row.result is None else row.result.delta
+
+
+def _record(row: SegmentRow, is_overall: bool, run_names: tuple[str, str]) -> dict[str, object]:
+    result = row.result
+    nan = math.nan
+    record: dict[str, object] = {
+        "segment": OVERALL if is_overall else row.segment,
+        "overall": is_overall,
+        "n_queries": row.n_queries,
+        "finding": finding(result, run_names),
+        "note": row.note,
+    }
+    if result is None:
+        record.update(mean_a=nan, mean_b=nan, delta=nan, ci_low=nan, ci_high=nan,
+                      p_value=nan, t_p_value=nan, q_value=nan, significant=False,
+                      wins=0, ties=0, losses=0, effect_size=nan)
+        return record
+    record.update(
+        mean_a=result.mean_a, mean_b=result.mean_b, delta=result.delta,
+        ci_low=result.ci_low, ci_high=result.ci_high, p_value=result.p_value,
+        t_p_value=result.t_p_value,
+        q_value=nan if result.q_value is None else result.q_value,
+        significant=result.significant, wins=result.wins, ties=result.ties,
+        losses=result.losses, effect_size=result.effect_size,
+    )
+    return record
+
+
+def describe_row(record: Mapping[Any, object]) -> dict[str, str]:
+    """Formatted texts of one `segment_table` row for tooltips: interval, p, q."""
+    def number(key: str) -> float:
+        value = record.get(key)
+        return math.nan if value is None else float(value)  # type: ignore[arg-type]
+
+    low, high = number("ci_low"), number("ci_high")
+    p, q = number("p_value"), number("q_value")
+    return {
+        "interval": "" if math.isnan(low) else f"{format_delta(low)} to {format_delta(high)}",
+        "p": "" if math.isnan(p) else format_p(p),
+        "q": "—" if math.isnan(q) else format_p(q),
+    }
+
+
+def per_query_table(
+    report: Report,
+    metric: str,
+    segments: Mapping[str, str] | None = None,
+) -> pd.DataFrame:
+    """The compared queries of ``metric``: ``query_id``, ``a``, ``b``, ``delta`` = b - a,
+    ``outcome`` ("B wins" / "tie" / "B loses") and, with ``segments``, ``segment``.
+
+    The queries are those the comparison paired under the report's missing-query policy
+    (``drop``: measured in both runs; ``zero``: in either, 0 where missing), sorted by id.
+    """
+    values = report.per_query[metric]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the report already carries the pairing's warnings
+        paired = pair(values["a"], values["b"], missing=str(report.params.get("missing", "drop")),
+                      min_queries=0)
+    frame = pd.DataFrame({"query_id": list(paired.queries), "a": paired.a, "b": paired.b})
+    frame["delta"] = frame["b"] - frame["a"]
+    frame["outcome"] = "tie"
+    frame.loc[frame["delta"] > 0, "outcome"] = "B wins"
+    frame.loc[frame["delta"] < 0, "outcome"] = "B loses"
+    if segments is not None:
+        frame["segment"] = [segments.get(q, "(no segment)") for q in frame["query_id"]]
+    return frame
+
+
+def biggest_changes(per_query: pd.DataFrame, n: int = 10) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The ``n`` queries B lost most (most negative delta first) and won most (largest first).
+
+    Ties are excluded from both; equal deltas are ordered by query id.
+    """
+    losses = per_query[per_query["delta"] < 0].sort_values(["delta", "query_id"])
+    wins = per_query[per_query["delta"] > 0].sort_values(["delta", "query_id"],
+                                                         ascending=[False, True])
+    return losses.head(n).reset_index(drop=True), wins.head(n).reset_index(drop=True)
