@@ -14,7 +14,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ranklens.io.build import arrow_indices, ids_unified, to_numpy
+from ranklens.io.build import arrow_indices, check_ids, ids_unified, to_numpy
 from ranklens.io.columns import ALIASES, normalise
 from ranklens.io.detect import sniff
 from ranklens.io.errors import InputError
@@ -65,7 +65,9 @@ def read_per_query(
         table = read_table(loaded, detected, roles=("query_id",),
                            optional=("metric", "value", "run"), explicit=columns,
                            what="per-query table", others=True)
-        queries = ids_unified(id_column(loaded.name, table.columns["query_id"], "query id"))
+        queries = ids_unified(id_column(loaded.name, table.columns["query_id"], "query id",
+                                          table.locate))
+        check_ids(loaded.name, queries, "query id", table.locate)
         keep = np.ones(table.rows, dtype=bool)
         set_aside: list[SetAside] = []
         run_label = run or run_name(loaded)
@@ -78,12 +80,11 @@ def read_per_query(
                              hint="leave run= out, or add a 'run' column")
         notes: list[str] = []
         if "metric" in table.columns and "value" in table.columns:
-            values = {"": number_column(loaded.name, table.columns["value"], "value",
-                                        table.locate)}
+            values = number_column(loaded.name, table.columns["value"], "value",
+                                   table.locate)
             names = pc.cast(table.columns["metric"], pa.string())
-            results = _long_form(loaded.name, queries.codes, queries.values, names,
-                                 to_numpy(values[""], np.float64), keep, table.locate,
-                                 run_label)
+            results = _long_form(loaded.name, queries.codes, queries.values, names, values,
+                                 keep, table.locate, run_label)
             form = "long"
         else:
             candidates = {column: values for column, values in table.other.items()
@@ -200,8 +201,8 @@ def _one_metric(name: str, metric: str, codes: np.ndarray, queries: pa.Array,
 
 
 def _long_form(name: str, codes: np.ndarray, queries: pa.Array, metric_names: pa.ChunkedArray,
-               values: np.ndarray, keep: np.ndarray, locate: Locator, run: str
-               ) -> dict[str, MetricResult]:
+               values: pa.ChunkedArray | np.ndarray, keep: np.ndarray, locate: Locator,
+               run: str) -> dict[str, MetricResult]:
     if metric_names.null_count:
         row = int(np.flatnonzero(to_numpy(pc.is_null(metric_names), np.bool_))[0])
         raise InputError(name, "metric name is missing", **{locate.unit: locate([row])[0]},

@@ -167,8 +167,9 @@ def _parse(loaded: Loaded, detected: Sniff, kind: str, columns: Mapping[str, str
     except InputError as error:
         raise _wrong_kind(loaded, detected, kind, error) from None
     locate = table.locate
-    queries = ids_unified(id_column(loaded.name, table.columns["query_id"], "query id"))
-    doc_column = id_column(loaded.name, table.columns["doc_id"], "document id")
+    queries = ids_unified(id_column(loaded.name, table.columns["query_id"], "query id",
+                                          table.locate))
+    doc_column = id_column(loaded.name, table.columns["doc_id"], "document id", locate)
     docs = ids_unified(doc_column) if unique_docs or not pa.types.is_dictionary(
         doc_column.type) else ids_by_block(doc_column)
     numbers: dict[str, pa.ChunkedArray | pa.Array] = {}

@@ -15,7 +15,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ranklens.io.build import arrow_indices, ids_unified, to_numpy
+from ranklens.io.build import arrow_indices, check_ids, ids_unified, to_numpy
 from ranklens.io.columns import ALIASES, IGNORED, normalise
 from ranklens.io.detect import sniff
 from ranklens.io.errors import InputError
@@ -104,7 +104,9 @@ def read_segments(
         if chosen not in candidates:
             raise InputError(loaded.name, f"has no segment column {chosen!r}",
                              hint=f"pick one of: {', '.join(candidates)}")
-        queries = ids_unified(id_column(loaded.name, table.columns["query_id"], "query id"))
+        queries = ids_unified(id_column(loaded.name, table.columns["query_id"], "query id",
+                                          table.locate))
+        check_ids(loaded.name, queries, "query id", table.locate)
         by_column: dict[str, dict[str, str]] = {}
         set_aside: list[SetAside] = []
         notes: list[str] = []

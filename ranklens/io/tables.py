@@ -245,8 +245,17 @@ def _diagnose_jsonl(loaded: Loaded, error: Exception) -> InputError:
 
 # ---- typed access to columns ----------------------------------------------------------------
 
-def id_column(name: str, column: pa.ChunkedArray, what: str) -> pa.ChunkedArray:
-    """Ids as text: dictionary/str kept, integers written in decimal, decimals refused."""
+def id_column(name: str, column: pa.ChunkedArray, what: str, locate: Locator
+              ) -> pa.ChunkedArray:
+    """Ids as text: dictionary/str kept, integers written in decimal, decimals refused.
+
+    A missing (null) id is an error naming its line or row.
+    """
+    if column.null_count:
+        flags = pa.concat_arrays(pc.is_null(column).chunks)
+        row = int(np.flatnonzero(flags.to_numpy(zero_copy_only=False))[0])
+        raise InputError(name, f"{what} is missing", **{locate.unit: locate([row])[0]},
+                         hint=f"every row needs a {what}")
     kind = column.type.value_type if pa.types.is_dictionary(column.type) else column.type
     if pa.types.is_string(kind) or pa.types.is_large_string(kind):
         return column

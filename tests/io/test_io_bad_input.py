@@ -180,3 +180,15 @@ def test_input_error_is_a_value_error_and_pickles():
     assert isinstance(error, ValueError)
     again = pickle.loads(pickle.dumps(error))
     assert str(again) == str(error) == "f.txt, line 3: bad. Fix it"
+
+
+@pytest.mark.parametrize(("reader", "content", "fragment"), [
+    (read_segments, b"query_id,segment\nq1,a\n,b\n", "line 3: query id is empty"),
+    (read_per_query, b"query_id,metric,value\nq1,ap,\n", "line 2: query 'q1' has no value"),
+    (read_run, b'{"qid":"q","docid":"a","score":1}\n{"qid":null,"docid":"b","score":2}\n',
+     "line 2: query id is missing"),
+    (read_run, b'query_id,doc_id,score\n"q1",d1,1\n"q1",,2\n', "line 3: document id is empty"),
+], ids=["segments-empty-query", "per-query-long-missing", "jsonl-null-id", "csv-empty-doc"])
+def test_missing_ids_and_values(reader, content, fragment):
+    with pytest.raises(InputError, match=fragment):
+        reader(content, name="f")
