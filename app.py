@@ -12,6 +12,8 @@ from pathlib import Path
 import streamlit as st
 
 from ranklens import __version__
+from ranklens.share import PAGE_KINDS
+from ranklens.ui import share_widget
 
 HERE = Path(__file__).resolve().parent
 
@@ -28,9 +30,9 @@ def pages() -> list[st.Page]:
     ]
 
 
-def resolve_page() -> st.Page:
-    """The page this run shows: the navigation's choice (share links will resolve here)."""
-    return st.navigation(pages(), position="top")
+def resolve_page(menu: list[st.Page]) -> st.Page:
+    """The page this run shows: the navigation's choice among ``menu``."""
+    return st.navigation(menu, position="top")
 
 
 def shared_sidebar() -> None:
@@ -44,9 +46,13 @@ def shared_sidebar() -> None:
 def main() -> None:
     st.set_page_config(page_title="ranklens", page_icon=":material/query_stats:",
                        layout="wide")
-    page = resolve_page()
+    link = share_widget.resolve_shared()  # ?report=<token>, or the report this session opened
+    menu = pages()
+    page = resolve_page(menu)
     shared_sidebar()
-    page.run()
+    # PAGE_KINDS is in menu order: compare, mde, ppi.
+    if share_widget.enter_shared(link, page, dict(zip(PAGE_KINDS, menu, strict=True))):
+        page.run()
 
 
 main()

@@ -19,6 +19,8 @@ from ranklens.analysis import CompareSettings, LoadedInputs
 from ranklens.io import InputError
 from ranklens.rankings import UNJUDGED, side_by_side
 from ranklens.report import Report
+from ranklens.share import compare_settings
+from ranklens.ui import html_download, share_widget
 from ranklens.verdict import caveat, conclusion, format_delta, format_p, headline, segments_summary
 
 COMMON_METRICS = ("nDCG@10", "nDCG@5", "nDCG@20", "nDCG", "AP", "RR", "P@5", "P@10", "R@100",
@@ -130,6 +132,7 @@ def show_title(report: Report | None, origin: str) -> None:
     right.download_button("Report (JSON)", report.to_json(), file_name="ranklens-report.json",
                           mime="application/json", on_click="ignore", icon=":material/download:",
                           help="Every input digest, parameter and number of this page.")
+    html_download.html_download(report, container=right)
 
 
 def show_warnings(report: Report) -> None:
@@ -352,7 +355,9 @@ def show_metric(report: Report, metric: str, inputs: LoadedInputs,
 
 
 def main() -> None:
-    chosen = choose_sources()
+    shared = share_widget.shared_for("compare")  # a ?report= link: its inputs and settings
+    chosen = (choose_sources() if shared is None
+              else (share_widget.shared_sources(shared), "shared report"))
     if chosen is None:
         show_title(None, "")
         return
@@ -363,7 +368,7 @@ def main() -> None:
         show_title(None, "")
         st.error(f"**This file cannot be read.** {error}", icon=":material/error:")
         return
-    settings = choose_settings(inputs)
+    settings = choose_settings(inputs) if shared is None else compare_settings(shared)
     if settings is None:
         show_title(None, "")
         return
@@ -374,6 +379,7 @@ def main() -> None:
         st.error(f"**Cannot compare these inputs.** {error}", icon=":material/error:")
         return
     show_title(report, origin)
+    share_widget.share_action("compare", settings, inputs.files)
     show_warnings(report)
     show_inputs(report)
     segments = (inputs.segment_maps.get(settings.segment_column)
