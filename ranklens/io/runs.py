@@ -86,7 +86,10 @@ def read_run(
         summary = ReadSummary(
             loaded.name, detected.format, len(scores), len(parsed.queries.values),
             len(parsed.docs.values) if parsed.docs.block_starts is None else None,
-            compressed=loaded.compressed, columns=names, notes=tuple(parsed.notes))
+            compressed=loaded.compressed, columns=names, notes=tuple(parsed.notes) + (
+                () if parsed.docs.block_starts is None else (
+                    "distinct documents not counted (that takes a second pass over every id: "
+                    "read with unique_docs=True to count them)",)))
         return RunRead(run, summary)
 
 
@@ -137,7 +140,8 @@ def _refuse_other_kinds(loaded: Loaded, detected: Sniff, kind: str) -> None:
         raise InputError(
             loaded.name, "looks like trec_eval output ('measure qid value'), not a "
             f"{kind} (first line: {detected.first_line[:60]!r})",
-            hint="load it as a per-query metric table instead")
+            hint="load it as a per-query metric table instead; if it is a run or qrels "
+                 "without a header, add one (e.g. query_id, doc_id, score)")
     if detected.format == "unknown":
         layout = "qid Q0 docid rank score tag" if kind == "run" else "qid iter docid rel"
         raise InputError(
