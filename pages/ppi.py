@@ -27,6 +27,7 @@ from ranklens.ppi_analysis import (
 )
 from ranklens.render import ppi_sentences
 from ranklens.stats import MIN_GOLD, InsufficientSampleError
+from ranklens.ui import share_widget
 from ranklens.verdict import format_delta, format_p
 
 DEMO, UPLOAD = "Demo data", "My files"
@@ -93,17 +94,18 @@ def show_headline(analysis: PPIAnalysis) -> None:
     sentences = ppi_sentences(analysis)
     with st.container(border=True):
         st.subheader(sentences[0].split(":")[0] + ".", anchor=False)
-        cells = st.columns([1.1, 1.5, 0.8, 0.9, 0.9, 1.1])
+        cells = st.columns([1, 1.8, 0.8, 0.7, 1.1])
         cells[0].metric(f"PPI++ {analysis.metric}, B − A", format_delta(best.delta))
-        cells[1].metric(f"{level}% interval", f"{format_delta(best.ci_low, 3)} to "
+        cells[1].metric(f"{level}% interval", f"{format_delta(best.ci_low, 3)} … "
                         f"{format_delta(best.ci_high, 3)}",
                         help="Normal approximation with the PPI++ variance.")
-        cells[2].metric("p", format_p(best.p_value))
+        cells[2].metric("p", format_p(best.p_value), help="Two-sided, normal approximation.")
         cells[3].metric("Weight λ", f"{best.lam:.2f}",
                         help="Weight of the proxy part: 0 is gold only, 1 is classic PPI; "
                              "estimated to minimise the variance (clipped to [0, 1]).")
-        cells[4].metric("Gold queries", f"{best.n_gold:,}")
-        cells[5].metric("Proxy-only queries", f"{best.n_proxy:,}")
+        cells[4].metric("Gold / proxy-only", f"{best.n_gold:,} / {best.n_proxy:,}",
+                        help="Queries with gold labels (and proxy labels) / queries with "
+                             "proxy labels only.")
         for sentence in sentences[1:]:
             st.markdown(sentence)
 
@@ -123,6 +125,11 @@ def show_intervals(analysis: PPIAnalysis) -> None:
         "measured on": data["queries"],
     })
     st.dataframe(table, hide_index=True, width="stretch", key="ppi_table")
+    best = analysis.estimate("ppi++").result
+    if best.lam in (0.0, 1.0):
+        twin = "classic PPI" if best.lam == 1.0 else "gold only"
+        st.caption(f"λ was estimated at {best.lam:.2f} (the estimate is kept within [0, 1]), so "
+                   f"PPI++ and {twin} coincide here.")
     st.caption("The uncorrected proxy interval is narrow around the wrong number when the "
                "proxy is biased: resampling queries cannot see a labelling error. Gold only is "
                "unbiased but wide; PPI++ keeps gold's unbiasedness and borrows the proxy's "
@@ -145,7 +152,8 @@ def show_bias(analysis: PPIAnalysis) -> None:
         f"**{format_delta(bias.bias)}** ({level}% interval {format_delta(bias.low)} to "
         f"{format_delta(bias.high)}, p {format_p(bias.p_value)}). This is the bias of the "
         "difference, not of the labels: a proxy can over-rate both runs and still get B − A "
-        "right.")
+        "right. The proxy-vs-PPI++ gap in the box above is a different number: the proxy over "
+        "all queries against the corrected estimate.")
 
 
 def show_warnings(analysis: PPIAnalysis) -> None:
@@ -194,10 +202,12 @@ def show_budget(analysis: PPIAnalysis) -> None:
 
 
 def main() -> None:
-    st.title("Cheap labels corrected by a gold sample (PPI++)")
+    st.title("Cheap labels, corrected on gold (PPI++)")
     st.caption("My labels are cheap (an LLM, one assessor). What does a small random sample of "
                "trusted labels say about B − A, and about the cheap labels' bias?")
-    chosen = choose_inputs()
+    shared = share_widget.shared_for("ppi")  # a ?report= link: its inputs and settings
+    chosen = (choose_inputs() if shared is None else
+              (shared.files, str(shared.settings["metric"]), float(shared.settings["alpha"])))
     if chosen is None:
         return
     files, metric, alpha = chosen
@@ -209,6 +219,7 @@ def main() -> None:
         return
     name_a, name_b = analysis.run_names
     st.caption(f"**{name_b}** (B) against **{name_a}** (A) on {analysis.metric}")
+    share_widget.share_action("ppi", {"metric": metric, "alpha": alpha}, files)
     show_headline(analysis)
     show_warnings(analysis)
     show_intervals(analysis)

@@ -38,18 +38,24 @@ def mde_chart(curve: pd.DataFrame, plan: QueryPlan, *, height: int = 320) -> alt
     plan's target differences are dashed horizontal rules, each labelled with the queries it
     needs (where the curve crosses it).
     """
+    targets = target_rules_data(plan)
+    # the data's own range, not log "nice" decades: most of a decade would be empty
+    n_range = [int(curve["n_queries"].min()), int(curve["n_queries"].max())]
+    lowest = min(float(curve["mde"].min()), *(t * 0.9 for t in targets["target"]))
+    y_range = [lowest, float(curve["mde"].max()) * 1.1]
     base = alt.Chart(curve).encode(
-        x=alt.X("n_queries:Q", scale=alt.Scale(type="log"), title="number of queries",
-                axis=alt.Axis(format="~s")),
+        x=alt.X("n_queries:Q", title="number of queries",
+                scale=alt.Scale(type="log", domain=n_range, nice=False),
+                axis=alt.Axis(format="~s", grid=True, tickCount=8)),
     )
     line = base.mark_line(color=CURVE, strokeWidth=2).encode(
-        y=alt.Y("mde:Q", title="minimum detectable effect", scale=alt.Scale(type="log"),
-                axis=alt.Axis(format=".3~f")),
+        y=alt.Y("mde:Q", title="minimum detectable effect",
+                scale=alt.Scale(type="log", domain=y_range, nice=False),
+                axis=alt.Axis(format=".3~f", tickCount=6)),
         tooltip=[alt.Tooltip("n_queries:Q", title="queries", format=","),
                  alt.Tooltip("mde:Q", title="MDE", format=".4f")],
     )
     layers: list[alt.Chart] = [line]
-    targets = target_rules_data(plan)
     if len(targets):
         rules = alt.Chart(targets).mark_rule(color=TARGET, strokeDash=[4, 3]).encode(
             y="target:Q",
@@ -184,11 +190,15 @@ def budget_chart(curve: pd.DataFrame, current_n: int, current_width: float,
                       var_name="estimate", value_name="width")
     long["estimate"] = long["estimate"].map({"ppi": "PPI++ (gold + proxy)",
                                              "gold_only": "gold only"})
+    n_range = [int(curve["n_gold"].min()), int(curve["n_gold"].max())]
+    y_range = [float(long["width"].min()) * 0.9, float(long["width"].max()) * 1.1]
     lines = alt.Chart(long).mark_line(strokeWidth=2).encode(
-        x=alt.X("n_gold:Q", scale=alt.Scale(type="log"), title="number of gold queries",
-                axis=alt.Axis(format="~s")),
-        y=alt.Y("width:Q", title="expected interval width", scale=alt.Scale(type="log"),
-                axis=alt.Axis(format=".3~f")),
+        x=alt.X("n_gold:Q", title="number of gold queries",
+                scale=alt.Scale(type="log", domain=n_range, nice=False),
+                axis=alt.Axis(format="~s", tickCount=8)),
+        y=alt.Y("width:Q", title="expected interval width",
+                scale=alt.Scale(type="log", domain=y_range, nice=False),
+                axis=alt.Axis(format=".3~f", tickCount=6)),
         color=alt.Color("estimate:N", title=None,
                         scale=alt.Scale(domain=["PPI++ (gold + proxy)", "gold only"],
                                         range=[CURVE, "#1a7f37"]),
@@ -208,7 +218,7 @@ def budget_chart(curve: pd.DataFrame, current_n: int, current_width: float,
     layers.append(alt.Chart(here).mark_point(color=CHOSEN, filled=True, size=90).encode(
         x="n_gold:Q", y="width:Q", tooltip=[alt.Tooltip("label:N", title="your sample")]))
     layers.append(alt.Chart(here).mark_text(
-        align="left", dx=8, dy=-10, color=CHOSEN, fontWeight="bold", fontSize=12,
+        align="right", dx=-8, dy=16, color=CHOSEN, fontWeight="bold", fontSize=12,
     ).encode(x="n_gold:Q", y="width:Q", text="label:N"))
     return alt.LayerChart(layer=layers, height=height, width="container", autosize=FIT_WIDTH)
 
