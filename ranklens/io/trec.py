@@ -9,7 +9,7 @@ is wrong. Neither path loops over rows in Python.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pyarrow as pa
@@ -43,11 +43,29 @@ def read_trec(loaded: Loaded, sniff: Sniff, kind: str, *, unique_docs: bool,
               keep_ranks: bool = False) -> Parsed:
     """Parse a TREC run (``kind="run"``) or qrels (``kind="qrels"``) into columns."""
     fields = RUN_FIELDS if kind == "run" else QRELS_FIELDS
+    refused = (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, OSError)
     try:
         return _read_fast(loaded, sniff, fields, unique_docs=unique_docs,
                           keep_ranks=keep_ranks)
-    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, OSError):
-        pass  # the line-by-line reader finds the line and says what is wrong with it
+    except refused:
+        pass
+    data = np.frombuffer(loaded.read_all(), dtype=np.uint8)
+    if (data == 9).any() and (data == 32).any():
+        # tabs on some lines, spaces on others: one separator after all, once tabs are spaces
+        spaced = np.where(data == 9, np.uint8(32), data)
+        respaced = replace(loaded, path=None, data=pa.py_buffer(spaced),
+                           head=spaced[:len(loaded.head)].tobytes())
+        try:
+            parsed = _read_fast(respaced, replace(sniff, first_line=sniff.first_line.replace(
+                "\t", " ")), fields, unique_docs=unique_docs, keep_ranks=keep_ranks)
+        except refused:
+            pass
+        else:
+            parsed.notes.append("tabs and spaces both separate fields: read alike "
+                                "(as trec_eval does)")
+            return parsed
+    del data
+    # the line-by-line reader reads irregular files and finds the line of a wrong one
     return _read_by_line(loaded, fields, kind, keep_ranks)
 
 

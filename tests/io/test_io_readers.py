@@ -110,6 +110,15 @@ def test_mixed_whitespace_and_extra_fields_are_read_as_trec_eval_does():
     assert any("any run of spaces or tabs" in note for note in summary.notes)
 
 
+def test_tabs_on_some_lines_spaces_on_others():
+    content = b"q1\tQ0\td1\t1\t2.5\ttag\nq1 Q0 d2 2 1.5 tag\nq2\tQ0 d1 1 0.5\ttag\n"
+    run, summary = read_run(content)
+    assert run.to_dict() == RUN_DICT
+    assert any("tabs and spaces" in note for note in summary.notes)
+    with pytest.raises(InputError, match="line 2: score 'x' is not a number"):
+        read_run(content.replace(b"1.5", b"x"))
+
+
 def test_every_line_with_extra_fields_stays_on_the_fast_path():
     run, summary = read_run(RUN.replace(b"tag\n", b"tag more\n"))
     assert run.to_dict() == RUN_DICT
