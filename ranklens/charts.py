@@ -153,7 +153,9 @@ def histogram_data(per_query: pd.DataFrame, run_names: tuple[str, str],
         return pd.DataFrame(columns=columns)
     low, high = float(deltas.min()), float(deltas.max())
     step = bin_step(max(high, 0.0) - min(low, 0.0), bins)
-    index = np.floor(deltas / step).astype(np.int64)
+    # The nudge keeps a difference that is a multiple of the step (P@10 moves by 0.1) in the
+    # bin that starts at it, despite 0.3 / 0.05 == 5.999...
+    index = np.floor(deltas / step + 1e-9).astype(np.int64)
     outcome_rank = per_query["outcome"].map({"B wins": 0, "tie": 1, "B loses": 2})
     counted = (pd.DataFrame({"index": index, "rank": outcome_rank.to_numpy()})
                .groupby(["index", "rank"], sort=True).size().reset_index(name="queries"))

@@ -1,0 +1,354 @@
+"""The Compare page under streamlit.testing (AppTest): demo first visit, uploads, bad files.
+
+Every number the page shows is checked against the library (``ranklens.analysis``) run on the
+same bytes with the same settings, so the page can only draw, never compute differently.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import warnings
+from collections.abc import Mapping
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
+from streamlit.testing.v1 import AppTest
+
+from ranklens import charts, demo, views
+from ranklens.analysis import CompareSettings, InputFile, LoadedInputs, load_inputs
+from ranklens.io import InputError
+from ranklens.rankings import side_by_side
+from ranklens.report import Report
+from ranklens.verdict import caveat, conclusion, format_delta, format_p, headline
+
+ROOT = Path(__file__).resolve().parents[2]
+DEMO = {role: path.read_bytes() for role, path in demo.paths().items()}
+TIMEOUT = 120
+
+
+# ---- helpers ------------------------------------------------------------------------------
+
+def start() -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def labelled(widgets, label: str):  # type: ignore[no-untyped-def]
+    found = [w for w in widgets if w.label == label]
+    assert len(found) == 1, f"{label!r}: {[w.label for w in widgets]}"
+    return found[0]
+
+
+def upload(at: AppTest, files: Mapping[str, tuple[str, bytes]]) -> AppTest:
+    labelled(at.radio, "Data").set_value("My files").run()
+    for role, (name, data) in files.items():
+        at.file_uploader(key=f"upload_{role}").upload(name, data)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def library_report(files: Mapping[str, tuple[str, bytes]], **settings: object) -> tuple[
+        LoadedInputs, Report]:
+    inputs = load_inputs(
+        *(InputFile(role, *files[role]) for role in ("run_a", "run_b")),
+        qrels=InputFile("qrels", *files["qrels"]) if "qrels" in files else None,
+        segments=InputFile("segments", *files["segments"]) if "segments" in files else None,
+    )
+    settings.setdefault("run_names", inputs.default_run_names)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return inputs, inputs.report(CompareSettings(**settings))  # type: ignore[arg-type]
+
+
+def demo_files() -> dict[str, tuple[str, bytes]]:
+    return {role: (demo.FILES[role], DEMO[role]) for role in ("run_a", "run_b", "qrels",
+                                                              "segments")}
+
+
+def metrics_shown(at: AppTest) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def chart_datasets(at: AppTest) -> list[list[pd.DataFrame]]:
+    """The data of every Altair chart on the page, as the browser receives it."""
+    return [[convert_arrow_bytes_to_pandas_df(d.data.data) for d in chart.proto.datasets]
+            for chart in at.get("vega_lite_chart")]
+
+
+def assert_headline(at: AppTest, report: Report, metric: str) -> None:
+    comparison = report.comparison(metric)
+    result = comparison.overall
+    first = conclusion(comparison, report.run_names)
+    rest = headline(comparison, report.run_names).removeprefix(first).strip()
+    assert first in [s.value for s in at.subheader]
+    assert rest in [m.value for m in at.markdown]
+    assert caveat(metric) in [c.value for c in at.caption]
+    shown = metrics_shown(at)
+    name_a, name_b = report.run_names
+    assert shown[f"{name_a} (A)"] == f"{result.mean_a:.4f}"
+    assert shown[f"{name_b} (B)"] == f"{result.mean_b:.4f}"
+    level = round(100 * (1 - result.alpha))
+    assert shown[f"{level}% interval of B \u2212 A"] == (
+        f"{format_delta(result.ci_low)} to {format_delta(result.ci_high)}")
+    assert shown["p (permutation)"] == format_p(result.p_value)
+    assert shown["p (t-test)"] == format_p(result.t_p_value)
+
+
+# ---- first visit --------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def first_visit() -> AppTest:
+    return start()
+
+
+@pytest.fixture(scope="module")
+def demo_report() -> tuple[LoadedInputs, Report]:
+    return library_report(demo_files(), segment_column="intent")
+
+
+def test_first_visit_shows_the_demo_report_with_the_librarys_numbers(first_visit, demo_report):
+    _, report = demo_report
+    at = first_visit
+    assert not at.error
+    assert labelled(at.radio, "Data").value == "Demo data"
+    assert labelled(at.selectbox, "Segment by").value == "intent"
+    assert labelled(at.multiselect, "Metrics").value == ["nDCG@10"]
+    assert_headline(at, report, "nDCG@10")
+    assert "Where: by intent" in [s.value for s in at.subheader]
+    assert at.title[0].value == "Compare runs"
+
+
+def test_forest_plot_and_table_carry_every_segment_with_q_values(first_visit, demo_report):
+    _, report = demo_report
+    comparison = report.comparison("nDCG@10")
+    expected = views.segment_table(comparison, report.run_names)
+    shown = first_visit.dataframe[0].value
+    pd.testing.assert_frame_equal(shown.reset_index(drop=True), expected, check_dtype=False)
+    assert shown["q_value"].iloc[1:].notna().all()  # every segment has its q
+
+    forest = charts.forest_data(expected, report.run_names)
+    drawn = [frame for frame in chart_datasets(first_visit)[0] if "row" in frame
+             and len(frame) == len(forest)]
+    assert len(drawn) == 1
+    assert list(drawn[0]["row"]) == list(forest["row"])
+    assert list(drawn[0]["delta"]) == pytest.approx(list(forest["delta"]))
+    assert list(drawn[0]["q"]) == list(forest["q"])
+    labels = [b.proto.label for b in first_visit.get("download_button")]
+    assert {"Table (CSV)", "Table (JSON)", "Report (JSON)"} <= set(labels)
+
+
+def test_per_query_view_counts_and_extremes_match_the_report(first_visit, demo_report):
+    inputs, report = demo_report
+    result = report.comparison("nDCG@10").overall
+    shown = metrics_shown(first_visit)
+    name_b = report.run_names[1]
+    assert shown[f"{name_b} wins"] == f"{result.wins:,}"
+    assert shown["Ties"] == f"{result.ties:,}"
+    assert shown[f"{name_b} loses"] == f"{result.losses:,}"
+    per_query = views.per_query_table(report, "nDCG@10", inputs.segment_maps["intent"])
+    lost, won = views.biggest_changes(per_query, n=10)
+    frames = [d.value for d in first_visit.dataframe]
+    assert any(list(f.get("query_id", [])) == list(lost["query_id"]) for f in frames)
+    assert any(list(f.get("query_id", [])) == list(won["query_id"]) for f in frames)
+    histogram = charts.histogram_data(per_query, report.run_names)
+    bars = [f for frames_ in chart_datasets(first_visit) for f in frames_ if "queries" in f]
+    assert len(bars) == 1 and bars[0]["queries"].sum() == result.n_queries
+    pd.testing.assert_frame_equal(bars[0].reset_index(drop=True), histogram,
+                                  check_dtype=False)
+
+
+def test_rankings_of_the_query_b_lost_most_side_by_side(demo_report):
+    inputs, report = demo_report
+    at = start()
+    query = labelled(at.selectbox, "Query")
+    per_query = views.per_query_table(report, "nDCG@10")
+    worst = per_query.sort_values(["delta", "query_id"])["query_id"].iloc[0]
+    assert query.value == worst
+    expected = side_by_side(inputs.run_a, inputs.run_b, inputs.qrels, worst, 10)
+    tables = [d.value for d in at.dataframe if "change" in d.value]
+    assert len(tables) == 2
+    pd.testing.assert_frame_equal(tables[0].reset_index(drop=True), expected.a,
+                                  check_dtype=False)
+    pd.testing.assert_frame_equal(tables[1].reset_index(drop=True), expected.b,
+                                  check_dtype=False)
+
+    labelled(at.number_input, "Top k").set_value(5).run()
+    best = per_query.sort_values(["delta", "query_id"])["query_id"].iloc[-1]
+    labelled(at.selectbox, "Query").set_value(best).run()
+    assert not at.exception
+    tables = [d.value for d in at.dataframe if "change" in d.value]
+    expected = side_by_side(inputs.run_a, inputs.run_b, inputs.qrels, best, 5)
+    assert [len(t) for t in tables] == [5, 5]
+    assert list(tables[1]["doc_id"]) == list(expected.b["doc_id"])
+
+
+# ---- settings -----------------------------------------------------------------------------
+
+def test_several_metrics_one_panel_each_and_segment_column_switch():
+    at = start()
+    labelled(at.multiselect, "Metrics").set_value(["nDCG@10", "AP"]).run()
+    labelled(at.selectbox, "Segment by").set_value("length").run()
+    assert not at.exception and not at.error
+    assert [t.label for t in at.tabs] == ["nDCG@10", "AP"]
+    _, report = library_report(demo_files(), metrics=("nDCG@10", "AP"),
+                               segment_column="length")
+    for tab, metric in zip(at.tabs, ("nDCG@10", "AP"), strict=True):
+        comparison = report.comparison(metric)
+        assert conclusion(comparison, report.run_names) in [s.value for s in tab.subheader]
+        assert "Where: by length" in [s.value for s in tab.subheader]
+        shown = tab.dataframe[0].value.reset_index(drop=True)
+        pd.testing.assert_frame_equal(shown, views.segment_table(comparison, report.run_names),
+                                      check_dtype=False)
+
+
+def test_alpha_resamples_seed_and_missing_policy_reach_the_report():
+    at = start()
+    labelled(at.selectbox, "Significance level (alpha)").set_value(0.01)
+    labelled(at.number_input, "Resamples").set_value(2000)
+    labelled(at.number_input, "Seed").set_value(7)
+    labelled(at.radio, "Queries missing from one run").set_value("zero")
+    labelled(at.selectbox, "Segment by").set_value("(none)")
+    at.run()
+    assert not at.exception
+    _, report = library_report(demo_files(), alpha=0.01, n_resamples=2000,
+                               n_permutations=2000, seed=7, missing="zero")
+    assert_headline(at, report, "nDCG@10")
+    assert "Overall interval" in [s.value for s in at.subheader]
+
+
+def test_run_names_are_editable():
+    at = start()
+    labelled(at.text_input, "Name of run B").input("reranker v2").run()
+    assert not at.exception
+    _, report = library_report(demo_files(), segment_column="intent",
+                               run_names=("bm25_baseline", "reranker v2"))
+    assert_headline(at, report, "nDCG@10")
+
+
+def test_no_metric_selected_says_what_to_do():
+    at = start()
+    labelled(at.multiselect, "Metrics").set_value([]).run()
+    assert not at.exception
+    assert any("at least one metric" in i.value for i in at.info)
+
+
+def test_an_unknown_typed_metric_is_an_error_in_words():
+    at = start()
+    labelled(at.multiselect, "Metrics").set_value(["nDCG@10", "ndcg@ten"]).run()
+    assert not at.exception
+    assert len(at.error) == 1 and "unknown metric 'ndcg@ten'" in at.error[0].value
+
+
+# ---- uploads ------------------------------------------------------------------------------
+
+def _as_csv_run(trec: bytes) -> bytes:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["query_id", "doc_id", "score"])
+    for line in trec.decode().splitlines():
+        q, _, d, _, s, _ = line.split()
+        writer.writerow([q, d, s])
+    return out.getvalue().encode()
+
+
+def test_uploaded_files_in_several_formats_give_the_librarys_headline():
+    files = {
+        "run_a": ("baseline.trec.gz", gzip.compress(DEMO["run_a"])),
+        "run_b": ("candidate.csv", _as_csv_run(DEMO["run_b"])),
+        "qrels": ("judgements.qrels", DEMO["qrels"]),
+        "segments": ("segments.tsv", DEMO["segments"]),
+    }
+    at = upload(start(), files)
+    assert not at.error
+    _, report = library_report(files, segment_column="intent")
+    assert report.run_names == ("baseline", "candidate")
+    assert_headline(at, report, "nDCG@10")
+    assert "Inputs: 4 files read" in [e.label for e in at.expander]
+
+
+def test_incomplete_uploads_say_what_is_missing():
+    at = start()
+    labelled(at.radio, "Data").set_value("My files").run()
+    at.file_uploader(key="upload_run_a").upload("a.trec", DEMO["run_a"])
+    at.run()
+    assert not at.exception and not at.error
+    assert any("Upload run A and run B" in i.value for i in at.info)
+
+
+def test_a_bad_file_shows_the_input_error_and_the_page_stays_usable():
+    bad = b"q1 0 d1 1\nq1 0 d2 x\n"
+    with pytest.raises(InputError) as raised:
+        load_inputs(InputFile("run_a", "a.trec", DEMO["run_a"]),
+                    InputFile("run_b", "b.trec", DEMO["run_b"]),
+                    qrels=InputFile("qrels", "judgements.txt", bad))
+    files = {"run_a": ("a.trec", DEMO["run_a"]), "run_b": ("b.trec", DEMO["run_b"]),
+             "qrels": ("judgements.txt", bad)}
+    at = upload(start(), files)
+    assert not at.exception
+    assert len(at.error) == 1 and str(raised.value) in at.error[0].value
+    assert "Traceback" not in at.error[0].value
+    assert len(at.file_uploader) == 4  # the inputs stay there to fix
+
+    at.file_uploader(key="upload_qrels").set_value(("qrels.trec", DEMO["qrels"], "text/plain"))
+    at.run()
+    assert not at.exception and not at.error
+    files["qrels"] = ("qrels.trec", DEMO["qrels"])
+    _, report = library_report(files)
+    assert_headline(at, report, "nDCG@10")
+
+
+def test_queries_missing_from_a_run_are_warned_with_counts():
+    lines = DEMO["run_b"].decode().splitlines(keepends=True)
+    dropped = {f"q{i:04d}" for i in range(5)}
+    run_b = "".join(line for line in lines if line.split()[0] not in dropped).encode()
+    files = {"run_a": ("a.trec", DEMO["run_a"]), "run_b": ("b.trec", run_b),
+             "qrels": ("qrels.trec", DEMO["qrels"])}
+    at = upload(start(), files)
+    _, report = library_report(files)
+    assert report.warnings
+    assert len(at.warning) == 1
+    for message in report.warnings:
+        assert message in at.warning[0].value
+    assert "5" in at.warning[0].value
+    assert_headline(at, report, "nDCG@10")
+
+
+def _per_query_table(report: Report, side: str) -> bytes:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["query_id", "nDCG@10", "AP"])
+    values = {m: report.per_query[m][side] for m in ("nDCG@10", "AP")}
+    for query in sorted(values["nDCG@10"]):
+        writer.writerow([query, repr(values["nDCG@10"][query]), repr(values["AP"][query])])
+    return out.getvalue().encode()
+
+
+def test_per_query_metric_tables_without_judgements():
+    _, scored = library_report(demo_files(), metrics=("nDCG@10", "AP"))
+    files = {"run_a": ("bm25.csv", _per_query_table(scored, "a")),
+             "run_b": ("neural.csv", _per_query_table(scored, "b"))}
+    at = upload(start(), files)
+    assert not at.exception and not at.error
+    metrics = labelled(at.multiselect, "Metrics")
+    assert metrics.value == ["nDCG@10"] and set(metrics.options) == {"nDCG@10", "AP"}
+    _, report = library_report(files, metrics=("nDCG@10",))
+    assert_headline(at, report, "nDCG@10")
+    assert report.comparison("nDCG@10").overall.delta == pytest.approx(
+        scored.comparison("nDCG@10").overall.delta)
+    assert any("no rankings to show" in c.value for c in at.caption)
+
+
+# ---- navigation ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("page", ["pages/mde.py", "pages/ppi.py"])
+def test_other_pages_open_from_the_navigation(page):
+    at = start()
+    at.switch_page(page).run()
+    assert not at.exception
