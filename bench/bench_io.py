@@ -5,8 +5,9 @@
 RUN defaults to bench/data/big/run_a.trec (7M rows, 247 MB), made by
 ``python ../shared/bench/make_data.py bench/data/big --queries 7000 --depth 1000``.
 Each reader runs in its own fresh subprocess (imports done before the clock starts), which
-reports its wall time and its own peak RSS (``ru_maxrss``, imports included). Times are the
-best of ``--repeat`` runs; the ratio is the peer's time over ranklens.io's.
+reports its wall time, its CPU time (user + system, all threads) and its own peak RSS
+(``ru_maxrss``, imports included). Times are the best of ``--repeat`` runs; the ratio is the
+peer's best wall time over ranklens.io's.
 Not a test: run on demand, on a quiet machine (other processes skew both columns).
 """
 
@@ -26,11 +27,14 @@ _CHILD = """
 import json, resource, sys, time
 path = sys.argv[1]
 {setup}
-start = time.perf_counter()
+def cpu():
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+cpu_start, start = cpu(), time.perf_counter()
 rows = read(path)
-seconds = time.perf_counter() - start
+seconds, cpu_seconds = time.perf_counter() - start, cpu() - cpu_start
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-print(json.dumps({{"seconds": seconds, "rows": rows, "peak_mb": peak}}))
+print(json.dumps({{"seconds": seconds, "cpu": cpu_seconds, "rows": rows, "peak_mb": peak}}))
 """
 
 READERS = {
@@ -98,17 +102,18 @@ def main() -> None:
         results[name] = {
             "best": min(r["seconds"] for r in runs),
             "median": statistics.median(r["seconds"] for r in runs),
+            "cpu": min(r["cpu"] for r in runs),
             "peak_mb": max(r["peak_mb"] for r in runs),
             "rows": runs[0]["rows"],
             "n": len(runs),
         }
     ours = results.get("ranklens.io.read_run", {}).get("best")
-    print(f"{'reader':42} {'rows':>10} {'best s':>8} {'median s':>9} {'peak MB':>8} "
-          f"{'runs':>4} {'time / ranklens':>15}")
+    print(f"{'reader':40} {'rows':>10} {'best s':>7} {'median s':>8} {'cpu s':>6} "
+          f"{'peak MB':>7} {'runs':>4} {'time / ranklens':>15}")
     for name, row in results.items():
         ratio = f"{row['best'] / ours:.2f}x" if ours else "-"
-        print(f"{name:42} {int(row['rows']):>10,} {row['best']:>8.3f} {row['median']:>9.3f} "
-              f"{row['peak_mb']:>8.0f} {int(row['n']):>4} {ratio:>15}")
+        print(f"{name:40} {int(row['rows']):>10,} {row['best']:>7.3f} {row['median']:>8.3f} "
+              f"{row['cpu']:>6.2f} {row['peak_mb']:>7.0f} {int(row['n']):>4} {ratio:>15}")
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 
