@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import warnings
+from typing import Any
 
 import streamlit as st
 from streamlit.runtime.uploaded_file_manager import UploadedFile
@@ -19,7 +20,9 @@ from ranklens import planning, planning_charts
 from ranklens.analysis import InputFile
 from ranklens.io import InputError
 from ranklens.metric_result import MetricResult
+from ranklens.share import Shared
 from ranklens.stats import InsufficientSampleError, minimum_detectable_effect
+from ranklens.ui import share_widget
 from ranklens.verdict import format_delta
 
 DEMO, PILOT, TABLES, TYPED = ("Demo pilot runs", "My pilot runs", "My per-query table(s)",
@@ -174,6 +177,61 @@ def choose_settings(default_n: int) -> tuple[int, float, float, str, float]:
     return int(n_queries), float(alpha), float(power), str(method), float(target)
 
 
+# ---- share links: the spread's inputs as a snapshot, and back --------------------------------
+
+SOURCE_KEYS = {DEMO: "demo", PILOT: "pilot", TABLES: "tables", TYPED: "typed"}
+PILOT_ROLES = (("run_a", "mde_run_a"), ("run_b", "mde_run_b"), ("qrels", "mde_qrels"))
+
+
+def spread_snapshot() -> tuple[dict[str, Any], tuple[InputFile, ...]]:
+    """The spread's settings and files as chosen in the sidebar (after `choose_spread`)."""
+    state = st.session_state
+    source = SOURCE_KEYS[state["mde_source"]]
+    if source == "typed":
+        return {"source": source, "sd": float(state["mde_sd"])}, ()
+    if source == "demo":
+        demo = demo_files()
+        return ({"source": source, "metric": str(state["mde_metric"])},
+                tuple(demo[role] for role, _ in PILOT_ROLES))
+    if source == "pilot":
+        return ({"source": source, "metric": str(state["mde_metric"])},
+                tuple(as_file(role, state[key]) for role, key in PILOT_ROLES))
+    files = tuple(as_file(role, state[key]) for role, key
+                  in (("table_a", "mde_table_a"), ("table_b", "mde_table_b"))
+                  if state.get(key) is not None)
+    if len(files) == 2:
+        return {"source": source, "metric": str(state["mde_table_metric"])}, files
+    return ({"source": source, "column_a": str(state["mde_column_a"]),
+             "column_b": str(state["mde_column_b"])}, files)
+
+
+def shared_spread(shared: Shared) -> planning.Pilot | float:
+    """The spread of a shared MDE page, measured again on its files."""
+    settings = shared.settings
+    if settings["source"] == "typed":
+        return float(settings["sd"])
+    files = {f.role: f for f in shared.files}
+    if settings["source"] in ("demo", "pilot"):
+        chosen = (files["run_a"], files["run_b"], files["qrels"])
+        return cached_pilot(digest(*chosen), settings["metric"], chosen)
+    columns_a = cached_columns(digest(files["table_a"]), files["table_a"])
+    if "table_b" in files:
+        columns_b = cached_columns(digest(files["table_b"]), files["table_b"])
+        return planning.pilot_from_columns(columns_a[settings["metric"]],
+                                           columns_b[settings["metric"]])
+    column_a = settings["column_a"]
+    return planning.pilot_from_columns(
+        None if column_a == DIFFERENCES_ONLY else columns_a[column_a],
+        columns_a[settings["column_b"]])
+
+
+def shared_settings(shared: Shared) -> tuple[int, float, float, str, float]:
+    """Number of queries, alpha, power, method and target of a shared MDE page."""
+    s = shared.settings
+    return (int(s["n_queries"]), float(s["alpha"]), float(s["power"]), str(s["method"]),
+            float(s["target"]))
+
+
 # ---- output -----------------------------------------------------------------------------------
 
 def show_spread(measured: planning.Pilot | float) -> float:
@@ -234,16 +292,23 @@ def main() -> None:
     st.title("How many queries? Minimum detectable effect")
     st.caption("Asked before labelling: which difference can this many queries resolve, and "
                "how many queries does the difference I care about need?")
+    shared = share_widget.shared_for("mde")  # a ?report= link: its inputs and settings
     try:
-        measured = choose_spread()
+        measured = choose_spread() if shared is None else shared_spread(shared)
     except (InputError, InsufficientSampleError, ValueError) as error:
         st.error(str(error), icon=":material/error:")
         return
     if measured is None:
         return
     default_n = measured.n_queries if isinstance(measured, planning.Pilot) else 200
-    n_queries, alpha, power, method, target = choose_settings(max(2, default_n))
+    n_queries, alpha, power, method, target = (choose_settings(max(2, default_n))
+                                               if shared is None else shared_settings(shared))
     sd = show_spread(measured)
+    if shared is None:
+        spread, files = spread_snapshot()
+        share_widget.share_action("mde", {**spread, "n_queries": n_queries, "alpha": alpha,
+                                          "power": power, "method": method, "target": target},
+                                  files)
     deltas = tuple(dict.fromkeys((*planning.DEFAULT_DELTAS, target)))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
