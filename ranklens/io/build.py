@@ -287,20 +287,17 @@ def _rows_needing_string_check(query_codes: np.ndarray, docs: Ids) -> np.ndarray
     n = len(query_codes)
     starts = docs.block_starts
     stops = np.append(starts[1:], n)
-    parts: list[np.ndarray] = []
-    for start, stop, size in zip(starts, stops, docs.block_sizes, strict=True):
-        if size < stop - start:
-            parts.append(np.arange(start, stop))
-    changes = np.flatnonzero(query_codes[1:] != query_codes[:-1]) + 1
-    run_starts = np.concatenate(([0], changes))
-    n_queries = len(np.unique(query_codes[run_starts])) if n else 0
-    if n_queries == len(run_starts):  # each query's rows are contiguous: only the ones at
-        run_stops = np.append(run_starts[1:], n)  # block boundaries span blocks
+    parts = [np.arange(start, stop) for start, stop, size
+             in zip(starts, stops, docs.block_sizes, strict=True) if size < stop - start]
+    overlapping = bool(parts)
+    run_starts = np.concatenate(([0], np.flatnonzero(query_codes[1:] != query_codes[:-1]) + 1))
+    runs_per_query = np.bincount(query_codes[run_starts])
+    if runs_per_query.max(initial=0) <= 1:  # each query's rows are contiguous: only queries
+        run_stops = np.append(run_starts[1:], n)  # met by a block boundary span blocks
         boundaries = starts[1:]
-        spanning = np.flatnonzero(query_codes[boundaries - 1] == query_codes[boundaries])
-        for boundary in boundaries[spanning]:
-            k = np.searchsorted(run_starts, boundary, side="right") - 1
-            parts.append(np.arange(run_starts[k], run_stops[k]))
+        spanning = boundaries[query_codes[boundaries - 1] == query_codes[boundaries]]
+        runs = np.unique(np.searchsorted(run_starts, spanning, side="right") - 1)
+        parts.extend(np.arange(run_starts[k], run_stops[k]) for k in runs)
     else:
         block_of_row = np.repeat(np.arange(len(starts)), stops - starts)
         pairs = np.unique(query_codes.astype(np.int64) * len(starts) + block_of_row)
@@ -310,7 +307,9 @@ def _rows_needing_string_check(query_codes: np.ndarray, docs: Ids) -> np.ndarray
             parts.append(np.flatnonzero(np.isin(query_codes, multi)))
     if not parts:
         return np.empty(0, dtype=np.int64)
-    return np.unique(np.concatenate(parts))
+    rows = np.concatenate(parts)
+    # runs of distinct queries are disjoint and in order; only block parts can overlap them
+    return np.unique(rows) if overlapping else rows
 
 
 def _pair_keys(query_codes: np.ndarray, doc_codes: np.ndarray, n_docs: int) -> np.ndarray:
