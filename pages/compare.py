@@ -12,6 +12,7 @@ from collections.abc import Mapping
 
 import pandas as pd
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from ranklens import app_state, charts, views
 from ranklens.aggregate import INTERVALS_NOTE
@@ -120,11 +121,16 @@ def choose_settings(inputs: LoadedInputs) -> CompareSettings | None:
 
 # ---- report sections ----------------------------------------------------------------------
 
-def show_title(report: Report | None, origin: str) -> None:
+def title_area() -> tuple[DeltaGenerator, DeltaGenerator]:
+    """The page title; returns the places for the caption (left) and the downloads (right)."""
     left, right = st.columns([5, 1], vertical_alignment="bottom")
     left.title("Compare runs")
-    if report is None:
-        return
+    return left, right
+
+
+def show_title(place: tuple[DeltaGenerator, DeltaGenerator], report: Report,
+               origin: str) -> None:
+    left, right = place
     name_a, name_b = report.run_names
     queries = report.comparisons[0].overall.n_queries
     left.caption(f"**{name_b}** (B) against **{name_a}** (A) · {queries:,} paired queries · "
@@ -355,30 +361,27 @@ def show_metric(report: Report, metric: str, inputs: LoadedInputs,
 
 
 def main() -> None:
+    place = title_area()
     shared = share_widget.shared_for("compare")  # a ?report= link: its inputs and settings
     chosen = (choose_sources() if shared is None
               else (share_widget.shared_sources(shared), "shared report"))
     if chosen is None:
-        show_title(None, "")
         return
     sources, origin = chosen
     try:
         inputs = app_state.loaded_inputs(sources)
     except InputError as error:
-        show_title(None, "")
         st.error(f"**This file cannot be read.** {error}", icon=":material/error:")
         return
     settings = choose_settings(inputs) if shared is None else compare_settings(shared)
     if settings is None:
-        show_title(None, "")
         return
     try:
         report = app_state.cached_report(inputs, settings)
     except ValueError as error:  # InputError, unknown metric, no common queries ...
-        show_title(None, "")
         st.error(f"**Cannot compare these inputs.** {error}", icon=":material/error:")
         return
-    show_title(report, origin)
+    show_title(place, report, origin)
     share_widget.share_action("compare", settings, inputs.files)
     show_warnings(report)
     show_inputs(report)

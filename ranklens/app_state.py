@@ -6,18 +6,23 @@ inputs with these settings", so that switching back to a metric or segment colum
 costs nothing. Keys are sha256 digests of the bytes, never hashes of DataFrames; an uploaded
 file is hashed once per upload (remembered by its upload id in the session).
 
-It holds no statistics and draws nothing; errors (``ranklens.io.InputError`` and other
-``ValueError``) propagate to the page, uncached.
+Work that is not cached yet runs inside an ``st.status`` box that names the step (reading how
+many megabytes, scoring, comparing), so a 250 MB upload shows where it is. Errors
+(``ranklens.io.InputError`` and other ``ValueError``) propagate to the page and are not cached.
+It holds no statistics.
 """
 
 from __future__ import annotations
 
 import hashlib
+import threading
+import time
 import warnings
-from collections.abc import Callable, Mapping
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 import streamlit as st
 
@@ -25,7 +30,11 @@ from ranklens.analysis import CompareSettings, InputFile, LoadedInputs, load_inp
 from ranklens.report import Report
 
 ROLES = ("run_a", "run_b", "qrels", "segments")
+ROLE_NAMES = {"run_a": "run A", "run_b": "run B", "qrels": "judgements",
+              "segments": "segment map"}
 _DIGESTS = "_ranklens_upload_digests"
+InputKey = tuple[tuple[str, str, str], ...]
+V = TypeVar("V")
 
 
 class Upload(Protocol):
@@ -33,6 +42,7 @@ class Upload(Protocol):
 
     file_id: str
     name: str
+    size: int
 
     def getbuffer(self) -> Any: ...
     def getvalue(self) -> bytes: ...
@@ -40,16 +50,51 @@ class Upload(Protocol):
 
 @dataclass(frozen=True)
 class Source:
-    """One input before it is read: role, display name, content digest and how to get bytes."""
+    """One input before it is read: role, display name, content digest, its bytes and size."""
 
     role: str
     name: str
     sha256: str
     read: Callable[[], bytes]
+    size: int | None = None
 
     @property
     def key(self) -> tuple[str, str, str]:
         return (self.role, self.name, self.sha256)
+
+
+class LRU(Generic[V]):
+    """A small least-recently-used map shared by every session (guarded by a lock)."""
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self._items: OrderedDict[Hashable, V] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> V | None:
+        with self._lock:
+            if key not in self._items:
+                return None
+            self._items.move_to_end(key)
+            return self._items[key]
+
+    def put(self, key: Hashable, value: V) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.capacity:
+                self._items.popitem(last=False)
+
+
+@st.cache_resource(show_spinner=False)
+def _inputs_cache() -> LRU[LoadedInputs]:
+    # Parsed 7M-row runs weigh hundreds of MB: keep the demo and the last couple of uploads.
+    return LRU(3)
+
+
+@st.cache_resource(show_spinner=False)
+def _report_cache() -> LRU[Report]:
+    return LRU(32)
 
 
 def upload_source(role: str, upload: Upload) -> Source:
@@ -57,15 +102,15 @@ def upload_source(role: str, upload: Upload) -> Source:
     memo: dict[str, str] = st.session_state.setdefault(_DIGESTS, {})
     if upload.file_id not in memo:
         memo[upload.file_id] = hashlib.sha256(upload.getbuffer()).hexdigest()
-    return Source(role, upload.name, memo[upload.file_id], upload.getvalue)
+    return Source(role, upload.name, memo[upload.file_id], upload.getvalue, upload.size)
 
 
 @st.cache_resource(show_spinner=False)
-def _demo_digests() -> dict[str, tuple[str, str]]:
+def _demo_digests() -> dict[str, tuple[str, str, int]]:
     from ranklens import demo
 
-    return {role: (str(path), hashlib.sha256(path.read_bytes()).hexdigest())
-            for role, path in demo.paths().items()}
+    return {role: (str(path), hashlib.sha256(path.read_bytes()).hexdigest(),
+                   path.stat().st_size) for role, path in demo.paths().items()}
 
 
 def demo_sources() -> dict[str, Source]:
@@ -73,37 +118,79 @@ def demo_sources() -> dict[str, Source]:
     digests = _demo_digests()
     sources = {}
     for role in ROLES:
-        path, digest = digests[role]
-        sources[role] = Source(role, Path(path).name, digest, Path(path).read_bytes)
+        path, digest, size = digests[role]
+        sources[role] = Source(role, Path(path).name, digest, Path(path).read_bytes, size)
     return sources
 
 
 def loaded_inputs(sources: Mapping[str, Source]) -> LoadedInputs:
     """Parsed inputs for ``sources`` (roles run_a, run_b and optionally qrels, segments)."""
     ordered = tuple(sources[role] for role in ROLES if role in sources)
-    return _load(tuple(s.key for s in ordered), ordered)
+    key: InputKey = tuple(s.key for s in ordered)
+    cache = _inputs_cache()
+    found = cache.get(key)
+    if found is not None:
+        return found
+    sizes = ", ".join(ROLE_NAMES[s.role] + ("" if s.size is None else f" {megabytes(s.size)}")
+                      for s in ordered)
+    with st.status(f"Reading {sizes}…") as status:
+        started = time.perf_counter()
+        try:
+            files = {s.role: _input_file(s) for s in ordered}
+            inputs = load_inputs(files["run_a"], files["run_b"], qrels=files.get("qrels"),
+                                 segments=files.get("segments"))
+        except ValueError:
+            status.update(label="The files could not be read", state="error")
+            raise
+        status.update(label=f"Read {sizes} in {time.perf_counter() - started:.1f} s",
+                      state="complete")
+    cache.put(key, inputs)
+    return inputs
 
 
-@st.cache_resource(max_entries=3, show_spinner="Reading and checking the files…")
-def _load(key: tuple[tuple[str, str, str], ...], _sources: tuple[Source, ...]) -> LoadedInputs:
-    files = {s.role: InputFile(s.role, s.name, s.read()) for s in _sources}
-    return load_inputs(files["run_a"], files["run_b"], qrels=files.get("qrels"),
-                       segments=files.get("segments"))
+def _input_file(source: Source) -> InputFile:
+    file = InputFile(source.role, source.name, source.read())
+    # The digest is known already: seed InputFile.sha256 (a cached_property, stored in the
+    # instance __dict__) instead of hashing 250 MB again.
+    file.__dict__["sha256"] = source.sha256
+    return file
 
 
-def input_key(inputs: LoadedInputs) -> tuple[tuple[str, str, str], ...]:
+def input_key(inputs: LoadedInputs) -> InputKey:
     """The digest key of parsed inputs (role, name, sha256 of each file)."""
     return tuple((f.role, f.name, f.sha256) for f in inputs.files)
 
 
 def cached_report(inputs: LoadedInputs, settings: CompareSettings) -> Report:
     """The report of ``inputs`` under ``settings``, computed once per (digests, settings)."""
-    return _report(input_key(inputs), repr(settings), inputs, settings)
+    key = (input_key(inputs), repr(settings))
+    cache = _report_cache()
+    found = cache.get(key)
+    if found is not None:
+        return found
+    with st.status("Scoring and comparing…") as status:
+        started = time.perf_counter()
+
+        def progress(step: str) -> None:
+            status.update(label=f"{step[:1].upper()}{step[1:]}…")
+
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # the report carries every warning in words
+                report = inputs.report(settings, progress=progress)
+        except ValueError:
+            status.update(label="The comparison could not be made", state="error")
+            raise
+        status.update(label=f"Scored and compared in {time.perf_counter() - started:.1f} s",
+                      state="complete")
+    cache.put(key, report)
+    return report
 
 
-@st.cache_resource(max_entries=16, show_spinner="Scoring the runs and comparing…")
-def _report(key: tuple[tuple[str, str, str], ...], settings_key: str, _inputs: LoadedInputs,
-            _settings: CompareSettings) -> Report:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the report carries every warning in words
-        return _inputs.report(_settings)
+def megabytes(size: int) -> str:
+    """A file size for people: ``247 MB``, ``1.6 MB``, ``98 kB``."""
+    if size >= 10_000_000:
+        return f"{size / 1e6:.0f} MB"
+    if size >= 1_000_000:
+        return f"{size / 1e6:.1f} MB"
+    return f"{max(size / 1e3, 0.1):.0f} kB" if size >= 1_000 else f"{size} bytes"
