@@ -1,0 +1,25 @@
+"""Fixtures of the share-link tests: a fresh report store per test, configured as the app's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ranklens.share_store import MAX_REPORT_BYTES_ENV, MAX_STORE_BYTES_ENV, TTL_DAYS_ENV
+from ranklens.store import STORE_PATH_ENV, SQLiteReportStore
+
+
+@pytest.fixture
+def store_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A new store file that the app (``RANKLENS_STORE``) and the test both use."""
+    path = tmp_path / "reports.sqlite3"
+    monkeypatch.setenv(STORE_PATH_ENV, str(path))
+    for name in (MAX_REPORT_BYTES_ENV, MAX_STORE_BYTES_ENV, TTL_DAYS_ENV):
+        monkeypatch.delenv(name, raising=False)
+    return path
+
+
+@pytest.fixture
+def store(store_path: Path) -> SQLiteReportStore:
+    return SQLiteReportStore(store_path)

@@ -1,0 +1,74 @@
+"""Helpers of the share-link tests: demo inputs, AppTest runs of the app, what a page shows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+from streamlit.testing.v1 import AppTest
+
+from ranklens.analysis import CompareSettings, InputFile, demo_files
+
+ROOT = Path(__file__).resolve().parents[2]
+APP = str(ROOT / "app.py")
+COMPARE_ROLES = ("run_a", "run_b", "qrels", "segments")
+PPI_ROLES = ("run_a", "run_b", "qrels_proxy", "qrels_gold")
+APP_TIMEOUT = 180  # the first compare run scores 2 x 40,000 rows on a loaded machine
+
+# The settings the tests share: two metrics (so q-values across metrics) and a segment column.
+SETTINGS = CompareSettings(metrics=("nDCG@10", "AP"), segment_column="intent",
+                           n_resamples=2_000, n_permutations=2_000, seed=7)
+
+
+def compare_files() -> tuple[InputFile, ...]:
+    files = demo_files()
+    return tuple(files[role] for role in COMPARE_ROLES)
+
+
+def ppi_files() -> tuple[InputFile, ...]:
+    files = demo_files()
+    return tuple(files[role] for role in PPI_ROLES)
+
+
+def app(**query: str) -> AppTest:
+    """A fresh session of the app (nothing run yet), with ``query`` as the URL's query."""
+    at = AppTest.from_file(APP, default_timeout=APP_TIMEOUT)
+    for key, value in query.items():
+        at.query_params[key] = value
+    return at
+
+
+def run_clean(at: AppTest) -> AppTest:
+    """Run ``at`` and fail on any exception element (a traceback on the page)."""
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def shown_link(at: AppTest) -> str:
+    """The share link in the page's code block (relative without a browser: ``?report=...``)."""
+    links = [c.value for c in at.code if "?report=" in c.value]
+    assert len(links) == 1, [c.value for c in at.code]
+    return links[0]
+
+
+def token_of(link: str) -> str:
+    return link.split("?report=", 1)[1]
+
+
+def shown_numbers(at: AppTest) -> dict[str, Any]:
+    """Everything numeric the page shows: metric cards and the data of every table."""
+    frames = {}
+    for index, frame in enumerate(at.dataframe):
+        value = frame.value
+        frames[f"table {index}"] = (value.data if hasattr(value, "data") else value)
+    return {
+        "metrics": [(m.label, m.value) for m in at.metric],
+        "tables": {name: pd.DataFrame(frame).to_json(orient="split", double_precision=15)
+                   for name, frame in frames.items()},
+    }
+
+
+def titles(at: AppTest) -> list[str]:
+    return [t.value for t in at.title]
