@@ -108,6 +108,15 @@ def arrow_indices(values: np.ndarray) -> pa.Array:
     return pa.Array.from_buffers(kind, len(values), [None, pa.py_buffer(values)])
 
 
+def unique_ids(ids: Ids) -> Ids:
+    """The same ids with one dictionary entry per distinct id (hashes every entry once)."""
+    if ids.block_starts is None:
+        return ids
+    encoded = pc.dictionary_encode(ids.values)
+    remap = view(encoded.indices, np.int32)
+    return Ids(remap[ids.codes], string_values(encoded.dictionary))
+
+
 def _string_offsets(array: pa.Array) -> np.ndarray:
     return np.frombuffer(array.buffers()[1], dtype=np.int32, count=len(array) + 1,
                          offset=array.offset * 4)

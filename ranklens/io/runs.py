@@ -18,6 +18,7 @@ from ranklens.io.build import (
     ids_unified,
     integer_grades,
     to_numpy,
+    unique_ids,
 )
 from ranklens.io.detect import Sniff, sniff
 from ranklens.io.errors import InputError
@@ -174,8 +175,10 @@ def _parse(loaded: Loaded, detected: Sniff, kind: str, columns: Mapping[str, str
     queries = ids_unified(id_column(loaded.name, table.columns["query_id"], "query id",
                                           table.locate))
     doc_column = id_column(loaded.name, table.columns["doc_id"], "document id", locate)
-    docs = ids_unified(doc_column) if unique_docs or not pa.types.is_dictionary(
-        doc_column.type) else ids_by_block(doc_column)
+    docs = ids_by_block(doc_column) if pa.types.is_dictionary(doc_column.type) else \
+        ids_unified(doc_column)
+    if unique_docs:
+        docs = unique_ids(docs)
     numbers: dict[str, pa.ChunkedArray | pa.Array] = {}
     value_role = "score" if kind == "run" else "relevance"
     value = table.columns[value_role]

@@ -17,7 +17,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 from ranklens.io import build
-from ranklens.io.build import ID_TYPE, Ids, ids_by_block, ids_unified, to_numpy
+from ranklens.io.build import ID_TYPE, Ids, ids_by_block, ids_unified, to_numpy, unique_ids
 from ranklens.io.detect import BOM, Sniff, non_utf8_error
 from ranklens.io.errors import InputError
 from ranklens.io.locate import KnownLines, Locator, NonBlankLines, line_bounds
@@ -88,8 +88,9 @@ def _read_fast(loaded: Loaded, sniff: Sniff, fields: tuple[str, ...], *,
                                              quoted_strings_can_be_null=False))
     chunks = {name: table.column(name).chunks for name in wanted}
     del table  # from here on each chunk is freed as soon as it has been copied
-    docs = ids_unified(pa.chunked_array(chunks.pop("doc_id"), type=ID_TYPE)) if unique_docs \
-        else ids_by_block(chunks.pop("doc_id"))
+    docs = ids_by_block(chunks.pop("doc_id"))
+    if unique_docs:
+        docs = unique_ids(docs)
     queries = ids_unified(pa.chunked_array(chunks.pop("query_id"), type=ID_TYPE))
     numbers: dict[str, np.ndarray] = {
         name: to_numpy(column, np.float64 if name == "score" else np.int64)
