@@ -1,8 +1,17 @@
 """Files in, typed tables out: runs, judgements, per-query metric tables and segment maps.
 
-Every reader takes a path, bytes or an upload, detects the format from the content (override
-with ``format=``), and returns the result with a ``ReadSummary``. Anything it cannot read whole
-is an ``InputError`` naming the source, the line, the problem and the fix.
+- ``read_run(source, *, name, format, columns, max_bytes, unique_docs, keep_ranks)``
+  -> ``RunRead(run, summary)``
+- ``read_qrels(source, *, name, format, columns, max_bytes)`` -> ``QrelsRead(qrels, summary)``
+- ``read_per_query(source, *, name, format, columns, run, metrics, max_bytes)``
+  -> ``PerQueryRead(metrics: dict[str, MetricResult], summary)``
+- ``read_segments(source, *, name, format, column, columns, max_bytes)``
+  -> ``SegmentsRead(segments: SegmentMap, summary)``
+
+``source`` is a path, bytes or an upload (anything with ``getvalue()`` or ``read()``). The
+format is detected from the content (TREC run/qrels, trec_eval -q output, CSV/TSV with a
+header, Parquet, JSONL; gzip by its magic bytes); ``format=`` overrides. Anything that cannot
+be read whole is an ``InputError`` naming the source, the line, the problem and the fix.
 """
 
 from ranklens.io.detect import FORMATS

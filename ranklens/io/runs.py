@@ -150,8 +150,6 @@ def _refuse_other_kinds(loaded: Loaded, detected: Sniff, kind: str) -> None:
             f"{detected.fields} whitespace-separated field(s) and no header "
             f"({detected.first_line[:60]!r})", line=1,
             hint=f"a TREC {kind} line is '{layout}'; a CSV/TSV needs a header row")
-    if kind == "run" and detected.format == "trec-qrels":
-        raise AssertionError("handled by the caller")
 
 
 def _parse(loaded: Loaded, detected: Sniff, kind: str, columns: Mapping[str, str] | None,

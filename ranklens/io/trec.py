@@ -1,10 +1,10 @@
 """TREC runs (``qid Q0 docid rank score tag``) and qrels (``qid iter docid rel``).
 
-Two paths. The fast one hands the file to pyarrow's multi-threaded CSV reader with one
-separator. When that reader refuses the file (mixed tabs and spaces, padded fields, extra
-trailing fields on some lines, a bad value), the file is read again line by line with arrow's
-whitespace splitter, which either reads it the way trec_eval does or finds the exact line that
-is wrong. Neither path loops over rows in Python.
+Up to three tries, cheapest first. (1) pyarrow's multi-threaded CSV reader with one separator
+(the common file). (2) If the file mixes tabs and spaces, the same reader on a copy with tabs
+turned into spaces. (3) Otherwise (padded fields, extra trailing fields on some lines, a bad
+value) arrow's whitespace splitter line by line, which either reads the file the way trec_eval
+does or finds the exact line that is wrong. None of them loops over rows in Python.
 """
 
 from __future__ import annotations
@@ -191,9 +191,7 @@ def _parse_scores(name: str, text: pa.Array, locate: Locator) -> pa.Array:
 
 def _short_line(name: str, line: int, got: int, how_many: int, fields: tuple[str, ...],
                 kind: str) -> InputError:
-    layout = " ".join(RUN_FIELDS if kind == "run" else ("qid", "iter", "docid", "rel"))
-    if kind == "run":
-        layout = "qid Q0 docid rank score tag"
+    layout = "qid Q0 docid rank score tag" if kind == "run" else "qid iter docid rel"
     more = f"; {how_many:,} lines are short" if how_many > 1 else ""
     hint = f"a TREC {kind} line is '{layout}'"
     if kind == "run" and got == 4:
@@ -204,8 +202,3 @@ def _short_line(name: str, line: int, got: int, how_many: int, fields: tuple[str
         hint += "; the relevance grade (fourth field) is missing"
     return InputError(name, f"has {got} field(s), expected {len(fields)}{more}", line=line,
                       hint=hint)
-
-
-def numbers_as_numpy(parsed: Parsed, name: str, dtype: type) -> np.ndarray | None:
-    column = parsed.numbers.get(name)
-    return None if column is None else to_numpy(column, dtype)
