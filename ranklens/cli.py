@@ -24,8 +24,6 @@ from typing import NoReturn, TextIO
 from ranklens import __version__, io, render
 from ranklens.analysis import DEFAULT_METRICS, CompareSettings, InputFile, LoadedInputs, load_inputs
 from ranklens.metrics import evaluate, parse_metric
-from ranklens.planning import DEFAULT_DELTAS, pilot, plan_queries
-from ranklens.ppi_analysis import analyse_ppi
 from ranklens.report import Report
 
 PROG = "ranklens"
@@ -397,6 +395,8 @@ def _trec_line(metric: str, query: str, value: float, digits: int) -> str:
 
 
 def run_mde(args: argparse.Namespace) -> int:
+    from ranklens.planning import DEFAULT_DELTAS, pilot, plan_queries  # imports pandas
+
     deltas = tuple(args.delta) if args.delta else DEFAULT_DELTAS
     if args.runs is None:
         for option in ("qrels", "metric"):
@@ -430,6 +430,8 @@ def run_mde(args: argparse.Namespace) -> int:
 
 
 def run_ppi(args: argparse.Namespace) -> int:
+    from ranklens.ppi_analysis import analyse_ppi  # imports pandas
+
     status = Status()
     status("reading and scoring under proxy and gold judgements")
     analysis = analyse_ppi(

@@ -14,13 +14,16 @@ import csv
 import io
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ranklens.aggregate import INTERVALS_NOTE, MetricComparison, SegmentRow
-from ranklens.planning import QueryPlan
-from ranklens.ppi_analysis import PPIAnalysis
 from ranklens.report import Report
 from ranklens.stats import ComparisonResult, PPIComparison
 from ranklens.verdict import caveat, format_delta, format_p, headline, segments_summary
+
+if TYPE_CHECKING:  # they import pandas; `ranklens compare` starts faster without it
+    from ranklens.planning import QueryPlan
+    from ranklens.ppi_analysis import PPIAnalysis
 
 FORMATS = ("text", "json", "csv", "markdown")
 DASH = "\u2014"
