@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
@@ -306,3 +307,24 @@ def test_summary_describe_mentions_counts(small_data):
     text = summary.describe()
     assert "rows" in text and "50 queries" in text and "documents" in text
     assert json.dumps(dict(summary.columns))
+
+
+@pytest.mark.parametrize("block_size", [64, 256, 4096, 1 << 20])
+@pytest.mark.parametrize("order", ["sorted", "shuffled"])
+@pytest.mark.parametrize("duplicate", [True, False])
+def test_duplicates_with_documents_shared_by_queries(monkeypatch, block_size, order, duplicate):
+    monkeypatch.setattr(io_build, "BLOCK_SIZE", block_size)
+    rng = np.random.default_rng(block_size)
+    rows = [(f"q{q}", f"d{d}") for q in range(30)
+            for d in rng.choice(40, size=10, replace=False)]  # 40 documents shared by 30 queries
+    if duplicate:
+        rows.insert(int(rng.integers(len(rows))), rows[int(rng.integers(len(rows)))])
+    if order == "shuffled":
+        rows = [rows[i] for i in rng.permutation(len(rows))]
+    content = "".join(f"{q} Q0 {d} 1 1.0 t\n" for q, d in rows).encode()
+    if duplicate:
+        with pytest.raises(InputError, match=r"lists document 'd\d+' 2 times"):
+            read_run(content)
+    else:
+        run, _ = read_run(content)
+        assert len(run) == len(rows) and run.n_docs <= 40
