@@ -263,9 +263,11 @@ def show_headline(plan: planning.QueryPlan, target_row: planning.PlanRow) -> Non
                         help=f"Chance that {plan.n_queries:,} queries show a true "
                              f"{format_delta(target_row.delta)} as significant.")
         cells[3].metric("sd of differences", f"{plan.sd:.4f}")
+        z_and_t = {plan.method: plan.mde, other_method: other}
         st.markdown(
             f"With {plan.n_queries:,} queries, a true difference smaller than "
-            f"**{plan.mde:.4f}** will often come out non-significant. "
+            f"**{plan.mde:.4f}** will often come out non-significant "
+            f"(z-based MDE {z_and_t['z']:.4f}, t-based {z_and_t['t']:.4f}). "
             f"{planning.NON_SIGNIFICANT_MEANING}")
 
 

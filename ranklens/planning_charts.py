@@ -10,6 +10,8 @@ can check it without a browser.
 
 from __future__ import annotations
 
+import math
+
 import altair as alt
 import pandas as pd
 
@@ -22,6 +24,19 @@ CHOSEN = "#cf222e"
 MUTED = "#8c959f"
 TARGET = "#9a6700"
 MINUS = "\u2212"
+
+
+def log_ticks(low: float, high: float, steps: tuple[int, ...] = (1, 2, 5)) -> list[float]:
+    """Tick values between ``low`` and ``high`` at ``steps`` times each power of ten.
+
+    A log axis gets a grid line at every unit otherwise (2, 3, ..., 9, 20, 30 ...).
+    """
+    ticks = []
+    decade = 10.0 ** math.floor(math.log10(low))
+    while decade <= high:
+        ticks += [m * decade for m in steps if low <= m * decade <= high]
+        decade *= 10
+    return ticks
 
 
 def _signed(value: float) -> str:
@@ -46,12 +61,12 @@ def mde_chart(curve: pd.DataFrame, plan: QueryPlan, *, height: int = 320) -> alt
     base = alt.Chart(curve).encode(
         x=alt.X("n_queries:Q", title="number of queries",
                 scale=alt.Scale(type="log", domain=n_range, nice=False),
-                axis=alt.Axis(format="~s", grid=True, tickCount=8)),
+                axis=alt.Axis(format="~s", values=log_ticks(*n_range))),
     )
     line = base.mark_line(color=CURVE, strokeWidth=2).encode(
         y=alt.Y("mde:Q", title="minimum detectable effect",
                 scale=alt.Scale(type="log", domain=y_range, nice=False),
-                axis=alt.Axis(format=".3~f", tickCount=6)),
+                axis=alt.Axis(format=".3~f", values=log_ticks(*y_range, steps=(1, 2, 3, 5)))),
         tooltip=[alt.Tooltip("n_queries:Q", title="queries", format=","),
                  alt.Tooltip("mde:Q", title="MDE", format=".4f")],
     )
@@ -195,10 +210,10 @@ def budget_chart(curve: pd.DataFrame, current_n: int, current_width: float,
     lines = alt.Chart(long).mark_line(strokeWidth=2).encode(
         x=alt.X("n_gold:Q", title="number of gold queries",
                 scale=alt.Scale(type="log", domain=n_range, nice=False),
-                axis=alt.Axis(format="~s", tickCount=8)),
+                axis=alt.Axis(format="~s", values=log_ticks(*n_range))),
         y=alt.Y("width:Q", title="expected interval width",
                 scale=alt.Scale(type="log", domain=y_range, nice=False),
-                axis=alt.Axis(format=".3~f", tickCount=6)),
+                axis=alt.Axis(format=".3~f", values=log_ticks(*y_range, steps=(1, 2, 3, 5)))),
         color=alt.Color("estimate:N", title=None,
                         scale=alt.Scale(domain=["PPI++ (gold + proxy)", "gold only"],
                                         range=[CURVE, "#1a7f37"]),
