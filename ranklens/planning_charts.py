@@ -39,6 +39,10 @@ def log_ticks(low: float, high: float, steps: tuple[int, ...] = (1, 2, 5)) -> li
     return ticks
 
 
+def _width_ticks(bounds: list[float]) -> list[float]:
+    return log_ticks(bounds[0], bounds[1], steps=(1, 2, 3, 5))
+
+
 def _signed(value: float) -> str:
     return f"{value:+.4f}".replace("-", MINUS)
 
@@ -61,12 +65,12 @@ def mde_chart(curve: pd.DataFrame, plan: QueryPlan, *, height: int = 320) -> alt
     base = alt.Chart(curve).encode(
         x=alt.X("n_queries:Q", title="number of queries",
                 scale=alt.Scale(type="log", domain=n_range, nice=False),
-                axis=alt.Axis(format="~s", values=log_ticks(*n_range))),
+                axis=alt.Axis(format="~s", values=log_ticks(n_range[0], n_range[1]))),
     )
     line = base.mark_line(color=CURVE, strokeWidth=2).encode(
         y=alt.Y("mde:Q", title="minimum detectable effect",
                 scale=alt.Scale(type="log", domain=y_range, nice=False),
-                axis=alt.Axis(format=".3~f", values=log_ticks(*y_range, steps=(1, 2, 3, 5)))),
+                axis=alt.Axis(format=".3~f", values=_width_ticks(y_range))),
         tooltip=[alt.Tooltip("n_queries:Q", title="queries", format=","),
                  alt.Tooltip("mde:Q", title="MDE", format=".4f")],
     )
@@ -210,10 +214,10 @@ def budget_chart(curve: pd.DataFrame, current_n: int, current_width: float,
     lines = alt.Chart(long).mark_line(strokeWidth=2).encode(
         x=alt.X("n_gold:Q", title="number of gold queries",
                 scale=alt.Scale(type="log", domain=n_range, nice=False),
-                axis=alt.Axis(format="~s", values=log_ticks(*n_range))),
+                axis=alt.Axis(format="~s", values=log_ticks(n_range[0], n_range[1]))),
         y=alt.Y("width:Q", title="expected interval width",
                 scale=alt.Scale(type="log", domain=y_range, nice=False),
-                axis=alt.Axis(format=".3~f", values=log_ticks(*y_range, steps=(1, 2, 3, 5)))),
+                axis=alt.Axis(format=".3~f", values=_width_ticks(y_range))),
         color=alt.Color("estimate:N", title=None,
                         scale=alt.Scale(domain=["PPI++ (gold + proxy)", "gold only"],
                                         range=[CURVE, "#1a7f37"]),
