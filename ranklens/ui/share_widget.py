@@ -194,9 +194,10 @@ def share_action(kind: str, settings: CompareSettings | Mapping[str, Any],
     files = tuple(files)
     identity = _identity(kind, settings, files)
     links: dict[str, str] = st.session_state.setdefault(_LINKS, {})
-    if st.button("Share", key=f"share:{kind}", icon=":material/share:",
-                 help="Store these inputs and settings and get a link that opens this page, "
-                      "with the same numbers, for anyone who can reach this app."):
+    clicked = st.button("Share", key=f"share:{kind}", icon=":material/share:",
+                        help="Store these inputs and settings and get a link that opens this "
+                             "page, with the same numbers, for anyone who can reach this app.")
+    if clicked and identity not in links:
         try:
             links[identity] = share(report_store(), kind, settings, files)
         except StoreLimitError as error:

@@ -130,7 +130,7 @@ def test_oversized_inputs_name_the_limit(tmp_path: Path) -> None:
 
 
 def test_unknown_token_is_not_found(store: SQLiteReportStore) -> None:
-    with pytest.raises(ReportNotFound, match="^report not found$"):
+    with pytest.raises(ReportNotFound, match=r"^report not found$"):
         reopen(store, "A" * 32)
 
 
