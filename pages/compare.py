@@ -8,7 +8,8 @@ settings and draws what the library returns: no statistics, no parsing here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import pandas as pd
 import streamlit as st
@@ -72,8 +73,10 @@ def choose_sources() -> tuple[dict[str, app_state.Source], str] | None:
 
 def choose_settings(inputs: LoadedInputs) -> CompareSettings | None:
     """Sidebar: metrics, segment column, run names and statistics. None without a metric."""
-    identity = "|".join(sha for _, _, sha in app_state.input_key(inputs))[:64]
+    # Widget keys name what their choices depend on, so new files reset exactly those widgets.
     tables = inputs.available_metrics
+    segment_file = next((sha[:16] for role, _, sha in app_state.input_key(inputs)
+                         if role == "segments"), "none")
     with st.sidebar:
         if tables is None:
             options = list(COMMON_METRICS)
@@ -85,16 +88,16 @@ def choose_settings(inputs: LoadedInputs) -> CompareSettings | None:
             options = list(tables)
             default = [m for m in options if m.lower() == "ndcg@10"] or options[:1]
             metrics = st.multiselect("Metrics", options, default=default,
-                                     key=f"metrics:{identity}",
+                                     key=f"metrics:{'|'.join(options)}",
                                      help="The metric columns both per-query tables have.")
         columns = (NO_SEGMENTS, *inputs.segment_columns)
         segment = st.selectbox("Segment by", columns, index=1 if len(columns) > 1 else 0,
-                               key=f"segment:{identity}",
+                               key=f"segment:{segment_file}",
                                help="One row of the forest plot per value of this column.")
         default_a, default_b = inputs.default_run_names
         with st.expander("Run names"):
-            name_a = st.text_input("Name of run A", default_a, key=f"name_a:{identity}")
-            name_b = st.text_input("Name of run B", default_b, key=f"name_b:{identity}")
+            name_a = st.text_input("Name of run A", default_a, key=f"name_a:{default_a}")
+            name_b = st.text_input("Name of run B", default_b, key=f"name_b:{default_b}")
         with st.expander("Statistics", expanded=True):
             alpha = st.selectbox(
                 "Significance level (alpha)", ALPHAS, index=1, key="alpha",
@@ -207,15 +210,12 @@ def show_segments(report: Report, metric: str) -> None:
 def show_segment_table(table: pd.DataFrame, metric: str, run_names: tuple[str, str],
                        segment_column: str | None) -> None:
     name_a, name_b = run_names
-    def number(label: str, fmt: str = "%.4f", **options: object) -> object:
-        options.setdefault("width", "small")
-        return st.column_config.NumberColumn(label, format=fmt, **options)
-
+    number = _number_column
     st.dataframe(
         table, hide_index=True, key=f"table:{metric}", placeholder="\u2014",
-        column_order=("segment", "n_queries", "mean_a", "mean_b", "delta", "ci_low", "ci_high",
-                      "p_value", "t_p_value", "q_value", "finding", "wins", "ties", "losses",
-                      "note"),
+        column_order=("segment", "n_queries", "finding", "delta", "ci_low", "ci_high",
+                      "q_value", "p_value", "t_p_value", "mean_a", "mean_b", "wins", "ties",
+                      "losses", *(["note"] if table["note"].astype(bool).any() else [])),
         column_config={
             "segment": st.column_config.TextColumn(segment_column or "Rows", pinned=True),
             "n_queries": number("Queries", "localized"),
@@ -277,7 +277,7 @@ def show_per_query(report: Report, metric: str, inputs: LoadedInputs,
     show_rankings(report, metric, inputs, per_query.sort_values(["delta", "query_id"]), pick_key)
 
 
-def _picker(table_key: str, frame: pd.DataFrame, pick_key: str):  # type: ignore[no-untyped-def]
+def _picker(table_key: str, frame: pd.DataFrame, pick_key: str) -> Callable[[], None]:
     """Callback: a click on a row of ``frame`` picks that query in the rankings view."""
     def pick() -> None:
         rows = st.session_state[table_key].selection.rows
@@ -329,17 +329,24 @@ def show_rankings(report: Report, metric: str, inputs: LoadedInputs, per_query: 
         )
 
 
-def _label_colour(label: str) -> str:
+def _number_column(label: str, fmt: str = "%.4f", **options: Any) -> Any:
+    """A narrow number column unless told otherwise."""
+    options.setdefault("width", "small")
+    return st.column_config.NumberColumn(label, format=fmt, **options)
+
+
+def _label_colour(label: object) -> str:
     if label == UNJUDGED:
         return "color: #8c959f; font-style: italic"
-    grade = int(label)
+    grade = int(str(label))
     if grade <= 0:
         return ""
     shade = {1: "#dafbe1", 2: "#aceebb", 3: "#6fdd8b"}.get(grade, "#4ac26b")
     return f"background-color: {shade}"
 
 
-def _change_colour(change: str) -> str:
+def _change_colour(change: object) -> str:
+    change = str(change)
     if change.startswith("entered"):
         return "color: #0969da"
     if change.startswith("left"):

@@ -7,7 +7,8 @@ costs nothing. Keys are sha256 digests of the bytes, never hashes of DataFrames;
 file is hashed once per upload (remembered by its upload id in the session).
 
 Work that is not cached yet runs inside an ``st.status`` box that names the step (reading how
-many megabytes, scoring, comparing), so a 250 MB upload shows where it is. Errors
+many megabytes, scoring, comparing), so a 250 MB upload shows where it is; the box goes away
+when the step is done. Errors
 (``ranklens.io.InputError`` and other ``ValueError``) propagate to the page and are not cached.
 It holds no statistics.
 """
@@ -16,15 +17,16 @@ from __future__ import annotations
 
 import hashlib
 import threading
-import time
 import warnings
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
 import streamlit as st
+from streamlit.elements.lib.mutable_status_container import StatusContainer
 
 from ranklens.analysis import CompareSettings, InputFile, LoadedInputs, load_inputs
 from ranklens.report import Report
@@ -133,19 +135,24 @@ def loaded_inputs(sources: Mapping[str, Source]) -> LoadedInputs:
         return found
     sizes = ", ".join(ROLE_NAMES[s.role] + ("" if s.size is None else f" {megabytes(s.size)}")
                       for s in ordered)
-    with st.status(f"Reading {sizes}…") as status:
-        started = time.perf_counter()
-        try:
-            files = {s.role: _input_file(s) for s in ordered}
-            inputs = load_inputs(files["run_a"], files["run_b"], qrels=files.get("qrels"),
-                                 segments=files.get("segments"))
-        except ValueError:
-            status.update(label="The files could not be read", state="error")
-            raise
-        status.update(label=f"Read {sizes} in {time.perf_counter() - started:.1f} s",
-                      state="complete")
+    with progress_box(f"Reading {sizes}…"):
+        files = {s.role: _input_file(s) for s in ordered}
+        inputs = load_inputs(files["run_a"], files["run_b"], qrels=files.get("qrels"),
+                             segments=files.get("segments"))
     cache.put(key, inputs)
     return inputs
+
+
+@contextmanager
+def progress_box(label: str) -> Iterator[StatusContainer]:
+    """An ``st.status`` box while a long step runs; it disappears when the step is done (the
+    page then shows the result, or the error in words)."""
+    slot = st.empty()
+    try:
+        with slot.status(label) as status:
+            yield status
+    finally:
+        slot.empty()
 
 
 def _input_file(source: Source) -> InputFile:
@@ -168,21 +175,14 @@ def cached_report(inputs: LoadedInputs, settings: CompareSettings) -> Report:
     found = cache.get(key)
     if found is not None:
         return found
-    with st.status("Scoring and comparing…") as status:
-        started = time.perf_counter()
+    with progress_box("Scoring and comparing…") as status:
 
         def progress(step: str) -> None:
             status.update(label=f"{step[:1].upper()}{step[1:]}…")
 
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # the report carries every warning in words
-                report = inputs.report(settings, progress=progress)
-        except ValueError:
-            status.update(label="The comparison could not be made", state="error")
-            raise
-        status.update(label=f"Scored and compared in {time.perf_counter() - started:.1f} s",
-                      state="complete")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the report carries every warning in words
+            report = inputs.report(settings, progress=progress)
     cache.put(key, report)
     return report
 
