@@ -1,0 +1,178 @@
+"""The HTML report: self-contained, the report's numbers and words, escaped, readable back."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from share_helpers import SETTINGS, compare_files
+
+from ranklens import __version__, demo, html_report, views
+from ranklens.analysis import build_report
+from ranklens.cli import main as cli_main
+from ranklens.report import Report
+from ranklens.verdict import caveat, headline, segments_summary
+
+
+@pytest.fixture(scope="module")
+def report() -> Report:
+    run_a, run_b, qrels, segments = compare_files()
+    return build_report(run_a, run_b, qrels=qrels, segments=segments, settings=SETTINGS)
+
+
+@pytest.fixture(scope="module")
+def document(report: Report) -> str:
+    return html_report.render(report)
+
+
+class Outline(HTMLParser):
+    """Every tag with its attributes, the page's text, and the number cells of each table."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.text: list[str] = []
+        self.tables: list[list[list[tuple[str | None, str]]]] = []
+        self._cell: tuple[str | None, list[str]] | None = None
+        self._in: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attributes = dict(attrs)
+        self.tags.append((tag, attributes))
+        self._in.append(tag)
+        if tag == "table":
+            self.tables.append([])
+        elif tag == "tr" and self.tables:
+            self.tables[-1].append([])
+        elif tag in ("td", "th"):
+            self._cell = (attributes.get("data-value"), [])
+
+    def handle_endtag(self, tag: str) -> None:
+        if self._in and self._in[-1] == tag:
+            self._in.pop()
+        if tag in ("td", "th") and self._cell is not None and self.tables:
+            self.tables[-1][-1].append((self._cell[0], "".join(self._cell[1]).strip()))
+            self._cell = None
+
+    def handle_data(self, data: str) -> None:
+        if "script" in self._in or "style" in self._in:
+            return
+        self.text.append(data)
+        if self._cell is not None:
+            self._cell[1].append(data)
+
+
+def outline(document: str) -> Outline:
+    parsed = Outline()
+    parsed.feed(document)
+    return parsed
+
+
+def test_no_network_references(document: str) -> None:
+    parsed = outline(document)
+    for tag, attributes in parsed.tags:
+        assert tag not in ("link", "iframe", "img", "object", "embed", "base"), tag
+        if tag == "script":
+            assert "src" not in attributes and attributes.get("type") == "application/json"
+        for name, value in attributes.items():
+            if value and re.search(r"(https?:)?//", value):
+                # SVG namespace declarations are names, not references: nothing is fetched.
+                assert name.startswith("xmlns") and value.startswith("http://www.w3.org/"), (
+                    tag, name, value)
+    assert "@import" not in document
+    assert not re.search(r"url\(\s*['\"]?(https?:)?//", document)
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", document)
+
+
+def test_one_chart_per_metric_inline(document: str, report: Report) -> None:
+    assert document.count("<figure") == len(report.metrics) == 2
+    assert document.count("<svg") == len(report.metrics)
+
+
+def test_embedded_json_is_the_report(document: str, report: Report) -> None:
+    embedded = html_report.embedded_report(document)
+    assert embedded.to_json() == report.to_json()
+
+
+def test_table_numbers_equal_the_report(document: str, report: Report) -> None:
+    parsed = outline(document)
+    segment_tables = parsed.tables[: len(report.metrics)]
+    columns = [c for c, _, _ in html_report._TABLE_COLUMNS]
+    for metric, table in zip(report.metrics, segment_tables, strict=True):
+        expected = views.segment_table(report.comparison(metric), report.run_names)
+        body = table[1:]  # the header row first
+        assert [row[0][1] for row in body] == list(expected["segment"])
+        for row, record in zip(body, expected.to_dict("records"), strict=True):
+            for (exact, _shown), column in zip(row[1:1 + len(columns)], columns, strict=True):
+                value = float(record[column])
+                if math.isnan(value):
+                    assert exact == ""
+                else:
+                    assert float(exact) == value, (metric, record["segment"], column)
+    overall = report.comparison("nDCG@10").overall
+    first_row = segment_tables[0][1]
+    assert first_row[0][1] == "All queries"
+    assert first_row[2][1] == f"{overall.mean_a:.4f}"
+
+
+def test_q_values_are_shown(document: str, report: Report) -> None:
+    parsed = outline(document)
+    header = [text for _, text in parsed.tables[0][0]]
+    q_column = header.index("q")
+    rows = parsed.tables[0][1:]
+    segment_rows = report.comparison("nDCG@10").segments
+    assert all(row.result is not None and row.result.q_value is not None
+               for row in segment_rows)
+    assert all(row[q_column][0] not in (None, "") for row in rows[1:])
+
+
+def test_words_inputs_parameters_and_version(document: str, report: Report) -> None:
+    text = " ".join(" ".join(outline(document).text).split())
+    for metric in report.metrics:
+        comparison = report.comparison(metric)
+        for sentence in (headline(comparison, report.run_names),
+                         segments_summary(comparison, report.run_names), caveat(metric)):
+            rest = sentence.split(". ", 1)[-1]
+            assert " ".join(rest.split()) in text
+    for record in report.inputs:
+        assert record.sha256 in text and record.name in text and f"{record.size:,}" in text
+    for key in ("n_resamples", "seed", "segment_column", "adjust_method", "alpha"):
+        assert key in text
+    assert f"ranklens {__version__}" in text
+
+
+def test_warnings_are_shown_and_escaped(report: Report) -> None:
+    warned = dataclasses.replace(report, warnings=("run B has <b>3</b> duplicate rows & more",))
+    text = " ".join(outline(html_report.render(warned)).text)
+    assert "run B has <b>3</b> duplicate rows & more" in text
+
+
+def test_names_from_inputs_are_escaped(report: Report) -> None:
+    evil = "<script>alert(1)</script>"
+    hostile = dataclasses.replace(report, run_names=(evil, '"><img src=x onerror=alert(1)>'),
+                                  warnings=(evil,))
+    document = html_report.render(hostile)
+    parsed = outline(document)
+    assert [tag for tag, _ in parsed.tags if tag in ("script", "img")] == ["script"]
+    assert evil in " ".join(parsed.text)
+    assert html_report.embedded_report(document).run_names == hostile.run_names
+
+
+def test_rendering_is_deterministic(document: str, report: Report) -> None:
+    assert html_report.render(report) == document
+
+
+def test_cli_writes_the_same_html(tmp_path: Path, document: str) -> None:
+    paths = demo.paths()
+    output = tmp_path / "report.html"
+    code = cli_main(["compare", str(paths["run_a"]), str(paths["run_b"]),
+                     "--qrels", str(paths["qrels"]), "--segments", f"{paths['segments']}:intent",
+                     "--metric", "nDCG@10", "--metric", "AP", "--n-resamples", "2000",
+                     "--n-permutations", "2000", "--seed", "7",
+                     "--format", "html", "--output", str(output)])
+    assert code == 0
+    assert output.read_text(encoding="utf-8") == document
