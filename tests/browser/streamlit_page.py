@@ -1,25 +1,250 @@
-"""Small helpers to drive a Streamlit page the way a person does, waiting on the app's state."""
+"""Small helpers to drive a Streamlit page the way a person does, waiting on the app's state.
+
+Every interaction that makes Streamlit rerun the script goes through `expect_rerun`: it counts
+the script runs the page has seen (a MutationObserver on ``data-test-script-state``, so a short
+run is never missed) and waits until one more run has started and finished. Nothing sleeps.
+"""
 
 from __future__ import annotations
 
-from playwright.sync_api import Page, expect
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+ERROR_ELEMENTS = '[data-testid="stException"], [data-testid="stAlertContentError"]'
+RERUN_TIMEOUT = 60_000
+
+# Installs window.__ranklensRuns: the number of script runs started since installation. Every
+# change of the attribute away from "notRunning" is a run starting (or a rerun requested).
+_RUN_COUNTER = """() => {
+  if (window.__ranklensRuns !== undefined) return;
+  window.__ranklensRuns = 0;
+  const attribute = 'data-test-script-state';
+  new MutationObserver(records => {
+    for (const record of records) {
+      if (record.oldValue === 'notRunning' || record.oldValue === 'initial') {
+        window.__ranklensRuns += 1;
+      }
+    }
+  }).observe(document.documentElement, {
+    attributes: true, attributeFilter: [attribute], attributeOldValue: true, subtree: true,
+  });
+}"""
+
+_STATE = """() => ({runs: window.__ranklensRuns, state: document.querySelector(
+  '[data-testid="stApp"]')?.getAttribute('data-test-script-state')})"""
+
+_RAN_SINCE = """([before, idle]) =>
+  window.__ranklensRuns > before && document.querySelector(idle) !== null"""
 
 
 def wait_idle(page: Page, timeout: float = 30_000) -> None:
     """Wait until Streamlit reports that the script is not running (a rerun has finished)."""
     page.wait_for_selector(IDLE, timeout=timeout)
-    # a rerun may have been queued by the last interaction: wait for the state to settle again
-    page.wait_for_selector(IDLE, timeout=timeout)
 
 
 def open_app(page: Page, url: str) -> None:
+    """Load ``url`` (the app, or one of its pages / a share link) and wait for the first run."""
     page.goto(url)
-    wait_idle(page, timeout=60_000)
+    wait_idle(page, timeout=RERUN_TIMEOUT)
+    page.evaluate(_RUN_COUNTER)
+
+
+@contextmanager
+def expect_rerun(page: Page, timeout: float = RERUN_TIMEOUT) -> Iterator[None]:
+    """Around an interaction that reruns the script: afterwards, that rerun has finished."""
+    page.evaluate(_RUN_COUNTER)
+    wait_idle(page, timeout=timeout)
+    before = page.evaluate("() => window.__ranklensRuns")
+    yield
+    try:
+        page.wait_for_function(_RAN_SINCE, arg=[before, IDLE], timeout=timeout)
+    except PlaywrightTimeoutError as error:
+        state = page.evaluate(_STATE)
+        raise AssertionError(f"no finished rerun within {timeout / 1000:.0f} s: {before} runs "
+                             f"before, now {state}") from error
 
 
 def assert_no_error(page: Page) -> None:
     """No exception or error element, and no Python traceback text, anywhere on the page."""
-    expect(page.locator('[data-testid="stException"]')).to_have_count(0)
+    expect(page.locator(ERROR_ELEMENTS)).to_have_count(0)
     assert "Traceback (most recent call last)" not in page.inner_text("body")
+
+
+# ---- finding widgets by their label --------------------------------------------------------
+
+def widget(page: Page, test_id: str, label: str) -> Locator:
+    """The one Streamlit widget of kind ``test_id`` (e.g. ``stSelectbox``) labelled ``label``."""
+    labelled = page.get_by_test_id(test_id).filter(
+        has=page.get_by_test_id("stWidgetLabel").get_by_text(label, exact=True))
+    expect(labelled).to_have_count(1)
+    return labelled
+
+
+def upload_file(page: Page, label: str, path: Path) -> None:
+    """Put ``path`` into the file uploader labelled ``label`` and wait for the rerun."""
+    uploader = widget(page, "stFileUploader", label)
+    with expect_rerun(page):
+        uploader.locator('input[type="file"]').set_input_files(str(path))
+    expect(uploader).to_contain_text(path.name)
+
+
+def choose_radio(page: Page, label: str, option: str) -> None:
+    """Click ``option`` of the radio group labelled ``label`` and wait for the rerun."""
+    group = widget(page, "stRadio", label)
+    with expect_rerun(page):
+        group.get_by_text(option, exact=True).click()
+
+
+def _dropdown_option(page: Page, option: str) -> Locator:
+    return page.get_by_role("option", name=option, exact=True)
+
+
+def choose_option(page: Page, label: str, option: str) -> None:
+    """Pick ``option`` in the selectbox labelled ``label`` and wait for the rerun."""
+    box = widget(page, "stSelectbox", label)
+    with expect_rerun(page):
+        box.get_by_role("combobox").click()
+        _dropdown_option(page, option).click()
+    expect(box.get_by_role("combobox")).to_have_value(option)
+
+
+def set_multiselect(page: Page, label: str, options: list[str]) -> None:
+    """Make the multiselect labelled ``label`` hold exactly ``options`` (one rerun per change)."""
+    box = widget(page, "stMultiSelect", label)
+    chosen = box.get_by_test_id("stMultiSelectTagsContainer").locator("[data-tag]")
+    for option in options:
+        if chosen.and_(box.get_by_label(option, exact=True)).count() == 0:
+            with expect_rerun(page):
+                box.get_by_role("combobox").fill(option)
+                _dropdown_option(page, option).click()
+            page.keyboard.press("Escape")
+    for tag in [chosen.nth(i).get_attribute("aria-label") for i in range(chosen.count())]:
+        if tag not in options:
+            with expect_rerun(page):
+                box.get_by_role("button", name=f"Remove {tag}", exact=True).click()
+    expect(chosen).to_have_count(len(options))
+
+
+def set_number(page: Page, label: str, value: float) -> None:
+    """Type ``value`` into the number input labelled ``label`` and wait for the rerun."""
+    field = widget(page, "stNumberInput", label).locator("input")
+    with expect_rerun(page):
+        field.fill(str(value))
+        field.press("Enter")
+
+
+# ---- reading what the page shows -----------------------------------------------------------
+
+def metric_values(scope: Page | Locator) -> dict[str, str]:
+    """Label -> displayed value of every ``st.metric`` in ``scope``."""
+    shown = {}
+    for card in scope.get_by_test_id("stMetric").all():
+        label = card.get_by_test_id("stMetricLabel").inner_text().strip()
+        shown[label] = card.get_by_test_id("stMetricValue").inner_text().strip()
+    return shown
+
+
+def grid_rows(frame: Locator) -> list[dict[str, str]]:
+    """The rows of an ``st.dataframe`` as dicts (column label -> cell text, unformatted).
+
+    The grid draws on a canvas but keeps a ``role="grid"`` table for screen readers, holding
+    only the cells in view: scroll the grid sideways and merge what each view shows, until every
+    column (``aria-colcount``) has been seen. All rows must fit in view (checked).
+    """
+    expect(frame.locator('table[role="grid"]')).to_have_count(1)
+    seen = frame.evaluate(_READ_GRID)
+    columns = sorted(seen["header"], key=int)
+    assert len(columns) == seen["colCount"], f"saw columns {columns} of {seen['colCount']}"
+    rows = [seen["rows"][index] for index in sorted(seen["rows"], key=int)]
+    assert len(rows) == seen["rowCount"] - 1, "rows out of view: enlarge the data frame"
+    return [{seen["header"][c]: row.get(c, "") for c in columns} for row in rows]
+
+
+_READ_GRID = """async frame => {
+  const scroller = frame.querySelector('.dvn-scroller');
+  const table = () => frame.querySelector('table[role="grid"]');
+  const header = {}, rows = {};
+  const visible = () => [...table().querySelectorAll('thead th')]
+      .map(th => th.getAttribute('aria-colindex')).join(',');
+  const read = () => {
+    for (const th of table().querySelectorAll('thead th')) {
+      header[th.getAttribute('aria-colindex')] = th.innerText.trim();
+    }
+    for (const tr of table().querySelectorAll('tbody tr')) {
+      const row = rows[tr.getAttribute('aria-rowindex')] ??= {};
+      for (const td of tr.querySelectorAll('td')) {
+        row[td.getAttribute('aria-colindex')] = td.innerText.trim();
+      }
+    }
+  };
+  const nextFrame = () => new Promise(resolve => requestAnimationFrame(resolve));
+  const scrollTo = async left => {  // scroll, then wait until the grid shows other columns
+    const before = visible();
+    scroller.scrollLeft = left;
+    for (let frames = 0; frames < 120 && visible() === before; frames += 1) await nextFrame();
+  };
+  const colCount = Number(table().getAttribute('aria-colcount'));
+  const rowCount = Number(table().getAttribute('aria-rowcount'));
+  read();
+  while (Object.keys(header).length < colCount
+         && scroller.scrollLeft + scroller.clientWidth < scroller.scrollWidth - 1) {
+    await scrollTo(scroller.scrollLeft + scroller.clientWidth / 2);
+    read();
+  }
+  if (scroller.scrollLeft > 0) await scrollTo(0);
+  return {colCount, rowCount, header, rows};
+}"""
+
+
+def axis_labels(chart: Locator, axis_title: str | None = None) -> list[str]:
+    """Tick labels of the Vega chart's axes (SVG text), in drawing order, duplicates kept.
+
+    With ``axis_title`` only the axis whose title contains it; else every axis.
+    """
+    axes = chart.locator("g.role-axis")
+    if axis_title is not None:
+        axes = axes.filter(has=chart.locator("g.role-axis-title").get_by_text(axis_title))
+    return [text.strip() for text in axes.locator("g.role-axis-label text").all_text_contents()]
+
+
+def chart_titles(chart: Locator) -> list[str]:
+    """Title and axis-title texts of a Vega chart."""
+    titles = chart.locator("g.role-title-text text, g.role-axis-title text")
+    return [text.strip() for text in titles.all_text_contents()]
+
+
+def parse_number(text: str) -> float:
+    """A number as the app prints it: real minus signs, thousands commas, leading '+'."""
+    cleaned = text.replace("\u2212", "-").replace(",", "").replace("+", "").strip()
+    return float(cleaned)
+
+
+def numbers_in(text: str) -> list[float]:
+    """Every number in ``text``, in order (signed, with real minus signs)."""
+    pattern = r"[+\-\u2212]?\d[\d,]*(?:\.\d+)?(?:[eE][+\-]?\d+)?"
+    return [parse_number(match) for match in re.findall(pattern, text)]
+
+
+def full_page_screenshot(page: Page, path: Path) -> None:
+    """Screenshot the whole page: Streamlit scrolls inside ``stMain``, so grow the viewport to
+    its content height for the shot (width kept), then restore it."""
+    viewport = page.viewport_size or {"width": 1400, "height": 1000}
+    height = page.evaluate(
+        """() => Math.max(
+             ...['stMain', 'stSidebarContent']
+               .map(id => document.querySelector(`[data-testid="${id}"]`))
+               .filter(Boolean).map(element => element.scrollHeight))""")
+    page.set_viewport_size({"width": viewport["width"],
+                            "height": max(viewport["height"], int(height))})
+    try:
+        wait_idle(page)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(path), full_page=True)
+    finally:
+        page.set_viewport_size(viewport)
