@@ -96,7 +96,7 @@ def assert_rows_match_segments(rows: list[str], table: list[dict[str, str]], col
     expected = {f"{OVERALL} (n={total})"} | {f"{name} (n={n})" for name, n in counts.items()}
     assert rows[0] == f"{OVERALL} (n={total})"
     assert sorted(rows) == sorted(expected)
-    assert [row[column] for row in table][0] == OVERALL
+    assert table[0][column] == OVERALL
     assert {row[column]: int(row["Queries"]) for row in table} == {OVERALL: total, **counts}
 
 
