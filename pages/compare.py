@@ -397,9 +397,12 @@ def main() -> None:
     if len(report.metrics) == 1:
         show_metric(report, report.metrics[0], inputs, segments)
         return
-    for tab, metric in zip(st.tabs(list(report.metrics)), report.metrics, strict=True):
-        with tab:
-            show_metric(report, metric, inputs, segments)
+    # One tab per metric; only the open one is drawn (switching tabs reruns, from the caches).
+    tabs = st.tabs(list(report.metrics), key="metric_tab", on_change="rerun")
+    for tab, metric in zip(tabs, report.metrics, strict=True):
+        if tab.open is not False:
+            with tab:
+                show_metric(report, metric, inputs, segments)
 
 
 main()
