@@ -7,7 +7,7 @@ reductions over all queries at once (one module per family). No Python loop runs
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING
@@ -71,7 +71,7 @@ class Evaluation:
             return self.results[metric]
         return self.results[parse_metric(metric).name]
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self) -> Iterator[str]:
         return iter(self.results)
 
     def __len__(self) -> int:
