@@ -37,15 +37,15 @@ def judged_at(ranking: list[str], judged: dict[str, int], k: int) -> float:
 def rbo_ext(a: list[str], b: list[str], p: float) -> float:
     """Webber et al. (2010), eq. 32: extrapolated RBO of two tie-free lists (lengths may
     differ), written as the paper states it, one depth at a time."""
-    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
-    s, l = len(short), len(long_)
+    short, longer = (a, b) if len(a) <= len(b) else (b, a)
+    s, n = len(short), len(longer)
     if s == 0:
         return 0.0
 
     def overlap(d: int) -> int:
-        return len(set(short[:d]) & set(long_[:d]))
+        return len(set(short[:d]) & set(longer[:d]))
 
-    x = {d: overlap(d) for d in range(1, l + 1)}
-    total = sum(x[d] / d * p ** d for d in range(1, l + 1))
-    total += sum(x[s] * (d - s) / (s * d) * p ** d for d in range(s + 1, l + 1))
-    return (1 - p) / p * total + ((x[l] - x[s]) / l + x[s] / s) * p ** l
+    x = {d: overlap(d) for d in range(1, n + 1)}
+    total = sum(x[d] / d * p ** d for d in range(1, n + 1))
+    total += sum(x[s] * (d - s) / (s * d) * p ** d for d in range(s + 1, n + 1))
+    return (1 - p) / p * total + ((x[n] - x[s]) / n + x[s] / s) * p ** n
