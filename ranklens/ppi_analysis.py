@@ -276,7 +276,7 @@ def budget_curve(
 def budget_grid(n_gold: int, pool: int, points: int = 60) -> np.ndarray:
     """Gold sample sizes to plan over: from 5 (or MIN_GOLD / 3) up to the whole pool."""
     low = max(2, min(n_gold, 5, MIN_GOLD // 3))
-    high = max(pool, n_gold + 1)
+    high = max(pool, low)
     grid = np.geomspace(low, high, points).round().astype(int)
     return np.unique(np.append(grid, n_gold))
 

@@ -149,3 +149,19 @@ def test_a_useless_proxy_gets_no_weight_and_no_gain() -> None:
     gold = analysis.estimate("gold").result
     assert best.lam < 0.15
     assert best.ci_high - best.ci_low == pytest.approx(gold.ci_high - gold.ci_low, rel=0.05)
+
+
+def test_gold_on_every_query_is_gold_only_and_the_budget_ends_there() -> None:
+    proxy_a, proxy_b, gold_a, gold_b = synthetic(120, 120)
+    analysis = compare_ppi(proxy_a, proxy_b, gold_a, gold_b)
+    best = analysis.estimate("ppi++").result
+    assert best.lam == 0.0 and best.n_proxy == 0
+    assert any("ignored" in message for message in analysis.warnings)  # lam=1 asked, 0 used
+    assert analysis.model is not None
+    curve = budget_curve(analysis.model)
+    assert curve["n_gold"].max() == 120
+    last = curve.iloc[-1]
+    assert last["ppi"] == pytest.approx(last["gold_only"])
+    assert last["ppi"] == pytest.approx(best.ci_high - best.ci_low)
+    # fewer gold queries and the rest proxy-only: never wider than gold alone on as many
+    assert (curve["ppi"] <= curve["gold_only"] + 1e-12).all()
