@@ -197,7 +197,7 @@ def show_budget(analysis: PPIAnalysis) -> None:
         st.caption(f"Expected width of the {round(100 * (1 - model.alpha))}% interval if n of "
                    f"the {pool:,} queries had gold labels (the methods page's PPI++ variance "
                    "with the spreads and correlation observed so far, pinned to today's "
-                   "interval at the red point). Dotted grey: the "
+                   "interval at the red point, never above gold only). Dotted grey: the "
                    f"{MIN_GOLD}-gold-query warning line. A prediction, not a promise.")
 
 

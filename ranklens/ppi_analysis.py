@@ -80,9 +80,9 @@ class VarianceModel:
     The library estimates the proxy spread separately on gold and proxy-only queries, so the
     formula at the current sizes differs from the realised interval by sampling noise in
     those spreads; ``width`` keeps the formula's shape and pins its level to the realised
-    width (``realised_width`` at ``n_gold``, ``n_proxy_only``). Gold only (lam = 0) needs no
-    pinning: it is var_g / n in both. Not a promise: it assumes the spreads seen on
-    ``n_gold`` queries hold for the larger sample.
+    width (``realised_width`` at ``n_gold``, ``n_proxy_only``), never above gold only. Gold
+    only (lam = 0) needs no pinning: it is var_g / n in both. Not a promise: it assumes the
+    spreads seen on ``n_gold`` queries hold for the larger sample.
     """
 
     var_gold: float
@@ -117,12 +117,17 @@ class VarianceModel:
         return max(0.0, variance)
 
     def width(self, n_gold: int, n_proxy_only: int, lam: float | None = None) -> float:
-        """Expected width of the 1 - alpha interval: PPI++ (pinned) or a fixed ``lam``."""
+        """Expected width of the 1 - alpha interval: PPI++ (pinned) or a fixed ``lam``.
+
+        The PPI++ width is never predicted above gold only on as many gold queries: PPI++ can
+        always fall back to lambda = 0 (a pin above 1 would otherwise cross that line as the
+        proxy-only part shrinks).
+        """
         half = normal_quantile(1.0 - self.alpha / 2.0)
         raw = 2.0 * half * math.sqrt(self.variance(n_gold, n_proxy_only, lam))
         if lam is not None:
             return raw
-        return raw * self._pin()
+        return min(raw * self._pin(), self.width(n_gold, n_proxy_only, lam=0.0))
 
     def _pin(self) -> float:
         half = normal_quantile(1.0 - self.alpha / 2.0)

@@ -119,9 +119,11 @@ def test_budget_width_equals_the_realised_width_now(demo: PPIAnalysis) -> None:
     assert float(row["ppi"].iloc[0]) == pytest.approx(best.ci_high - best.ci_low, rel=1e-12)
 
 
-@pytest.mark.parametrize("rho", [0.0, 0.5, 0.9, 0.99])
-def test_budget_width_decreases_with_more_gold(rho: float) -> None:
-    proxy_a, proxy_b, gold_a, gold_b = synthetic(600, 60, rho=rho, seed=3)
+@pytest.mark.parametrize(("rho", "n_gold", "seed"),
+                         [(0.0, 60, 3), (0.5, 60, 3), (0.9, 60, 3), (0.99, 60, 3),
+                          (0.9, 12, 5), (0.7, 12, 8), (0.95, 8, 2)])
+def test_budget_width_decreases_with_more_gold(rho: float, n_gold: int, seed: int) -> None:
+    proxy_a, proxy_b, gold_a, gold_b = synthetic(600, n_gold, rho=rho, seed=seed)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         model = variance_model(proxy_a, proxy_b, gold_a, gold_b)
@@ -129,6 +131,7 @@ def test_budget_width_decreases_with_more_gold(rho: float) -> None:
     assert (np.diff(curve["n_gold"]) > 0).all()
     assert (np.diff(curve["ppi"]) < 0).all()
     assert (np.diff(curve["gold_only"]) < 0).all()
+    assert (curve["ppi"] <= curve["gold_only"] + 1e-12).all()  # PPI++ can fall back to gold
 
 
 def test_budget_curve_uses_the_methods_page_variance() -> None:
