@@ -95,6 +95,7 @@ def ids_by_block(column: pa.ChunkedArray | list[pa.Array]) -> Ids:
         entry += count
         byte += int(data_sizes[k])
         del chunk, dictionary
+        _release(k)
     chunks.clear()
     values = pa.Array.from_buffers(pa.string(), len(offsets) - 1,
                                    [None, pa.py_buffer(offsets), pa.py_buffer(data)])
@@ -120,6 +121,20 @@ def unique_ids(ids: Ids) -> Ids:
 def _string_offsets(array: pa.Array) -> np.ndarray:
     return np.frombuffer(array.buffers()[1], dtype=np.int32, count=len(array) + 1,
                          offset=array.offset * 4)
+
+
+# return freed chunks to the OS every this many chunks while copying (see ``_release``)
+RELEASE_EVERY = 32
+
+
+def _release(k: int) -> None:
+    """Hand memory freed by copied chunks back to the OS now, not after the allocator's delay.
+
+    Without it mimalloc keeps freed pages for a while, and a fast copy of a 7M-row table
+    holds both the old chunks and the new arrays at once (about 100 MB more at the peak).
+    """
+    if k % RELEASE_EVERY == RELEASE_EVERY - 1:
+        pa.default_memory_pool().release_unused()
 
 
 def view(array: pa.Array, dtype: type) -> np.ndarray:
@@ -172,6 +187,7 @@ def to_numpy(column: pa.ChunkedArray | pa.Array | np.ndarray | list[pa.Array],
             else chunk.to_numpy(zero_copy_only=False)
         position += len(chunk)
         del chunk
+        _release(k)
     chunks.clear()
     return out
 
