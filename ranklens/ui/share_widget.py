@@ -24,6 +24,7 @@ import sqlite3
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 import streamlit as st
 
@@ -152,13 +153,10 @@ def _show_banner(shared: Shared) -> None:
     expiry = ("" if shared.expires_at is None
               else f" The link expires {shared.expires_at.strftime('%Y-%m-%d %H:%M UTC')}.")
     with st.container(border=True, key="shared_banner"):
-        text, action = st.columns([5, 1], vertical_alignment="center")
-        text.markdown(
+        st.markdown(
             f":material/lock: **Shared report, read-only.** The inputs and settings someone "
             f"shared on {created} with ranklens {shared.version}, recomputed here; the "
             f"controls that would change them are hidden.{expiry}")
-        action.button("Start my own analysis", on_click=leave_shared, key="shared_leave",
-                      icon=":material/edit:")
         if shared.version != __version__:
             st.caption(f"This app runs ranklens {__version__}: numbers can differ from what "
                        f"ranklens {shared.version} showed if a method changed since.")
@@ -168,6 +166,9 @@ def _show_banner(shared: Shared) -> None:
                                   f"({len(f.data):,} bytes, sha256 `{f.sha256[:16]}…`)"
                                   for f in shared.files))
             st.code(json.dumps(shared.settings, indent=2, ensure_ascii=False), language="json")
+        st.button("Start my own analysis", on_click=leave_shared, key="shared_leave",
+                  icon=":material/edit:", help="Close this shared report and choose your own "
+                                               "inputs and settings.")
 
 
 def _show_sidebar_note(shared: Shared, target: Any) -> None:
@@ -218,6 +219,8 @@ def share_action(kind: str, settings: CompareSettings | Mapping[str, Any],
 def share_url(token: str) -> str:
     """The link that opens ``token`` on this page (a relative ``?report=`` without a browser)."""
     base = st.context.url or ""
+    if base and not urlsplit(base).path:
+        base += "/"  # the app's root: http://host:8501/?report=...
     return f"{base}?{QUERY_PARAM}={token}"
 
 
