@@ -48,23 +48,30 @@ def choose_sources() -> tuple[dict[str, app_state.Source], str] | None:
             st.caption("Bundled demo: a BM25 baseline against a neural re-ranker on 400 queries "
                        "with graded judgements and two segment columns (intent, length).")
             return app_state.demo_sources(), "demo data"
-        uploads = {
-            "run_a": st.file_uploader("Run A (baseline)", key="upload_run_a",
-                                      help="The run you compare against. " + FORMATS_HELP),
-            "run_b": st.file_uploader("Run B (candidate)", key="upload_run_b",
-                                      help="The run you want to know is better. " + FORMATS_HELP),
-            "qrels": st.file_uploader(
-                "Judgements (qrels)", key="upload_qrels",
-                help="Relevance labels: query_id, doc_id, grade (TREC qrels or a table). "
-                     "Leave empty when the two run files are per-query metric tables "
-                     "(query_id and one column per metric, or trec_eval -q output)."),
-            "segments": st.file_uploader(
-                "Segment map (optional)", key="upload_segments",
-                help="query_id and one or more segment columns (intent, market, length...)."),
-        }
+        # A form: picking four files triggers no rerun until "Compare", so a 250 MB run is
+        # not read again each time the next file arrives.
+        with st.form("uploads", border=False):
+            uploads = {
+                "run_a": st.file_uploader("Run A (baseline)", key="upload_run_a",
+                                          help="The run you compare against. " + FORMATS_HELP),
+                "run_b": st.file_uploader("Run B (candidate)", key="upload_run_b",
+                                          help="The run you want to know is better. "
+                                               + FORMATS_HELP),
+                "qrels": st.file_uploader(
+                    "Judgements (qrels)", key="upload_qrels",
+                    help="Relevance labels: query_id, doc_id, grade (TREC qrels or a table). "
+                         "Leave empty when the two run files are per-query metric tables "
+                         "(query_id and one column per metric, or trec_eval -q output)."),
+                "segments": st.file_uploader(
+                    "Segment map (optional)", key="upload_segments",
+                    help="query_id and one or more segment columns (intent, market, "
+                         "length...)."),
+            }
+            st.form_submit_button("Compare", type="primary", icon=":material/play_arrow:")
     if uploads["run_a"] is None or uploads["run_b"] is None:
-        st.info("Upload run A and run B in the sidebar (plus judgements, or two per-query "
-                "metric tables without judgements), or switch **Data** back to the demo.")
+        st.info("Choose run A, run B and the judgements in the sidebar, then **Compare**. "
+                "Without judgements, the two files are read as per-query metric tables. "
+                "Or switch **Data** back to the demo.")
         return None
     sources = {role: app_state.upload_source(role, upload)
                for role, upload in uploads.items() if upload is not None}

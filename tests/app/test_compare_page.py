@@ -49,7 +49,12 @@ def upload(at: AppTest, files: Mapping[str, tuple[str, bytes]]) -> AppTest:
     labelled(at.radio, "Data").set_value("My files").run()
     for role, (name, data) in files.items():
         at.file_uploader(key=f"upload_{role}").upload(name, data)
-    at.run()
+    return compare(at)
+
+
+def compare(at: AppTest) -> AppTest:
+    """Press the form's Compare button (uploads take effect then, not one by one)."""
+    labelled(at.button, "Compare").click().run()
     assert not at.exception, [e.value for e in at.exception]
     return at
 
@@ -278,13 +283,28 @@ def test_uploaded_files_in_several_formats_give_the_librarys_headline():
     assert "Inputs: 4 files read" in [e.label for e in at.expander]
 
 
+def test_uploads_take_effect_on_compare_not_one_by_one():
+    at = start()
+    labelled(at.radio, "Data").set_value("My files").run()
+    files = {role: (demo.FILES[role], DEMO[role]) for role in ("run_a", "run_b", "qrels")}
+    for role, (name, data) in files.items():
+        at.file_uploader(key=f"upload_{role}").upload(name, data)
+    at.run()  # files chosen, Compare not pressed: nothing is read
+    assert not at.subheader and any("then **Compare**" in i.value for i in at.info)
+    # (AppTest forgets unsubmitted files on a run; a browser keeps them until Compare)
+    upload(at, files)
+    assert at.subheader and not at.info
+
+
 def test_incomplete_uploads_say_what_is_missing():
     at = start()
     labelled(at.radio, "Data").set_value("My files").run()
     at.file_uploader(key="upload_run_a").upload("a.trec", DEMO["run_a"])
     at.run()
     assert not at.exception and not at.error
-    assert any("Upload run A and run B" in i.value for i in at.info)
+    assert any("then **Compare**" in i.value for i in at.info)
+    compare(at)  # with run B missing, Compare still waits for it
+    assert not at.error and any("then **Compare**" in i.value for i in at.info)
 
 
 def test_a_bad_file_shows_the_input_error_and_the_page_stays_usable():
@@ -302,8 +322,8 @@ def test_a_bad_file_shows_the_input_error_and_the_page_stays_usable():
     assert len(at.file_uploader) == 4  # the inputs stay there to fix
 
     at.file_uploader(key="upload_qrels").set_value(("qrels.trec", DEMO["qrels"], "text/plain"))
-    at.run()
-    assert not at.exception and not at.error
+    compare(at)
+    assert not at.error
     files["qrels"] = ("qrels.trec", DEMO["qrels"])
     _, report = library_report(files)
     assert_headline(at, report, "nDCG@10")
