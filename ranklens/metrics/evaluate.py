@@ -13,9 +13,9 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 import numpy as np
-import pyarrow as pa
 
 from ranklens.metric_result import MetricResult
+from ranklens.metrics.arrow import take
 from ranklens.metrics.average_precision import average_precision
 from ranklens.metrics.judgements import NOT_JUDGED, Judgements, QueryJoin, check_duplicates
 from ranklens.metrics.names import MetricSpec, parse_metric
@@ -191,7 +191,7 @@ def rank_and_label(
     labels = judgements.labels_of_rows(run, rows, query)
     permutation = tie_break_permutation(
         blocks.keys[positions], starts, distinguishing_labels(labels, specs),
-        lambda tied: run.docs.take(pa.array(run.doc_codes[rows[tied]])),
+        lambda tied: take(run.docs, run.doc_codes[rows[tied]]),
     )
     if permutation is not None:
         labels = labels[permutation]

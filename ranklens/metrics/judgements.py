@@ -19,18 +19,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
 
+from ranklens.metrics.arrow import codes_in, take
 from ranklens.tables import Qrels, Run, duplicate_rows
 
 NOT_JUDGED = np.iinfo(np.int64).min  # label of a row whose document has no judgement
-
-
-def codes_in(values: pa.Array, dictionary: pa.Array) -> np.ndarray:
-    """Position of each of ``values`` in ``dictionary`` (int64, -1 when absent)."""
-    found = pc.index_in(values, value_set=dictionary)
-    return found.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
 
 
 def check_duplicates(table: Run | Qrels, kind: str) -> None:
@@ -89,11 +82,11 @@ class QueryJoin:
         ignored = np.flatnonzero(run_present & (index_of_run_code < 0))
         missing = np.flatnonzero(qrels_present & ~matched)
         return cls(
-            query_ids=qrels.queries.take(pa.array(evaluated_qrels_codes)).to_pylist(),
+            query_ids=take(qrels.queries, evaluated_qrels_codes).to_pylist(),
             index_of_run_code=index_of_run_code,
             index_of_qrels_code=index_of_qrels_code,
-            ignored=run.queries.take(pa.array(ignored)).to_pylist(),
-            missing=qrels.queries.take(pa.array(missing)).to_pylist(),
+            ignored=take(run.queries, ignored).to_pylist(),
+            missing=take(qrels.queries, missing).to_pylist(),
         )
 
     @property
@@ -159,5 +152,5 @@ class Judgements:
         if len(run.docs) <= len(rows):
             qrels_codes = codes_in(run.docs, self.qrels.docs)[doc_codes]
         else:
-            qrels_codes = codes_in(run.docs.take(pa.array(doc_codes)), self.qrels.docs)
+            qrels_codes = codes_in(take(run.docs, doc_codes), self.qrels.docs)
         return self.grades_of(query, qrels_codes)

@@ -27,6 +27,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ranklens.metrics.arrow import arrow_indices, take
 from ranklens.tables import Run
 
 
@@ -170,7 +171,7 @@ def tie_break_permutation(
     mixed_starts, mixed_sizes = first[mixed], sizes[tied][mixed]
     rows = expand_ranges(mixed_starts, mixed_sizes)
     group = np.repeat(np.arange(len(mixed_starts)), mixed_sizes)
-    table = pa.table({"group": group, "doc": doc_ids(rows)})
+    table = pa.table({"group": arrow_indices(group), "doc": doc_ids(rows)})
     sorted_idx = pc.sort_indices(
         table, sort_keys=[("group", "ascending"), ("doc", "descending")]
     ).to_numpy()
@@ -192,7 +193,7 @@ def full_order(run: Run, order: str = "score") -> tuple[np.ndarray, np.ndarray]:
     distinct = np.arange(len(keys), dtype=np.int64)  # every row its own label: sort all ties
     permutation = tie_break_permutation(
         blocks.keys, blocks.starts, distinct,
-        lambda r: run.docs.take(pa.array(run.doc_codes[rows[r]])),
+        lambda r: take(run.docs, run.doc_codes[rows[r]]),
     )
     if permutation is not None:
         rows = rows[permutation]

@@ -1,0 +1,33 @@
+"""numpy <-> arrow without detours: ``pa.array(ndarray)``, ``fill_null`` and boolean
+``to_numpy`` import pandas on first use (about a second), which a 7M-row evaluation should not
+pay."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+
+def arrow_indices(values: np.ndarray) -> pa.Array:
+    """Zero-copy arrow view of an int32/int64 numpy array."""
+    values = np.ascontiguousarray(values)
+    kind = {4: pa.int32(), 8: pa.int64()}[values.dtype.itemsize]
+    return pa.Array.from_buffers(kind, len(values), [None, pa.py_buffer(values)])
+
+
+def take(values: pa.Array, indices: np.ndarray) -> pa.Array:
+    """``values[indices]`` for integer numpy ``indices``."""
+    return values.take(arrow_indices(indices))
+
+
+def codes_in(values: pa.Array, dictionary: pa.Array) -> np.ndarray:
+    """Position of each of ``values`` in ``dictionary`` (int64, -1 when absent)."""
+    found = pc.index_in(values, value_set=dictionary)
+    validity, data = found.buffers()
+    start, stop = found.offset, found.offset + len(found)
+    codes = np.frombuffer(data, dtype=np.int32, count=stop)[start:].astype(np.int64)
+    if found.null_count:
+        bits = np.unpackbits(np.frombuffer(validity, dtype=np.uint8), bitorder="little")
+        codes[bits[start:stop] == 0] = -1
+    return codes
