@@ -11,5 +11,6 @@ metric family documents the trec_eval semantics it follows in its module.
 from ranklens.metric_result import MetricResult
 from ranklens.metrics.evaluate import Evaluation, evaluate
 from ranklens.metrics.names import MetricSpec, parse_metric
+from ranklens.metrics.rbo import rbo
 
-__all__ = ["Evaluation", "MetricResult", "MetricSpec", "evaluate", "parse_metric"]
+__all__ = ["Evaluation", "MetricResult", "MetricSpec", "evaluate", "parse_metric", "rbo"]

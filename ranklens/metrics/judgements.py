@@ -29,12 +29,19 @@ NOT_JUDGED = np.iinfo(np.int64).min  # label of a row whose document has no judg
 def check_duplicates(table: Run | Qrels, kind: str) -> None:
     """Raise ``ValueError`` naming the first (query, document) pair that occurs twice.
 
-    Relies on the table's id dictionaries holding unique ids (``ranklens.tables``). When
-    every document code occurs once (one counting pass) there can be no duplicate.
+    Compares document codes: equal codes always mean equal ids (``ranklens.tables``), so
+    every pair reported is a real repeat. A run read by ``ranklens.io`` may hold one id under
+    several codes (per-block dictionaries); the reader has checked those runs by id already.
+    When every document code occurs once (one pass) there can be no duplicate.
     """
     doc_codes = table.doc_codes
     if not len(doc_codes):
         return
+    if len(doc_codes) == len(table.docs):  # every code once <=> every entry hit
+        seen = np.zeros(len(table.docs), dtype=bool)
+        seen[doc_codes] = True
+        if seen.all():
+            return
     counts = np.bincount(doc_codes, minlength=len(table.docs))
     if counts.max() <= 1:
         return
