@@ -115,9 +115,15 @@ def _delta(row: SegmentRow) -> float:
     return 0.0 if row.result is None else row.result.delta
 
 
+LISTED = 6
+"""Segments named per direction in `segments_summary`; the table and plot show the rest."""
+
+
 def _listing(rows: list[SegmentRow]) -> str:
     ordered = sorted(rows, key=lambda r: -abs(_delta(r)))
-    return ", ".join(f"{r.segment} ({format_delta(_delta(r), 3)})" for r in ordered)
+    named = ", ".join(f"{r.segment} ({format_delta(_delta(r), 3)})" for r in ordered[:LISTED])
+    rest = len(ordered) - LISTED
+    return named + (f" and {rest} more" if rest > 0 else "")
 
 
 def _p_phrase(p: float) -> str:

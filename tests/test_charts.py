@@ -244,3 +244,11 @@ def test_side_by_side_labels_moves_entries_and_exits():
     assert list(shown.b["doc_id"]) == ["d3", "d1", "d5"]
     assert list(shown.b["change"]) == ["up 2", "down 1", "entered (not in A)"]
     assert shown.n_overlap == 2 and shown.n_entered == 1
+
+
+def test_segments_summary_names_a_few_segments_per_direction(forty):
+    from ranklens.verdict import LISTED, segments_summary
+
+    summary = segments_summary(forty, RUNS)
+    assert summary.count("segment ") <= 2 * LISTED
+    assert " more" in summary
