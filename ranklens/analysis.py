@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import warnings
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -140,8 +141,13 @@ class LoadedInputs:
             raise ValueError("these inputs are per-query tables: there are no runs to score")
         options: dict[str, Any] = dict(missing="zero" if missing == "zero" else "drop",
                                        order=order, gain=gain, relevance_level=relevance_level)
-        return (evaluate(self.run_a, self.qrels, list(metrics), **options),
-                evaluate(self.run_b, self.qrels, list(metrics), **options))
+        qrels = self.qrels
+        # A and B in two threads: numpy and arrow release the GIL, so on two cores the runs
+        # are scored side by side; the values are the same as scored in turn.
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            eval_a, eval_b = pool.map(lambda run: evaluate(run, qrels, list(metrics), **options),
+                                      (self.run_a, self.run_b))
+        return eval_a, eval_b
 
     def results(self, settings: CompareSettings) -> tuple[dict[str, MetricResult],
                                                           dict[str, MetricResult], list[str]]:
@@ -221,22 +227,30 @@ def load_inputs(
     files = tuple(f for f in (run_a, run_b, qrels, segments) if f is not None)
     summaries: dict[str, io.ReadSummary] = {}
     loaded: dict[str, Any] = {}
-    if qrels is not None:
-        for f in (run_a, run_b):
-            loaded[f.role], summaries[f.role] = io.read_run(f.data, name=f.name,
-                                                            max_bytes=max_bytes)
-        loaded["qrels"], summaries["qrels"] = io.read_qrels(qrels.data, name=qrels.name,
-                                                            max_bytes=max_bytes)
-    else:
-        for f in (run_a, run_b):
-            tables, summaries[f.role] = io.read_per_query(f.data, name=f.name,
-                                                          max_bytes=max_bytes)
-            loaded[f.role] = tables
+    read = io.read_run if qrels is not None else io.read_per_query
+    # Every file is parsed in its own thread and the digests computed meanwhile (arrow, numpy
+    # and hashlib release the GIL): on two cores the single-threaded phases of one read
+    # overlap another. Errors surface in the order of a sequential read (A, B, qrels, ...).
+    with ThreadPoolExecutor(max_workers=5) as pool:
+        reads = {f.role: pool.submit(read, f.data, name=f.name, max_bytes=max_bytes)
+                 for f in (run_a, run_b)}
+        if qrels is not None:
+            reads["qrels"] = pool.submit(io.read_qrels, qrels.data, name=qrels.name,
+                                         max_bytes=max_bytes)
+        if segments is not None:
+            reads["segments"] = pool.submit(io.read_segments, segments.data,
+                                            name=segments.name, max_bytes=max_bytes)
+        digests = pool.submit(lambda: [f.sha256 for f in files])
+        try:
+            for role, future in reads.items():
+                loaded[role], summaries[role] = future.result()
+            digests.result()
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
     segment_maps: dict[str, Mapping[str, str]] = {}
     if segments is not None:
-        segment_map, summaries["segments"] = io.read_segments(
-            segments.data, name=segments.name, max_bytes=max_bytes)
-        segment_maps = dict(segment_map.by_column)
+        segment_maps = dict(loaded.pop("segments").by_column)
     if qrels is not None:
         return LoadedInputs(files, summaries, run_a=loaded["run_a"], run_b=loaded["run_b"],
                             qrels=loaded["qrels"], segment_maps=dict(segment_maps))

@@ -86,3 +86,14 @@ def test_unwritable_output(ranklens: Runner, runs: list[object], tmp_path: Path)
 def test_help_exits_zero(ranklens: Runner) -> None:
     done = ranklens("compare", "--help")
     assert done.code == 0 and "--segments" in done.out
+
+
+def test_first_bad_file_in_argument_order_is_reported(ranklens: Runner, tmp_path: Path,
+                                                      demo_paths: dict[str, Path]) -> None:
+    bad_run = tmp_path / "bad_run.trec"
+    bad_run.write_text("q1 Q0 d1 1 x tag\n")
+    bad_qrels = tmp_path / "bad_qrels.trec"
+    bad_qrels.write_text("q1 0 d1 high\n")
+    err = _one_line_error(ranklens("compare", demo_paths["run_a"], bad_run, "--qrels",
+                                   bad_qrels))
+    assert err.startswith("ranklens: error: bad_run.trec")
