@@ -17,7 +17,7 @@ import numpy as np
 from ranklens.metric_result import MetricResult
 from ranklens.metrics.arrow import take
 from ranklens.metrics.average_precision import average_precision
-from ranklens.metrics.judgements import NOT_JUDGED, Judgements, QueryJoin, check_duplicates
+from ranklens.metrics.judgements import Judgements, QueryJoin, check_duplicates
 from ranklens.metrics.names import MetricSpec, parse_metric
 from ranklens.metrics.ndcg import ndcg
 from ranklens.metrics.ordering import (
@@ -199,4 +199,4 @@ def rank_and_label(
     return RankedLabels(query, position, labels, judgements)
 
 
-__all__ = ["NOT_JUDGED", "Evaluation", "evaluate"]
+__all__ = ["FAMILIES", "Evaluation", "evaluate"]

@@ -27,7 +27,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ranklens.metrics.arrow import arrow_indices, take
+from ranklens.metrics.arrow import arrow_indices
 from ranklens.tables import Run
 
 
@@ -178,23 +178,3 @@ def tie_break_permutation(
     permutation = np.arange(len(keys), dtype=np.int64)
     permutation[rows] = rows[sorted_idx]
     return permutation
-
-
-def full_order(run: Run, order: str = "score") -> tuple[np.ndarray, np.ndarray]:
-    """Every row of ``run`` in trec_eval's order: (run row indices, block boundaries).
-
-    Resolves all ties by document id, so it costs a string sort of every tied row; metrics use
-    the cheaper path above, this serves rank-biased overlap and tests.
-    """
-    keys = ordering_keys(run, order)
-    blocks = sort_blocks(run.query_codes, keys)
-    positions = np.arange(len(keys), dtype=np.int64)
-    rows = blocks.run_rows(positions)
-    distinct = np.arange(len(keys), dtype=np.int64)  # every row its own label: sort all ties
-    permutation = tie_break_permutation(
-        blocks.keys, blocks.starts, distinct,
-        lambda r: take(run.docs, run.doc_codes[rows[r]]),
-    )
-    if permutation is not None:
-        rows = rows[permutation]
-    return rows, blocks.starts
