@@ -92,7 +92,7 @@ def choose_spread() -> planning.Pilot | float | None:
                  "Measure it on a pilot (two runs you have now) or type it in.")
         if source == TYPED:
             return float(st.number_input(
-                "sd of per-query differences", min_value=0.0, max_value=2.0, value=0.1,
+                "sd of per-query differences", min_value=0.0001, max_value=2.0, value=0.1,
                 step=0.01, format="%.4f", key="mde_sd",
                 help="The methods page's example uses 0.1 (NDCG@10 differences)."))
         if source == DEMO:
