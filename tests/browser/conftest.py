@@ -19,6 +19,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Page
+from reference import demo_subset
+from streamlit_page import full_page_screenshot
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts" / "browser"
@@ -89,6 +92,12 @@ def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
+def small_inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The demo cut to its first 60 queries, as files to upload (role -> path)."""
+    return demo_subset(tmp_path_factory.mktemp("small"), n_queries=60)
+
+
+@pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
     return {
         **browser_type_launch_args,
@@ -114,8 +123,18 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  
         return
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     stem = item.name.replace("/", "_")
-    try:
-        page.screenshot(path=str(ARTIFACTS / f"{stem}.png"), full_page=True)
-        (ARTIFACTS / f"{stem}.txt").write_text(page.inner_text("body"))
-    except Exception as error:  # the page may be gone; the failure itself is what matters
-        (ARTIFACTS / f"{stem}.txt").write_text(f"could not capture the page: {error}")
+    for index, shown in enumerate(_open_pages(page)):
+        name = stem if index == 0 else f"{stem}-{index}"
+        try:
+            full_page_screenshot(shown, ARTIFACTS / f"{name}.png")
+            (ARTIFACTS / f"{name}.txt").write_text(f"{shown.url}\n\n{shown.inner_text('body')}")
+        except Exception as error:  # the page may be gone; the failure itself is what matters
+            (ARTIFACTS / f"{name}.txt").write_text(f"could not capture the page: {error}")
+
+
+def _open_pages(page: Page) -> list[Page]:
+    """The test's page first, then every other page open in the same browser (new contexts)."""
+    browser = page.context.browser
+    others = [p for context in (browser.contexts if browser else ())
+              for p in context.pages if p is not page]
+    return [page, *others]

@@ -7,6 +7,7 @@ run is never missed) and waits until one more run has started and finished. Noth
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -87,11 +88,26 @@ def widget(page: Page, test_id: str, label: str) -> Locator:
 
 
 def upload_file(page: Page, label: str, path: Path) -> None:
-    """Put ``path`` into the file uploader labelled ``label`` and wait for the rerun."""
+    """Put ``path`` into the file uploader labelled ``label``; wait until it is uploaded and,
+    outside a form, until the rerun it causes has finished (inside a form, `submit_form`)."""
     uploader = widget(page, "stFileUploader", label)
-    with expect_rerun(page):
+    in_form = uploader.locator("xpath=ancestor::*[@data-testid='stForm']").count() > 0
+    if in_form:
         uploader.locator('input[type="file"]').set_input_files(str(path))
-    expect(uploader).to_contain_text(path.name)
+    else:
+        with expect_rerun(page):
+            uploader.locator('input[type="file"]').set_input_files(str(path))
+    chip = uploader.get_by_test_id("stFileChip")  # "name, size" once the upload has finished
+    expect(chip).to_have_attribute("aria-label", re.compile(rf"^{re.escape(path.name)}, \d"))
+    expect(chip.get_by_role("progressbar")).to_have_count(0)
+
+
+def submit_form(page: Page, button: str) -> None:
+    """Click the form's submit button ``button`` once it is enabled; wait for the rerun."""
+    submit = page.get_by_test_id("stFormSubmitButton").get_by_role("button", name=button)
+    expect(submit).to_be_enabled()
+    with expect_rerun(page):
+        submit.click()
 
 
 def choose_radio(page: Page, label: str, option: str) -> None:
@@ -139,6 +155,20 @@ def set_number(page: Page, label: str, value: float) -> None:
         field.press("Enter")
 
 
+def go_to_page(page: Page, title: str) -> None:
+    """Click the navigation entry ``title`` (e.g. 'Compare runs') and wait for that page's run."""
+    with expect_rerun(page):
+        page.get_by_role("link", name=title).click()
+
+
+def click_button(page: Page, name: str) -> None:
+    """Click the one button named ``name`` and wait for the rerun it causes."""
+    button = page.get_by_role("button", name=name, exact=True)
+    expect(button).to_have_count(1)
+    with expect_rerun(page):
+        button.click()
+
+
 # ---- reading what the page shows -----------------------------------------------------------
 
 def metric_values(scope: Page | Locator) -> dict[str, str]:
@@ -157,6 +187,7 @@ def grid_rows(frame: Locator) -> list[dict[str, str]]:
     only the cells in view: scroll the grid sideways and merge what each view shows, until every
     column (``aria-colcount``) has been seen. All rows must fit in view (checked).
     """
+    frame.scroll_into_view_if_needed()  # the grid draws (and fills its table) when in view
     expect(frame.locator('table[role="grid"]')).to_have_count(1)
     seen = frame.evaluate(_READ_GRID)
     columns = sorted(seen["header"], key=int)
@@ -219,6 +250,24 @@ def chart_titles(chart: Locator) -> list[str]:
     return [text.strip() for text in titles.all_text_contents()]
 
 
+def card(values: dict[str, str], label_part: str) -> str:
+    """The value of the one metric card whose label contains ``label_part``."""
+    found = [value for label, value in values.items() if label_part in label]
+    assert len(found) == 1, f"{label_part!r} in {sorted(values)}"
+    return found[0]
+
+
+def assert_rounds_to(shown: str, value: float) -> None:
+    """``shown`` is ``value`` printed to the decimals it has (or '< 0.001' for tiny p)."""
+    if shown.startswith("<"):
+        assert value < numbers_in(shown)[0], (shown, value)
+        return
+    number = numbers_in(shown)
+    assert len(number) == 1, shown
+    decimals = len(shown.split(".")[1]) if "." in shown else 0
+    assert math.isclose(number[0], value, abs_tol=0.5 * 10 ** -decimals + 1e-12), (shown, value)
+
+
 def parse_number(text: str) -> float:
     """A number as the app prints it: real minus signs, thousands commas, leading '+'."""
     cleaned = text.replace("\u2212", "-").replace(",", "").replace("+", "").strip()
@@ -243,7 +292,6 @@ def full_page_screenshot(page: Page, path: Path) -> None:
     page.set_viewport_size({"width": viewport["width"],
                             "height": max(viewport["height"], int(height))})
     try:
-        wait_idle(page)
         path.parent.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(path), full_page=True)
     finally:

@@ -1,0 +1,111 @@
+"""The Compare page as a person sees it: where its parts are, how to feed it, what to check."""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+from playwright.sync_api import Locator, Page, expect
+from streamlit_page import (
+    assert_rounds_to,
+    axis_labels,
+    card,
+    choose_radio,
+    grid_rows,
+    metric_values,
+    submit_form,
+    upload_file,
+)
+
+OVERALL = "All queries"
+COMPARE_BUTTON = "Compare"  # submits the uploads form
+UPLOADERS = {  # role -> the uploader's label on the Compare page
+    "run_a": "Run A (baseline)",
+    "run_b": "Run B (candidate)",
+    "qrels": "Judgements (qrels)",
+    "segments": "Segment map (optional)",
+}
+# overall-row column of the segment table -> field of the CLI's JSON result
+TABLE_FIELDS = {"B \u2212 A": "delta", "CI low": "ci_low", "CI high": "ci_high",
+                "p": "p_value", "t-test p": "t_p_value"}
+
+
+
+# ---- what the page shows ------------------------------------------------------------------
+
+def forest_plot(page: Page) -> Locator:
+    """The first forest plot: the Vega chart whose x title says 'mean difference'."""
+    chart = page.get_by_test_id("stVegaLiteChart").filter(has_text="mean difference").first
+    expect(chart).to_be_visible()
+    return chart
+
+
+def forest_rows(page: Page) -> list[str]:
+    """The forest plot's row labels, e.g. ``['All queries (n=400)', 'product (n=62)', ...]``."""
+    return [re.sub(r"\s+", " ", label) for label in axis_labels(forest_plot(page))
+            if "(n=" in label]
+
+
+def segment_table(page: Page) -> list[dict[str, str]]:
+    """The rows of the table under the forest plot (the first data frame on the page)."""
+    return grid_rows(page.get_by_test_id("stDataFrame").first)
+
+
+def headline(page: Page) -> str:
+    """The verdict's first sentence: the one heading that ends with 'on <metric>.'."""
+    sentence = page.get_by_test_id("stHeading").filter(has_text=re.compile(r" on \S+\.$"))
+    expect(sentence).to_have_count(1)
+    return sentence.inner_text().strip()
+
+
+def assert_rows_match_segments(rows: list[str], table: list[dict[str, str]], column: str,
+                               counts: dict[str, int]) -> None:
+    """Plot rows and table rows are the overall row then one per segment, with their n."""
+    total = sum(counts.values())
+    expected = {f"{OVERALL} (n={total})"} | {f"{name} (n={n})" for name, n in counts.items()}
+    assert rows[0] == f"{OVERALL} (n={total})"
+    assert sorted(rows) == sorted(expected)
+    assert table[0][column] == OVERALL
+    assert {row[column]: int(row["Queries"]) for row in table} == {OVERALL: total, **counts}
+
+
+def assert_headline_equals(page: Page, expected: dict) -> None:
+    """Cards and the table's overall row show the CLI's overall result of the first metric."""
+    names = expected["run_names"]
+    result = expected["comparisons"][0]["overall"]
+    values = metric_values(page)
+    assert_rounds_to(card(values, f"{names[0]} (A)"), result["mean_a"])
+    assert_rounds_to(card(values, f"{names[1]} (B)"), result["mean_b"])
+    low, high = card(values, "interval of B").split(" to ")
+    assert_rounds_to(low, result["ci_low"])
+    assert_rounds_to(high, result["ci_high"])
+    assert_rounds_to(card(values, "p (permutation)"), result["p_value"])
+    assert_rounds_to(card(values, "p (t-test)"), result["t_p_value"])
+    overall = segment_table(page)[0]
+    assert overall["Queries"] == str(result["n_queries"])
+    counts = (overall["Won"], overall["Tied"], overall["Lost"])
+    assert counts == (str(result["wins"]), str(result["ties"]), str(result["losses"]))
+    assert math.isclose(float(overall[f"Mean {names[0]}"]), result["mean_a"], rel_tol=1e-12)
+    assert math.isclose(float(overall[f"Mean {names[1]}"]), result["mean_b"], rel_tol=1e-12)
+    for column, field in TABLE_FIELDS.items():
+        assert math.isclose(float(overall[column]), result[field], rel_tol=1e-9), column
+
+
+def upload_inputs(page: Page, files: dict[str, Path]) -> None:
+    """Switch Data to 'My files', upload each role's file and press Compare.
+
+    Judgements and segments go first, so that without the form the runs arrive last and the
+    report is computed once.
+    """
+    choose_radio(page, "Data", "My files")
+    for role in ("qrels", "segments", "run_a", "run_b"):
+        if role in files:
+            upload_file(page, UPLOADERS[role], files[role])
+    press_compare(page)
+
+
+def press_compare(page: Page) -> None:
+    """Submit the uploads form with its Compare button (when the page has that form)."""
+    if page.get_by_test_id("stFormSubmitButton").filter(has_text=COMPARE_BUTTON).count():
+        submit_form(page, COMPARE_BUTTON)

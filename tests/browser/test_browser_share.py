@@ -1,0 +1,59 @@
+"""Share links in Chromium: a link made on the Compare page reopens it elsewhere, read-only."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from compare_page import assert_headline_equals, headline, segment_table, upload_inputs
+from playwright.sync_api import BrowserContext, Page, expect
+from reference import cli_compare
+from streamlit_page import (
+    assert_no_error,
+    click_button,
+    go_to_page,
+    metric_values,
+    open_app,
+)
+
+SHARED_BANNER = "Shared report, read-only"
+
+
+def share_link(page: Page) -> str:
+    """Click Share and read the link the page prints in its code block."""
+    click_button(page, "Share")
+    code = page.get_by_test_id("stCode").filter(has_text="?report=")
+    expect(code).to_have_count(1)
+    return code.inner_text().strip()
+
+
+def what_the_report_says(page: Page) -> tuple[str, dict[str, str], list[dict[str, str]]]:
+    """Headline, metric cards and segment table: the numbers two viewers must agree on."""
+    return headline(page), metric_values(page), segment_table(page)
+
+
+def test_share_link_reopens_the_report_in_a_new_context(
+        page: Page, app_url: str, small_inputs: dict[str, Path],
+        new_context: Callable[..., BrowserContext]) -> None:
+    open_app(page, app_url)
+    upload_inputs(page, small_inputs)
+    shown = what_the_report_says(page)
+    link = share_link(page)
+    assert link.startswith(app_url)
+
+    viewer = new_context().new_page()  # no cookies, no session: someone else's browser
+    open_app(viewer, link)
+    expect(viewer.get_by_text(SHARED_BANNER)).to_be_visible()
+    assert what_the_report_says(viewer) == shown
+    expected = cli_compare(small_inputs["run_a"], small_inputs["run_b"],
+                           qrels=small_inputs["qrels"], segments=small_inputs["segments"],
+                           segment_column="intent")
+    assert_headline_equals(viewer, expected)
+
+    go_to_page(viewer, "How many queries (MDE)")
+    expect(viewer.get_by_role("heading", level=1)).to_contain_text("Minimum detectable effect")
+    expect(viewer.get_by_text(SHARED_BANNER)).to_have_count(0)
+    go_to_page(viewer, "Compare runs")
+    expect(viewer.get_by_text(SHARED_BANNER)).to_be_visible()
+    assert what_the_report_says(viewer) == shown
+    assert_no_error(viewer)
