@@ -327,6 +327,10 @@ def main() -> None:
         st.markdown(planning.METHOD_NOTE)
 
     assert plan.mde is not None
+    if sd < 1e-12:  # float noise of identical differences counts as none
+        st.info("The per-query differences have no spread (every query moved by the same "
+                "amount), so there is no curve to draw: any true difference would be detected.")
+        return
     largest = max(row.queries_needed for row in plan.rows)
     up_to = max(2.5 * plan.mde, 1.2 * max(plan_delta.delta for plan_delta in plan.rows))
     mde_curve, power_curve = cached_curves(sd, n_queries, largest, alpha, power, method,
