@@ -4,7 +4,8 @@
 
 400 web-search-like queries, two runs of depth 100, graded qrels (0..3), proxy qrels (an
 "LLM judge" that is generous to long documents: off by one level on about a quarter of
-documents, biased upwards), gold qrels on a random 15% of queries, and a segment map with two
+documents, biased upwards; run B favours long documents, so the proxy flatters B), gold
+qrels on a random 15% of queries, and a segment map with two
 columns (``intent``: 6 segments; ``length``: 3 buckets). Run B is better than A overall, much
 better on ``product`` and ``local``, and worse on ``navigational``. Scores are rounded to two
 decimals, so ties occur as they do in real runs.
@@ -67,7 +68,10 @@ def generate(outdir: Path) -> None:
     noise_a = rng.normal(0.0, 1.0, size=(N_QUERIES, POOL))
     noise_b = 0.7 * noise_a + rng.normal(0.0, 0.72, size=(N_QUERIES, POOL))  # correlated runs
     score_a = np.round(rel * (0.9 + difficulty) + noise_a, 2)
-    score_b = np.round(rel * (0.9 + difficulty + b_shift) + noise_b, 2)
+    # the neural reranker likes long documents, which the LLM judge over-rates: the proxy
+    # judgements flatter B, a bias that only the gold sample can reveal (the PPI page's story)
+    long_doc = rng.random((N_QUERIES, POOL)) < 0.4
+    score_b = np.round(rel * (0.9 + difficulty + b_shift) + noise_b + 0.6 * long_doc, 2)
     doc_index = np.array([rng.permutation(100_000)[:POOL] for _ in range(N_QUERIES)])
 
     def run_lines(scores: np.ndarray, tag: str) -> list[str]:
@@ -84,7 +88,6 @@ def generate(outdir: Path) -> None:
 
     # judged: every relevant document plus a pool of non-relevant ones
     judged = (rel > 0) | (rng.random((N_QUERIES, POOL)) < 0.35)
-    long_doc = rng.random((N_QUERIES, POOL)) < 0.4
     u = rng.random((N_QUERIES, POOL))
     up = long_doc & (u < 0.35) | ~long_doc & (u < 0.08)
     down = ~up & (u > 0.93)
