@@ -19,7 +19,7 @@ from ranklens import app_state, charts, views
 from ranklens.aggregate import INTERVALS_NOTE
 from ranklens.analysis import CompareSettings, LoadedInputs
 from ranklens.io import InputError
-from ranklens.rankings import UNJUDGED, side_by_side
+from ranklens.rankings import UNJUDGED, query_rbo, side_by_side
 from ranklens.report import Report
 from ranklens.share import compare_settings
 from ranklens.ui import html_download, share_widget
@@ -264,6 +264,8 @@ def show_per_query(report: Report, metric: str, inputs: LoadedInputs,
     right.metric(f"{name_b} wins", f"{result.wins:,}")
     right.metric("Ties", f"{result.ties:,}")
     right.metric(f"{name_b} loses", f"{result.losses:,}")
+    with right:
+        show_orderings(inputs, str(report.params.get("order", "score")))
     lost, won = views.biggest_changes(per_query, n=10)
     pick_key = f"query:{metric}"
     columns = st.columns(2)
@@ -282,6 +284,26 @@ def show_per_query(report: Report, metric: str, inputs: LoadedInputs,
             },
         )
     show_rankings(report, metric, inputs, per_query.sort_values(["delta", "query_id"]), pick_key)
+
+
+def show_orderings(inputs: LoadedInputs, order: str) -> None:
+    """Mean RBO of the two runs: how different the orderings are (not which is better)."""
+    if inputs.run_a is None or inputs.run_b is None:
+        return
+    small = len(inputs.run_a) + len(inputs.run_b) <= app_state.EAGER_RBO_ROWS
+    orderings = app_state.cached_rbo(inputs, order=order, compute=small)
+    if orderings is None:
+        orderings = app_state.cached_rbo(
+            inputs, order=order,
+            compute=st.button("Compare orderings (RBO)", key="rbo",
+                              help="Rank-biased overlap over every query both runs rank. On "
+                                   "runs of millions of rows this takes a while."))
+    if orderings is not None:
+        st.metric(f"Mean RBO (p={app_state.RBO_P:g})", f"{orderings.mean:.3f}",
+                  help=f"Rank-biased overlap of the two runs' orderings, averaged over the "
+                       f"{len(orderings.per_query):,} queries both rank: 1 = same order, "
+                       "0 = no document in common. It says how different the rankings are, "
+                       "not which one is better.")
 
 
 def _picker(table_key: str, frame: pd.DataFrame, pick_key: str) -> Callable[[], None]:
@@ -312,12 +334,15 @@ def show_rankings(report: Report, metric: str, inputs: LoadedInputs, per_query: 
     k = right.number_input("Top k", min_value=1, max_value=100, value=10, step=1,
                            key=f"k:{metric}")
     row = per_query.loc[per_query["query_id"] == query].iloc[0]
+    order = str(report.params.get("order", "score"))
     shown = side_by_side(inputs.run_a, inputs.run_b, inputs.qrels, str(query), int(k),
-                         order=str(report.params.get("order", "score")))
+                         order=order)
+    overlap = query_rbo(inputs.run_a, inputs.run_b, str(query), p=app_state.RBO_P, order=order)
+    likeness = "" if overlap is None else f" · RBO (p={app_state.RBO_P:g}) {overlap:.3f}"
     st.markdown(
         f"**{query}** · {metric}: {name_a} {row['a']:.4f}, {name_b} {row['b']:.4f} "
         f"(B \u2212 A {format_delta(float(row['delta']))}) · {shown.n_overlap} of the top "
-        f"{int(k)} documents in both, {shown.n_entered} entered B's top {int(k)}")
+        f"{int(k)} documents in both, {shown.n_entered} entered B's top {int(k)}{likeness}")
     columns = st.columns(2)
     for column, frame, title, moved in ((columns[0], shown.a, f"A: {name_a}", "Where in B"),
                                         (columns[1], shown.b, f"B: {name_b}", "Moved vs A")):

@@ -29,6 +29,8 @@ import streamlit as st
 from streamlit.elements.lib.mutable_status_container import StatusContainer
 
 from ranklens.analysis import CompareSettings, InputFile, LoadedInputs, load_inputs
+from ranklens.metric_result import MetricResult
+from ranklens.metrics import rbo
 from ranklens.report import Report
 
 ROLES = ("run_a", "run_b", "qrels", "segments")
@@ -185,6 +187,38 @@ def cached_report(inputs: LoadedInputs, settings: CompareSettings) -> Report:
             report = inputs.report(settings, progress=progress)
     cache.put(key, report)
     return report
+
+
+RBO_P = 0.9
+"""Persistence of the rank-biased overlap the app shows (about 86% of the weight on the top 10)."""
+
+EAGER_RBO_ROWS = 2_000_000
+"""Up to this many rows in the two runs, RBO over every query is computed without asking."""
+
+
+@st.cache_resource(show_spinner=False)
+def _rbo_cache() -> LRU[MetricResult]:
+    return LRU(3)
+
+
+def cached_rbo(inputs: LoadedInputs, *, order: str = "score",
+               compute: bool = True) -> MetricResult | None:
+    """Per-query RBO between run A and run B over every query both rank, once per inputs.
+
+    With ``compute=False`` only a result computed before is returned (else None): over two
+    7M-row runs it takes tens of seconds, so the page asks first.
+    """
+    if inputs.run_a is None or inputs.run_b is None:
+        return None
+    key = (input_key(inputs), order, RBO_P)
+    cache = _rbo_cache()
+    found = cache.get(key)
+    if found is not None or not compute:
+        return found
+    with progress_box("Comparing the two runs' orderings of every query (RBO)…"):
+        result = rbo(inputs.run_a, inputs.run_b, p=RBO_P, order=order)
+    cache.put(key, result)
+    return result
 
 
 def megabytes(size: int) -> str:

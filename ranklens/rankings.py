@@ -3,7 +3,8 @@
 ``side_by_side`` answers "for this query, which documents does A show and which does B show,
 how are they judged, and which moved up or down, entered or left the top k". Documents are in
 trec_eval's order (score descending, ties by document id descending), the order the metrics
-score. It looks at one query; it computes no metric and no statistic.
+score. ``query_rbo`` says how alike the two orderings of one query are. It looks at one query;
+it computes no statistic.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ranklens.metrics import rbo
 from ranklens.tables import Qrels, Run
 
 UNJUDGED = "unjudged"
@@ -67,6 +69,30 @@ def ranking(run: Run, query_id: str, *, order: str = "score") -> list[tuple[str,
     items = sorted(zip(docs, keys, scores, strict=True), key=lambda t: t[0], reverse=True)
     items.sort(key=lambda t: t[1], reverse=True)  # stable: ties keep doc id descending
     return [(doc, score) for doc, _, score in items]
+
+
+def query_rbo(run_a: Run, run_b: Run, query_id: str, *, p: float = 0.9,
+              order: str = "score") -> float | None:
+    """Rank-biased overlap of A's and B's rankings of one query (`ranklens.metrics.rbo`).
+
+    Computed on that query's rows only, so it costs milliseconds however big the runs are.
+    None when one of the runs does not rank the query.
+    """
+    one_a, one_b = _only(run_a, query_id), _only(run_b, query_id)
+    if one_a is None or one_b is None:
+        return None
+    return rbo(one_a, one_b, p=p, order=order).per_query.get(query_id)
+
+
+def _only(run: Run, query_id: str) -> Run | None:
+    found = pc.index(run.queries, pa.scalar(query_id, pa.string())).as_py()
+    if found < 0:
+        return None
+    rows = np.flatnonzero(run.query_codes == found)
+    docs = run.docs.take(pa.array(run.doc_codes[rows]))
+    ranks = None if run.ranks is None else run.ranks[rows]
+    return Run.from_columns([query_id] * len(rows), docs, run.scores[rows], ranks,
+                            name=run.name)
 
 
 def judgements_of(qrels: Qrels, query_id: str) -> dict[str, int]:

@@ -16,7 +16,8 @@ import pytest
 from ranklens import charts, views
 from ranklens.aggregate import OVERALL, compare_segments
 from ranklens.metric_result import MetricResult
-from ranklens.rankings import ranking, side_by_side
+from ranklens.metrics import rbo
+from ranklens.rankings import query_rbo, ranking, side_by_side
 from ranklens.report import Report
 from ranklens.tables import Qrels, Run
 
@@ -252,3 +253,15 @@ def test_segments_summary_names_a_few_segments_per_direction(forty):
     summary = segments_summary(forty, RUNS)
     assert summary.count("segment ") <= 2 * LISTED
     assert " more" in summary
+
+
+def test_query_rbo_is_the_metrics_rbo_of_that_query():
+    run_a = _run([("q", "d1", 4.0), ("q", "d2", 3.0), ("q", "d3", 2.0), ("r", "x", 1.0),
+                  ("r", "y", 0.5)], "A")
+    run_b = _run([("q", "d3", 4.0), ("q", "d1", 3.0), ("q", "d5", 2.0), ("r", "y", 1.0),
+                  ("s", "z", 1.0)], "B")
+    everything = rbo(run_a, run_b, p=0.9)
+    for query in ("q", "r"):
+        assert query_rbo(run_a, run_b, query, p=0.9) == pytest.approx(
+            everything.per_query[query], abs=1e-15)
+    assert query_rbo(run_a, run_b, "s") is None

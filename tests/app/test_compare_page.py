@@ -21,6 +21,7 @@ from streamlit.testing.v1 import AppTest
 from ranklens import charts, demo, views
 from ranklens.analysis import CompareSettings, InputFile, LoadedInputs, load_inputs
 from ranklens.io import InputError
+from ranklens.metrics import rbo
 from ranklens.rankings import side_by_side
 from ranklens.report import Report
 from ranklens.verdict import caveat, conclusion, format_delta, format_p, headline
@@ -167,6 +168,30 @@ def test_per_query_view_counts_and_extremes_match_the_report(first_visit, demo_r
     assert len(bars) == 1 and bars[0]["queries"].sum() == result.n_queries
     pd.testing.assert_frame_equal(bars[0].reset_index(drop=True), histogram,
                                   check_dtype=False)
+
+
+def test_orderings_are_compared_with_rbo(first_visit, demo_report):
+    inputs, _ = demo_report
+    everything = rbo(inputs.run_a, inputs.run_b, p=0.9)
+    assert metrics_shown(first_visit)["Mean RBO (p=0.9)"] == f"{everything.mean:.3f}"
+    query = labelled(first_visit.selectbox, "Query").value
+    line = f"RBO (p=0.9) {everything.per_query[query]:.3f}"
+    assert any(line in m.value for m in first_visit.markdown)
+
+
+def test_rbo_over_big_runs_waits_for_a_click(monkeypatch):
+    from ranklens import app_state
+
+    monkeypatch.setattr(app_state, "EAGER_RBO_ROWS", 0)  # every input counts as big
+    files = {"run_a": ("a-big.trec", DEMO["run_a"]), "run_b": ("b-big.trec", DEMO["run_b"]),
+             "qrels": ("qrels.trec", DEMO["qrels"])}
+    at = upload(start(), files)
+    assert "Mean RBO (p=0.9)" not in metrics_shown(at)
+    labelled(at.button, "Compare orderings (RBO)").click().run()
+    assert not at.exception
+    inputs, _ = library_report(files)
+    expected = rbo(inputs.run_a, inputs.run_b, p=0.9).mean
+    assert metrics_shown(at)["Mean RBO (p=0.9)"] == f"{expected:.3f}"
 
 
 def test_rankings_of_the_query_b_lost_most_side_by_side(demo_report):
