@@ -31,3 +31,10 @@ def codes_in(values: pa.Array, dictionary: pa.Array) -> np.ndarray:
         bits = np.unpackbits(np.frombuffer(validity, dtype=np.uint8), bitorder="little")
         codes[bits[start:stop] == 0] = -1
     return codes
+
+
+def integers(values: pa.Array) -> np.ndarray:
+    """A null-free integer arrow array as numpy (a view of its buffer)."""
+    dtype = np.dtype(values.type.to_pandas_dtype())
+    data = values.buffers()[1]
+    return np.frombuffer(data, dtype=dtype, count=values.offset + len(values))[values.offset:]

@@ -27,7 +27,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ranklens.metrics.arrow import arrow_indices
+from ranklens.metrics.arrow import arrow_indices, integers
 from ranklens.tables import Run
 
 
@@ -172,9 +172,9 @@ def tie_break_permutation(
     rows = expand_ranges(mixed_starts, mixed_sizes)
     group = np.repeat(np.arange(len(mixed_starts)), mixed_sizes)
     table = pa.table({"group": arrow_indices(group), "doc": doc_ids(rows)})
-    sorted_idx = pc.sort_indices(
+    sorted_idx = integers(pc.sort_indices(
         table, sort_keys=[("group", "ascending"), ("doc", "descending")]
-    ).to_numpy()
+    ))
     permutation = np.arange(len(keys), dtype=np.int64)
     permutation[rows] = rows[sorted_idx]
     return permutation
