@@ -54,27 +54,34 @@ class Status:
         self.enabled = _is_terminal(self.stream) if enabled is None else enabled
         self.timings = timings
         self.start = self.last = time.perf_counter()
-        self.stages: list[tuple[str, float]] = []
+        self.start_cpu = self.last_cpu = time.process_time()
+        self.stages: list[tuple[str, float, float]] = []  # stage, wall s, CPU s (all threads)
         self.stage = ""
 
     def __call__(self, stage: str) -> None:
-        now = time.perf_counter()
+        now, cpu = time.perf_counter(), time.process_time()
         if self.stage:
-            self.stages.append((self.stage, now - self.last))
-        self.stage, self.last = stage, now
+            self.stages.append((self.stage, now - self.last, cpu - self.last_cpu))
+        self.stage, self.last, self.last_cpu = stage, now, cpu
         if self.enabled:
             self.stream.write(f"\r\033[K{PROG}: {stage}\u2026 ({now - self.start:.1f} s)")
             self.stream.flush()
 
     def done(self) -> None:
-        """Clear the status line; with ``timings``, print the seconds of each stage."""
+        """Clear the status line; with ``timings``, print each stage's wall and CPU seconds.
+
+        CPU seconds count every thread of the process since the command started (imports
+        excluded); on a busy machine they show the work done where wall time shows the wait.
+        """
         self("")
         if self.enabled:
             self.stream.write("\r\033[K")
         if self.timings:
-            parts = ", ".join(f"{stage} {seconds:.2f} s" for stage, seconds in self.stages)
+            parts = ", ".join(f"{stage} {wall:.2f} s (CPU {cpu:.2f} s)"
+                              for stage, wall, cpu in self.stages)
             self.stream.write(f"{PROG}: timings: {parts}; total "
-                              f"{time.perf_counter() - self.start:.2f} s\n")
+                              f"{time.perf_counter() - self.start:.2f} s (CPU "
+                              f"{time.process_time() - self.start_cpu:.2f} s)\n")
         self.stream.flush()
 
 

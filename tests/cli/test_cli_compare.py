@@ -12,6 +12,7 @@ from cli_helpers import Runner
 
 from ranklens.analysis import CompareSettings, InputFile, build_report, load_inputs
 from ranklens.report import Report
+from ranklens.verdict import format_delta
 
 FAST = ["--n-resamples", "2000", "--n-permutations", "2000"]
 
@@ -46,8 +47,17 @@ def test_text_shows_table_verdict_note_and_segments(ranklens: Runner, runs: list
     for segment in ("All queries", "how-to", "informational", "local", "navigational",
                     "news", "product"):
         assert segment in rows
-    assert rows["navigational"].rstrip().endswith("*")
-    assert "\u22120.0930" in rows["navigational"]
+    files = _files(demo_paths, "run_a", "run_b", "qrels", "segments")
+    report = build_report(files["run_a"], files["run_b"], qrels=files["qrels"],
+                          segments=files["segments"],
+                          settings=CompareSettings(segment_column="intent", n_resamples=2000,
+                                                   n_permutations=2000))
+    for row in report.comparisons[0].rows:
+        assert row.result is not None
+        line = rows[row.segment]
+        assert format_delta(row.result.delta) in line
+        assert f"{row.result.mean_a:.4f}" in line and f"{row.result.mean_b:.4f}" in line
+        assert line.rstrip().endswith("*") == row.result.significant
     assert "neural_reranker is better than bm25_baseline on nDCG@10" in text
     assert "Intervals are not adjusted" in text
     assert "does not say" in text
@@ -146,5 +156,6 @@ def test_timings_on_request_only(ranklens: Runner, runs: list[object]) -> None:
     assert done.code == 0
     line = done.err.strip()
     assert line.startswith("ranklens: timings: reading the inputs ")
+    assert "(CPU " in line
     for stage in ("scoring the runs", "comparing", "writing", "total"):
         assert stage in line
