@@ -252,5 +252,9 @@ def as_input_errors(name: str) -> Iterator[None]:
     except (pa.ArrowException, OSError, ValueError, UnicodeError, IndexError) as error:
         raise InputError(name, f"could not be read ({type(error).__name__}: {error})",
                          hint="check the format, or pass format= explicitly") from None
+    except Exception as error:  # a bug of ours: still no raw traceback for the user
+        raise InputError(name, f"could not be read: unexpected {type(error).__name__} "
+                         f"({error})", hint="this is a ranklens bug: please report it with "
+                         "the file") from error
 
 
