@@ -30,6 +30,16 @@ def cli_compare(run_a: Path, run_b: Path, *, qrels: Path | None = None,
     return json.loads(done.stdout)
 
 
+def cli_ppi(run_a: Path, run_b: Path, *, proxy: Path, gold: Path,
+            metric: str = "nDCG@10") -> dict:
+    """``ranklens ppi --format json`` on these files (the console script, a subprocess)."""
+    command = [str(CLI), "ppi", str(run_a), str(run_b), "--proxy-qrels", str(proxy),
+               "--gold-qrels", str(gold), "--metric", metric, "--format", "json"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
 def segment_counts(segments: Path, column: str) -> Counter[str]:
     """Queries per value of ``column`` in a tab-separated segment map with a header."""
     with segments.open(newline="") as handle:

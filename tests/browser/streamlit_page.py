@@ -20,21 +20,15 @@ IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 ERROR_ELEMENTS = '[data-testid="stException"], [data-testid="stAlertContentError"]'
 RERUN_TIMEOUT = 60_000
 
-# Installs window.__ranklensRuns: the number of script runs started since installation. Every
-# change of the attribute away from "notRunning" is a run starting (or a rerun requested).
+# Installs window.__ranklensRuns: how often the script state changed since installation (a run
+# starting, ending, a rerun requested). After an interaction made while idle, any change means
+# the rerun it caused has begun; idle again after a change means that rerun has finished.
 _RUN_COUNTER = """() => {
   if (window.__ranklensRuns !== undefined) return;
   window.__ranklensRuns = 0;
-  const attribute = 'data-test-script-state';
-  new MutationObserver(records => {
-    for (const record of records) {
-      if (record.oldValue === 'notRunning' || record.oldValue === 'initial') {
-        window.__ranklensRuns += 1;
-      }
-    }
-  }).observe(document.documentElement, {
-    attributes: true, attributeFilter: [attribute], attributeOldValue: true, subtree: true,
-  });
+  new MutationObserver(records => { window.__ranklensRuns += records.length; }).observe(
+    document.documentElement,
+    {attributes: true, attributeFilter: ['data-test-script-state'], subtree: true});
 }"""
 
 _STATE = """() => ({runs: window.__ranklensRuns, state: document.querySelector(
@@ -148,11 +142,16 @@ def set_multiselect(page: Page, label: str, options: list[str]) -> None:
 
 
 def set_number(page: Page, label: str, value: float) -> None:
-    """Type ``value`` into the number input labelled ``label`` and wait for the rerun."""
+    """Type ``value`` into the number input labelled ``label``; wait for the rerun (none when
+    the input already holds that value)."""
     field = widget(page, "stNumberInput", label).locator("input")
+    if parse_number(field.input_value()) == value:
+        return
     with expect_rerun(page):
         field.fill(str(value))
         field.press("Enter")
+    expect(field).not_to_have_value("")
+    assert parse_number(field.input_value()) == value
 
 
 def go_to_page(page: Page, title: str) -> None:
@@ -242,6 +241,12 @@ def axis_labels(chart: Locator, axis_title: str | None = None) -> list[str]:
     if axis_title is not None:
         axes = axes.filter(has=chart.locator("g.role-axis-title").get_by_text(axis_title))
     return [text.strip() for text in axes.locator("g.role-axis-label text").all_text_contents()]
+
+
+def mark_texts(chart: Locator) -> list[str]:
+    """The texts a Vega chart draws as marks (labels on points and rules), in drawing order."""
+    marks = chart.locator("g.mark-text.role-mark text")  # not the axes' labels
+    return [text.strip() for text in marks.all_text_contents()]
 
 
 def chart_titles(chart: Locator) -> list[str]:
