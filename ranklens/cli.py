@@ -63,8 +63,14 @@ class Status:
         if self.stage:
             self.stages.append((self.stage, now - self.last, cpu - self.last_cpu))
         self.stage, self.last, self.last_cpu = stage, now, cpu
-        if self.enabled:
+        if self.enabled and stage:
             self.stream.write(f"\r\033[K{PROG}: {stage}\u2026 ({now - self.start:.1f} s)")
+            self.stream.flush()
+
+    def clear(self) -> None:
+        """Erase the status line (before the results go to the same terminal)."""
+        if self.enabled:
+            self.stream.write("\r\033[K")
             self.stream.flush()
 
     def done(self) -> None:
@@ -74,8 +80,7 @@ class Status:
         excluded); on a busy machine they show the work done where wall time shows the wait.
         """
         self("")
-        if self.enabled:
-            self.stream.write("\r\033[K")
+        self.clear()
         if self.timings:
             parts = ", ".join(f"{stage} {wall:.2f} s (CPU {cpu:.2f} s)"
                               for stage, wall, cpu in self.stages)
@@ -290,7 +295,9 @@ def run_compare(args: argparse.Namespace) -> int:
         warnings.simplefilter("ignore")  # the report carries every warning in words
         report = inputs.report(settings, progress=status)
     status("writing")
-    write(render_report(report, args.format), args.output)
+    text = render_report(report, args.format)
+    status.clear()
+    write(text, args.output)
     status.done()
     return 0
 

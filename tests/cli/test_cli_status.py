@@ -29,3 +29,13 @@ def test_status_is_silent_when_not_a_terminal() -> None:
     status("reading the inputs")
     status.done()
     assert stream.getvalue() == ""
+
+
+def test_status_is_erased_before_results_reach_the_terminal() -> None:
+    stream = Terminal()
+    status = Status(stream)
+    status("writing")
+    status.clear()
+    assert stream.getvalue().endswith("\r\033[K")
+    status.done()
+    assert stream.getvalue().count("writing") == 1
