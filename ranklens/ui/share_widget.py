@@ -199,21 +199,42 @@ def share_action(kind: str, settings: CompareSettings | Mapping[str, Any],
                         help="Store these inputs and settings and get a link that opens this "
                              "page, with the same numbers, for anyone who can reach this app.")
     if clicked and identity not in links:
-        try:
-            links[identity] = share(report_store(), kind, settings, files)
-        except StoreLimitError as error:
-            st.error(f"**This report is too large to share:** {error}. Share fewer or smaller "
-                     "files, or ask whoever runs this app to raise the limit.",
-                     icon=":material/block:")
-        except (StoreError, OSError, sqlite3.Error):
-            logger.exception("the report store could not be written")
-            st.error("**The report could not be stored.** The report store is not writable "
-                     "right now; try again, or tell whoever runs this app.",
-                     icon=":material/cloud_off:")
+        token = _store_snapshot(kind, settings, files)
+        if token is not None:
+            links[identity] = token
     if identity in links:
         st.code(share_url(links[identity]), language=None)
         st.caption("Anyone with this link sees this page read-only, with the same inputs, "
                    "settings and numbers.")
+
+
+def _store_snapshot(kind: str, settings: CompareSettings | Mapping[str, Any],
+                    files: tuple[InputFile, ...]) -> str | None:
+    """Store the page and answer its token, or show in words why not and answer None."""
+    try:
+        store = report_store()
+    except ValueError as error:  # a RANKLENS_STORE_* variable the operator mistyped
+        st.error(f"**Sharing is not configured correctly:** {error}. Tell whoever runs this "
+                 "app.", icon=":material/settings_alert:")
+        return None
+    except (StoreError, OSError, sqlite3.Error):
+        logger.exception("the report store could not be opened")
+        st.error(_NOT_STORED, icon=":material/cloud_off:")
+        return None
+    try:
+        return share(store, kind, settings, files)
+    except StoreLimitError as error:
+        st.error(f"**This report is too large to share:** {error}. Share fewer or smaller "
+                 "files, or ask whoever runs this app to raise the limit.",
+                 icon=":material/block:")
+    except (StoreError, OSError, sqlite3.Error):
+        logger.exception("the report store could not be written")
+        st.error(_NOT_STORED, icon=":material/cloud_off:")
+    return None
+
+
+_NOT_STORED = ("**The report could not be stored.** The report store is not writable right "
+               "now; try again, or tell whoever runs this app.")
 
 
 def share_url(token: str) -> str:

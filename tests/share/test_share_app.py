@@ -222,3 +222,24 @@ def test_whitespace_around_a_pasted_token_is_ignored(store_path: Path) -> None:
                   ppi_files())
     at = run_clean(app(report=f"  {token}\n"))
     assert BANNER in markdown_text(at)
+
+
+# ---- a store that cannot be used ----------------------------------------------------------
+
+def test_unusable_store_is_said_in_words(tmp_path: Path,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RANKLENS_STORE", str(tmp_path))  # a folder, not a database file
+    at = run_clean(app(report="A" * 32))
+    assert titles(at) == ["Report not found"]
+    assert any("could not be read" in e.value for e in at.error)
+    at = run_clean(app())
+    click(at, "share:compare")
+    assert any("could not be stored" in e.value for e in at.error)
+
+
+def test_misconfigured_limit_names_the_variable(store_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RANKLENS_STORE_MAX_BYTES", "lots")
+    at = run_clean(app())
+    click(at, "share:compare")
+    assert any("RANKLENS_STORE_MAX_BYTES" in e.value for e in at.error)
