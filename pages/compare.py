@@ -411,6 +411,8 @@ def main() -> None:
         inputs = app_state.loaded_inputs(sources)
     except InputError as error:
         st.error(f"**This file cannot be read.** {error}", icon=":material/error:")
+        st.caption("Replace the file in the sidebar and press **Compare** again, or switch "
+                   "**Data** back to the demo.")
         return
     settings = choose_settings(inputs) if shared is None else compare_settings(shared)
     if settings is None:
