@@ -226,8 +226,8 @@ def show_segment_table(table: pd.DataFrame, metric: str, run_names: tuple[str, s
         column_config={
             "segment": st.column_config.TextColumn(segment_column or "Rows", pinned=True),
             "n_queries": number("Queries", "localized"),
-            "mean_a": number(f"Mean {name_a}", width=None),
-            "mean_b": number(f"Mean {name_b}", width=None),
+            "mean_a": number("Mean A", help=f"Mean {metric} of {name_a}"),
+            "mean_b": number("Mean B", help=f"Mean {metric} of {name_b}"),
             "delta": number("B \u2212 A", "%+.4f"),
             "ci_low": number("CI low", "%+.4f"),
             "ci_high": number("CI high", "%+.4f"),
