@@ -2,7 +2,9 @@
 
 Every interaction that makes Streamlit rerun the script goes through `expect_rerun`: it counts
 the script runs the page has seen (a MutationObserver on ``data-test-script-state``, so a short
-run is never missed) and waits until one more run has started and finished. Nothing sleeps.
+run is never missed) and waits until one more run has started and finished, then until the
+page has drawn it (`settle`: no DOM change for a few frames; Streamlit puts a run's elements
+into the DOM up to a few hundred ms after it reports "notRunning"). Nothing sleeps.
 """
 
 from __future__ import annotations
@@ -38,6 +40,34 @@ _RAN_SINCE = """([before, idle]) =>
   window.__ranklensRuns > before && document.querySelector(idle) !== null"""
 
 
+# Resolves once the app's DOM has not changed for QUIET_FRAMES animation frames in a row (or
+# after `limit` ms: a page that never stops changing is then read as it is). The elements of a
+# finished run reach the DOM up to a few hundred ms after the script state says "notRunning".
+QUIET_FRAMES = 20
+_SETTLE = """async ([quietFrames, limit]) => {
+  const root = document.querySelector('[data-testid="stApp"]') ?? document.body;
+  let changes = 0;
+  const observer = new MutationObserver(records => { changes += records.length; });
+  observer.observe(root, {childList: true, subtree: true, attributes: true,
+                          characterData: true});
+  const nextFrame = () => new Promise(resolve => requestAnimationFrame(resolve));
+  const start = performance.now();
+  let quiet = 0;
+  while (quiet < quietFrames && performance.now() - start < limit) {
+    const before = changes;
+    await nextFrame();
+    quiet = changes === before ? quiet + 1 : 0;
+  }
+  observer.disconnect();
+  return quiet >= quietFrames;
+}"""
+
+
+def settle(page: Page, limit: float = 10_000) -> None:
+    """Wait until the page has drawn what the last run sent: no DOM change for a while."""
+    page.evaluate(_SETTLE, [QUIET_FRAMES, limit])
+
+
 def wait_idle(page: Page, timeout: float = 30_000) -> None:
     """Wait until Streamlit reports that the script is not running (a rerun has finished)."""
     page.wait_for_selector(IDLE, timeout=timeout)
@@ -48,6 +78,7 @@ def open_app(page: Page, url: str) -> None:
     page.goto(url)
     wait_idle(page, timeout=RERUN_TIMEOUT)
     page.evaluate(_RUN_COUNTER)
+    settle(page)
 
 
 @contextmanager
@@ -63,6 +94,7 @@ def expect_rerun(page: Page, timeout: float = RERUN_TIMEOUT) -> Iterator[None]:
         state = page.evaluate(_STATE)
         raise AssertionError(f"no finished rerun within {timeout / 1000:.0f} s: {before} runs "
                              f"before, now {state}") from error
+    settle(page)
 
 
 def assert_no_error(page: Page) -> None:
@@ -243,6 +275,14 @@ def axis_labels(chart: Locator, axis_title: str | None = None) -> list[str]:
     return [text.strip() for text in axes.locator("g.role-axis-label text").all_text_contents()]
 
 
+def expect_chart_text(chart: Locator, pattern: str | re.Pattern[str]) -> None:
+    """Wait until the Vega chart draws a text equal to ``pattern`` (a string, or a regex to
+    search). Vega renders a few frames after the script run: wait for the new drawing."""
+    if isinstance(pattern, str):
+        pattern = re.compile(rf"^\s*{re.escape(pattern)}\s*$")
+    expect(chart.locator("svg text").filter(has_text=pattern).first).to_be_attached()
+
+
 def mark_texts(chart: Locator) -> list[str]:
     """The texts a Vega chart draws as marks (labels on points and rules), in drawing order."""
     marks = chart.locator("g.mark-text.role-mark text")  # not the axes' labels
@@ -285,17 +325,39 @@ def numbers_in(text: str) -> list[float]:
     return [parse_number(match) for match in re.findall(pattern, text)]
 
 
+# The content's height once the layout has settled: unchanged over 10 animation frames (charts
+# and data frames size themselves a few frames after the script run has finished).
+_CONTENT_HEIGHT = """async () => {
+  const measure = () => Math.max(...[...document.querySelectorAll(
+    '[data-testid="stMain"], [data-testid="stMain"] *, [data-testid="stSidebarContent"]')]
+    .map(element => element.scrollHeight));
+  const nextFrame = () => new Promise(resolve => requestAnimationFrame(resolve));
+  let height = measure(), stable = 0;
+  for (let frames = 0; frames < 600 && stable < 10; frames += 1) {
+    await nextFrame();
+    const now = measure();
+    stable = now === height ? stable + 1 : 0;
+    height = now;
+  }
+  return height;
+}"""
+
+
 def full_page_screenshot(page: Page, path: Path) -> None:
-    """Screenshot the whole page: Streamlit scrolls inside ``stMain``, so grow the viewport to
-    its content height for the shot (width kept), then restore it."""
+    """Screenshot the whole page at the viewport's width.
+
+    Streamlit scrolls inside its main section, not the document, so Playwright's ``full_page``
+    sees one screen: grow the viewport to the content's height (again while the taller
+    viewport lets more content lay out), shoot, and restore the viewport.
+    """
     viewport = page.viewport_size or {"width": 1400, "height": 1000}
-    height = page.evaluate(
-        """() => Math.max(
-             ...['stMain', 'stSidebarContent']
-               .map(id => document.querySelector(`[data-testid="${id}"]`))
-               .filter(Boolean).map(element => element.scrollHeight))""")
-    page.set_viewport_size({"width": viewport["width"],
-                            "height": max(viewport["height"], int(height))})
+    height = viewport["height"]
+    for _ in range(5):
+        content = max(viewport["height"], int(page.evaluate(_CONTENT_HEIGHT)))
+        if content <= height:
+            break
+        height = content
+        page.set_viewport_size({"width": viewport["width"], "height": height})
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(path), full_page=True)

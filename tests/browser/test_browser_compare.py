@@ -9,7 +9,6 @@ from compare_page import (
     assert_headline_equals,
     assert_rows_match_segments,
     forest_plot,
-    forest_rows,
     headline,
     press_compare,
     segment_table,
@@ -39,7 +38,7 @@ def test_first_visit_shows_the_demo_report(page: Page, app_url: str) -> None:
     name_a, name_b = expected["run_names"]
     assert headline(page) == f"{name_b} is better than {name_a} on nDCG@10."
     counts = segment_counts(demo.paths()["segments"], "intent")
-    assert_rows_match_segments(forest_rows(page), segment_table(page), "intent", counts)
+    assert_rows_match_segments(page, "intent", counts)
     assert_headline_equals(page, expected)
     assert_no_error(page)
 
@@ -54,7 +53,7 @@ def test_uploaded_files_give_the_cli_numbers(page: Page, app_url: str,
     expect(page.get_by_text("60 paired queries")).to_be_visible()
     assert_headline_equals(page, expected)
     counts = segment_counts(small_inputs["segments"], "intent")
-    assert_rows_match_segments(forest_rows(page), segment_table(page), "intent", counts)
+    assert_rows_match_segments(page, "intent", counts)
     assert_no_error(page)
 
 
@@ -67,9 +66,9 @@ def test_metric_and_segment_column_change_plot_and_table(page: Page, app_url: st
     expected = cli_compare(paths["run_a"], paths["run_b"], qrels=paths["qrels"],
                            segments=paths["segments"], segment_column="length", metric="AP")
     assert headline(page).endswith(" on AP.")
-    assert chart_titles(forest_plot(page))[0].startswith("AP: ")
+    assert chart_titles(forest_plot(page, metric="AP"))[0].startswith("AP: ")
     counts = segment_counts(paths["segments"], "length")
-    assert_rows_match_segments(forest_rows(page), segment_table(page), "length", counts)
+    assert_rows_match_segments(page, "length", counts)
     assert_headline_equals(page, expected)
     assert segment_table(page)[0]["B \u2212 A"] != before["B \u2212 A"]
     assert_no_error(page)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 from statistics import NormalDist
 
@@ -13,6 +14,7 @@ from streamlit_page import (
     assert_rounds_to,
     card,
     choose_radio,
+    expect_chart_text,
     go_to_page,
     grid_rows,
     mark_texts,
@@ -60,10 +62,10 @@ def assert_mde_page_shows(page: Page, sd: float, n_queries: int) -> None:
     assert_rounds_to(card(values, f"MDE with {n_queries:,} queries"), mde)
     assert card(values, "Queries needed for +0.0100") == f"{needed:,}"
     assert_rounds_to(card(values, "sd of differences"), sd)
-    curve_labels = mark_texts(chart_with_title(page, "minimum detectable effect"))
-    assert f"{n_queries:,} queries \u2192 MDE {mde:.4f}" in curve_labels
-    assert f"+0.0100 needs {needed:,} queries" in curve_labels
-    assert f"MDE {mde:.4f}: 80% power" in mark_texts(chart_with_title(page, "power"))
+    curve = chart_with_title(page, "minimum detectable effect")
+    expect_chart_text(curve, f"{n_queries:,} queries \u2192 MDE {mde:.4f}")
+    expect_chart_text(curve, f"+0.0100 needs {needed:,} queries")
+    expect_chart_text(chart_with_title(page, "power"), f"MDE {mde:.4f}: 80% power")
 
 
 def test_mde_follows_number_of_queries_and_spread(page: Page, app_url: str) -> None:
@@ -116,6 +118,8 @@ def test_ppi_shows_four_intervals_from_uploaded_labels(page: Page, app_url: str)
     assert set(shown) == set(ESTIMATE_KEYS.values())
 
     chart = chart_with_title(page, "with 95% interval")
+    delta_text = f"{expected['ppi++']['delta']:+.4f}".replace("-", "\u2212")
+    expect_chart_text(chart, re.compile(rf"^{re.escape(delta_text)} \["))  # drawn: "d [lo, hi]"
     drawn = [numbers_in(text) for text in mark_texts(chart) if text.startswith(("+", "\u2212"))]
     assert len(drawn) == 4
     for numbers, key in zip(drawn, ("ppi++", "gold", "ppi", "proxy"), strict=True):
