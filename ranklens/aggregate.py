@@ -195,7 +195,7 @@ def compare_metrics(
 
     With segments, each metric's segments are one family. Without, the metrics' overall rows
     are one family and get q-values together (metrics on the same queries are dependent:
-    ``adjust_method="by"`` is the conservative choice there).
+    ``adjust_method="by"`` is the conservative choice there); a single metric keeps q None.
     """
     missing_b = [name for name in results_a if name not in results_b]
     if missing_b:
@@ -205,7 +205,7 @@ def compare_metrics(
                          adjust_method=adjust_method, **options)  # type: ignore[arg-type]
         for name in results_a
     ]
-    if segments is not None or not comparisons:
+    if segments is not None or len(comparisons) < 2:  # one metric is no family: q would be p
         return tuple(comparisons)
     adjusted = adjust([c.overall for c in comparisons], method=adjust_method)
     return tuple(replace(c, overall=result) for c, result in zip(comparisons, adjusted,

@@ -97,3 +97,9 @@ def test_unpaired_queries_become_a_warning_in_words_not_an_exception():
     out = compare_segments(a, b, None, seed=0, **FAST)
     assert out.overall.n_queries == 39
     assert any("only in run A" in message for message in out.warnings)
+
+
+def test_a_single_metric_without_segments_has_no_q_value():
+    a, b, _ = _results()
+    (only,) = compare_metrics({"nDCG@10": a}, {"nDCG@10": b}, seed=0, **FAST)
+    assert only.overall.q_value is None
