@@ -11,6 +11,7 @@ input digests, the CLI builds one per invocation.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import warnings
 from collections.abc import Callable, Mapping
@@ -28,6 +29,7 @@ from ranklens.stats import MIN_QUERIES
 from ranklens.tables import Qrels, Run
 
 DEFAULT_METRICS = ("nDCG@10",)
+_SCORED_KEPT = 16  # metric sets whose per-query values a LoadedInputs keeps
 
 
 @dataclass(frozen=True)
@@ -110,6 +112,24 @@ class LoadedInputs:
     tables_a: Mapping[str, MetricResult] | None = None
     tables_b: Mapping[str, MetricResult] | None = None
     segment_maps: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    # scored metrics by argument set; shared with the copies `with_segments` makes
+    scored: dict[tuple[Any, ...], tuple[Evaluation, Evaluation]] = field(
+        default_factory=dict, repr=False)
+
+    def with_segments(self, segments: InputFile | None, *,
+                      max_bytes: int | None = None) -> LoadedInputs:
+        """The same runs and judgements with another segment map (or none), without re-reading
+        the runs: a new segment file costs only its own read."""
+        files = tuple(f for f in self.files if f.role != "segments")
+        summaries = {k: v for k, v in self.summaries.items() if k != "segments"}
+        segment_maps: dict[str, Mapping[str, str]] = {}
+        if segments is not None:
+            segment_map, summaries["segments"] = io.read_segments(
+                segments.data, name=segments.name, max_bytes=max_bytes)
+            segment_maps = dict(segment_map.by_column)
+            files = (*files, segments)
+        return dataclasses.replace(self, files=files, summaries=summaries,
+                                   segment_maps=segment_maps)
 
     @property
     def segment_columns(self) -> tuple[str, ...]:
@@ -132,9 +152,13 @@ class LoadedInputs:
                     order: str = "score", gain: str = "linear",
                     relevance_level: int = 1) -> tuple[Evaluation, Evaluation]:
         """Per-query values of ``metrics`` for A and B (memoized per argument set)."""
-        return self._evaluate(tuple(metrics), missing, order, gain, relevance_level)
+        key = (tuple(metrics), missing, order, gain, relevance_level)
+        if key not in self.scored:
+            if len(self.scored) >= _SCORED_KEPT:
+                self.scored.pop(next(iter(self.scored)))
+            self.scored[key] = self._evaluate(*key)
+        return self.scored[key]
 
-    @functools.lru_cache(maxsize=16)  # noqa: B019 -- the instance is cached by the app anyway
     def _evaluate(self, metrics: tuple[str, ...], missing: str, order: str, gain: str,
                   relevance_level: int) -> tuple[Evaluation, Evaluation]:
         if self.run_a is None or self.run_b is None or self.qrels is None:

@@ -94,3 +94,23 @@ def test_a_bad_file_is_an_input_error_naming_it():
     bad = InputFile("qrels", "judgements.txt", b"q1 0 d1 1\nq1 0 d2 high\n")
     with pytest.raises(io.InputError, match=r"judgements\.txt, line 2"):
         load_inputs(files["run_a"], files["run_b"], qrels=bad)
+
+
+def test_with_segments_swaps_the_map_and_keeps_the_scored_metrics(demo, monkeypatch):
+    files, inputs = demo
+    inputs.report(CompareSettings(metrics=("P@10",), **FAST))
+    lines = files["segments"].data.decode().splitlines()
+    device = ["query_id\tdevice"] + [f"{line.split()[0]}\t{'mobile' if i % 2 else 'desktop'}"
+                                     for i, line in enumerate(lines[1:])]
+    other = InputFile("segments", "device.tsv", "\n".join(device).encode())
+    import ranklens.analysis as analysis
+
+    calls = []
+    monkeypatch.setattr(analysis, "evaluate", lambda *a, **k: calls.append(1))
+    swapped = inputs.with_segments(other)
+    report = swapped.report(CompareSettings(metrics=("P@10",), segment_column="device", **FAST))
+    assert calls == []
+    assert swapped.segment_columns == ("device",)
+    assert [r.segment for r in report.comparisons[0].segments] == ["desktop", "mobile"]
+    assert [r.name for r in report.inputs if r.role == "segments"] == ["device.tsv"]
+    assert inputs.with_segments(None).segment_columns == ()
