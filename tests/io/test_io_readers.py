@@ -26,7 +26,11 @@ from ranklens.io import (
 )
 from ranklens.io import build as io_build
 
-MAKE_DATA = Path("/work/shared/bench/make_data.py")
+# shared/ sits beside the repository (in a session and in CI's fresh clone alike)
+MAKE_DATA = next((path for path in (
+    Path(__file__).resolve().parents[3] / "shared" / "bench" / "make_data.py",
+    Path("/work/shared/bench/make_data.py")) if path.exists()),
+    Path("/work/shared/bench/make_data.py"))
 RUN = b"q1 Q0 d1 1 2.5 tag\nq1 Q0 d2 2 1.5 tag\nq2 Q0 d1 1 0.5 tag\n"
 RUN_DICT = {"q1": {"d1": 2.5, "d2": 1.5}, "q2": {"d1": 0.5}}
 
