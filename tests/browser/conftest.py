@@ -19,13 +19,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 from reference import demo_subset
 from streamlit_page import full_page_screenshot
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts" / "browser"
 CHROMIUM = os.environ.get("RANKLENS_CHROMIUM", "/usr/bin/chromium")
+# The machine may be busy (benchmarks, other suites): give each wait room before it fails.
+WAIT_MS = 30_000
+expect.set_options(timeout=WAIT_MS)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -95,6 +98,12 @@ def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def small_inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """The demo cut to its first 60 queries, as files to upload (role -> path)."""
     return demo_subset(tmp_path_factory.mktemp("small"), n_queries=60)
+
+
+@pytest.fixture(autouse=True)
+def _patient_page(page: Page) -> None:
+    """Playwright actions (click, fill, wait_for_selector) wait up to WAIT_MS, as expect does."""
+    page.set_default_timeout(WAIT_MS)
 
 
 @pytest.fixture(scope="session")

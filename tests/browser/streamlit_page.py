@@ -1,10 +1,11 @@
 """Small helpers to drive a Streamlit page the way a person does, waiting on the app's state.
 
 Every interaction that makes Streamlit rerun the script goes through `expect_rerun`: it counts
-the script runs the page has seen (a MutationObserver on ``data-test-script-state``, so a short
-run is never missed) and waits until one more run has started and finished, then until the
-page has drawn it (`settle`: no DOM change for a few frames; Streamlit puts a run's elements
-into the DOM up to a few hundred ms after it reports "notRunning"). Nothing sleeps.
+the "script finished" messages the server sends over the page's WebSocket (installed by
+`open_app`, so a quick rerun is never missed) and waits for one more, for Streamlit's
+"notRunning" state, then until the page has drawn it (`settle`: no DOM change for a few
+frames; a run's elements reach the DOM up to a few hundred ms after "notRunning"). Nothing
+sleeps.
 """
 
 from __future__ import annotations
@@ -22,22 +23,58 @@ IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 ERROR_ELEMENTS = '[data-testid="stException"], [data-testid="stAlertContentError"]'
 RERUN_TIMEOUT = 60_000
 
-# Installs window.__ranklensRuns: how often the script state changed since installation (a run
-# starting, ending, a rerun requested). After an interaction made while idle, any change means
-# the rerun it caused has begun; idle again after a change means that rerun has finished.
-_RUN_COUNTER = """() => {
-  if (window.__ranklensRuns !== undefined) return;
-  window.__ranklensRuns = 0;
-  new MutationObserver(records => { window.__ranklensRuns += records.length; }).observe(
-    document.documentElement,
-    {attributes: true, attributeFilter: ['data-test-script-state'], subtree: true});
-}"""
+# Installed before the app's own scripts (page.add_init_script): wraps WebSocket to count the
+# server's "script finished" messages (ForwardMsg field 6, a varint status), except "finished
+# early for a rerun" (status 2: another run follows). React may batch "running" and
+# "notRunning" into one render, so the DOM's script state alone can miss a quick rerun.
+_FINISHED_COUNTER = """(() => {
+  if (window.__ranklensFinished !== undefined) return;
+  window.__ranklensFinished = 0;
+  const SCRIPT_FINISHED = 6, FINISHED_EARLY_FOR_RERUN = 2;
+  const varint = (bytes, at) => {
+    let value = 0, shift = 0, byte;
+    do { byte = bytes[at++]; value += (byte & 0x7f) * 2 ** shift; shift += 7; }
+    while (byte & 0x80 && at < bytes.length);
+    return [value, at];
+  };
+  const finishedStatus = bytes => {  // the status of a ForwardMsg's script_finished, or null
+    let at = 0;
+    while (at < bytes.length) {
+      let tag, value;
+      [tag, at] = varint(bytes, at);
+      const field = Math.floor(tag / 8), wire = tag % 8;
+      if (wire === 0) {
+        [value, at] = varint(bytes, at);
+        if (field === SCRIPT_FINISHED) return value;
+      } else if (wire === 2) { [value, at] = varint(bytes, at); at += value; }
+      else if (wire === 1) at += 8;
+      else if (wire === 5) at += 4;
+      else return null;
+    }
+    return null;
+  };
+  const count = async data => {
+    const buffer = data instanceof Blob ? await data.arrayBuffer() : data;
+    if (!(buffer instanceof ArrayBuffer)) return;
+    const status = finishedStatus(new Uint8Array(buffer));
+    if (status !== null && status !== FINISHED_EARLY_FOR_RERUN) window.__ranklensFinished += 1;
+  };
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', event => { count(event.data); });
+    }
+  };
+})()"""
 
-_STATE = """() => ({runs: window.__ranklensRuns, state: document.querySelector(
+_FINISHED = "() => window.__ranklensFinished"
+
+_STATE = """() => ({finished: window.__ranklensFinished, state: document.querySelector(
   '[data-testid="stApp"]')?.getAttribute('data-test-script-state')})"""
 
-_RAN_SINCE = """([before, idle]) =>
-  window.__ranklensRuns > before && document.querySelector(idle) !== null"""
+_FINISHED_SINCE = """([before, idle]) =>
+  window.__ranklensFinished > before && document.querySelector(idle) !== null"""
 
 
 # Resolves once the app's DOM has not changed for QUIET_FRAMES animation frames in a row (or
@@ -74,26 +111,31 @@ def wait_idle(page: Page, timeout: float = 30_000) -> None:
 
 
 def open_app(page: Page, url: str) -> None:
-    """Load ``url`` (the app, or one of its pages / a share link) and wait for the first run."""
+    """Load ``url`` (the app, one of its pages, a share link); wait until its run is drawn."""
+    page.add_init_script(_FINISHED_COUNTER)
     page.goto(url)
-    wait_idle(page, timeout=RERUN_TIMEOUT)
-    page.evaluate(_RUN_COUNTER)
-    settle(page)
+    _wait_finished(page, before=0, timeout=RERUN_TIMEOUT)
 
 
 @contextmanager
 def expect_rerun(page: Page, timeout: float = RERUN_TIMEOUT) -> Iterator[None]:
-    """Around an interaction that reruns the script: afterwards, that rerun has finished."""
-    page.evaluate(_RUN_COUNTER)
+    """Around an interaction that reruns the script: afterwards, that rerun has finished and
+    the page has drawn it. Only for pages loaded with `open_app` (it counts the runs)."""
     wait_idle(page, timeout=timeout)
-    before = page.evaluate("() => window.__ranklensRuns")
+    before = page.evaluate(_FINISHED)
+    assert before is not None, "open the page with open_app: it installs the run counter"
     yield
+    _wait_finished(page, before, timeout)
+
+
+def _wait_finished(page: Page, before: int, timeout: float) -> None:
+    """Wait for a script run finished after ``before`` runs, the page idle and drawn."""
     try:
-        page.wait_for_function(_RAN_SINCE, arg=[before, IDLE], timeout=timeout)
+        page.wait_for_function(_FINISHED_SINCE, arg=[before, IDLE], timeout=timeout)
     except PlaywrightTimeoutError as error:
         state = page.evaluate(_STATE)
-        raise AssertionError(f"no finished rerun within {timeout / 1000:.0f} s: {before} runs "
-                             f"before, now {state}") from error
+        raise AssertionError(f"no finished script run within {timeout / 1000:.0f} s: "
+                             f"{before} before, now {state}") from error
     settle(page)
 
 
