@@ -19,8 +19,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from browser_reference import demo_subset
 from playwright.sync_api import Page, expect
-from reference import demo_subset
 from streamlit_page import full_page_screenshot
 
 ROOT = Path(__file__).resolve().parents[2]

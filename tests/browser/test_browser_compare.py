@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from browser_reference import cli_compare, corrupt_line, segment_counts
 from compare_page import (
     UPLOADERS,
     assert_headline_equals,
@@ -15,7 +16,6 @@ from compare_page import (
     upload_inputs,
 )
 from playwright.sync_api import Page, expect
-from reference import cli_compare, corrupt_line, segment_counts
 from streamlit_page import (
     ERROR_ELEMENTS,
     assert_no_error,

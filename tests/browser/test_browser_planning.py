@@ -7,8 +7,8 @@ import re
 from pathlib import Path
 from statistics import NormalDist
 
+from browser_reference import cli_ppi
 from playwright.sync_api import Locator, Page, expect
-from reference import cli_ppi
 from streamlit_page import (
     assert_no_error,
     assert_rounds_to,

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from browser_reference import cli_compare
 from compare_page import assert_headline_equals, headline, segment_table, upload_inputs
 from playwright.sync_api import BrowserContext, Page, expect
-from reference import cli_compare
 from streamlit_page import (
     assert_no_error,
     click_button,
