@@ -1,9 +1,11 @@
 """End-to-end harness: the real app under `streamlit run`, driven by Debian's Chromium.
 
 A browser download is not possible on this machine, so Playwright launches
-``/usr/bin/chromium`` (override with ``RANKLENS_CHROMIUM``). Each test waits on Streamlit's own
-"script not running" state, never on sleeps. On failure the page's screenshot and text are
-saved under ``artifacts/browser/``.
+``/usr/bin/chromium`` (override with ``RANKLENS_CHROMIUM``). One app server serves the whole
+session (file watcher off: others may edit the tree meanwhile). Tests wait on Streamlit's own
+state (its "script finished" messages and "notRunning" attribute, see ``streamlit_page``),
+never on sleeps. On failure every open page's screenshot and text are saved under
+``artifacts/browser/``.
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from browser_reference import demo_subset
@@ -122,7 +125,9 @@ def browser_context_args(browser_context_args: dict) -> dict:
 
 
 @pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  # type: ignore[no-untyped-def]
+def pytest_runtest_makereport(item: pytest.Item,
+                              call: pytest.CallInfo[None]) -> Generator[None, Any, None]:
+    """On a failed test, save a screenshot and the text of every open page to ARTIFACTS."""
     outcome = yield
     report = outcome.get_result()
     if report.when != "call" or not report.failed:
