@@ -12,21 +12,16 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from app_server import ROOT, start_app, stop_app
 from browser_reference import demo_subset
 from playwright.sync_api import Page, expect
 from streamlit_page import full_page_screenshot
 
-ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts" / "browser"
 CHROMIUM = os.environ.get("RANKLENS_CHROMIUM", "/usr/bin/chromium")
 # The machine may be busy (benchmarks, other suites): give each wait room before it fails.
@@ -40,48 +35,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _wait_healthy(url: str, process: subprocess.Popen[bytes], timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"streamlit exited with {process.returncode}")
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
-                if response.read().strip() == b"ok":
-                    return
-        except OSError:
-            time.sleep(0.2)
-    raise TimeoutError(f"streamlit did not answer on {url} within {timeout:.0f} s")
-
-
-def start_app(store_path: Path, log_path: Path) -> tuple[str, subprocess.Popen[bytes]]:
-    """Start ``streamlit run app.py`` on a free localhost port; (base URL, process)."""
-    port = _free_port()
-    env = {**os.environ, "RANKLENS_STORE": str(store_path)}
-    log = log_path.open("wb")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
-         "--server.port", str(port), "--server.address", "127.0.0.1",
-         "--server.headless", "true", "--browser.gatherUsageStats", "false",
-         # the code under test must not change mid-session (others edit the tree while we run)
-         "--server.fileWatcherType", "none"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_healthy(url, process)
-    except Exception:
-        process.kill()
-        raise
-    return url, process
-
-
 @pytest.fixture(scope="session")
 def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
@@ -90,11 +43,7 @@ def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("app")
     url, process = start_app(folder / "reports.sqlite3", folder / "streamlit.log")
     yield url
-    process.terminate()
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
+    stop_app(process)
 
 
 @pytest.fixture(scope="session")

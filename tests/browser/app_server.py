@@ -1,0 +1,66 @@
+"""The app under test: ``streamlit run app.py`` on a free localhost port, and its shutdown."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _free_port() -> int:
+    """A localhost TCP port nothing listens on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _wait_healthy(url: str, process: subprocess.Popen[bytes], timeout: float = 60.0) -> None:
+    """Poll the server's health endpoint until it answers 'ok' (fail if the process exits)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"streamlit exited with {process.returncode}")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
+                if response.read().strip() == b"ok":
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise TimeoutError(f"streamlit did not answer on {url} within {timeout:.0f} s")
+
+
+def start_app(store_path: Path, log_path: Path) -> tuple[str, subprocess.Popen[bytes]]:
+    """Start ``streamlit run app.py`` on a free localhost port; (base URL, process)."""
+    port = _free_port()
+    env = {**os.environ, "RANKLENS_STORE": str(store_path)}
+    log = log_path.open("wb")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
+         "--server.port", str(port), "--server.address", "127.0.0.1",
+         "--server.headless", "true", "--browser.gatherUsageStats", "false",
+         # the code under test must not change mid-session (others edit the tree while we run)
+         "--server.fileWatcherType", "none"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_healthy(url, process)
+    except Exception:
+        process.kill()
+        raise
+    return url, process
+
+
+def stop_app(process: subprocess.Popen[bytes]) -> None:
+    """Terminate the server started by `start_app` (kill it if it does not stop in 10 s)."""
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
