@@ -186,6 +186,7 @@ def choose_radio(page: Page, label: str, option: str) -> None:
 
 
 def _dropdown_option(page: Page, option: str) -> Locator:
+    """The entry ``option`` of the open dropdown list (rendered at the page's root)."""
     return page.get_by_role("option", name=option, exact=True)
 
 
@@ -247,9 +248,9 @@ def click_button(page: Page, name: str) -> None:
 def metric_values(scope: Page | Locator) -> dict[str, str]:
     """Label -> displayed value of every ``st.metric`` in ``scope``."""
     shown = {}
-    for card in scope.get_by_test_id("stMetric").all():
-        label = card.get_by_test_id("stMetricLabel").inner_text().strip()
-        shown[label] = card.get_by_test_id("stMetricValue").inner_text().strip()
+    for tile in scope.get_by_test_id("stMetric").all():
+        label = tile.get_by_test_id("stMetricLabel").inner_text().strip()
+        shown[label] = tile.get_by_test_id("stMetricValue").inner_text().strip()
     return shown
 
 
@@ -306,15 +307,10 @@ _READ_GRID = """async frame => {
 }"""
 
 
-def axis_labels(chart: Locator, axis_title: str | None = None) -> list[str]:
-    """Tick labels of the Vega chart's axes (SVG text), in drawing order, duplicates kept.
-
-    With ``axis_title`` only the axis whose title contains it; else every axis.
-    """
-    axes = chart.locator("g.role-axis")
-    if axis_title is not None:
-        axes = axes.filter(has=chart.locator("g.role-axis-title").get_by_text(axis_title))
-    return [text.strip() for text in axes.locator("g.role-axis-label text").all_text_contents()]
+def axis_labels(chart: Locator) -> list[str]:
+    """Tick labels of all the Vega chart's axes (SVG text), in drawing order."""
+    labels = chart.locator("g.role-axis g.role-axis-label text")
+    return [text.strip() for text in labels.all_text_contents()]
 
 
 def expect_chart_text(chart: Locator, pattern: str | re.Pattern[str]) -> None:
