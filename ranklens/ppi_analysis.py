@@ -43,7 +43,7 @@ from ranklens.stats.distributions import normal_quantile
 RANDOM_SAMPLE_ASSUMPTION = (
     "The correction is unbiased only if the gold queries are a random sample of all queries. "
     "If they were chosen — hard queries, disputed ones, one segment — the corrected "
-    "difference is biased and nothing on this page can detect it."
+    "difference is biased, and no comparison of the two labelings can detect it."
 )
 """Stated where the user picks the gold sample, and in every analysis's warnings."""
 

@@ -87,10 +87,9 @@ def read_run(
         summary = ReadSummary(
             loaded.name, detected.format, len(scores), len(parsed.queries.values),
             len(parsed.docs.values) if parsed.docs.block_starts is None else None,
-            compressed=loaded.compressed, columns=names, notes=tuple(parsed.notes) + (
-                () if parsed.docs.block_starts is None else (
-                    "distinct documents not counted (that takes a second pass over every id: "
-                    "read with unique_docs=True to count them)",)))
+            compressed=loaded.compressed, columns=names, notes=tuple(parsed.notes))
+        # documents is None for a run split over reader blocks: counting distinct ids would
+        # cost a second hash of every id (read with unique_docs=True to count them)
         return RunRead(run, summary)
 
 
