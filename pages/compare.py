@@ -23,7 +23,10 @@ from ranklens.rankings import UNJUDGED, query_rbo, side_by_side
 from ranklens.report import Report
 from ranklens.share import compare_settings
 from ranklens.ui import html_download, share_widget
+from ranklens.ui.entrypoint import run_through_app
 from ranklens.verdict import caveat, conclusion, format_delta, format_p, headline, segments_summary
+
+run_through_app()  # a bookmarked page opened first after a server start still runs in app.py
 
 COMMON_METRICS = ("nDCG@10", "nDCG@5", "nDCG@20", "nDCG", "AP", "RR", "P@5", "P@10", "R@100",
                   "R-Prec", "Success@1")

@@ -23,7 +23,10 @@ from ranklens.metric_result import MetricResult
 from ranklens.share import Shared
 from ranklens.stats import InsufficientSampleError, minimum_detectable_effect
 from ranklens.ui import share_widget
+from ranklens.ui.entrypoint import run_through_app
 from ranklens.verdict import format_delta
+
+run_through_app()  # a bookmarked page opened first after a server start still runs in app.py
 
 DEMO, PILOT, TABLES, TYPED = ("Demo pilot runs", "My pilot runs", "My per-query table(s)",
                               "Type it in")

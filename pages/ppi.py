@@ -28,7 +28,10 @@ from ranklens.ppi_analysis import (
 from ranklens.render import ppi_sentences
 from ranklens.stats import MIN_GOLD, InsufficientSampleError
 from ranklens.ui import share_widget
+from ranklens.ui.entrypoint import run_through_app
 from ranklens.verdict import format_delta, format_p
+
+run_through_app()  # a bookmarked page opened first after a server start still runs in app.py
 
 DEMO, UPLOAD = "Demo data", "My files"
 COMMON_METRICS = ("nDCG@10", "nDCG@5", "nDCG@20", "AP", "RR", "P@10", "R@100")
