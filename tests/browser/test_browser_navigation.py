@@ -10,7 +10,7 @@ from app_server import start_app, stop_app
 from playwright.sync_api import Page, expect
 from streamlit_page import open_app
 
-MDE_PAGE = "How many queries (MDE)"
+NAVIGATION = ("Compare runs", "How many queries (MDE)", "Cheap labels (PPI++)")
 
 
 @pytest.fixture
@@ -21,13 +21,14 @@ def fresh_app_url(tmp_path: Path) -> Iterator[str]:
     stop_app(process)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "issue 7: when the first visit after a server start is /mde (a bookmark), Streamlit runs "
-    "pages/mde.py as a v1 'pages/' page: the sidebar lists app/compare/mde/ppi, no top "
-    "navigation, no wide layout, no shared sidebar (every session, until one opens /). Seen "
-    "13:25 UTC; remove this mark once app.py's pages live outside a folder named pages/"))
-def test_bookmarked_page_opens_inside_the_app(page: Page, fresh_app_url: str) -> None:
-    open_app(page, f"{fresh_app_url}/mde")  # returns once the run is drawn: count at once
-    expect(page.get_by_role("heading", level=1)).to_contain_text("Minimum detectable effect")
-    assert page.get_by_role("link", name=MDE_PAGE).count() == 1  # the app's navigation
+@pytest.mark.parametrize(("path", "title"), [("mde", "Minimum detectable effect"),
+                                             ("ppi", "Cheap labels, corrected on gold")])
+def test_bookmarked_page_opens_inside_the_app(page: Page, fresh_app_url: str, path: str,
+                                              title: str) -> None:
+    # With a folder named pages/ beside app.py, Streamlit used to run pages/<page>.py alone on
+    # a first visit after a server start: v1 list of pages in the sidebar, no app navigation.
+    open_app(page, f"{fresh_app_url}/{path}")  # returns once the run is drawn: count at once
+    expect(page.get_by_role("heading", level=1)).to_contain_text(title)
+    for entry in NAVIGATION:  # the app's own navigation
+        assert page.get_by_role("link", name=entry).count() == 1, entry
     assert page.get_by_test_id("stSidebarNav").count() == 0  # not the v1 list of pages/
