@@ -1,7 +1,7 @@
 """Benchmark: ``ranklens compare`` end to end on the standard big case, beside pytrec_eval.
 
 The big case: two 7M-row runs (7,000 queries x 1,000 documents), graded qrels and 40 segments
-from ``/work/shared/bench/make_data.py OUTDIR --queries 7000 --depth 1000``; NDCG@10 with
+from ``../shared/bench/make_data.py OUTDIR --queries 7000 --depth 1000``; NDCG@10 with
 10,000 bootstrap resamples and 10,000 permutations per segment. Target: <= 8 s end to end
 (the console script, from start to the report written) on a 2-core machine.
 
@@ -30,7 +30,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = ROOT / "bench" / "data" / "big"
-MAKE_DATA = Path("/work/shared/bench/make_data.py")
+MAKE_DATA = ROOT.parent / "shared" / "bench" / "make_data.py"  # shared/ sits beside the clone
 FILES = ("run_a.trec", "run_b.trec", "qrels.trec", "segments.tsv")
 TARGET_SECONDS = 8.0
 CONSOLE_SCRIPT = Path(sys.executable).with_name("ranklens")
