@@ -185,7 +185,7 @@ def intervals_chart(analysis: PPIAnalysis, *, row_height: int = 44) -> alt.Layer
     base = alt.Chart(data).encode(y=y, color=colour, tooltip=tooltip)
     bars = base.mark_rule(strokeWidth=3).encode(
         x=alt.X("low:Q", title=f"{analysis.metric}: B − A with {level}% interval",
-                axis=alt.Axis(format="+.3~f")),
+                axis=alt.Axis(labelExpr="datum.value == 0 ? '0' : format(datum.value, '+.3~f')")),
         x2="high:Q",
     )
     points = base.mark_point(filled=True, size=80).encode(x="delta:Q")
