@@ -22,6 +22,7 @@ from typing import Any
 
 from ranklens import io
 from ranklens.aggregate import compare_metrics
+from ranklens.io.source import file_stem
 from ranklens.metric_result import MetricResult
 from ranklens.metrics import Evaluation, evaluate, parse_metric
 from ranklens.report import InputRecord, Report, sha256_hex
@@ -139,7 +140,7 @@ class LoadedInputs:
     def default_run_names(self) -> tuple[str, str]:
         """Names shown for A and B: the run tags or file names."""
         files = {f.role: f.name for f in self.files}
-        return (_stem(files.get("run_a", "A")), _stem(files.get("run_b", "B")))
+        return (file_stem(files.get("run_a", "A")), file_stem(files.get("run_b", "B")))
 
     @property
     def available_metrics(self) -> tuple[str, ...] | None:
@@ -272,14 +273,12 @@ def load_inputs(
         except BaseException:
             pool.shutdown(wait=False, cancel_futures=True)
             raise
-    segment_maps: dict[str, Mapping[str, str]] = {}
-    if segments is not None:
-        segment_maps = dict(loaded.pop("segments").by_column)
+    segment_maps = dict(loaded.pop("segments").by_column) if segments is not None else {}
     if qrels is not None:
         return LoadedInputs(files, summaries, run_a=loaded["run_a"], run_b=loaded["run_b"],
-                            qrels=loaded["qrels"], segment_maps=dict(segment_maps))
+                            qrels=loaded["qrels"], segment_maps=segment_maps)
     return LoadedInputs(files, summaries, tables_a=loaded["run_a"], tables_b=loaded["run_b"],
-                        segment_maps=dict(segment_maps))
+                        segment_maps=segment_maps)
 
 
 def build_report(
@@ -309,11 +308,3 @@ def _settings_dict(settings: CompareSettings, run_names: tuple[str, str]) -> dic
     data["metrics"] = list(settings.metrics)
     data["run_names"] = list(run_names)
     return data
-
-
-def _stem(name: str) -> str:
-    base = name.rsplit("/", 1)[-1]
-    for suffix in (".gz", ".trec", ".txt", ".tsv", ".csv", ".parquet", ".jsonl", ".run"):
-        if base.endswith(suffix):
-            base = base[: -len(suffix)]
-    return base or name

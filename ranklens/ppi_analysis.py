@@ -28,7 +28,7 @@ import pandas as pd
 
 from ranklens import io
 from ranklens.analysis import InputFile
-from ranklens.analysis import _stem as file_stem  # the run names compare shows
+from ranklens.io.source import file_stem  # the run names compare shows
 from ranklens.metric_result import MetricResult
 from ranklens.metrics import evaluate, parse_metric
 from ranklens.stats import (

@@ -22,7 +22,7 @@ from ranklens.io.build import (
 )
 from ranklens.io.detect import Sniff, sniff
 from ranklens.io.errors import InputError
-from ranklens.io.source import Loaded, Source, load
+from ranklens.io.source import Loaded, Source, file_stem, load
 from ranklens.io.summary import ReadSummary
 from ranklens.io.tables import id_column, number_column, read_table
 from ranklens.io.trec import Parsed, read_trec
@@ -234,11 +234,7 @@ def _ranks(parsed: Parsed) -> np.ndarray | None:
 
 
 def run_name(loaded: Loaded) -> str:
-    base = loaded.name.replace("\\", "/").rsplit("/", 1)[-1]
-    for suffix in (".gz", ".trec", ".txt", ".run", ".csv", ".tsv", ".parquet", ".jsonl",
-                   ".qrels"):
-        base = base.removesuffix(suffix)
-    return base or loaded.name
+    return file_stem(loaded.name)
 
 
 @contextmanager

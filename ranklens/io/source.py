@@ -49,6 +49,18 @@ class Loaded:
             return stream.read_buffer()
 
 
+_NAME_SUFFIXES = (".gz", ".trec", ".txt", ".run", ".csv", ".tsv", ".parquet", ".jsonl", ".qrels")
+
+
+def file_stem(name: str) -> str:
+    """A run's name from its file name: no folders, no format or compression suffixes
+    (``runs/bm25.trec.gz`` -> ``bm25``); the name itself when nothing would be left."""
+    base = name.replace("\\", "/").rsplit("/", 1)[-1]
+    for suffix in _NAME_SUFFIXES:
+        base = base.removesuffix(suffix)
+    return base or name
+
+
 def display_name(source: Source, name: str | None) -> str:
     if name:
         return name
