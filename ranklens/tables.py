@@ -58,10 +58,9 @@ def encode_ids(values: Any) -> tuple[np.ndarray, pa.Array]:
 def duplicate_rows(query_codes: np.ndarray, doc_codes: np.ndarray, n_docs: int) -> np.ndarray:
     """Row indices of every (query, doc) pair after its first occurrence, in row order.
 
-    Fast path: when every row has its own document code there can be no duplicate.
+    Compares codes: equal codes mean equal ids. Callers that can rule out repeats more
+    cheaply (every document code used once) check that first; this always sorts.
     """
-    if n_docs >= len(doc_codes) and len(np.unique(doc_codes)) == len(doc_codes):
-        return np.empty(0, dtype=np.int64)
     key = query_codes.astype(np.int64) * max(n_docs, 1) + doc_codes
     order = np.argsort(key, kind="stable")
     repeated = np.flatnonzero(key[order][1:] == key[order][:-1]) + 1

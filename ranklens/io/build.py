@@ -15,6 +15,7 @@ import pyarrow.compute as pc
 
 from ranklens.io.errors import InputError
 from ranklens.io.locate import Locator
+from ranklens.tables import duplicate_rows as pair_repeats  # (query, doc) repeats by code
 
 ID_TYPE = pa.dictionary(pa.int32(), pa.string())
 # bytes per block of pyarrow's CSV reader; each block gets its own id dictionary (tests shrink it)
@@ -291,7 +292,7 @@ def duplicate_rows(query_codes: np.ndarray, docs: Ids) -> np.ndarray:
     if docs.block_starts is None:
         if len(docs.values) >= n:  # every dictionary entry is used, so each exactly once
             return np.empty(0, dtype=np.int64)
-        return _later_repeats(_pair_keys(query_codes, docs.codes, len(docs.values)))
+        return pair_repeats(query_codes, docs.codes, len(docs.values))
     found = [_repeats_within_blocks(query_codes, docs), _repeats_across_blocks(query_codes, docs)]
     return np.unique(np.concatenate(found))
 
@@ -311,8 +312,8 @@ def _repeats_within_blocks(query_codes: np.ndarray, docs: Ids) -> np.ndarray:
         codes = docs.codes[start:stop]
         local = codes - codes.min()
         shared = np.flatnonzero(np.bincount(local)[local] > 1)
-        keys = _pair_keys(query_codes[start:stop][shared], codes[shared], len(docs.values))
-        found.append(start + shared[_later_repeats(keys)])
+        found.append(start + shared[pair_repeats(query_codes[start:stop][shared],
+                                                 codes[shared], len(docs.values))])
     return np.concatenate(found) if found else np.empty(0, dtype=np.int64)
 
 
@@ -322,9 +323,8 @@ def _repeats_across_blocks(query_codes: np.ndarray, docs: Ids) -> np.ndarray:
     if not len(rows):
         return np.empty(0, dtype=np.int64)
     encoded = pc.dictionary_encode(docs.values.take(arrow_indices(docs.codes[rows])))
-    keys = _pair_keys(query_codes[rows], view(encoded.indices, np.int32),
-                      len(encoded.dictionary))
-    return rows[_later_repeats(keys)]
+    return rows[pair_repeats(query_codes[rows], view(encoded.indices, np.int32),
+                             len(encoded.dictionary))]
 
 
 def _rows_of_queries_in_several_blocks(query_codes: np.ndarray, docs: Ids) -> np.ndarray:
@@ -352,17 +352,6 @@ def _rows_of_queries_in_several_blocks(query_codes: np.ndarray, docs: Ids) -> np
     multi = np.flatnonzero(np.bincount(pairs // len(starts)) > 1)
     return np.flatnonzero(np.isin(query_codes, multi)) if len(multi) else \
         np.empty(0, dtype=np.int64)
-
-
-def _pair_keys(query_codes: np.ndarray, doc_codes: np.ndarray, n_docs: int) -> np.ndarray:
-    return query_codes.astype(np.int64) * max(n_docs, 1) + doc_codes
-
-
-def _later_repeats(keys: np.ndarray) -> np.ndarray:
-    order = np.argsort(keys, kind="stable")
-    ordered = keys[order]
-    repeated = np.flatnonzero(ordered[1:] == ordered[:-1]) + 1
-    return np.sort(order[repeated])
 
 
 def _first_true(mask: pa.ChunkedArray | pa.Array) -> int:
