@@ -43,8 +43,21 @@ class BootstrapInterval:
         return self.low <= value <= self.high
 
 
+class _Decided:
+    """What ComparisonResult and PPIComparison share: the decision from p, or q once set."""
+
+    p_value: float
+    q_value: float | None
+    alpha: float
+
+    @property
+    def significant(self) -> bool:
+        """Discovery at ``alpha``: the q-value when set (after `adjust`), else the p-value."""
+        return at_most(self.p_value if self.q_value is None else self.q_value, self.alpha)
+
+
 @dataclass(frozen=True)
-class ComparisonResult:
+class ComparisonResult(_Decided):
     """Run B against run A on one metric: means, interval, p-values and effect sizes.
 
     ``ci_low``/``ci_high`` is the bootstrap interval (``interval`` says which kind),
@@ -79,14 +92,9 @@ class ComparisonResult:
     missing: str = "drop"
     q_value: float | None = None
 
-    @property
-    def significant(self) -> bool:
-        """Discovery at ``alpha``: the q-value when set (after `adjust`), else the p-value."""
-        return at_most(self.p_value if self.q_value is None else self.q_value, self.alpha)
-
 
 @dataclass(frozen=True)
-class PPIComparison:
+class PPIComparison(_Decided):
     """Difference B - A measured on proxy judgements and corrected on a gold sample (PPI++).
 
     ``lam`` is the weight that was used for the proxy part (0: gold only, 1: classic PPI);
@@ -106,11 +114,6 @@ class PPIComparison:
     n_proxy: int
     n_gold: int
     q_value: float | None = None
-
-    @property
-    def significant(self) -> bool:
-        """Discovery at ``alpha``: the q-value when set (after `adjust`), else the p-value."""
-        return at_most(self.p_value if self.q_value is None else self.q_value, self.alpha)
 
 
 @dataclass(frozen=True)
