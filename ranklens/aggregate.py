@@ -159,26 +159,21 @@ def compare_segments(
     rows: list[SegmentRow] = []
     for name in sorted(groups):
         a, b = _restrict(result_a, groups[name]), _restrict(result_b, groups[name])
-        n_paired = len(a.per_query.keys() | b.per_query.keys()) if missing == "zero" \
-            else len(a.per_query.keys() & b.per_query.keys())
-        if n_paired < MIN_SEGMENT_QUERIES:
-            rows.append(SegmentRow(name, n_paired, None,
-                                   f"too small: {n_paired} paired queries, 2 or more needed"))
-            continue
         try:
             result, caught = _compare_capturing(a, b, seed=segment_seed(seed, name), **options)
-        except InsufficientSampleError as error:
-            rows.append(SegmentRow(name, n_paired, None, f"too small: {error}"))
+        except InsufficientSampleError as error:  # fewer than two pairs: a visible row
+            rows.append(SegmentRow(name, error.n, None, f"too small: {error.n} paired "
+                                   f"queries, {MIN_SEGMENT_QUERIES} or more needed"))
             continue
         small = any(issubclass(w.category, SmallSampleWarning) for w in caught)
-        note = f"small sample: {n_paired} paired queries (< {min_queries})" if small else ""
-        rows.append(SegmentRow(name, n_paired, result, note))
+        note = (f"small sample: {result.n_queries} paired queries (< {min_queries})"
+                if small else "")
+        rows.append(SegmentRow(name, result.n_queries, result, note))
 
-    with_result = [row for row in rows if row.result is not None]
-    adjusted = adjust([row.result for row in with_result if row.result is not None],
-                      method=adjust_method)
-    by_name = {row.segment: result for row, result in zip(with_result, adjusted, strict=True)}
-    rows = [replace(row, result=by_name.get(row.segment, row.result)) for row in rows]
+    positions = [i for i, row in enumerate(rows) if row.result is not None]
+    results = [row.result for row in rows if row.result is not None]
+    for i, result in zip(positions, adjust(results, method=adjust_method), strict=True):
+        rows[i] = replace(rows[i], result=result)
     return MetricComparison(result_a.metric, overall, tuple(rows), segment_column, "segments",
                             adjust_method, tuple(messages))
 
