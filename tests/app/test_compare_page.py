@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from page_testing import metric_cards, run_page
 from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.testing.v1 import AppTest
 
@@ -28,16 +29,12 @@ from ranklens.verdict import caveat, conclusion, format_delta, format_p, headlin
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = {role: path.read_bytes() for role, path in demo.paths().items()}
-TIMEOUT = 120
 
 
 # ---- helpers ------------------------------------------------------------------------------
 
 def start() -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return run_page(ROOT / "app.py")
 
 
 def labelled(widgets, label: str):  # type: ignore[no-untyped-def]
@@ -78,8 +75,7 @@ def demo_files() -> dict[str, tuple[str, bytes]]:
                                                               "segments")}
 
 
-def metrics_shown(at: AppTest) -> dict[str, str]:
-    return {m.label: m.value for m in at.metric}
+metrics_shown = metric_cards
 
 
 def chart_datasets(at: AppTest) -> list[list[pd.DataFrame]]:

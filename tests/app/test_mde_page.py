@@ -6,6 +6,7 @@ import statistics
 from pathlib import Path
 
 import pytest
+from page_testing import metric_cards, run_page
 from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.testing.v1 import AppTest
 
@@ -14,18 +15,13 @@ from ranklens.planning import NON_SIGNIFICANT_MEANING, Pilot, pilot_from_files, 
 from ranklens.stats import minimum_detectable_effect, power, required_queries
 
 PAGE = Path(__file__).resolve().parents[2] / "pages" / "mde.py"
-TIMEOUT = 120
 
 
 def start() -> AppTest:
-    at = AppTest.from_file(str(PAGE), default_timeout=TIMEOUT)
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return run_page(PAGE)
 
 
-def shown(at: AppTest) -> dict[str, str]:
-    return {metric.label: metric.value for metric in at.metric}
+shown = metric_cards
 
 
 def typed(at: AppTest, sd: float, n_queries: int) -> AppTest:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from page_testing import metric_cards, run_page
 from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.testing.v1 import AppTest
 
@@ -16,18 +17,13 @@ from ranklens.verdict import format_delta, format_p
 
 PAGE = Path(__file__).resolve().parents[2] / "pages" / "ppi.py"
 DEMO = {role: path.read_bytes() for role, path in demo.paths().items()}
-TIMEOUT = 120
 
 
 def start() -> AppTest:
-    at = AppTest.from_file(str(PAGE), default_timeout=TIMEOUT)
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return run_page(PAGE)
 
 
-def shown(at: AppTest) -> dict[str, str]:
-    return {metric.label: metric.value for metric in at.metric}
+shown = metric_cards
 
 
 def library(metric: str = "nDCG@10", alpha: float = 0.05) -> PPIAnalysis:
