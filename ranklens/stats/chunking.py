@@ -49,18 +49,24 @@ def seed_sequence(seed: Seed) -> np.random.SeedSequence:
     return np.random.SeedSequence(int(seed))
 
 
-def block_generators(seed: Seed, purpose: int, count: int) -> list[np.random.Generator]:
+def block_generators(
+    seed: Seed,
+    purpose: int,
+    count: int,
+    bit_generator: Callable[[np.random.SeedSequence], np.random.BitGenerator] = np.random.PCG64,
+) -> list[np.random.Generator]:
     """``count`` independent generators for the blocks of one computation.
 
     ``purpose`` separates computations that share a seed (the bootstrap and the permutation
     test of one comparison must not reuse each other's draws). Unlike
     ``SeedSequence.spawn`` this does not change the caller's SeedSequence, so passing the
-    same one twice gives the same numbers twice.
+    same one twice gives the same numbers twice. ``bit_generator`` is PCG64 by default; the
+    bootstrap takes SFC64, whose raw words come about 25% faster here.
     """
     root = seed_sequence(seed)
     return [
         np.random.Generator(
-            np.random.PCG64(
+            bit_generator(
                 np.random.SeedSequence(
                     root.entropy,
                     spawn_key=(*root.spawn_key, purpose, block),
