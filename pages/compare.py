@@ -222,27 +222,27 @@ def show_segment_table(table: pd.DataFrame, metric: str, run_names: tuple[str, s
     name_a, name_b = run_names
     number = _number_column
     st.dataframe(
-        table, hide_index=True, key=f"table:{metric}", placeholder="\u2014",
-        column_order=("segment", "n_queries", "finding", "delta", "ci_low", "ci_high",
-                      "q_value", "p_value", "t_p_value", "mean_a", "mean_b", "wins", "ties",
-                      "losses", *(["note"] if table["note"].astype(bool).any() else [])),
+        _for_display(table), hide_index=True, key=f"table:{metric}", placeholder="\u2014",
+        column_order=("segment", "n_queries", "finding", "delta", "interval", "q_value",
+                      "p_value", "t_p_value", "mean_a", "mean_b", "record",
+                      *(["note"] if table["note"].astype(bool).any() else [])),
         column_config={
             "segment": st.column_config.TextColumn(segment_column or "Rows", pinned=True),
-            "n_queries": number("Queries", "localized"),
-            "mean_a": number("Mean A", help=f"Mean {metric} of {name_a}"),
-            "mean_b": number("Mean B", help=f"Mean {metric} of {name_b}"),
-            "delta": number("B \u2212 A", "%+.4f"),
-            "ci_low": number("CI low", "%+.4f"),
-            "ci_high": number("CI high", "%+.4f"),
+            "n_queries": number("Queries", "localized", width=70),
+            "finding": st.column_config.TextColumn("Finding"),
+            "delta": number("B \u2212 A", "%+.4f", width=75),
+            "interval": st.column_config.TextColumn(
+                "Interval", width=140, help="Bootstrap confidence interval of B \u2212 A"),
             # three significant digits: a t-test p of 1e-20 reads 1e-20, not 0.0000
-            "p_value": number("p", "%.3g", help="Permutation p-value"),
-            "t_p_value": number("t-test p", "%.3g"),
-            "q_value": number("q", "%.3g",
-                              help="Benjamini–Hochberg q-value across the segments"),
-            "finding": st.column_config.TextColumn("Finding", width="medium"),
-            "wins": number("Won", "localized"),
-            "ties": number("Tied", "localized"),
-            "losses": number("Lost", "localized"),
+            "q_value": number("q", "%.3g", width=60,
+                              help="Benjamini\u2013Hochberg q-value across the segments"),
+            "p_value": number("p", "%.3g", width=60, help="Permutation p-value"),
+            "t_p_value": number("t-test p", "%.3g", width=65, help="Paired t-test p-value"),
+            "mean_a": number("Mean A", width=65, help=f"Mean {metric} of {name_a}"),
+            "mean_b": number("Mean B", width=65, help=f"Mean {metric} of {name_b}"),
+            "record": st.column_config.TextColumn(
+                "W / T / L", width=95, help=f"Queries won, tied and lost by {name_b}: scored "
+                f"above, the same as, below {name_a}"),
             "note": st.column_config.TextColumn("Note"),
         },
     )
@@ -364,6 +364,25 @@ def show_rankings(report: Report, metric: str, inputs: LoadedInputs, per_query: 
                 "change": moved,
             },
         )
+
+
+def _for_display(table: pd.DataFrame) -> pd.DataFrame:
+    """The segment table with its interval ends and win/tie/loss counts one cell each.
+
+    Display only: the downloads keep the separate numeric columns.
+    """
+    def interval(row: pd.Series) -> str:
+        if pd.isna(row["ci_low"]):
+            return ""
+        return f"{row['ci_low']:+.4f} to {row['ci_high']:+.4f}"
+
+    def record(row: pd.Series) -> str:
+        if pd.isna(row["wins"]):
+            return ""
+        return f"{int(row['wins']):,} / {int(row['ties']):,} / {int(row['losses']):,}"
+
+    return table.assign(interval=table.apply(interval, axis=1),
+                        record=table.apply(record, axis=1))
 
 
 def _number_column(label: str, fmt: str = "%.4f", **options: Any) -> Any:

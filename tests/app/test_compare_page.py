@@ -131,9 +131,13 @@ def test_forest_plot_and_table_carry_every_segment_with_q_values(first_visit, de
     _, report = demo_report
     comparison = report.comparison("nDCG@10")
     expected = views.segment_table(comparison, report.run_names)
-    shown = first_visit.dataframe[0].value
-    pd.testing.assert_frame_equal(shown.reset_index(drop=True), expected, check_dtype=False)
+    shown = first_visit.dataframe[0].value.reset_index(drop=True)
+    pd.testing.assert_frame_equal(shown[list(expected.columns)], expected, check_dtype=False)
     assert shown["q_value"].iloc[1:].notna().all()  # every segment has its q
+    # display-only cells: the interval and the win/tie/loss counts, one cell each
+    overall = comparison.overall
+    assert shown["interval"].iloc[0] == f"{overall.ci_low:+.4f} to {overall.ci_high:+.4f}"
+    assert shown["record"].iloc[0] == f"{overall.wins:,} / {overall.ties:,} / {overall.losses:,}"
 
     forest = charts.forest_data(expected, report.run_names)
     drawn = [frame for frame in chart_datasets(first_visit)[0] if "row" in frame
@@ -235,7 +239,8 @@ def test_several_metrics_one_panel_each_and_segment_column_switch():
         assert conclusion(comparison, report.run_names) in [s.value for s in tab.subheader]
         assert "Where: by length" in [s.value for s in tab.subheader]
         shown = tab.dataframe[0].value.reset_index(drop=True)
-        pd.testing.assert_frame_equal(shown, views.segment_table(comparison, report.run_names),
+        expected = views.segment_table(comparison, report.run_names)
+        pd.testing.assert_frame_equal(shown[list(expected.columns)], expected,
                                       check_dtype=False)
 
 

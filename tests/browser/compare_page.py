@@ -29,7 +29,7 @@ UPLOADERS = {  # role -> the uploader's label on the Compare page
 }
 # overall-row column of the segment table -> field of the CLI's JSON result
 TABLE_FIELDS = {"Mean A": "mean_a", "Mean B": "mean_b", "B \u2212 A": "delta",
-                "CI low": "ci_low", "CI high": "ci_high", "p": "p_value", "t-test p": "t_p_value"}
+                "p": "p_value", "t-test p": "t_p_value"}
 
 
 
@@ -93,8 +93,11 @@ def assert_headline_equals(page: Page, expected: dict) -> None:
     assert_rounds_to(card(values, "p (t-test)"), result["t_p_value"])
     overall = segment_table(page)[0]
     assert overall["Queries"] == str(result["n_queries"])
-    counts = (overall["Won"], overall["Tied"], overall["Lost"])
+    counts = tuple(overall["W / T / L"].replace(",", "").split(" / "))
     assert counts == (str(result["wins"]), str(result["ties"]), str(result["losses"]))
+    low, high = overall["Interval"].split(" to ")
+    assert_rounds_to(low, result["ci_low"])
+    assert_rounds_to(high, result["ci_high"])
     for column, field in TABLE_FIELDS.items():
         assert math.isclose(float(overall[column]), result[field], rel_tol=1e-9), column
 
