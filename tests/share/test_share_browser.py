@@ -82,9 +82,22 @@ def fresh_page(browser: Browser) -> Iterator[Callable[[], Page]]:
 
 
 def settle(page: Page) -> None:
-    page.wait_for_selector(IDLE, timeout=TIMEOUT_MS)
+    """Wait until the run is drawn: idle, and the metric cards the same twice 0.5 s apart.
+
+    The idle marker alone can be seen before a run starts, or while the page still draws
+    what the run sent (a PPI page once showed 4 of its 8 cards at that point).
+    """
     expect(page.get_by_test_id("stMetric").first).to_be_visible(timeout=TIMEOUT_MS)
-    page.wait_for_selector(IDLE, timeout=TIMEOUT_MS)
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    previous: dict[str, str] | None = None
+    while time.monotonic() < deadline:
+        page.wait_for_selector(IDLE, timeout=TIMEOUT_MS)
+        current = metric_cards(page)
+        if current == previous:
+            return
+        previous = current
+        page.wait_for_timeout(500)
+    raise AssertionError("the page kept changing")
 
 
 def metric_cards(page: Page) -> dict[str, str]:
