@@ -327,7 +327,9 @@ def main() -> None:
         show_table(plan)
     with note_column:
         st.subheader("z or t?", anchor=False)
-        st.markdown(planning.METHOD_NOTE)
+        st.markdown(planning.METHOD_SUMMARY)
+        with st.expander("The two formulas"):
+            st.markdown(planning.METHOD_NOTE)
 
     assert plan.mde is not None
     if sd < 1e-12:  # float noise of identical differences counts as none

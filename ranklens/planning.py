@@ -8,7 +8,7 @@ are ``ranklens.stats.power``'s; this module only assembles one plan from them.
 For the MDE page it also gives the curves (``mde_curve``: MDE against the number of queries;
 ``power_curve``: power against the true difference), the pilot measured from rankings
 (``pilot_from_runs``) or from a column of differences (``pilot_from_differences``), and the
-words the page shows (``METHOD_NOTE``, ``NON_SIGNIFICANT_MEANING``).
+words the page shows (``METHOD_SUMMARY``, ``METHOD_NOTE``, ``NON_SIGNIFICANT_MEANING``).
 
 It does not compare runs (``ranklens.stats.compare``) and says nothing about a difference that
 was observed: a plan is made before, or beside, a comparison. It assumes the pilot's spread
@@ -193,6 +193,12 @@ NON_SIGNIFICANT_MEANING = (
 )
 """The methods page's words, shown wherever a number of queries is chosen."""
 
+METHOD_SUMMARY = (
+    "**z** (default): the methods page's formula; it treats the spread as known. **t**: what "
+    "a paired t-test achieves when the spread is estimated from the same queries; it asks "
+    "for a slightly larger difference on small samples and agrees with z from a few hundred "
+    "queries on."
+)
 METHOD_NOTE = (
     "**z (default)** is the methods page's formula, MDE = (z₁₋α/₂ + z_power) · sd / √n. It "
     "treats the spread as known, which is accurate from a few dozen queries on. "

@@ -11,7 +11,14 @@ from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.testing.v1 import AppTest
 
 from ranklens.analysis import demo_files
-from ranklens.planning import NON_SIGNIFICANT_MEANING, Pilot, pilot_from_files, plan_queries
+from ranklens.planning import (
+    METHOD_NOTE,
+    METHOD_SUMMARY,
+    NON_SIGNIFICANT_MEANING,
+    Pilot,
+    pilot_from_files,
+    plan_queries,
+)
 from ranklens.stats import minimum_detectable_effect, power, required_queries
 
 PAGE = Path(__file__).resolve().parents[2] / "pages" / "mde.py"
@@ -92,6 +99,9 @@ def test_says_what_a_non_significant_result_means() -> None:
     at = typed(start(), 0.1, 200)
     assert any(NON_SIGNIFICANT_MEANING in block.value for block in at.markdown)
     assert any("z or t?" in header.value for header in at.subheader)
+    assert METHOD_SUMMARY in [block.value for block in at.markdown]
+    assert [e.label for e in at.expander] == ["The two formulas"]
+    assert METHOD_NOTE in [block.value for block in at.expander[0].markdown]
 
 
 def test_both_charts_are_drawn_with_the_curve_through_the_choice() -> None:
