@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ranklens.stats.draws import MAX_N, fill_uniform_indices
 
@@ -51,3 +53,11 @@ def test_edges() -> None:
     for bad in (0, MAX_N + 1):
         with pytest.raises(ValueError, match="n must be"):
             _draw(bad, 3)
+
+
+@settings(max_examples=200, deadline=None)
+@given(n=st.integers(1, MAX_N), size=st.integers(0, 3000), seed=st.integers(0, 2**32))
+def test_indices_stay_in_range_for_any_n(n: int, size: int, seed: int) -> None:
+    indices = _draw(n, size, seed)
+    assert indices.size == size
+    assert size == 0 or int(indices.max()) < n
