@@ -9,6 +9,7 @@ difference. The thinking is in ``ranklens.planning``; this page collects and dra
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import warnings
 from typing import Any
@@ -16,15 +17,14 @@ from typing import Any
 import streamlit as st
 from streamlit.runtime.uploaded_file_manager import UploadedFile
 
-from ranklens import planning, planning_charts
+from ranklens import html_plan, planning, planning_charts, planning_views
 from ranklens.analysis import InputFile
 from ranklens.io import InputError
 from ranklens.metric_result import MetricResult
 from ranklens.share import Shared
-from ranklens.stats import InsufficientSampleError, minimum_detectable_effect
-from ranklens.ui import share_widget
+from ranklens.stats import InsufficientSampleError
+from ranklens.ui import html_download, share_widget
 from ranklens.ui.entrypoint import run_through_app
-from ranklens.verdict import format_delta
 
 run_through_app()  # a bookmarked page opened first after a server start still runs in app.py
 
@@ -239,58 +239,40 @@ def shared_settings(shared: Shared) -> tuple[int, float, float, str, float]:
 
 def show_spread(measured: planning.Pilot | float) -> float:
     if isinstance(measured, planning.Pilot):
-        st.caption(f"Spread: **sd {measured.sd:.4f}** — {measured.note}. Mean difference on "
-                   f"the pilot {format_delta(measured.mean_delta)}; the plan uses only the "
-                   "spread, not this difference.")
+        st.caption(planning_views.spread_caption(measured.sd, measured.note,
+                                                 measured.mean_delta))
         return measured.sd
-    st.caption(f"Spread: **sd {measured:.4f}**, typed in.")
+    st.caption(planning_views.spread_caption(measured, None, None))
     return measured
 
 
-def show_headline(plan: planning.QueryPlan, target_row: planning.PlanRow) -> None:
-    assert plan.mde is not None and plan.n_queries is not None
-    other_method = "t" if plan.method == "z" else "z"
-    other = minimum_detectable_effect(plan.sd, plan.n_queries, alpha=plan.alpha,
-                                               power=plan.power, method=other_method)
+def show_headline(plan: planning.QueryPlan, target_row: planning.PlanRow,
+                  other_mde: float) -> None:
     with st.container(border=True):
-        cells = st.columns(4)
-        cells[0].metric(f"MDE with {plan.n_queries:,} queries", f"{plan.mde:.4f}",
-                        help=f"Smallest true difference detected with {plan.power:.0%} power at "
-                             f"alpha {plan.alpha:g}. With the {other_method}-method: "
-                             f"{other:.4f}.")
-        cells[1].metric(f"Queries needed for {format_delta(target_row.delta)}",
-                        f"{target_row.queries_needed:,}",
-                        help="The target difference is set in the sidebar.")
-        power_text = "—" if target_row.power_at_n is None else f"{target_row.power_at_n:.0%}"
-        cells[2].metric(f"Power for {format_delta(target_row.delta)} now", power_text,
-                        help=f"Chance that {plan.n_queries:,} queries show a true "
-                             f"{format_delta(target_row.delta)} as significant.")
-        cells[3].metric("sd of differences", f"{plan.sd:.4f}")
-        z_and_t = {plan.method: plan.mde, other_method: other}
-        st.markdown(
-            f"With {plan.n_queries:,} queries, a true difference smaller than "
-            f"**{plan.mde:.4f}** will often come out non-significant "
-            f"(z-based MDE {z_and_t['z']:.4f}, t-based {z_and_t['t']:.4f}). "
-            f"{planning.NON_SIGNIFICANT_MEANING}")
+        for cell, card in zip(st.columns(4), planning_views.mde_cards(plan, target_row,
+                                                                      other_mde), strict=True):
+            cell.metric(card.label, card.value, help=card.help or None)
+        st.markdown(planning_views.mde_sentence(plan, other_mde))
 
 
 def show_table(plan: planning.QueryPlan) -> None:
-    import pandas as pd
-
     assert plan.n_queries is not None
-    rows = [{"target difference": format_delta(row.delta),
-             "queries needed": row.queries_needed,
-             f"power with {plan.n_queries:,} queries": row.power_at_n,
-             f"detectable with {plan.n_queries:,}?": "yes" if row.queries_needed
-             <= plan.n_queries else "no"}
-            for row in plan.rows]
     st.dataframe(
-        pd.DataFrame(rows), hide_index=True, width="stretch", key="mde_table",
+        planning_views.plan_table(plan), hide_index=True, width="stretch", key="mde_table",
         column_config={
             "queries needed": st.column_config.NumberColumn(format="localized"),
             f"power with {plan.n_queries:,} queries":
                 st.column_config.ProgressColumn(format="percent", min_value=0, max_value=1),
         })
+
+
+def offer_html(place: Any, export: html_plan.MdeExport) -> None:
+    """The "Report (HTML)" button in ``place``: this plan as one offline file."""
+    html_download.html_button(
+        lambda: html_plan.render(export), file_name="ranklens-mde.html", container=place,
+        key="mde_html",
+        help="The spread, MDE, queries-needed table, both charts, the z-or-t note, the pilot "
+             "files with digests and every setting in one file that opens without a network.")
 
 
 def main() -> None:
@@ -311,15 +293,25 @@ def main() -> None:
     sd = show_spread(measured)
     if shared is None:
         spread, files = spread_snapshot()
-        share_widget.share_action("mde", {**spread, "n_queries": n_queries, "alpha": alpha,
-                                          "power": power, "method": method, "target": target},
-                                  files)
+        settings: dict[str, Any] = {**spread, "n_queries": n_queries, "alpha": alpha,
+                                    "power": power, "method": method, "target": target}
+    else:
+        settings, files = dict(shared.settings), tuple(shared.files)
+    actions = st.container(horizontal=True)
+    html_place = actions.container(width="content")  # filled once the plan is ready
+    if shared is None:
+        with actions.container():
+            share_widget.share_action("mde", settings, files)
     deltas = tuple(dict.fromkeys((*planning.DEFAULT_DELTAS, target)))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         plan = cached_plan(sd, n_queries, deltas, alpha, power, method)
     target_row = next(row for row in plan.rows if row.delta == target)
-    show_headline(plan, target_row)
+    other_mde = planning_views.other_method_mde(plan)
+    show_headline(plan, target_row, other_mde)
+    export = html_plan.MdeExport(plan, target, other_mde,
+                                 measured if isinstance(measured, planning.Pilot) else None,
+                                 settings, tuple(files))
 
     table_column, note_column = st.columns([3, 2], gap="large")
     with table_column:
@@ -333,26 +325,26 @@ def main() -> None:
 
     assert plan.mde is not None
     if sd < 1e-12:  # float noise of identical differences counts as none
-        st.info("The per-query differences have no spread (every query moved by the same "
-                "amount), so there is no curve to draw: any true difference would be detected.")
+        st.info(planning_views.NO_SPREAD)
+        offer_html(html_place, export)
         return
     largest = max(row.queries_needed for row in plan.rows)
     up_to = max(2.5 * plan.mde, 1.2 * max(plan_delta.delta for plan_delta in plan.rows))
     mde_curve, power_curve = cached_curves(sd, n_queries, largest, alpha, power, method,
                                            up_to)
+    offer_html(html_place, dataclasses.replace(export, mde_curve=mde_curve,
+                                               power_curve=power_curve))
     left, right = st.columns(2, gap="large")
     with left:
         st.subheader("MDE against the number of queries", anchor=False)
         st.altair_chart(planning_charts.mde_chart(mde_curve, plan), width="stretch",
                         key="mde_chart")
-        st.caption("Red: your choice. Dashed: target differences; the curve crosses each at "
-                   "the number of queries it needs.")
+        st.caption(planning_views.MDE_CHART_CAPTION)
     with right:
         st.subheader(f"Power with {n_queries:,} queries", anchor=False)
         st.altair_chart(planning_charts.power_chart(power_curve, plan), width="stretch",
                         key="mde_power_chart")
-        st.caption(f"Chance of a significant result at alpha {alpha:g} for each true "
-                   f"difference. At 0 it is alpha: a false alarm.")
+        st.caption(planning_views.power_chart_caption(alpha))
 
 
 main()

@@ -15,21 +15,15 @@ import pandas as pd
 import streamlit as st
 from streamlit.runtime.uploaded_file_manager import UploadedFile
 
-from ranklens import planning_charts
+from ranklens import html_ppi, planning_charts, planning_views
 from ranklens.analysis import InputFile
 from ranklens.analysis import demo_files as bundled_files
 from ranklens.io import InputError
-from ranklens.ppi_analysis import (
-    RANDOM_SAMPLE_ASSUMPTION,
-    PPIAnalysis,
-    analyse_ppi,
-    budget_curve,
-)
+from ranklens.ppi_analysis import PPIAnalysis, analyse_ppi, budget_curve
 from ranklens.render import ppi_sentences
 from ranklens.stats import MIN_GOLD, InsufficientSampleError
-from ranklens.ui import share_widget
+from ranklens.ui import html_download, share_widget
 from ranklens.ui.entrypoint import run_through_app
-from ranklens.verdict import format_delta, format_p
 
 run_through_app()  # a bookmarked page opened first after a server start still runs in app.py
 
@@ -77,8 +71,7 @@ def choose_inputs() -> tuple[tuple[InputFile, ...], str, float] | None:
                 files = tuple(as_file(role, upload)
                               for role, upload in zip(ROLES, uploads, strict=True)
                               if upload is not None)
-        st.warning(f"**Gold queries must be a random sample.** {RANDOM_SAMPLE_ASSUMPTION}",
-                   icon=":material/casino:")
+        st.warning(planning_views.RANDOM_SAMPLE_WARNING, icon=":material/casino:")
         metric = st.selectbox("Metric", COMMON_METRICS, key="ppi_metric",
                               accept_new_options=True,
                               help="Type another (nDCG@3, P(rel=2)@10, map_cut_100 ...).")
@@ -92,24 +85,12 @@ def choose_inputs() -> tuple[tuple[InputFile, ...], str, float] | None:
 
 
 def show_headline(analysis: PPIAnalysis) -> None:
-    best = analysis.estimate("ppi++").result
-    level = round(100 * (1 - best.alpha))
-    sentences = ppi_sentences(analysis)
     with st.container(border=True):
-        st.subheader(sentences[0].split(":")[0] + ".", anchor=False)
+        st.subheader(planning_views.ppi_title(analysis), anchor=False)
         cells = st.columns([1, 1.8, 0.8, 0.7, 1.1])
-        cells[0].metric(f"PPI++ {analysis.metric}, B − A", format_delta(best.delta))
-        cells[1].metric(f"{level}% interval", f"{format_delta(best.ci_low, 3)} … "
-                        f"{format_delta(best.ci_high, 3)}",
-                        help="Normal approximation with the PPI++ variance.")
-        cells[2].metric("p", format_p(best.p_value), help="Two-sided, normal approximation.")
-        cells[3].metric("Weight λ", f"{best.lam:.2f}",
-                        help="Weight of the proxy part: 0 is gold only, 1 is classic PPI; "
-                             "estimated to minimise the variance (clipped to [0, 1]).")
-        cells[4].metric("Gold / proxy-only", f"{best.n_gold:,} / {best.n_proxy:,}",
-                        help="Queries with gold labels (and proxy labels) / queries with "
-                             "proxy labels only.")
-        for sentence in sentences[1:]:
+        for cell, card in zip(cells, planning_views.ppi_cards(analysis), strict=True):
+            cell.metric(card.label, card.value, help=card.help or None)
+        for sentence in ppi_sentences(analysis)[1:]:
             st.markdown(sentence)
 
 
@@ -117,62 +98,39 @@ def show_intervals(analysis: PPIAnalysis) -> None:
     st.subheader("Four estimates of the same difference", anchor=False)
     st.altair_chart(planning_charts.intervals_chart(analysis), width="stretch",
                     key="ppi_intervals")
-    data = planning_charts.intervals_data(analysis)
-    table = pd.DataFrame({
-        "estimate": data["label"],
-        "B − A": [format_delta(v) for v in data["delta"]],
-        "interval": [f"{format_delta(lo)} to {format_delta(hi)}"
-                     for lo, hi in zip(data["low"], data["high"], strict=True)],
-        "p": [format_p(analysis.estimate(k).result.p_value) for k in data["key"]],
-        "λ": ["—" if pd.isna(v) else f"{v:.2f}" for v in data["lam"]],
-        "measured on": data["queries"],
-    })
+    table = planning_views.intervals_table(analysis, planning_charts.intervals_data(analysis))
     st.dataframe(table, hide_index=True, width="stretch", key="ppi_table")
-    best = analysis.estimate("ppi++").result
-    if best.lam in (0.0, 1.0):
-        twin = "classic PPI" if best.lam == 1.0 else "gold only"
-        st.caption(f"λ was estimated at {best.lam:.2f} (the estimate is kept within [0, 1]), so "
-                   f"PPI++ and {twin} coincide here.")
-    st.caption("The uncorrected proxy interval is narrow around the wrong number when the "
-               "proxy is biased: resampling queries cannot see a labelling error. Gold only is "
-               "unbiased but wide; PPI++ keeps gold's unbiasedness and borrows the proxy's "
-               "precision as far as the two agree.")
+    note = planning_views.lambda_note(analysis)
+    if note:
+        st.caption(note)
+    st.caption(planning_views.INTERVALS_CAPTION)
 
 
 def show_bias(analysis: PPIAnalysis) -> None:
     bias = analysis.bias
     if bias is None:
         return
-    level = round(100 * (1 - bias.alpha))
     st.subheader("The proxy's bias on this difference", anchor=False)
     left, right = st.columns([1, 2.2], vertical_alignment="center")
-    left.metric("Proxy − gold, on gold queries", format_delta(bias.bias),
-                help=f"Mean proxy delta minus mean gold delta over the {bias.n_gold:,} gold "
-                     "queries; paired t-interval.")
-    direction = "overstates" if bias.bias > 0 else "understates"
-    right.markdown(
-        f"On the {bias.n_gold:,} queries with both labels the proxy {direction} B − A by "
-        f"**{format_delta(bias.bias)}** ({level}% interval {format_delta(bias.low)} to "
-        f"{format_delta(bias.high)}, p {format_p(bias.p_value)}). This is the bias of the "
-        "difference, not of the labels: a proxy can over-rate both runs and still get B − A "
-        "right. The proxy-vs-PPI++ gap in the box above is a different number: the proxy over "
-        "all queries against the corrected estimate.")
+    card = planning_views.bias_card(bias)
+    left.metric(card.label, card.value, help=card.help)
+    right.markdown(planning_views.bias_sentence(bias))
 
 
 def show_warnings(analysis: PPIAnalysis) -> None:
-    messages = [m for m in analysis.warnings if m != RANDOM_SAMPLE_ASSUMPTION]
-    best = analysis.estimate("ppi++").result
+    messages = planning_views.ppi_warnings(analysis)
+    note = planning_views.enough_gold_note(analysis)
     if messages:
         st.warning("\n".join(f"- {m}" for m in messages), icon=":material/warning:")
-    elif best.n_gold >= MIN_GOLD:
-        st.caption(f"{best.n_gold:,} gold queries: at or above the {MIN_GOLD} below which the "
-                   "correction is too noisy to rely on.")
+    elif note:
+        st.caption(note)
 
 
-def show_budget(analysis: PPIAnalysis) -> None:
+def show_budget(analysis: PPIAnalysis) -> tuple[planning_views.GoldBudget, pd.DataFrame] | None:
+    """The gold-budget planner; answers the budget chosen and the chart's curve."""
     model = analysis.model
     if model is None:
-        return
+        return None
     best = analysis.estimate("ppi++").result
     pool = model.n_gold + model.n_proxy_only
     st.subheader("Gold budget: how many gold queries are worth labelling?", anchor=False)
@@ -180,28 +138,20 @@ def show_budget(analysis: PPIAnalysis) -> None:
     with right:
         planned = st.number_input(
             "Gold queries you could label", min_value=2, max_value=pool,
-            value=min(pool, 2 * model.n_gold), step=10, key="ppi_planned_gold",
+            value=planning_views.default_planned(model), step=10, key="ppi_planned_gold",
             help=f"Out of the same {pool:,} queries; the rest keep proxy labels only.")
-        planned = int(planned)
-        expected = model.width(planned, pool - planned)
-        gold_only = model.width(planned, pool - planned, lam=0.0)
-        st.metric(f"Expected PPI++ width with {planned:,} gold", f"{expected:.4f}",
-                  delta=f"{expected - model.realised_width:+.4f} vs now",
-                  delta_color="inverse")
-        st.metric(f"Gold only with {planned:,} gold", f"{gold_only:.4f}")
-        st.caption(f"Correlation of gold and proxy deltas so far: **{model.correlation:.2f}** "
-                   f"on {model.n_gold:,} gold queries. The higher it is, the more each proxy "
-                   "label is worth.")
+        budget = planning_views.gold_budget(model, int(planned))
+        expected, gold_only = planning_views.budget_cards(budget)
+        st.metric(expected.label, expected.value, delta=expected.delta, delta_color="inverse")
+        st.metric(gold_only.label, gold_only.value)
+        st.caption(planning_views.correlation_note(model))
     with left:
         curve = budget_curve(model)
         st.altair_chart(planning_charts.budget_chart(curve, best.n_gold, model.realised_width,
                                                      min_gold=MIN_GOLD),
                         width="stretch", key="ppi_budget")
-        st.caption(f"Expected width of the {round(100 * (1 - model.alpha))}% interval if n of "
-                   f"the {pool:,} queries had gold labels (the methods page's PPI++ variance "
-                   "with the spreads and correlation observed so far, pinned to today's "
-                   "interval at the red point, never above gold only). Dotted grey: the "
-                   f"{MIN_GOLD}-gold-query warning line. A prediction, not a promise.")
+        st.caption(planning_views.budget_caption(model))
+    return budget, curve
 
 
 def main() -> None:
@@ -222,12 +172,22 @@ def main() -> None:
         return
     name_a, name_b = analysis.run_names
     st.caption(f"**{name_b}** (B) against **{name_a}** (A) on {analysis.metric}")
-    share_widget.share_action("ppi", {"metric": metric, "alpha": alpha}, files)
+    settings = {"metric": metric, "alpha": alpha}
+    actions = st.container(horizontal=True)
+    html_place = actions.container(width="content")  # filled once the budget is chosen
+    with actions.container():
+        share_widget.share_action("ppi", settings, files)
     show_headline(analysis)
     show_warnings(analysis)
     show_intervals(analysis)
     show_bias(analysis)
-    show_budget(analysis)
+    budget, curve = show_budget(analysis) or (None, None)
+    export = html_ppi.PPIExport(analysis, settings, tuple(files), budget, curve)
+    html_download.html_button(
+        lambda: html_ppi.render(export), file_name="ranklens-ppi.html", container=html_place,
+        key="ppi_html",
+        help="The verdict, the four estimates, the proxy's bias, the gold budget, the inputs "
+             "with digests and every setting in one file that opens without a network.")
 
 
 main()

@@ -140,3 +140,13 @@ def test_a_bad_pilot_file_is_an_error_in_words() -> None:
     assert not at.exception
     assert len(at.error) == 1 and "a.trec" in at.error[0].value
     assert "Traceback" not in at.error[0].value
+
+
+def test_report_html_download_sits_beside_share_and_renders_on_click() -> None:
+    at = start()
+    downloads = [b.proto for b in at.get("download_button") if b.proto.label == "Report (HTML)"]
+    assert len(downloads) == 1
+    assert downloads[0].deferred_file_id and downloads[0].ignore_rerun  # built on click only
+    assert [b.label for b in at.button] == ["Share"]
+    typed_in = typed(start(), 0.1, 200)  # a typed-in spread has the download too
+    assert [b.proto.label for b in typed_in.get("download_button")] == ["Report (HTML)"]

@@ -167,3 +167,12 @@ def test_incomplete_uploads_say_what_is_missing() -> None:
     assert any("Upload run A" in info.value for info in at.info)
     # the assumption is stated before the gold file is chosen, not only after
     assert any(RANDOM_SAMPLE_ASSUMPTION in warning.value for warning in at.sidebar.warning)
+
+
+def test_report_html_download_sits_beside_share_and_renders_on_click(
+        first_visit: AppTest) -> None:
+    downloads = [b.proto for b in first_visit.get("download_button")
+                 if b.proto.label == "Report (HTML)"]
+    assert len(downloads) == 1
+    assert downloads[0].deferred_file_id and downloads[0].ignore_rerun  # built on click only
+    assert [b.label for b in first_visit.button] == ["Share"]

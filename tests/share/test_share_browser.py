@@ -156,10 +156,16 @@ def test_link_to_another_page_switches_to_the_shared_page(fresh_page: Callable[[
     assert metric_cards(colleague) == metric_cards(author)
 
 
+@pytest.mark.parametrize(("path", "figures", "words"), [
+    ("", 1, "is better than"),  # Compare: one metric, one forest plot
+    ("/mde", 2, "will often come out non-significant"),  # MDE curve and power curve
+    ("/ppi", 2, "after correcting the proxy"),  # the four intervals and the gold budget
+])
 def test_html_download_opens_offline(browser: Browser, fresh_page: Callable[[], Page],
-                                     app_url: str, tmp_path: Path) -> None:
+                                     app_url: str, tmp_path: Path, path: str, figures: int,
+                                     words: str) -> None:
     page = fresh_page()
-    page.goto(app_url)
+    page.goto(app_url + path)
     settle(page)
     with page.expect_download(timeout=TIMEOUT_MS) as download:
         page.get_by_role("button", name="Report (HTML)").click()
@@ -171,7 +177,7 @@ def test_html_download_opens_offline(browser: Browser, fresh_page: Callable[[], 
     requested: list[str] = []
     offline.on("request", lambda request: requested.append(request.url))
     offline.goto(saved.as_uri())
-    expect(offline.locator("figure svg")).to_have_count(1)
+    expect(offline.locator("figure svg")).to_have_count(figures)
     assert requested == [saved.as_uri()]
-    assert "is better than" in offline.inner_text("body")
+    assert words in offline.inner_text("body")
     context.close()

@@ -1,0 +1,341 @@
+"""What ranklens's self-contained HTML files share: the page shell, the style and the cells.
+
+``document`` answers "these sections as one complete HTML file that opens offline": the head
+with the style, the sections, a footer and, when given, a JSON block
+(``<script type="application/json">``, never a script that runs). ``number_cell`` writes a
+number for people and keeps its exact value in ``data-value``; ``chart_svg`` draws an Altair
+chart as inline SVG with vl-convert (no script, no network). ``jsonable`` turns result
+dataclasses into plain JSON values (NaN and infinities as null, so a browser's JSON.parse
+reads it too).
+
+The Compare report (``ranklens.html_report``), the MDE plan (``ranklens.html_plan``) and the
+PPI analysis (``ranklens.html_ppi``) are written with these. Nothing here computes a statistic
+or knows what a report says.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+import json
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Protocol
+
+from ranklens.verdict import format_delta, format_p
+
+STYLE = """
+body { font: 15px/1.5 -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif;
+       color: #1f2328; max-width: 1100px; margin: 2rem auto; padding: 0 1.5rem; }
+h1 { font-size: 1.6rem; margin-bottom: 0.2rem; }
+h2 { font-size: 1.3rem; margin-top: 2.5rem; border-bottom: 1px solid #d0d7de; }
+h3 { font-size: 1.05rem; margin-top: 1.5rem; }
+.subtitle, .caveat, footer, .note { color: #57606a; }
+.verdict { border: 1px solid #d0d7de; border-radius: 6px; padding: 0.8rem 1rem; }
+.verdict .conclusion { font-size: 1.15rem; font-weight: 600; margin: 0 0 0.3rem; }
+.warnings { background: #fff8c5; border: 1px solid #d4a72c; border-radius: 6px;
+            padding: 0.6rem 1rem 0.6rem 2rem; }
+.assumption { background: #fff8c5; border: 1px solid #d4a72c; border-radius: 6px;
+              padding: 0.6rem 1rem; }
+.cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(170px, 1fr));
+         gap: 0.5rem 1.5rem; margin: 0.4rem 0 0.8rem; }
+.card .label { font-size: 0.85rem; color: #57606a; }
+.card .value { font-size: 1.6rem; font-variant-numeric: tabular-nums; white-space: nowrap; }
+.card .help { font-size: 0.8rem; color: #57606a; }
+.card .delta { font-size: 0.9rem; font-variant-numeric: tabular-nums; }
+.charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(420px, 1fr));
+          gap: 0 2rem; }
+figure { margin: 1rem 0; }
+figure svg { max-width: 100%; height: auto; }
+figcaption { color: #57606a; font-size: 0.9rem; }
+.scroll { overflow-x: auto; }
+table { border-collapse: collapse; font-size: 0.9rem; margin: 0.5rem 0; }
+th, td { border-bottom: 1px solid #d0d7de; padding: 0.25rem 0.6rem; text-align: left;
+         vertical-align: top; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+tr.overall td, tr.chosen td { font-weight: 600; }
+code { font-size: 0.85em; word-break: break-all; }
+@media print { h2 { break-before: page; } figure, table, .card { break-inside: avoid; } }
+"""
+
+_FORMATS = {
+    "value": lambda number: f"{number:.4f}",
+    "delta": format_delta,
+    "p": format_p,
+    "percent": lambda number: f"{number:.0%}",
+    "weight": lambda number: f"{number:.2f}",
+}
+"""How a number cell writes its number (besides "count", a whole number with separators)."""
+
+
+def document(*, title: str, heading: str, subtitle: str, version: str,
+             sections: Iterable[str], footer: str, json_id: str | None = None,
+             json_text: str | None = None) -> str:
+    """A complete HTML document (UTF-8 text) with no network references.
+
+    ``heading``, ``subtitle`` and ``footer`` are HTML (escape what came from inputs first);
+    ``title`` and ``version`` are plain text. ``json_text`` (already JSON) is embedded as
+    ``<script type="application/json" id=json_id>``. Empty sections are left out.
+    """
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        '<meta name="generator" content="ranklens ' + text(version) + '">',
+        f"<title>{text(title)}</title>",
+        f"<style>{STYLE}</style>",
+        "</head>",
+        "<body>",
+        "<header>",
+        f"<h1>{heading}</h1>",
+        f'<p class="subtitle">{subtitle}</p>',
+        "</header>",
+        *sections,
+        "<footer>",
+        f"<p>{footer}</p>",
+        "</footer>",
+    ]
+    if json_text is not None:
+        parts.append(f'<script type="application/json" id="{text(json_id or "ranklens")}">'
+                     + script_json(json_text) + "</script>")
+    parts += ["</body>", "</html>"]
+    return "\n".join(part for part in parts if part) + "\n"
+
+
+def planning_document(*, title: str, heading: str, subtitle: str, version: str,
+                      sections: Iterable[str], inputs: Sequence[FileLike],
+                      settings: Mapping[str, Any], holds: str, json_id: str,
+                      payload: Any) -> str:
+    """A planning page's file: its ``sections``, then the inputs, the settings and ``payload``
+    embedded as JSON; the footer says the JSON ``holds`` (plain text) and where it is."""
+    return document(
+        title=title, heading=heading, subtitle=subtitle, version=version,
+        sections=(*sections, files_section(inputs),
+                  parameters_section(settings, version, heading="Settings")),
+        footer=(f"Made with ranklens {text(version)}. {text(holds)} embedded in this file as "
+                f"JSON (<code>script#{text(json_id)}</code>)."),
+        json_id=json_id, json_text=dumps(payload))
+
+
+def embedded_json(document_text: str, json_id: str) -> str:
+    """The JSON text of the ``<script type="application/json" id=json_id>`` block.
+
+    ``ValueError`` if the document has none. The text is what `document` wrote: JSON, with
+    ``<``, ``>`` and ``&`` as ``\\u`` escapes.
+    """
+    start_tag = f'<script type="application/json" id="{json_id}">'
+    start = document_text.find(start_tag)
+    end = document_text.find("</script>", start)
+    if start < 0 or end < 0:
+        raise ValueError(f"this HTML has no embedded {json_id} block")
+    return document_text[start + len(start_tag):end]
+
+
+def dumps(payload: Any) -> str:
+    """``payload`` as strict JSON text for `document` (NaN is an error: pass `jsonable`'s)."""
+    return json.dumps(payload, ensure_ascii=False, allow_nan=False)
+
+
+def embedded_payload(document_text: str, json_id: str) -> dict[str, Any]:
+    """The JSON object of the ``json_id`` block, parsed (``ValueError`` if there is none)."""
+    payload: dict[str, Any] = json.loads(embedded_json(document_text, json_id))
+    return payload
+
+
+def chart_svg(chart: Any, width: int) -> str:
+    """An Altair chart as inline SVG, ``width`` pixels wide (it scales down in the page)."""
+    import vl_convert
+
+    svg: str = vl_convert.vegalite_to_svg(chart.properties(width=width).to_dict())
+    return svg
+
+
+def figure(svg: str, label: str, caption: str = "") -> str:
+    """A figure holding ``svg``; ``label`` (plain text) says what it shows for screen readers,
+    ``caption`` is HTML."""
+    below = f"<figcaption>{caption}</figcaption>" if caption else ""
+    return f'<figure role="img" aria-label="{text(label)}">{svg}{below}</figure>'
+
+
+def number_cell(value: Any, style: str) -> str:
+    """A right-aligned cell: the number for people, its exact value in ``data-value``.
+
+    ``style``: "count" (whole number with separators), "value" (4 decimals), "delta" (signed),
+    "p", "percent" or "weight" (2 decimals). NaN and None are an empty ``data-value`` and a dash.
+    """
+    number = math.nan if value is None else float(value)
+    if math.isnan(number):
+        return '<td class="num" data-value="">\u2014</td>'
+    if style == "count":
+        shown = f"{int(number):,}"
+        exact = str(int(number))
+    else:
+        shown = _FORMATS[style](number)
+        exact = repr(number)
+    return f'<td class="num" data-value="{exact}">{text(shown)}</td>'
+
+
+def table(headers: Sequence[str], rows: Iterable[Sequence[str]], *, css_class: str = "",
+          row_classes: Sequence[str] | None = None) -> str:
+    """A scrollable table: ``headers`` are plain text, each row a sequence of ``<td>`` HTML."""
+    head = "".join(f"<th>{text(header)}</th>" for header in headers)
+    body = []
+    for index, cells in enumerate(rows):
+        row_class = row_classes[index] if row_classes is not None else ""
+        attribute = f' class="{row_class}"' if row_class else ""
+        body.append(f"<tr{attribute}>{''.join(cells)}</tr>")
+    class_attribute = f' class="{css_class}"' if css_class else ""
+    return (f'<div class="scroll"><table{class_attribute}><thead><tr>{head}</tr></thead>'
+            f"<tbody>{''.join(body)}</tbody></table></div>")
+
+
+def text_cell(value: str) -> str:
+    """A cell of plain text, escaped."""
+    return f"<td>{text(value)}</td>"
+
+
+class CardLike(Protocol):
+    """A metric card (``ranklens.planning_views.Card``)."""
+
+    @property
+    def label(self) -> str: ...
+    @property
+    def value(self) -> str: ...
+    @property
+    def exact(self) -> float | int | None: ...
+    @property
+    def help(self) -> str: ...
+    @property
+    def delta(self) -> str: ...
+
+
+def cards(items: Iterable[CardLike]) -> str:
+    """Metric cards as the pages show them: label, value as shown, delta and help below.
+
+    The exact value (None when the card shows words) goes to the value's ``data-value``.
+    """
+    cells = []
+    for card in items:
+        data = "" if card.exact is None else f' data-value="{text(_exact(card.exact))}"'
+        below = "".join(f'<div class="{name}">{text(line)}</div>'
+                        for name, line in (("delta", card.delta), ("help", card.help)) if line)
+        cells.append(f'<div class="card"><div class="label">{text(card.label)}</div>'
+                     f'<div class="value"{data}>{text(card.value)}</div>{below}</div>')
+    return f'<div class="cards">{"".join(cells)}</div>'
+
+
+def inputs_section(rows: Iterable[tuple[str, str, int, str, str]]) -> str:
+    """The Inputs section: (role, file name, bytes, sha256, how it was read) each.
+
+    The "Read as" column is left out when no file has a description.
+    """
+    rows = list(rows)
+    described = any(description for *_, description in rows)
+    body = []
+    for role, name, size, sha256, description in rows:
+        body.append(
+            "<tr>"
+            f"<td>{text(role.replace('_', ' '))}</td>"
+            f"<td>{text(name)}</td>"
+            f'<td class="num" data-value="{size}">{size:,}</td>'
+            f"<td><code>{text(sha256)}</code></td>"
+            + (f"<td>{text(description)}</td>" if described else "")
+            + "</tr>")
+    read_as = "<th>Read as</th>" if described else ""
+    return ('<section id="inputs"><h2>Inputs</h2><table><thead><tr><th>Role</th><th>File</th>'
+            f"<th>Bytes</th><th>sha256</th>{read_as}</tr></thead>"
+            f"<tbody>{''.join(body)}</tbody></table></section>")
+
+
+class FileLike(Protocol):
+    """An input file as the pages hold it (``ranklens.analysis.InputFile``)."""
+
+    @property
+    def role(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def data(self) -> bytes: ...
+    @property
+    def sha256(self) -> str: ...
+
+
+def files_section(files: Sequence[FileLike]) -> str:
+    """The Inputs section of files the page read (none: no section)."""
+    if not files:
+        return ""
+    return inputs_section((f.role, f.name, len(f.data), f.sha256, "") for f in files)
+
+
+def files_json(files: Sequence[FileLike]) -> list[dict[str, Any]]:
+    """The files as JSON objects: role, name, bytes and sha256."""
+    return [{"role": f.role, "name": f.name, "bytes": len(f.data), "sha256": f.sha256}
+            for f in files]
+
+
+def parameters_section(params: Mapping[str, Any], version: str, *,
+                       heading: str = "Parameters") -> str:
+    """Every parameter as a key/value table, sorted by key, and the ranklens version."""
+    rows = "".join(f"<tr><th>{text(str(key))}</th><td><code>{text(value_text(value))}"
+                   "</code></td></tr>"
+                   for key, value in sorted(params.items(), key=lambda item: str(item[0])))
+    return (f'<section id="parameters"><h2>{text(heading)}</h2><table>{rows}</table>'
+            f"<p>ranklens {text(version)}</p></section>")
+
+
+def markdown(source: str) -> str:
+    """The little Markdown the pages' sentences use, as HTML: ``**bold**`` only, escaped."""
+    return re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", text(source))
+
+
+def text(value: str) -> str:
+    """``value`` escaped for HTML text and attribute values."""
+    return html.escape(value, quote=True)
+
+
+def value_text(value: Any) -> str:
+    """A parameter's value as written in the table: strings as they are, the rest as JSON."""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+def script_json(source: str) -> str:
+    """JSON safe inside ``<script>``: ``<``, ``>`` and ``&`` only occur in JSON strings, where
+    their ``\\u`` escapes mean the same, so no ``</script>`` can end the block early."""
+    return source.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def slug(value: str) -> str:
+    """``value`` as an id: letters and digits, the rest as hyphens, lower case."""
+    return "".join(ch if ch.isalnum() else "-" for ch in value).strip("-").lower()
+
+
+def jsonable(value: Any) -> Any:
+    """``value`` as plain JSON values: dataclasses and mappings as objects, sequences as
+    lists, numpy scalars as numbers, NaN and infinities as None (null)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {field.name: jsonable(getattr(value, field.name))
+                for field in dataclasses.fields(value)}
+    if isinstance(value, Mapping):
+        return {str(key): jsonable(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(item) for item in value]
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if hasattr(value, "item") and not isinstance(value, (int, float)):  # numpy scalar
+        value = value.item()
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, int):
+        return value
+    raise TypeError(f"{type(value).__name__} has no JSON form here")
+
+
+def _exact(value: Any) -> str:
+    if isinstance(value, int):
+        return str(value)
+    return repr(float(value))

@@ -1,0 +1,169 @@
+"""An MDE plan as one self-contained HTML file: what the MDE page shows, kept offline.
+
+``render(export)`` answers "this plan as a page someone can keep": the spread used and where it
+came from, the headline (MDE with n queries, queries needed for the target, power now, sd),
+what a non-significant result means, the queries-needed table, MDE against the number of
+queries and power against the true difference (inline SVG from the page's own Altair builders
+in ``ranklens.planning_charts``), the z-or-t note, the input files with their sha256 and every
+setting. The plan is embedded as JSON (``<script type="application/json" id="ranklens-mde">``,
+read back by ``embedded``): the settings, the plan with every row, the headline numbers and
+the curves' points.
+
+It computes no statistics: the plan, the other method's MDE and the curves are the page's
+(``MdeExport`` carries them); the words are ``ranklens.planning_views``'s, as on the page.
+Deterministic: the same export gives the same bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from ranklens import __version__, html_common, planning_charts, planning_views
+from ranklens.analysis import InputFile
+from ranklens.html_common import markdown, number_cell, text, text_cell
+from ranklens.planning import METHOD_NOTE, METHOD_SUMMARY, Pilot, PlanRow, QueryPlan
+
+JSON_ID = "ranklens-mde"
+CHART_WIDTH = 500
+"""Width of each of the two charts in pixels (side by side; they scale down)."""
+
+SOURCES = {"demo": "the bundled demo pilot runs", "pilot": "your pilot runs and judgements",
+           "tables": "your per-query table(s)", "typed": "typed in"}
+
+
+@dataclass(frozen=True)
+class MdeExport:
+    """What the MDE page shows, as the page computed it.
+
+    ``plan`` has the MDE at ``plan.n_queries`` and a row for ``target``; ``other_mde`` is the
+    MDE under the other method; ``pilot`` is where the spread was measured (None: typed in).
+    ``settings`` are the page's settings (its share settings), ``inputs`` the files the spread
+    was measured on. The curves are None when the differences have no spread.
+    """
+
+    plan: QueryPlan
+    target: float
+    other_mde: float
+    pilot: Pilot | None
+    settings: Mapping[str, Any]
+    inputs: tuple[InputFile, ...] = ()
+    mde_curve: pd.DataFrame | None = None
+    power_curve: pd.DataFrame | None = None
+    version: str = field(default=__version__)
+
+    @property
+    def target_row(self) -> PlanRow:
+        return next(row for row in self.plan.rows if row.delta == self.target)
+
+
+def render(export: MdeExport) -> str:
+    """The plan as a complete HTML document (UTF-8 text), with no network references.
+
+    Names that came from inputs (files, metric, columns) are escaped.
+    """
+    plan = export.plan
+    assert plan.n_queries is not None and plan.mde is not None
+    metric = export.pilot.metric if export.pilot is not None else "typed-in spread"
+    return html_common.planning_document(
+        title=f"ranklens: MDE with {plan.n_queries:,} queries",
+        heading="How many queries? Minimum detectable effect",
+        subtitle=(f"{text(metric)} · {plan.n_queries:,} queries · alpha {plan.alpha:g} "
+                  f"(two-sided) · power {plan.power:.0%} · {text(plan.method)}-method · "
+                  f"ranklens {text(export.version)}"),
+        version=export.version,
+        sections=(_spread_section(export), _headline_section(export), _table_section(plan),
+                  _method_section(), _charts_section(export)),
+        inputs=export.inputs, settings=export.settings,
+        holds="The plan (settings, every row, the headline numbers and the curves' points) is",
+        json_id=JSON_ID, payload=_payload(export))
+
+
+def embedded(document: str) -> dict[str, Any]:
+    """The JSON embedded in a document made by `render` (``ValueError`` if there is none)."""
+    return html_common.embedded_payload(document, JSON_ID)
+
+
+# ---- sections -------------------------------------------------------------------------------
+
+def _spread_section(export: MdeExport) -> str:
+    pilot = export.pilot
+    caption = planning_views.spread_caption(
+        export.plan.sd, None if pilot is None else pilot.note,
+        None if pilot is None else pilot.mean_delta)
+    source = SOURCES.get(str(export.settings.get("source", "")), "")
+    origin = f"<p>Spread from {text(source)}.</p>" if source and pilot is not None else ""
+    return (f'<section id="spread"><h2>Spread of per-query differences</h2>{origin}'
+            f"<p>{markdown(caption)}</p></section>")
+
+
+def _headline_section(export: MdeExport) -> str:
+    plan = export.plan
+    cards = planning_views.mde_cards(plan, export.target_row, export.other_mde)
+    sentence = planning_views.mde_sentence(plan, export.other_mde)
+    return (f'<section id="headline"><div class="verdict">{html_common.cards(cards)}'
+            f"<p>{markdown(sentence)}</p></div></section>")
+
+
+def _table_section(plan: QueryPlan) -> str:
+    shown = planning_views.plan_table(plan)
+    styles = ("delta", "count", "percent", "")
+    rows = []
+    for row, record in zip(plan.rows, shown.to_dict("records"), strict=True):
+        values = (row.delta, row.queries_needed, row.power_at_n, None)
+        rows.append([text_cell(str(cell)) if style == "" else number_cell(value, style)
+                     for (cell, value, style) in zip(record.values(), values, styles,
+                                                     strict=True)])
+    return ('<section id="queries-needed"><h2>Queries needed per target difference</h2>'
+            + html_common.table(list(shown.columns), rows, css_class="plan") + "</section>")
+
+
+def _method_section() -> str:
+    return (f'<section id="method"><h2>z or t?</h2><p>{markdown(METHOD_SUMMARY)}</p>'
+            f"<h3>The two formulas</h3><p>{markdown(METHOD_NOTE)}</p></section>")
+
+
+def _charts_section(export: MdeExport) -> str:
+    plan = export.plan
+    assert plan.n_queries is not None
+    if export.mde_curve is None or export.power_curve is None:
+        return (f'<section id="charts"><h2>Charts</h2><p class="note">'
+                f"{text(planning_views.NO_SPREAD)}</p></section>")
+    mde = html_common.figure(
+        html_common.chart_svg(planning_charts.mde_chart(export.mde_curve, plan), CHART_WIDTH),
+        "MDE against the number of queries, log scales, the chosen number of queries marked",
+        text(planning_views.MDE_CHART_CAPTION))
+    power = html_common.figure(
+        html_common.chart_svg(planning_charts.power_chart(export.power_curve, plan),
+                              CHART_WIDTH),
+        f"Power with {plan.n_queries:,} queries against the true difference",
+        text(planning_views.power_chart_caption(plan.alpha)))
+    return ('<section id="charts"><div class="charts">'
+            f"<div><h2>MDE against the number of queries</h2>{mde}</div>"
+            f"<div><h2>Power with {plan.n_queries:,} queries</h2>{power}</div>"
+            "</div></section>")
+
+
+# ---- the embedded JSON ------------------------------------------------------------------------
+
+def _payload(export: MdeExport) -> dict[str, Any]:
+    plan = export.plan
+    curves = {name: None if frame is None else html_common.jsonable(frame.to_dict("list"))
+              for name, frame in (("mde", export.mde_curve), ("power", export.power_curve))}
+    return {
+        "kind": "mde",
+        "ranklens_version": export.version,
+        "settings": html_common.jsonable(export.settings),
+        "spread": {"sd": plan.sd, "pilot": html_common.jsonable(export.pilot)},
+        "plan": html_common.jsonable(plan),
+        "target": export.target,
+        "other_method": {"method": planning_views.other_method(plan.method),
+                         "mde": export.other_mde},
+        "headline": [planning_views.card_dict(card) for card in
+                     planning_views.mde_cards(plan, export.target_row, export.other_mde)],
+        "inputs": html_common.files_json(export.inputs),
+        "curves": curves,
+    }

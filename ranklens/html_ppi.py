@@ -1,0 +1,195 @@
+"""A PPI++ analysis as one self-contained HTML file: what the PPI page shows, kept offline.
+
+``render(export)`` answers "this correction of cheap labels as a page someone can keep": the
+verdict (PPI++ difference, interval, p, the weight lambda, gold and proxy-only counts and the
+verdict sentences), the warnings, the random-sample assumption, the four estimates as a chart
+and a table, the proxy's bias measured on the gold queries, the gold-budget planner at the
+page's choice with its chart, the four input files with their sha256 and every setting. Charts
+are inline SVG from the page's own Altair builders (``ranklens.planning_charts``). The analysis
+is embedded as JSON (``<script type="application/json" id="ranklens-ppi">``, read back by
+``embedded``): every estimate, the bias, the variance model, the budget and its curve.
+
+It computes no statistics: the analysis, the budget and its curve are the page's
+(``PPIExport`` carries them); the words are ``ranklens.planning_views``'s and
+``ranklens.render.ppi_sentences``, as on the page. Deterministic: the same export gives the
+same bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from ranklens import __version__, html_common, planning_charts, planning_views
+from ranklens.analysis import InputFile
+from ranklens.html_common import markdown, number_cell, text, text_cell
+from ranklens.planning_views import GoldBudget
+from ranklens.ppi_analysis import PPIAnalysis
+from ranklens.render import ppi_sentences
+from ranklens.stats import MIN_GOLD
+
+JSON_ID = "ranklens-ppi"
+CHART_WIDTH = 860
+"""Width of the intervals chart in pixels; the SVG scales down to narrower windows."""
+BUDGET_CHART_WIDTH = 640
+
+
+@dataclass(frozen=True)
+class PPIExport:
+    """What the PPI page shows, as the page computed it.
+
+    ``budget`` is the gold-budget planner at the page's choice and ``budget_curve`` its chart's
+    points (``ppi_analysis.budget_curve``); both None when the analysis has no variance model.
+    ``settings`` are the page's settings, ``inputs`` the four files.
+    """
+
+    analysis: PPIAnalysis
+    settings: Mapping[str, Any]
+    inputs: tuple[InputFile, ...] = ()
+    budget: GoldBudget | None = None
+    budget_curve: pd.DataFrame | None = None
+    version: str = field(default=__version__)
+
+
+def render(export: PPIExport) -> str:
+    """The analysis as a complete HTML document (UTF-8 text), with no network references.
+
+    Run names, file names and the metric came from inputs and are escaped.
+    """
+    analysis = export.analysis
+    name_a, name_b = analysis.run_names
+    best = analysis.estimate("ppi++").result
+    return html_common.planning_document(
+        title=f"ranklens PPI++: {name_b} against {name_a} on {analysis.metric}",
+        heading="Cheap labels, corrected on gold (PPI++)",
+        subtitle=(f"<strong>{text(name_b)}</strong> (B) against <strong>{text(name_a)}"
+                  f"</strong> (A) on {text(analysis.metric)} · {best.n_gold:,} gold queries · "
+                  f"{best.n_proxy:,} proxy-only · ranklens {text(export.version)}"),
+        version=export.version,
+        sections=(_verdict_section(analysis), _warnings_section(analysis),
+                  _intervals_section(analysis), _bias_section(analysis),
+                  _budget_section(export)),
+        inputs=export.inputs, settings=_settings(export),
+        holds="The analysis (every estimate, the bias, the variance model and the gold "
+              "budget) is",
+        json_id=JSON_ID, payload=_payload(export))
+
+
+def embedded(document: str) -> dict[str, Any]:
+    """The JSON embedded in a document made by `render` (``ValueError`` if there is none)."""
+    return html_common.embedded_payload(document, JSON_ID)
+
+
+# ---- sections -------------------------------------------------------------------------------
+
+def _verdict_section(analysis: PPIAnalysis) -> str:
+    sentences = ppi_sentences(analysis)
+    rest = "".join(f"<p>{markdown(sentence)}</p>" for sentence in sentences[1:])
+    return (f'<section id="verdict"><div class="verdict">'
+            f'<p class="conclusion">{text(planning_views.ppi_title(analysis))}</p>'
+            f"{html_common.cards(planning_views.ppi_cards(analysis))}{rest}</div></section>")
+
+
+def _warnings_section(analysis: PPIAnalysis) -> str:
+    messages = planning_views.ppi_warnings(analysis)
+    assumption = (f'<p class="assumption">{markdown(planning_views.RANDOM_SAMPLE_WARNING)}'
+                  "</p>")
+    if messages:
+        items = "".join(f"<li>{text(message)}</li>" for message in messages)
+        listed = f'<ul class="warnings">{items}</ul>'
+    else:
+        note = planning_views.enough_gold_note(analysis)
+        listed = f'<p class="note">{text(note)}</p>' if note else ""
+    return f'<section id="warnings"><h2>Warnings</h2>{listed}{assumption}</section>'
+
+
+def _intervals_section(analysis: PPIAnalysis) -> str:
+    data = planning_charts.intervals_data(analysis)
+    shown = planning_views.intervals_table(analysis, data)
+    rows = []
+    for record, key, lam in zip(shown.to_dict("records"), data["key"], data["lam"],
+                                strict=True):
+        result = analysis.estimate(str(key)).result
+        rows.append([
+            text_cell(str(record["estimate"])),
+            number_cell(result.delta, "delta"),
+            f'<td class="num" data-low="{result.ci_low!r}" data-high="{result.ci_high!r}">'
+            f"{text(str(record['interval']))}</td>",
+            number_cell(result.p_value, "p"),
+            number_cell(lam, "weight"),
+            text_cell(str(record["measured on"])),
+        ])
+    level = round(100 * (1 - analysis.estimate("ppi++").result.alpha))
+    chart = html_common.figure(
+        html_common.chart_svg(planning_charts.intervals_chart(analysis), CHART_WIDTH),
+        f"The four estimates of {analysis.metric} B \u2212 A with their {level}% intervals, "
+        "as in the table below")
+    notes = [note for note in (planning_views.lambda_note(analysis),
+                               planning_views.INTERVALS_CAPTION) if note]
+    return ('<section id="estimates"><h2>Four estimates of the same difference</h2>'
+            + chart + html_common.table(list(shown.columns), rows, css_class="estimates",
+                                        row_classes=["chosen", "", "", ""])
+            + "".join(f'<p class="note">{text(note)}</p>' for note in notes) + "</section>")
+
+
+def _bias_section(analysis: PPIAnalysis) -> str:
+    bias = analysis.bias
+    if bias is None:
+        return ""
+    return ('<section id="bias"><h2>The proxy\'s bias on this difference</h2>'
+            + html_common.cards([planning_views.bias_card(bias)])
+            + f"<p>{markdown(planning_views.bias_sentence(bias))}</p></section>")
+
+
+def _budget_section(export: PPIExport) -> str:
+    model, budget, curve = export.analysis.model, export.budget, export.budget_curve
+    if model is None or budget is None or curve is None:
+        return ""
+    best = export.analysis.estimate("ppi++").result
+    chart = planning_charts.budget_chart(curve, best.n_gold, model.realised_width,
+                                         min_gold=MIN_GOLD)
+    return ('<section id="budget"><h2>Gold budget: how many gold queries are worth labelling?'
+            "</h2>"
+            f"<p>With <strong>{budget.planned:,}</strong> of the {budget.pool:,} queries "
+            f"labelled gold (today: {model.n_gold:,}; the interval is "
+            f"{budget.realised:.4f} wide now):</p>"
+            + html_common.cards(planning_views.budget_cards(budget))
+            + f"<p>{markdown(planning_views.correlation_note(model))}</p>"
+            + html_common.figure(
+                html_common.chart_svg(chart, BUDGET_CHART_WIDTH),
+                "Expected interval width against the number of gold queries, PPI++ and gold "
+                "only, today's sample marked",
+                text(planning_views.budget_caption(model)))
+            + "</section>")
+
+
+def _settings(export: PPIExport) -> dict[str, Any]:
+    settings = dict(export.settings)
+    if export.budget is not None:
+        settings["planned_gold_queries"] = export.budget.planned
+    return settings
+
+
+# ---- the embedded JSON ------------------------------------------------------------------------
+
+def _payload(export: PPIExport) -> dict[str, Any]:
+    analysis = export.analysis
+    budget = None
+    if export.budget is not None:
+        budget = {**html_common.jsonable(export.budget), "change": export.budget.change,
+                  "curve": None if export.budget_curve is None
+                  else html_common.jsonable(export.budget_curve.to_dict("list"))}
+    return {
+        "kind": "ppi",
+        "ranklens_version": export.version,
+        "settings": html_common.jsonable(_settings(export)),
+        "analysis": html_common.jsonable(analysis),
+        "verdict": ppi_sentences(analysis),
+        "headline": [planning_views.card_dict(card)
+                     for card in planning_views.ppi_cards(analysis)],
+        "budget": budget,
+        "inputs": html_common.files_json(export.inputs),
+    }
