@@ -143,7 +143,7 @@ def ppi_cards(analysis: PPIAnalysis) -> tuple[Card, ...]:
     return (
         Card(f"PPI++ {analysis.metric}, B − A", format_delta(best.delta), best.delta),
         Card(f"{level}% interval",
-             f"{format_delta(best.ci_low, 3)} … {format_delta(best.ci_high, 3)}", None,
+             f"{format_delta(best.ci_low)} to {format_delta(best.ci_high)}", None,
              "Normal approximation with the PPI++ variance."),
         Card("p", format_p(best.p_value), best.p_value, "Two-sided, normal approximation."),
         Card("Weight λ", f"{best.lam:.2f}", best.lam,

@@ -49,8 +49,8 @@ def test_first_visit_shows_ppi_plus_plus_lambda_and_counts(first_visit: AppTest)
     best = library().estimate("ppi++").result
     values = shown(first_visit)
     assert values["PPI++ nDCG@10, B − A"] == format_delta(best.delta)
-    assert values["95% interval"] == (f"{format_delta(best.ci_low, 3)} … "
-                                      f"{format_delta(best.ci_high, 3)}")
+    assert values["95% interval"] == (f"{format_delta(best.ci_low)} to "
+                                      f"{format_delta(best.ci_high)}")
     assert values["p"] == format_p(best.p_value)
     assert values["Weight λ"] == f"{best.lam:.2f}"
     assert values["Gold / proxy-only"] == f"{best.n_gold:,} / {best.n_proxy:,}"
@@ -111,8 +111,8 @@ def test_metric_and_alpha_reach_the_numbers() -> None:
     best = library("AP", 0.1).estimate("ppi++").result
     values = shown(at)
     assert values["PPI++ AP, B − A"] == format_delta(best.delta)
-    assert values["90% interval"] == (f"{format_delta(best.ci_low, 3)} … "
-                                      f"{format_delta(best.ci_high, 3)}")
+    assert values["90% interval"] == (f"{format_delta(best.ci_low)} to "
+                                      f"{format_delta(best.ci_high)}")
     assert values["Weight λ"] == f"{best.lam:.2f}"
 
 

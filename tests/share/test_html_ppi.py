@@ -41,8 +41,8 @@ def test_verdict_cards_as_the_page_shows_them(document: str,
     best = demo_export.analysis.estimate("ppi++").result
     shown = cards(document)
     assert shown["PPI++ nDCG@10, B − A"] == (repr(best.delta), format_delta(best.delta))
-    assert shown["95% interval"][1] == (f"{format_delta(best.ci_low, 3)} … "
-                                        f"{format_delta(best.ci_high, 3)}")
+    assert shown["95% interval"][1] == (f"{format_delta(best.ci_low)} to "
+                                        f"{format_delta(best.ci_high)}")
     assert shown["p"] == (repr(best.p_value), format_p(best.p_value))
     assert shown["Weight λ"] == (repr(best.lam), f"{best.lam:.2f}")
     assert shown["Gold / proxy-only"][1] == f"{best.n_gold:,} / {best.n_proxy:,}" == "60 / 340"
