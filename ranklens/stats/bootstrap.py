@@ -10,6 +10,7 @@ import numpy.typing as npt
 
 from ranklens.stats.chunking import block_generators, chunk_sizes, offsets, run_blocks
 from ranklens.stats.draws import MAX_N, fill_uniform_indices
+from ranklens.stats.errors import check_probability
 from ranklens.stats.pairing import Deltas, as_deltas, sample_sd
 from ranklens.stats.results import BootstrapInterval, Seed
 
@@ -80,8 +81,7 @@ def resample_means(values: Sequence[float] | Deltas, *, n_resamples: int, seed: 
 
 
 def _check(alpha: float, n_resamples: int, interval: str) -> None:
-    if not 0.0 < alpha < 1.0:
-        raise ValueError(f"alpha must be in (0, 1), got {alpha}")
+    check_probability("alpha", alpha)
     if n_resamples < 1:
         raise ValueError(f"n_resamples must be >= 1, got {n_resamples}")
     if interval not in INTERVAL_METHODS:

@@ -8,7 +8,7 @@ import numpy as np
 
 from ranklens.metric_result import MetricResult
 from ranklens.stats.bootstrap import paired_bootstrap
-from ranklens.stats.errors import InsufficientSampleError
+from ranklens.stats.errors import InsufficientSampleError, check_probability
 from ranklens.stats.pairing import MIN_QUERIES, pair, sample_sd
 from ranklens.stats.permutation import permutation_test
 from ranklens.stats.results import ComparisonResult, Seed
@@ -56,8 +56,7 @@ def compare(
         raise ValueError(
             f"both results must be of one metric, got {result_a.metric!r} and {result_b.metric!r}"
         )
-    if not 0.0 < alpha < 1.0:
-        raise ValueError(f"alpha must be in (0, 1), got {alpha}")
+    check_probability("alpha", alpha)
     paired = pair(
         result_a.per_query,
         result_b.per_query,

@@ -12,6 +12,8 @@ from statistics import NormalDist
 
 import numpy as np
 
+from ranklens.stats.errors import check_probability
+
 _NORMAL = NormalDist()
 _TINY = 1e-300
 _EPS = 1e-15
@@ -112,8 +114,7 @@ def _t_log_pdf(t: float, df: float) -> float:
 
 def t_quantile(q: float, df: float) -> float:
     """t with P(T <= t) = q for Student's T with ``df`` degrees of freedom."""
-    if not 0.0 < q < 1.0:
-        raise ValueError(f"q must be in (0, 1), got {q}")
+    check_probability("q", q)
     if df <= 0:
         raise ValueError(f"df must be > 0, got {df}")
     if q == 0.5:

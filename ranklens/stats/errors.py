@@ -1,4 +1,8 @@
-"""Errors and warnings of ranklens.stats: nothing to compare vs. computable but unreliable."""
+"""Errors and warnings of ranklens.stats: nothing to compare vs. computable but unreliable.
+
+Also the one check of a probability-valued argument (alpha, power, a quantile) that every
+stats function taking one makes.
+"""
 
 from __future__ import annotations
 
@@ -25,3 +29,9 @@ class InsufficientSampleError(ValueError):
 
 class SmallSampleWarning(UserWarning):
     """The numbers are computable but too unstable to rely on (too few queries)."""
+
+
+def check_probability(name: str, value: float) -> None:
+    """Raise ValueError unless ``0 < value < 1`` (NaN fails too); ``name`` is the argument's."""
+    if not 0.0 < value < 1.0:
+        raise ValueError(f"{name} must be in (0, 1), got {value}")

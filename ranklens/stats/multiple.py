@@ -9,6 +9,7 @@ from typing import TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from ranklens.stats.errors import check_probability
 from ranklens.stats.results import ComparisonResult, PPIComparison, at_most
 
 Comparison = TypeVar("Comparison", ComparisonResult, PPIComparison)
@@ -99,8 +100,7 @@ def rejected(p_values: PValues, *, alpha: float = 0.05, method: str = "bh") -> t
     ``[0.01, 0.02, 0.03, 0.04, 0.05]`` are all rejected by BH at 0.05, as the step-up rule
     p(k) <= k / m * alpha says they are.
     """
-    if not 0.0 < alpha < 1.0:
-        raise ValueError(f"alpha must be in (0, 1), got {alpha}")
+    check_probability("alpha", alpha)
     return tuple(at_most(q, alpha) for q in adjusted_p_values(p_values, method))
 
 

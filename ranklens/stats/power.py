@@ -14,16 +14,15 @@ from collections.abc import Sequence
 import numpy as np
 
 from ranklens.stats.distributions import normal_cdf, normal_quantile, t_power, t_quantile
+from ranklens.stats.errors import check_probability
 from ranklens.stats.pairing import Deltas, as_deltas
 
 POWER_METHODS = ("z", "t")
 
 
 def _check(alpha: float, power: float) -> None:
-    if not 0.0 < alpha < 1.0:
-        raise ValueError(f"alpha must be in (0, 1), got {alpha}")
-    if not 0.0 < power < 1.0:
-        raise ValueError(f"power must be in (0, 1), got {power}")
+    check_probability("alpha", alpha)
+    check_probability("power", power)
 
 
 def _check_method(method: str) -> None:
@@ -44,8 +43,7 @@ def power(
     ``delta = 0`` the power is ``alpha``. ``method="t"``: the paired t-test, via the
     noncentral t with ``n_queries - 1`` degrees of freedom.
     """
-    if not 0.0 < alpha < 1.0:
-        raise ValueError(f"alpha must be in (0, 1), got {alpha}")
+    check_probability("alpha", alpha)
     _check_method(method)
     if sd < 0:
         raise ValueError(f"sd must be >= 0, got {sd}")

@@ -11,7 +11,7 @@ import numpy.typing as npt
 
 from ranklens.metric_result import MetricResult, QueryId
 from ranklens.stats.distributions import normal_quantile, normal_two_sided
-from ranklens.stats.errors import InsufficientSampleError, SmallSampleWarning
+from ranklens.stats.errors import InsufficientSampleError, SmallSampleWarning, check_probability
 from ranklens.stats.pairing import check_finite
 from ranklens.stats.results import PPIComparison
 
@@ -102,8 +102,7 @@ def ppi_compare(
     p-value, 2 * Phi(-|z|), are normal approximations. The estimate is unbiased only if the
     gold queries are a random sample of all queries.
     """
-    if not 0.0 < alpha < 1.0:
-        raise ValueError(f"alpha must be in (0, 1), got {alpha}")
+    check_probability("alpha", alpha)
     if lam is not None and not math.isfinite(lam):
         raise ValueError(f"lam must be a finite number or None, got {lam}")
     metrics = {proxy_a.metric, proxy_b.metric, gold_a.metric, gold_b.metric}

@@ -6,7 +6,7 @@ import math
 from collections.abc import Sequence
 
 from ranklens.stats.distributions import t_quantile, t_two_sided
-from ranklens.stats.errors import InsufficientSampleError
+from ranklens.stats.errors import InsufficientSampleError, check_probability
 from ranklens.stats.pairing import Deltas, as_deltas, sample_sd
 from ranklens.stats.results import TTest
 
@@ -20,8 +20,7 @@ def paired_t_test(deltas: Sequence[float] | Deltas, *, alpha: float = 0.05) -> T
     interval is that value and the p-value is 1 if it is 0, else 0.
     """
     values = as_deltas(deltas)
-    if not 0.0 < alpha < 1.0:
-        raise ValueError(f"alpha must be in (0, 1), got {alpha}")
+    check_probability("alpha", alpha)
     n = values.size
     if n < 2:
         raise InsufficientSampleError(n, 2)
