@@ -24,7 +24,15 @@ from ranklens.report import Report
 from ranklens.share import compare_settings
 from ranklens.ui import html_download, share_widget
 from ranklens.ui.entrypoint import run_through_app
-from ranklens.verdict import caveat, conclusion, format_delta, format_p, headline, segments_summary
+from ranklens.verdict import (
+    caveat,
+    conclusion,
+    format_delta,
+    format_interval,
+    format_p,
+    headline,
+    segments_summary,
+)
 
 run_through_app()  # a bookmarked page opened first after a server start still runs in app.py
 
@@ -190,7 +198,7 @@ def show_verdict(report: Report, metric: str) -> None:
         cells[1].metric(f"{name_b} (B)", f"{result.mean_b:.4f}", help=mean_help,
                         delta=format_delta(result.delta), delta_arrow="auto")
         cells[2].metric(f"{level}% interval of B \u2212 A",
-                        f"{format_delta(result.ci_low)} to {format_delta(result.ci_high)}",
+                        format_interval(result.ci_low, result.ci_high),
                         help="Paired bootstrap over queries "
                              f"({result.n_resamples:,} resamples, {result.interval}).")
         cells[3].metric("p (permutation)", format_p(result.p_value),
@@ -371,17 +379,13 @@ def _for_display(table: pd.DataFrame) -> pd.DataFrame:
 
     Display only: the downloads keep the separate numeric columns.
     """
-    def interval(row: pd.Series) -> str:
-        if pd.isna(row["ci_low"]):
-            return ""
-        return f"{row['ci_low']:+.4f} to {row['ci_high']:+.4f}"
-
     def record(row: pd.Series) -> str:
         if pd.isna(row["wins"]):
             return ""
         return f"{int(row['wins']):,} / {int(row['ties']):,} / {int(row['losses']):,}"
 
-    return table.assign(interval=table.apply(interval, axis=1),
+    return table.assign(interval=table.apply(lambda row: views.describe_row(row)["interval"],
+                                             axis=1),
                         record=table.apply(record, axis=1))
 
 

@@ -28,7 +28,7 @@ from ranklens.ppi_analysis import (
 )
 from ranklens.render import ppi_sentences
 from ranklens.stats import MIN_GOLD, minimum_detectable_effect
-from ranklens.verdict import format_delta, format_p
+from ranklens.verdict import format_delta, format_interval, format_p
 
 
 class Card(NamedTuple):
@@ -143,7 +143,7 @@ def ppi_cards(analysis: PPIAnalysis) -> tuple[Card, ...]:
     return (
         Card(f"PPI++ {analysis.metric}, B − A", format_delta(best.delta), best.delta),
         Card(f"{level}% interval",
-             f"{format_delta(best.ci_low)} to {format_delta(best.ci_high)}", None,
+             format_interval(best.ci_low, best.ci_high), None,
              "Normal approximation with the PPI++ variance."),
         Card("p", format_p(best.p_value), best.p_value, "Two-sided, normal approximation."),
         Card("Weight λ", f"{best.lam:.2f}", best.lam,
@@ -173,7 +173,7 @@ def intervals_table(analysis: PPIAnalysis, data: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame({
         "estimate": data["label"],
         "B − A": [format_delta(v) for v in data["delta"]],
-        "interval": [f"{format_delta(lo)} to {format_delta(hi)}"
+        "interval": [format_interval(lo, hi)
                      for lo, hi in zip(data["low"], data["high"], strict=True)],
         "p": [format_p(analysis.estimate(k).result.p_value) for k in data["key"]],
         "λ": ["—" if pd.isna(v) else f"{v:.2f}" for v in data["lam"]],
@@ -202,8 +202,9 @@ def bias_sentence(bias: ProxyBias) -> str:
     level = round(100 * (1 - bias.alpha))
     direction = "overstates" if bias.bias > 0 else "understates"
     return (f"On the {bias.n_gold:,} queries with both labels the proxy {direction} B − A by "
-            f"**{format_delta(bias.bias)}** ({level}% interval {format_delta(bias.low)} to "
-            f"{format_delta(bias.high)}, p {format_p(bias.p_value)}). This is the bias of the "
+            f"**{format_delta(bias.bias)}** ({level}% interval "
+            f"{format_interval(bias.low, bias.high)}, p {format_p(bias.p_value)}). This is the "
+            "bias of the "
             "difference, not of the labels: a proxy can over-rate both runs and still get "
             "B − A right. The proxy-vs-PPI++ gap in the box above is a different number: the "
             "proxy over all queries against the corrected estimate.")

@@ -19,7 +19,14 @@ from typing import TYPE_CHECKING
 from ranklens.aggregate import INTERVALS_NOTE, MetricComparison, SegmentRow
 from ranklens.report import Report
 from ranklens.stats import ComparisonResult, PPIComparison
-from ranklens.verdict import caveat, format_delta, format_p, headline, segments_summary
+from ranklens.verdict import (
+    caveat,
+    format_delta,
+    format_interval,
+    format_p,
+    headline,
+    segments_summary,
+)
 
 if TYPE_CHECKING:  # they import pandas; `ranklens compare` starts faster without it
     from ranklens.planning import QueryPlan
@@ -312,9 +319,9 @@ def ppi_sentences(analysis: PPIAnalysis) -> list[str]:
     gold = analysis.estimate("gold").result
     proxy = analysis.estimate("proxy").result
     level = round(100 * (1 - best.alpha))
-    measured = (f"{format_delta(best.delta)} ({level}% CI {format_delta(best.ci_low)} to "
-                f"{format_delta(best.ci_high)}, p {format_p(best.p_value)}, proxy weight "
-                f"{best.lam:.2f})")
+    measured = (f"{format_delta(best.delta)} ({level}% CI "
+                f"{format_interval(best.ci_low, best.ci_high)}, p {format_p(best.p_value)}, "
+                f"proxy weight {best.lam:.2f})")
     if best.significant:
         better, worse = (name_b, name_a) if best.delta > 0 else (name_a, name_b)
         first = (f"{better} is better than {worse} on {analysis.metric} after correcting the "

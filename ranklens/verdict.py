@@ -35,6 +35,11 @@ def format_delta(value: float, digits: int = 4) -> str:
     return text.replace("-", "\u2212")
 
 
+def format_interval(low: float, high: float, digits: int = 4) -> str:
+    """An interval of differences as the pages write it: ``+0.0148 to +0.0447``."""
+    return f"{format_delta(low, digits)} to {format_delta(high, digits)}"
+
+
 def resolution(result: ComparisonResult, power: float = 0.8) -> float:
     """The smallest true difference these queries detect with ``power`` (z approximation).
 
@@ -68,7 +73,7 @@ def headline(comparison: MetricComparison, run_names: tuple[str, str]) -> str:
     result = comparison.overall
     name_a, name_b = run_names
     level = round(100 * (1 - result.alpha))
-    interval = (f"{level}% CI {format_delta(result.ci_low)} to {format_delta(result.ci_high)}")
+    interval = f"{level}% CI {format_interval(result.ci_low, result.ci_high)}"
     tests = f"permutation p {_p_phrase(result.p_value)}, t-test p {_p_phrase(result.t_p_value)}"
     if result.q_value is not None:
         tests += f", q {_p_phrase(result.q_value)} across metrics"

@@ -19,7 +19,7 @@ from ranklens.aggregate import OVERALL, MetricComparison, SegmentRow
 from ranklens.report import Report
 from ranklens.stats import ComparisonResult
 from ranklens.stats.pairing import pair
-from ranklens.verdict import format_delta, format_p
+from ranklens.verdict import format_interval, format_p
 
 SEGMENT_COLUMNS = (
     "segment", "overall", "n_queries", "mean_a", "mean_b", "delta", "ci_low", "ci_high",
@@ -107,7 +107,7 @@ def describe_row(record: Mapping[Any, object]) -> dict[str, str]:
     low, high = number("ci_low"), number("ci_high")
     p, q = number("p_value"), number("q_value")
     return {
-        "interval": "" if math.isnan(low) else f"{format_delta(low)} to {format_delta(high)}",
+        "interval": "" if math.isnan(low) else format_interval(low, high),
         "p": "" if math.isnan(p) else format_p(p),
         "q": "—" if math.isnan(q) else format_p(q),
     }

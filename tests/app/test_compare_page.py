@@ -25,7 +25,7 @@ from ranklens.io import InputError
 from ranklens.metrics import rbo
 from ranklens.rankings import side_by_side
 from ranklens.report import Report
-from ranklens.verdict import caveat, conclusion, format_delta, format_p, headline
+from ranklens.verdict import caveat, conclusion, format_delta, format_interval, format_p, headline
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = {role: path.read_bytes() for role, path in demo.paths().items()}
@@ -136,7 +136,10 @@ def test_forest_plot_and_table_carry_every_segment_with_q_values(first_visit, de
     assert shown["q_value"].iloc[1:].notna().all()  # every segment has its q
     # display-only cells: the interval and the win/tie/loss counts, one cell each
     overall = comparison.overall
-    assert shown["interval"].iloc[0] == f"{overall.ci_low:+.4f} to {overall.ci_high:+.4f}"
+    assert shown["interval"].iloc[0] == format_interval(overall.ci_low, overall.ci_high)
+    assert shown["interval"].iloc[0] == "+0.0148 to +0.0447"  # the demo, as the page shows it
+    assert list(shown["interval"]) == [views.describe_row(row)["interval"]
+                                       for row in expected.to_dict("records")]
     assert shown["record"].iloc[0] == f"{overall.wins:,} / {overall.ties:,} / {overall.losses:,}"
 
     forest = charts.forest_data(expected, report.run_names)
