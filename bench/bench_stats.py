@@ -81,7 +81,7 @@ def _scipy_line(name: str, call: Callable[[], Any], repeats: int, ours: float) -
     first, _ = _best_time(call, 1)
     best, result = _best_time(call, repeats)
     shown = (
-        f"p={result.__float__():.5f}"
+        f"p={float(result):.5f}"
         if np.ndim(result) == 0
         else f"[{result.low:.5f}, {result.high:.5f}]"
     )
