@@ -12,8 +12,8 @@ from pathlib import Path
 import streamlit as st
 
 from ranklens import __version__
+from ranklens.app import share_widget
 from ranklens.share import PAGE_KINDS
-from ranklens.ui import share_widget
 
 HERE = Path(__file__).resolve().parent
 

@@ -15,24 +15,18 @@ import pandas as pd
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from ranklens import app_state, charts, views
-from ranklens.aggregate import INTERVALS_NOTE
-from ranklens.analysis import CompareSettings, LoadedInputs
+from ranklens.app import downloads, share_widget
+from ranklens.app import state as app_state
+from ranklens.app.entrypoint import run_through_app
+from ranklens.compare import charts, views
+from ranklens.compare.analysis import CompareSettings, LoadedInputs
+from ranklens.compare.rankings import UNJUDGED, query_rbo, side_by_side
+from ranklens.compare.report import Report
+from ranklens.compare.segments import INTERVALS_NOTE
+from ranklens.compare.words import caveat, conclusion, headline, segments_summary
+from ranklens.formats import format_delta, format_interval, format_p
 from ranklens.io import InputError
-from ranklens.rankings import UNJUDGED, query_rbo, side_by_side
-from ranklens.report import Report
 from ranklens.share import compare_settings
-from ranklens.ui import html_download, share_widget
-from ranklens.ui.entrypoint import run_through_app
-from ranklens.verdict import (
-    caveat,
-    conclusion,
-    format_delta,
-    format_interval,
-    format_p,
-    headline,
-    segments_summary,
-)
 
 run_through_app()  # a bookmarked page opened first after a server start still runs in app.py
 
@@ -159,7 +153,7 @@ def show_title(place: tuple[DeltaGenerator, DeltaGenerator], report: Report,
     right.download_button("Report (JSON)", report.to_json(), file_name="ranklens-report.json",
                           mime="application/json", on_click="ignore", icon=":material/download:",
                           help="Every input digest, parameter and number of this page.")
-    html_download.html_download(report, container=right)
+    downloads.html_download(report, container=right)
 
 
 def show_warnings(report: Report) -> None:

@@ -4,7 +4,7 @@ Sidebar: where the spread of per-query differences comes from (the bundled pilot
 pilot runs + judgements, your per-query tables, or a number typed in), the number of queries,
 alpha, power and the z or t method. Main area: the MDE, the queries a target difference needs,
 the methods page's table, MDE against the number of queries and power against the true
-difference. The thinking is in ``ranklens.planning``; this page collects and draws.
+difference. The thinking is in ``ranklens.plan.analysis``; this page collects and draws.
 """
 
 from __future__ import annotations
@@ -17,14 +17,16 @@ from typing import Any
 import streamlit as st
 from streamlit.runtime.uploaded_file_manager import UploadedFile
 
-from ranklens import html_plan, planning, planning_charts, planning_views
-from ranklens.analysis import InputFile
-from ranklens.io import InputError
-from ranklens.metric_result import MetricResult
+from ranklens.app import downloads, share_widget
+from ranklens.app.entrypoint import run_through_app
+from ranklens.data import MetricResult
+from ranklens.io import InputError, InputFile
+from ranklens.plan import analysis as planning
+from ranklens.plan import charts as plan_charts
+from ranklens.plan import html as html_plan
+from ranklens.plan import views as plan_views
 from ranklens.share import Shared
 from ranklens.stats import InsufficientSampleError
-from ranklens.ui import html_download, share_widget
-from ranklens.ui.entrypoint import run_through_app
 
 run_through_app()  # a bookmarked page opened first after a server start still runs in app.py
 
@@ -44,7 +46,7 @@ def as_file(role: str, upload: UploadedFile) -> InputFile:
 
 
 def demo_files() -> dict[str, InputFile]:
-    from ranklens.analysis import demo_files as bundled
+    from ranklens.compare.analysis import demo_files as bundled
 
     return bundled()
 
@@ -239,26 +241,26 @@ def shared_settings(shared: Shared) -> tuple[int, float, float, str, float]:
 
 def show_spread(measured: planning.Pilot | float) -> float:
     if isinstance(measured, planning.Pilot):
-        st.caption(planning_views.spread_caption(measured.sd, measured.note,
+        st.caption(plan_views.spread_caption(measured.sd, measured.note,
                                                  measured.mean_delta))
         return measured.sd
-    st.caption(planning_views.spread_caption(measured, None, None))
+    st.caption(plan_views.spread_caption(measured, None, None))
     return measured
 
 
 def show_headline(plan: planning.QueryPlan, target_row: planning.PlanRow,
                   other_mde: float) -> None:
     with st.container(border=True):
-        for cell, card in zip(st.columns(4), planning_views.mde_cards(plan, target_row,
+        for cell, card in zip(st.columns(4), plan_views.mde_cards(plan, target_row,
                                                                       other_mde), strict=True):
             cell.metric(card.label, card.value, help=card.help or None)
-        st.markdown(planning_views.mde_sentence(plan, other_mde))
+        st.markdown(plan_views.mde_sentence(plan, other_mde))
 
 
 def show_table(plan: planning.QueryPlan) -> None:
     assert plan.n_queries is not None
     st.dataframe(
-        planning_views.plan_table(plan), hide_index=True, width="stretch", key="mde_table",
+        plan_views.plan_table(plan), hide_index=True, width="stretch", key="mde_table",
         column_config={
             "queries needed": st.column_config.NumberColumn(format="localized"),
             f"power with {plan.n_queries:,} queries":
@@ -268,7 +270,7 @@ def show_table(plan: planning.QueryPlan) -> None:
 
 def offer_html(place: Any, export: html_plan.MdeExport) -> None:
     """The "Report (HTML)" button in ``place``: this plan as one offline file."""
-    html_download.html_button(
+    downloads.html_button(
         lambda: html_plan.render(export), file_name="ranklens-mde.html", container=place,
         key="mde_html",
         help="The spread, MDE, queries-needed table, both charts, the z-or-t note, the pilot "
@@ -307,7 +309,7 @@ def main() -> None:
         warnings.simplefilter("ignore")
         plan = cached_plan(sd, n_queries, deltas, alpha, power, method)
     target_row = next(row for row in plan.rows if row.delta == target)
-    other_mde = planning_views.other_method_mde(plan)
+    other_mde = plan_views.other_method_mde(plan)
     show_headline(plan, target_row, other_mde)
     export = html_plan.MdeExport(plan, target, other_mde,
                                  measured if isinstance(measured, planning.Pilot) else None,
@@ -325,7 +327,7 @@ def main() -> None:
 
     assert plan.mde is not None
     if sd < 1e-12:  # float noise of identical differences counts as none
-        st.info(planning_views.NO_SPREAD)
+        st.info(plan_views.NO_SPREAD)
         offer_html(html_place, export)
         return
     largest = max(row.queries_needed for row in plan.rows)
@@ -337,14 +339,14 @@ def main() -> None:
     left, right = st.columns(2, gap="large")
     with left:
         st.subheader("MDE against the number of queries", anchor=False)
-        st.altair_chart(planning_charts.mde_chart(mde_curve, plan), width="stretch",
+        st.altair_chart(plan_charts.mde_chart(mde_curve, plan), width="stretch",
                         key="mde_chart")
-        st.caption(planning_views.MDE_CHART_CAPTION)
+        st.caption(plan_views.MDE_CHART_CAPTION)
     with right:
         st.subheader(f"Power with {n_queries:,} queries", anchor=False)
-        st.altair_chart(planning_charts.power_chart(power_curve, plan), width="stretch",
+        st.altair_chart(plan_charts.power_chart(power_curve, plan), width="stretch",
                         key="mde_power_chart")
-        st.caption(planning_views.power_chart_caption(alpha))
+        st.caption(plan_views.power_chart_caption(alpha))
 
 
 main()

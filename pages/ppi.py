@@ -4,7 +4,7 @@ Sidebar: runs A and B, proxy qrels covering all queries, gold qrels on a random 
 bundled demo by default), the metric and alpha; the random-sample assumption is stated right
 where the gold sample is chosen. Main area: the PPI++ difference with its interval, p, the
 weight lambda and the query counts; the four intervals on one chart; the proxy's measured bias;
-warnings; the gold-budget planner. The thinking is in ``ranklens.ppi_analysis``.
+warnings; the gold-budget planner. The thinking is in ``ranklens.ppi.analysis``.
 """
 
 from __future__ import annotations
@@ -15,15 +15,16 @@ import pandas as pd
 import streamlit as st
 from streamlit.runtime.uploaded_file_manager import UploadedFile
 
-from ranklens import html_ppi, planning_charts, planning_views
-from ranklens.analysis import InputFile
-from ranklens.analysis import demo_files as bundled_files
-from ranklens.io import InputError
-from ranklens.ppi_analysis import PPIAnalysis, analyse_ppi, budget_curve
-from ranklens.render import ppi_sentences
+from ranklens.app import downloads, share_widget
+from ranklens.app.entrypoint import run_through_app
+from ranklens.compare.analysis import demo_files as bundled_files
+from ranklens.io import InputError, InputFile
+from ranklens.ppi import charts as ppi_charts
+from ranklens.ppi import html as html_ppi
+from ranklens.ppi import views as ppi_views
+from ranklens.ppi.analysis import PPIAnalysis, analyse_ppi, budget_curve
+from ranklens.ppi.text import ppi_sentences
 from ranklens.stats import MIN_GOLD, InsufficientSampleError
-from ranklens.ui import html_download, share_widget
-from ranklens.ui.entrypoint import run_through_app
 
 run_through_app()  # a bookmarked page opened first after a server start still runs in app.py
 
@@ -71,7 +72,7 @@ def choose_inputs() -> tuple[tuple[InputFile, ...], str, float] | None:
                 files = tuple(as_file(role, upload)
                               for role, upload in zip(ROLES, uploads, strict=True)
                               if upload is not None)
-        st.warning(planning_views.RANDOM_SAMPLE_WARNING, icon=":material/casino:")
+        st.warning(ppi_views.RANDOM_SAMPLE_WARNING, icon=":material/casino:")
         metric = st.selectbox("Metric", COMMON_METRICS, key="ppi_metric",
                               accept_new_options=True,
                               help="Type another (nDCG@3, P(rel=2)@10, map_cut_100 ...).")
@@ -86,9 +87,9 @@ def choose_inputs() -> tuple[tuple[InputFile, ...], str, float] | None:
 
 def show_headline(analysis: PPIAnalysis) -> None:
     with st.container(border=True):
-        st.subheader(planning_views.ppi_title(analysis), anchor=False)
+        st.subheader(ppi_views.ppi_title(analysis), anchor=False)
         cells = st.columns([1, 1.8, 0.8, 0.7, 1.1])
-        for cell, card in zip(cells, planning_views.ppi_cards(analysis), strict=True):
+        for cell, card in zip(cells, ppi_views.ppi_cards(analysis), strict=True):
             cell.metric(card.label, card.value, help=card.help or None)
         for sentence in ppi_sentences(analysis)[1:]:
             st.markdown(sentence)
@@ -96,14 +97,14 @@ def show_headline(analysis: PPIAnalysis) -> None:
 
 def show_intervals(analysis: PPIAnalysis) -> None:
     st.subheader("Four estimates of the same difference", anchor=False)
-    st.altair_chart(planning_charts.intervals_chart(analysis), width="stretch",
+    st.altair_chart(ppi_charts.intervals_chart(analysis), width="stretch",
                     key="ppi_intervals")
-    table = planning_views.intervals_table(analysis, planning_charts.intervals_data(analysis))
+    table = ppi_views.intervals_table(analysis, ppi_charts.intervals_data(analysis))
     st.dataframe(table, hide_index=True, width="stretch", key="ppi_table")
-    note = planning_views.lambda_note(analysis)
+    note = ppi_views.lambda_note(analysis)
     if note:
         st.caption(note)
-    st.caption(planning_views.INTERVALS_CAPTION)
+    st.caption(ppi_views.INTERVALS_CAPTION)
 
 
 def show_bias(analysis: PPIAnalysis) -> None:
@@ -112,21 +113,21 @@ def show_bias(analysis: PPIAnalysis) -> None:
         return
     st.subheader("The proxy's bias on this difference", anchor=False)
     left, right = st.columns([1, 2.2], vertical_alignment="center")
-    card = planning_views.bias_card(bias)
+    card = ppi_views.bias_card(bias)
     left.metric(card.label, card.value, help=card.help)
-    right.markdown(planning_views.bias_sentence(bias))
+    right.markdown(ppi_views.bias_sentence(bias))
 
 
 def show_warnings(analysis: PPIAnalysis) -> None:
-    messages = planning_views.ppi_warnings(analysis)
-    note = planning_views.enough_gold_note(analysis)
+    messages = ppi_views.ppi_warnings(analysis)
+    note = ppi_views.enough_gold_note(analysis)
     if messages:
         st.warning("\n".join(f"- {m}" for m in messages), icon=":material/warning:")
     elif note:
         st.caption(note)
 
 
-def show_budget(analysis: PPIAnalysis) -> tuple[planning_views.GoldBudget, pd.DataFrame] | None:
+def show_budget(analysis: PPIAnalysis) -> tuple[ppi_views.GoldBudget, pd.DataFrame] | None:
     """The gold-budget planner; answers the budget chosen and the chart's curve."""
     model = analysis.model
     if model is None:
@@ -138,19 +139,19 @@ def show_budget(analysis: PPIAnalysis) -> tuple[planning_views.GoldBudget, pd.Da
     with right:
         planned = st.number_input(
             "Gold queries you could label", min_value=2, max_value=pool,
-            value=planning_views.default_planned(model), step=10, key="ppi_planned_gold",
+            value=ppi_views.default_planned(model), step=10, key="ppi_planned_gold",
             help=f"Out of the same {pool:,} queries; the rest keep proxy labels only.")
-        budget = planning_views.gold_budget(model, int(planned))
-        expected, gold_only = planning_views.budget_cards(budget)
+        budget = ppi_views.gold_budget(model, int(planned))
+        expected, gold_only = ppi_views.budget_cards(budget)
         st.metric(expected.label, expected.value, delta=expected.delta, delta_color="inverse")
         st.metric(gold_only.label, gold_only.value)
-        st.caption(planning_views.correlation_note(model))
+        st.caption(ppi_views.correlation_note(model))
     with left:
         curve = budget_curve(model)
-        st.altair_chart(planning_charts.budget_chart(curve, best.n_gold, model.realised_width,
+        st.altair_chart(ppi_charts.budget_chart(curve, best.n_gold, model.realised_width,
                                                      min_gold=MIN_GOLD),
                         width="stretch", key="ppi_budget")
-        st.caption(planning_views.budget_caption(model))
+        st.caption(ppi_views.budget_caption(model))
     return budget, curve
 
 
@@ -183,7 +184,7 @@ def main() -> None:
     show_bias(analysis)
     budget, curve = show_budget(analysis) or (None, None)
     export = html_ppi.PPIExport(analysis, settings, tuple(files), budget, curve)
-    html_download.html_button(
+    downloads.html_button(
         lambda: html_ppi.render(export), file_name="ranklens-ppi.html", container=html_place,
         key="ppi_html",
         help="The verdict, the four estimates, the proxy's bias, the gold budget, the inputs "

@@ -1,13 +1,27 @@
 """ranklens: is run B really better than run A, and where?
 
-Layers, each importing only the ones below it:
+The folder tree is the architecture. Lower layers by concern, each importing only the ones
+below it:
 
-- ``ranklens.tables`` / ``ranklens.metric_result``: the typed data that flows between layers
-- ``ranklens.io``: files -> Run / Qrels / per-query tables / segment maps
+- ``ranklens.data``: the typed data that flows between layers (Run, Qrels, MetricResult)
+- ``ranklens.io``: files -> Run / Qrels / per-query tables / segment maps; ``InputFile``
 - ``ranklens.metrics``: Run + Qrels -> MetricResult (trec_eval semantics)
-- ``ranklens.stats``: per-query numbers -> intervals, p-values, q-values, MDE, PPI++
-- ``ranklens.aggregate``, ``ranklens.report``: segments and the Report object
-- faces: ``ranklens.cli``, the Streamlit app (``app.py``, ``pages/``)
+- ``ranklens.stats``: per-query numbers -> intervals, p-values, q-values, MDE, PPI++ (numpy)
+- ``ranklens.store``: share-link snapshots (SQLite by default)
+
+The upper layer by feature, with the same file names in each (``analysis`` computes, ``views``
+shapes tables and cards, ``charts`` draws with Altair, ``text`` writes what the CLI prints,
+``html`` writes the self-contained export):
+
+- ``ranklens.compare``: run B against run A, overall and per segment (plus ``segments``,
+  ``report``, ``rankings``, ``words``)
+- ``ranklens.plan``: how many queries (MDE)
+- ``ranklens.ppi``: cheap judgements corrected on a gold sample (PPI++)
+
+Shared by the features: ``ranklens.formats`` (how numbers read), ``ranklens.charts`` (chart
+style), ``ranklens.html`` (the export's page shell), ``ranklens.share`` (share links). Faces:
+``ranklens.cli``; the Streamlit app is ``app.py``, ``pages/`` and ``ranklens.app`` (the only
+package that imports Streamlit).
 """
 
 from importlib.metadata import PackageNotFoundError, version

@@ -1,8 +1,8 @@
 """The ``ranklens`` command: ``compare``, ``evaluate``, ``mde`` and ``ppi``.
 
 This module collects the input (arguments, file paths) and shows the results; the thinking is
-in the library (``ranklens.analysis``, ``ranklens.metrics``, ``ranklens.planning``,
-``ranklens.ppi_analysis``) and the words in ``ranklens.render`` / ``ranklens.verdict``.
+in the library (``ranklens.compare``, ``ranklens.metrics``, ``ranklens.plan``, ``ranklens.ppi``),
+the words in each feature's ``text`` and ``html`` modules.
 
 Exit status: 0 on success; 2 with a one-line message on stderr on bad usage or bad input (a
 file that cannot be read, an unknown metric, a missing column). Never a traceback for those.
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import importlib.util
 import json
 import sys
 import time
@@ -21,13 +20,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn, TextIO
 
-from ranklens import __version__, io, render
-from ranklens.analysis import DEFAULT_METRICS, CompareSettings, InputFile, LoadedInputs, load_inputs
+from ranklens import __version__, io
+from ranklens.compare import text as compare_text
+from ranklens.compare.analysis import DEFAULT_METRICS, CompareSettings, LoadedInputs, load_inputs
+from ranklens.compare.report import Report
+from ranklens.io import InputFile
 from ranklens.metrics import evaluate, parse_metric
-from ranklens.report import Report
 
 PROG = "ranklens"
-HTML_UNAVAILABLE = "HTML export is not available in this version"
 
 
 class UsageError(Exception):
@@ -192,7 +192,7 @@ def _add_compare(commands: argparse._SubParsersAction[_Parser]) -> None:
                    help="bootstrap interval (default percentile)")
     p.add_argument("--adjust", choices=("bh", "by", "holm"), default="bh",
                    help="multiple-comparison adjustment of q-values (default bh)")
-    p.add_argument("--format", "-f", choices=(*render.FORMATS, "html"), default="text",
+    p.add_argument("--format", "-f", choices=(*compare_text.FORMATS, "html"), default="text",
                    help="output format (default text)")
     p.add_argument("--output", "-o", metavar="PATH", help="write to PATH instead of stdout")
     p.add_argument("--timings", action="store_true",
@@ -303,12 +303,10 @@ def run_compare(args: argparse.Namespace) -> int:
 
 
 def render_report(report: Report, fmt: str) -> str:
-    """The report in ``fmt``; HTML through ``ranklens.html_report`` when it is installed."""
+    """The report in ``fmt``: text, JSON, CSV, Markdown or one self-contained HTML file."""
     if fmt != "html":
-        return render.render(report, fmt)
-    if importlib.util.find_spec("ranklens.html_report") is None:
-        raise UsageError(HTML_UNAVAILABLE)
-    from ranklens import html_report  # type: ignore[attr-defined,unused-ignore]
+        return compare_text.render(report, fmt)
+    from ranklens.compare import html as html_report  # Altair and vl-convert load only here
 
     html: str = html_report.render(report)
     return html
@@ -409,7 +407,7 @@ def _trec_line(metric: str, query: str, value: float, digits: int) -> str:
 
 
 def run_mde(args: argparse.Namespace) -> int:
-    from ranklens.planning import DEFAULT_DELTAS, pilot, plan_queries  # imports pandas
+    from ranklens.plan.analysis import DEFAULT_DELTAS, pilot, plan_queries
 
     deltas = tuple(args.delta) if args.delta else DEFAULT_DELTAS
     if args.runs is None:
@@ -439,12 +437,15 @@ def run_mde(args: argparse.Namespace) -> int:
     if args.format == "json":
         write(json.dumps(dataclasses.asdict(plan), indent=2) + "\n", None)
     else:
-        write(render.render_plan(plan), None)
+        from ranklens.plan.text import render_plan
+
+        write(render_plan(plan), None)
     return 0
 
 
 def run_ppi(args: argparse.Namespace) -> int:
-    from ranklens.ppi_analysis import analyse_ppi  # imports pandas
+    from ranklens.ppi.analysis import analyse_ppi
+    from ranklens.ppi.text import render_ppi
 
     status = Status()
     status("reading and scoring under proxy and gold judgements")
@@ -456,7 +457,7 @@ def run_ppi(args: argparse.Namespace) -> int:
     if args.format == "json":
         write(json.dumps(dataclasses.asdict(analysis), indent=2) + "\n", None)
     else:
-        write(render.render_ppi(analysis), None)
+        write(render_ppi(analysis), None)
     return 0
 
 

@@ -13,7 +13,7 @@ What a snapshot holds (the store's ``params``)::
 
 and the input bytes under their roles (the store deduplicates them by digest and compresses
 them). No results are stored: numbers are recomputed from inputs and settings, which is what
-makes a link trustworthy. It does not know about Streamlit or URLs (``ranklens.ui`` does).
+makes a link trustworthy. It does not know about Streamlit or URLs (``ranklens.app`` does).
 """
 
 from __future__ import annotations
@@ -27,8 +27,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from ranklens.analysis import CompareSettings, InputFile, load_inputs
-from ranklens.report import Report, sha256_hex
+from ranklens.compare.analysis import CompareSettings, load_inputs
+from ranklens.compare.report import Report
+from ranklens.io import InputFile, sha256_hex
 from ranklens.store import ReportStore, ReportToken
 
 SNAPSHOT_FORMAT = 1

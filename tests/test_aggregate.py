@@ -1,10 +1,10 @@
-"""ranklens.aggregate: segment rows, their random streams and the BH family."""
+"""ranklens.compare.segments: segment rows, their random streams and the BH family."""
 
 import numpy as np
 import pytest
 
-from ranklens.aggregate import OVERALL, UNSEGMENTED, compare_metrics, compare_segments
-from ranklens.metric_result import MetricResult
+from ranklens.compare.segments import OVERALL, UNSEGMENTED, compare_metrics, compare_segments
+from ranklens.data import MetricResult
 from ranklens.stats import benjamini_hochberg, compare
 
 FAST = dict(n_resamples=2000, n_permutations=2000)

@@ -1,12 +1,13 @@
-"""ranklens.analysis: the pipeline gives the library's numbers and re-uses scoring."""
+"""ranklens.compare.analysis: the pipeline gives the library's numbers and re-uses scoring."""
 
 import warnings
 
 import pytest
 
 from ranklens import io
-from ranklens.aggregate import compare_segments
-from ranklens.analysis import CompareSettings, InputFile, build_report, demo_files, load_inputs
+from ranklens.compare.analysis import CompareSettings, build_report, demo_files, load_inputs
+from ranklens.compare.segments import compare_segments
+from ranklens.io import InputFile
 from ranklens.metrics import evaluate
 
 FAST = dict(n_resamples=2000, n_permutations=2000)
@@ -55,7 +56,7 @@ def test_changing_segment_column_or_alpha_does_not_rescore(demo, monkeypatch):
     _, inputs = demo
     inputs.report(CompareSettings(metrics=("map",), segment_column="intent", **FAST))
     calls = []
-    import ranklens.analysis as analysis
+    import ranklens.compare.analysis as analysis
 
     monkeypatch.setattr(analysis, "evaluate", lambda *a, **k: calls.append(1))
     inputs.report(CompareSettings(metrics=("AP",), segment_column="length", alpha=0.1, **FAST))
@@ -103,7 +104,7 @@ def test_with_segments_swaps_the_map_and_keeps_the_scored_metrics(demo, monkeypa
     device = ["query_id\tdevice"] + [f"{line.split()[0]}\t{'mobile' if i % 2 else 'desktop'}"
                                      for i, line in enumerate(lines[1:])]
     other = InputFile("segments", "device.tsv", "\n".join(device).encode())
-    import ranklens.analysis as analysis
+    import ranklens.compare.analysis as analysis
 
     calls = []
     monkeypatch.setattr(analysis, "evaluate", lambda *a, **k: calls.append(1))

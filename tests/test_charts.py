@@ -13,13 +13,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ranklens import charts, views
-from ranklens.aggregate import OVERALL, compare_segments
-from ranklens.metric_result import MetricResult
+from ranklens.compare import charts, views
+from ranklens.compare.rankings import query_rbo, ranking, side_by_side
+from ranklens.compare.report import Report
+from ranklens.compare.segments import OVERALL, compare_segments
+from ranklens.data import MetricResult, Qrels, Run
 from ranklens.metrics import rbo
-from ranklens.rankings import query_rbo, ranking, side_by_side
-from ranklens.report import Report
-from ranklens.tables import Qrels, Run
 
 RUNS = ("baseline", "candidate")
 FAST = dict(n_resamples=500, n_permutations=500)
@@ -248,7 +247,7 @@ def test_side_by_side_labels_moves_entries_and_exits():
 
 
 def test_segments_summary_names_a_few_segments_per_direction(forty):
-    from ranklens.verdict import LISTED, segments_summary
+    from ranklens.compare.words import LISTED, segments_summary
 
     summary = segments_summary(forty, RUNS)
     assert summary.count("segment ") <= 2 * LISTED

@@ -1,4 +1,4 @@
-"""ranklens.planning: the methods page's numbers, curves that behave, pilots measured right."""
+"""ranklens.plan.analysis: the methods page's numbers, curves that behave, pilots measured right."""
 
 from __future__ import annotations
 
@@ -8,10 +8,11 @@ import numpy as np
 import pytest
 
 from ranklens import io
-from ranklens.analysis import InputFile, demo_files
-from ranklens.metric_result import MetricResult
+from ranklens.compare.analysis import demo_files
+from ranklens.data import MetricResult
+from ranklens.io import InputFile
 from ranklens.metrics import evaluate
-from ranklens.planning import (
+from ranklens.plan.analysis import (
     DEFAULT_DELTAS,
     METHOD_NOTE,
     NON_SIGNIFICANT_MEANING,

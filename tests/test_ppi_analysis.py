@@ -1,4 +1,4 @@
-"""ranklens.ppi_analysis: four intervals that are ppi_compare's, the bias, the budget planner."""
+"""ranklens.ppi.analysis: four intervals that are ppi_compare's, the bias, the budget planner."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import warnings
 import numpy as np
 import pytest
 
-from ranklens.analysis import demo_files
-from ranklens.metric_result import MetricResult
-from ranklens.ppi_analysis import (
+from ranklens.compare.analysis import demo_files
+from ranklens.data import MetricResult
+from ranklens.ppi.analysis import (
     RANDOM_SAMPLE_ASSUMPTION,
     PPIAnalysis,
     analyse_ppi,

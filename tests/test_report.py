@@ -1,12 +1,13 @@
-"""ranklens.report: the JSON form is a faithful, byte-stable copy of the report."""
+"""ranklens.compare.report: the JSON form is a faithful, byte-stable copy of the report."""
 
 import json
 
 import numpy as np
 
-from ranklens.aggregate import compare_metrics
-from ranklens.metric_result import MetricResult
-from ranklens.report import InputRecord, Report, sha256_hex
+from ranklens.compare.report import InputRecord, Report
+from ranklens.compare.segments import compare_metrics
+from ranklens.data import MetricResult
+from ranklens.io import sha256_hex
 
 
 def _report(seed: int = 0) -> Report:

@@ -12,10 +12,12 @@
 format is detected from the content (TREC run/qrels, trec_eval -q output, CSV/TSV with a
 header, Parquet, JSONL; gzip by its magic bytes); ``format=`` overrides. Anything that cannot
 be read whole is an ``InputError`` naming the source, the line, the problem and the fix.
+``InputFile`` is the one input-file type (role, name, bytes, sha256 computed once).
 """
 
 from ranklens.io.detect import FORMATS
 from ranklens.io.errors import InputError
+from ranklens.io.input_file import InputFile, sha256_hex
 from ranklens.io.per_query import PerQueryRead, read_per_query
 from ranklens.io.runs import QrelsRead, RunRead, read_qrels, read_run
 from ranklens.io.segments import SegmentMap, SegmentsRead, read_segments
@@ -24,6 +26,7 @@ from ranklens.io.summary import ReadSummary, SetAside
 __all__ = [
     "FORMATS",
     "InputError",
+    "InputFile",
     "PerQueryRead",
     "QrelsRead",
     "ReadSummary",
@@ -35,4 +38,5 @@ __all__ = [
     "read_qrels",
     "read_run",
     "read_segments",
+    "sha256_hex",
 ]

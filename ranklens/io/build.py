@@ -13,9 +13,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ranklens.data import duplicate_rows as pair_repeats
 from ranklens.io.errors import InputError
 from ranklens.io.locate import Locator
-from ranklens.tables import duplicate_rows as pair_repeats  # (query, doc) repeats by code
 
 ID_TYPE = pa.dictionary(pa.int32(), pa.string())
 # bytes per block of pyarrow's CSV reader; each block gets its own id dictionary (tests shrink it)

@@ -14,6 +14,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ranklens.data import MetricResult
 from ranklens.io.build import arrow_indices, check_ids, ids_unified, to_numpy
 from ranklens.io.columns import ALIASES, normalise
 from ranklens.io.detect import sniff
@@ -24,7 +25,6 @@ from ranklens.io.source import Loaded, Source, load
 from ranklens.io.summary import ReadSummary, SetAside
 from ranklens.io.tables import id_column, number_column, read_table
 from ranklens.io.trec import split_lines, whitespace_fields
-from ranklens.metric_result import MetricResult
 
 
 class PerQueryRead(NamedTuple):

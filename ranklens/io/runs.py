@@ -9,6 +9,7 @@ from typing import NamedTuple
 import numpy as np
 import pyarrow as pa
 
+from ranklens.data import Qrels, Run
 from ranklens.io.build import (
     check_finite,
     check_ids,
@@ -26,7 +27,6 @@ from ranklens.io.source import Loaded, Source, file_stem, load
 from ranklens.io.summary import ReadSummary
 from ranklens.io.tables import id_column, number_column, read_table
 from ranklens.io.trec import Parsed, read_trec
-from ranklens.tables import Qrels, Run
 
 
 class RunRead(NamedTuple):

@@ -1,7 +1,7 @@
 """Segment maps: query id -> segment, from a segment file or the extra columns of any table.
 
 Answers "which segment is each query in", for every segment column the file has; the caller
-picks one. It does not compare anything per segment (that is ``ranklens.aggregate``).
+picks one. It does not compare anything per segment (that is ``ranklens.compare.segments``).
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ Names are parsed by ``parse_metric`` (``ndcg_cut_10``, ``nDCG@10``, ``P(rel=2)@5
 metric family documents the trec_eval semantics it follows in its module.
 """
 
-from ranklens.metric_result import MetricResult
+from ranklens.data import MetricResult
 from ranklens.metrics.evaluate import Evaluation, evaluate
 from ranklens.metrics.names import MetricSpec, parse_metric
 from ranklens.metrics.rbo import rbo

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ranklens.metric_result import MetricResult
+from ranklens.data import MetricResult, Qrels, Run
 from ranklens.metrics.arrow import take
 from ranklens.metrics.average_precision import average_precision
 from ranklens.metrics.judgements import Judgements, QueryJoin, check_duplicates
@@ -29,7 +29,6 @@ from ranklens.metrics.ordering import (
 from ranklens.metrics.precision import judged, precision, r_precision, recall, success
 from ranklens.metrics.ranked import RankedLabels
 from ranklens.metrics.reciprocal_rank import reciprocal_rank
-from ranklens.tables import Qrels, Run
 
 if TYPE_CHECKING:
     import pandas as pd

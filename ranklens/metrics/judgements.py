@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ranklens.data import Qrels, Run, duplicate_rows
 from ranklens.metrics.arrow import codes_in, take
-from ranklens.tables import Qrels, Run, duplicate_rows
 
 NOT_JUDGED = np.iinfo(np.int64).min  # label of a row whose document has no judgement
 
@@ -29,7 +29,7 @@ NOT_JUDGED = np.iinfo(np.int64).min  # label of a row whose document has no judg
 def check_duplicates(table: Run | Qrels, kind: str) -> None:
     """Raise ``ValueError`` naming the first (query, document) pair that occurs twice.
 
-    Compares document codes: equal codes always mean equal ids (``ranklens.tables``), so
+    Compares document codes: equal codes always mean equal ids (``ranklens.data``), so
     every pair reported is a real repeat. A run read by ``ranklens.io`` may hold one id under
     several codes (per-block dictionaries); the reader has checked those runs by id already.
     When every document code occurs once (one pass) there can be no duplicate.

@@ -27,8 +27,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ranklens.data import Run
 from ranklens.metrics.arrow import arrow_indices, integers
-from ranklens.tables import Run
 
 
 @dataclass(frozen=True)

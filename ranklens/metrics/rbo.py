@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ranklens.metric_result import MetricResult
+from ranklens.data import MetricResult, Run
 from ranklens.metrics.arrow import codes_in, take
 from ranklens.metrics.ordering import (
     ordering_keys,
@@ -34,7 +34,6 @@ from ranklens.metrics.ordering import (
     tie_break_permutation,
     top_positions,
 )
-from ranklens.tables import Run
 
 
 def ranked_rows(run: Run, depth: int | None, order: str) -> tuple[np.ndarray, np.ndarray]:

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from ranklens.metric_result import MetricResult
+from ranklens.data import MetricResult
 from ranklens.stats.bootstrap import paired_bootstrap
 from ranklens.stats.errors import InsufficientSampleError, check_probability
 from ranklens.stats.pairing import MIN_QUERIES, pair, sample_sd

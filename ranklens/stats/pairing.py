@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from ranklens.metric_result import QueryId
+from ranklens.data import QueryId
 from ranklens.stats.errors import InsufficientSampleError, SmallSampleWarning
 
 Deltas = npt.NDArray[np.float64]

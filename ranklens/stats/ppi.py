@@ -9,7 +9,7 @@ from collections.abc import Mapping
 import numpy as np
 import numpy.typing as npt
 
-from ranklens.metric_result import MetricResult, QueryId
+from ranklens.data import MetricResult, QueryId
 from ranklens.stats.distributions import normal_quantile, normal_two_sided
 from ranklens.stats.errors import InsufficientSampleError, SmallSampleWarning, check_probability
 from ranklens.stats.pairing import check_finite

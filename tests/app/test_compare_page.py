@@ -1,7 +1,7 @@
 """The Compare page under streamlit.testing (AppTest): demo first visit, uploads, bad files.
 
-Every number the page shows is checked against the library (``ranklens.analysis``) run on the
-same bytes with the same settings, so the page can only draw, never compute differently.
+Every number the page shows is checked against the library (``ranklens.compare.analysis``)
+run on the same bytes with the same settings, so the page can only draw, never compute differently.
 """
 
 from __future__ import annotations
@@ -19,13 +19,15 @@ from page_testing import metric_cards, run_page
 from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.testing.v1 import AppTest
 
-from ranklens import charts, demo, views
-from ranklens.analysis import CompareSettings, InputFile, LoadedInputs, load_inputs
-from ranklens.io import InputError
+from ranklens import demo
+from ranklens.compare import charts, views
+from ranklens.compare.analysis import CompareSettings, LoadedInputs, load_inputs
+from ranklens.compare.rankings import side_by_side
+from ranklens.compare.report import Report
+from ranklens.compare.words import caveat, conclusion, headline
+from ranklens.formats import format_delta, format_interval, format_p
+from ranklens.io import InputError, InputFile
 from ranklens.metrics import rbo
-from ranklens.rankings import side_by_side
-from ranklens.report import Report
-from ranklens.verdict import caveat, conclusion, format_delta, format_interval, format_p, headline
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = {role: path.read_bytes() for role, path in demo.paths().items()}
@@ -183,7 +185,7 @@ def test_orderings_are_compared_with_rbo(first_visit, demo_report):
 
 
 def test_rbo_over_big_runs_waits_for_a_click(monkeypatch):
-    from ranklens import app_state
+    from ranklens.app import state as app_state
 
     monkeypatch.setattr(app_state, "EAGER_RBO_ROWS", 0)  # every input counts as big
     files = {"run_a": ("a-big.trec", DEMO["run_a"]), "run_b": ("b-big.trec", DEMO["run_b"]),

@@ -10,8 +10,8 @@ from page_testing import metric_cards, run_page
 from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.testing.v1 import AppTest
 
-from ranklens.analysis import demo_files
-from ranklens.planning import (
+from ranklens.compare.analysis import demo_files
+from ranklens.plan.analysis import (
     METHOD_NOTE,
     METHOD_SUMMARY,
     NON_SIGNIFICANT_MEANING,

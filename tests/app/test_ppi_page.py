@@ -11,9 +11,10 @@ from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.testing.v1 import AppTest
 
 from ranklens import demo
-from ranklens.analysis import InputFile, demo_files
-from ranklens.ppi_analysis import RANDOM_SAMPLE_ASSUMPTION, PPIAnalysis, analyse_ppi
-from ranklens.verdict import format_delta, format_p
+from ranklens.compare.analysis import demo_files
+from ranklens.formats import format_delta, format_p
+from ranklens.io import InputFile
+from ranklens.ppi.analysis import RANDOM_SAMPLE_ASSUMPTION, PPIAnalysis, analyse_ppi
 
 PAGE = Path(__file__).resolve().parents[2] / "pages" / "ppi.py"
 DEMO = {role: path.read_bytes() for role, path in demo.paths().items()}

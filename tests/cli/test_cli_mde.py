@@ -8,7 +8,7 @@ from pathlib import Path
 
 from cli_helpers import Runner
 
-from ranklens.analysis import demo_files, load_inputs
+from ranklens.compare.analysis import demo_files, load_inputs
 from ranklens.stats import paired_deltas, standard_deviation
 
 

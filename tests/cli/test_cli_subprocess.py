@@ -6,7 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ranklens.analysis import CompareSettings, InputFile, build_report
+from ranklens.compare.analysis import CompareSettings, build_report
+from ranklens.io import InputFile
 
 SCRIPT = Path(sys.executable).with_name("ranklens")
 

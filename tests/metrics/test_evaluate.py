@@ -11,8 +11,8 @@ import pytest
 from metrics_cases import random_case
 from metrics_reference import judged_at, ndcg, trec_order
 
+from ranklens.data import Qrels, Run
 from ranklens.metrics import MetricResult, evaluate
-from ranklens.tables import Qrels, Run
 
 
 @pytest.mark.parametrize("seed", range(40))

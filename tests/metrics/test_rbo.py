@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from metrics_reference import rbo_ext, trec_order
 
+from ranklens.data import Run
 from ranklens.metrics import rbo
-from ranklens.tables import Run
 
 
 def run_of(rankings: dict[str, list[str]], name: str = "run") -> Run:

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 from metrics_cases import random_case
 from metrics_reference import truncate
 
+from ranklens.data import Qrels, Run
 from ranklens.metrics import evaluate, parse_metric
-from ranklens.tables import Qrels, Run
 
 CUTOFFS = [1, 2, 3, 5, 10, 50]
 TOLERANCE = 1e-9

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from ranklens.share_store import MAX_REPORT_BYTES_ENV, MAX_STORE_BYTES_ENV, TTL_DAYS_ENV
 from ranklens.store import STORE_PATH_ENV, SQLiteReportStore
+from ranklens.store.config import MAX_REPORT_BYTES_ENV, MAX_STORE_BYTES_ENV, TTL_DAYS_ENV
 
 
 @pytest.fixture

@@ -8,7 +8,8 @@ from typing import Any
 import pandas as pd
 from streamlit.testing.v1 import AppTest
 
-from ranklens.analysis import CompareSettings, InputFile, demo_files
+from ranklens.compare.analysis import CompareSettings, demo_files
+from ranklens.io import InputFile
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")

@@ -8,9 +8,12 @@ from typing import Any
 import pytest
 from html_outline import assert_self_contained, cards, page_text, strict_payload, table_rows
 
-from ranklens import __version__, html_plan, planning, planning_views
-from ranklens.analysis import demo_files
-from ranklens.planning import METHOD_NOTE, NON_SIGNIFICANT_MEANING
+from ranklens import __version__
+from ranklens.compare.analysis import demo_files
+from ranklens.plan import analysis as planning
+from ranklens.plan import html as html_plan
+from ranklens.plan import views as plan_views
+from ranklens.plan.analysis import METHOD_NOTE, NON_SIGNIFICANT_MEANING
 
 SETTINGS = {"source": "demo", "metric": "nDCG@10", "alpha": 0.05, "power": 0.8,
             "method": "z", "target": 0.01}
@@ -27,7 +30,7 @@ def export_for(sd: float, n_queries: int, *, pilot: planning.Pilot | None = None
     up_to = max(2.5 * plan.mde, 1.2 * max(row.delta for row in plan.rows))
     kind = "t" if method == "t" else "z"
     return html_plan.MdeExport(
-        plan, target, planning_views.other_method_mde(plan), pilot,
+        plan, target, plan_views.other_method_mde(plan), pilot,
         {**SETTINGS, "n_queries": n_queries, "method": method, "target": target}, inputs,
         planning.mde_curve(sd, planning.n_grid(n_queries, largest), method=kind),
         planning.power_curve(sd, n_queries, method=kind, up_to=up_to))
@@ -134,7 +137,7 @@ def test_no_spread_has_no_charts_and_says_why() -> None:
     export = dataclasses.replace(export_for(0.1, 200), mde_curve=None, power_curve=None)
     document = html_plan.render(export)
     assert "<svg" not in document
-    assert planning_views.NO_SPREAD in page_text(document)
+    assert plan_views.NO_SPREAD in page_text(document)
     assert html_plan.embedded(document)["curves"] == {"mde": None, "power": None}
 
 

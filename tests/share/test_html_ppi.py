@@ -8,10 +8,12 @@ import pytest
 from html_outline import assert_self_contained, cards, page_text, strict_payload, table_rows
 from share_helpers import ppi_files
 
-from ranklens import __version__, html_ppi, planning_views
-from ranklens.ppi_analysis import RANDOM_SAMPLE_ASSUMPTION, analyse_ppi, budget_curve
-from ranklens.render import ppi_sentences
-from ranklens.verdict import format_delta, format_p
+from ranklens import __version__
+from ranklens.formats import format_delta, format_p
+from ranklens.ppi import html as html_ppi
+from ranklens.ppi import views as ppi_views
+from ranklens.ppi.analysis import RANDOM_SAMPLE_ASSUMPTION, analyse_ppi, budget_curve
+from ranklens.ppi.text import ppi_sentences
 
 SETTINGS = {"metric": "nDCG@10", "alpha": 0.05}
 
@@ -22,8 +24,8 @@ def demo_export() -> html_ppi.PPIExport:
     files = ppi_files()
     analysis = analyse_ppi(*files, "nDCG@10", alpha=0.05)
     assert analysis.model is not None
-    budget = planning_views.gold_budget(analysis.model,
-                                        planning_views.default_planned(analysis.model))
+    budget = ppi_views.gold_budget(analysis.model,
+                                        ppi_views.default_planned(analysis.model))
     return html_ppi.PPIExport(analysis, SETTINGS, files, budget, budget_curve(analysis.model))
 
 
@@ -47,7 +49,7 @@ def test_verdict_cards_as_the_page_shows_them(document: str,
     assert shown["Weight λ"] == (repr(best.lam), f"{best.lam:.2f}")
     assert shown["Gold / proxy-only"][1] == f"{best.n_gold:,} / {best.n_proxy:,}" == "60 / 340"
     text = page_text(document)
-    assert planning_views.ppi_title(demo_export.analysis) in text
+    assert ppi_views.ppi_title(demo_export.analysis) in text
     for sentence in ppi_sentences(demo_export.analysis)[1:]:
         assert " ".join(sentence.split()) in text
 

@@ -10,11 +10,13 @@ import pytest
 from html_outline import assert_self_contained, outline
 from share_helpers import SETTINGS, compare_files
 
-from ranklens import __version__, demo, html_report, views
-from ranklens.analysis import build_report
+from ranklens import __version__, demo
 from ranklens.cli import main as cli_main
-from ranklens.report import Report
-from ranklens.verdict import caveat, headline, segments_summary
+from ranklens.compare import html as html_report
+from ranklens.compare import views
+from ranklens.compare.analysis import build_report
+from ranklens.compare.report import Report
+from ranklens.compare.words import caveat, headline, segments_summary
 
 
 @pytest.fixture(scope="module")

@@ -23,8 +23,8 @@ from share_helpers import (
 from streamlit.testing.v1 import AppTest
 
 from ranklens.share import share
-from ranklens.share_store import MAX_REPORT_BYTES_ENV
 from ranklens.store import SQLiteReportStore
+from ranklens.store.config import MAX_REPORT_BYTES_ENV
 
 BANNER = "Shared report, read-only"
 

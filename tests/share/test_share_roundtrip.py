@@ -12,8 +12,9 @@ import pytest
 from share_helpers import ROOT, SETTINGS, compare_files, ppi_files
 
 from ranklens import __version__
-from ranklens.analysis import CompareSettings, InputFile, build_report
-from ranklens.report import Report
+from ranklens.compare.analysis import CompareSettings, build_report
+from ranklens.compare.report import Report
+from ranklens.io import InputFile
 from ranklens.share import (
     SharedFormatError,
     compare_report,

@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from ranklens.share_store import (
+from ranklens.store import STORE_PATH_ENV, StoreLimits
+from ranklens.store.config import (
     MAX_REPORT_BYTES_ENV,
     MAX_STORE_BYTES_ENV,
     TTL_DAYS_ENV,
     open_store,
     store_config,
 )
-from ranklens.store import STORE_PATH_ENV, StoreLimits
 
 
 def test_defaults_without_variables(tmp_path: Path) -> None:

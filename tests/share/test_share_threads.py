@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from share_helpers import SETTINGS, compare_files
 
-from ranklens.analysis import InputFile
+from ranklens.io import InputFile
 from ranklens.share import compare_settings, reopen, share
 from ranklens.store import SQLiteReportStore
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ranklens.metric_result import MetricResult
+from ranklens.data import MetricResult
 
 
 def results_from(

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from stats_helpers import results_from
 
-from ranklens.metric_result import MetricResult
+from ranklens.data import MetricResult
 from ranklens.stats import (
     ComparisonResult,
     InsufficientSampleError,

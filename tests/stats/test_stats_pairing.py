@@ -9,7 +9,7 @@ import warnings
 import numpy as np
 import pytest
 
-from ranklens.metric_result import MetricResult
+from ranklens.data import MetricResult
 from ranklens.stats import (
     InsufficientSampleError,
     SmallSampleWarning,

@@ -20,7 +20,7 @@ import pytest
 from ppi_py import ppi_mean_ci
 from stats_helpers import results_from
 
-from ranklens.metric_result import MetricResult
+from ranklens.data import MetricResult
 from ranklens.stats import InsufficientSampleError, SmallSampleWarning, ppi_compare
 from ranklens.stats.distributions import normal_quantile
 from ranklens.stats.ppi import estimate, optimal_lambda

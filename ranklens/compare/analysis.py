@@ -12,62 +12,23 @@ input digests, the CLI builds one per invocation.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import warnings
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Any
 
 from ranklens import io
-from ranklens.aggregate import compare_metrics
+from ranklens.compare.report import InputRecord, Report
+from ranklens.compare.segments import compare_metrics
+from ranklens.data import MetricResult, Qrels, Run
+from ranklens.io import InputFile
 from ranklens.io.source import file_stem
-from ranklens.metric_result import MetricResult
 from ranklens.metrics import Evaluation, evaluate, parse_metric
-from ranklens.report import InputRecord, Report, sha256_hex
 from ranklens.stats import MIN_QUERIES
-from ranklens.tables import Qrels, Run
 
 DEFAULT_METRICS = ("nDCG@10",)
 _SCORED_KEPT = 16  # metric sets whose per-query values a LoadedInputs keeps
-
-
-@dataclass(frozen=True)
-class InputFile:
-    """One input as the user gave it: its role, display name and raw bytes."""
-
-    role: str
-    name: str
-    data: bytes = field(repr=False)
-
-    @classmethod
-    def from_path(cls, role: str, path: str | Path, name: str | None = None) -> InputFile:
-        path = Path(path)
-        try:
-            data = path.read_bytes()
-        except FileNotFoundError:
-            raise io.InputError(str(path), "file not found", hint="check the path") from None
-        except IsADirectoryError:
-            raise io.InputError(str(path), "is a folder, not a file",
-                                hint="pick a file inside it") from None
-        return cls(role, name or path.name, data)
-
-    @functools.cached_property
-    def sha256(self) -> str:
-        return sha256_hex(self.data)
-
-    def record(self, summary: io.ReadSummary | None) -> InputRecord:
-        plain: dict[str, Any] = {}
-        if summary is not None:
-            plain = {
-                "format": summary.format, "rows": summary.rows, "queries": summary.queries,
-                "documents": summary.documents, "compressed": summary.compressed,
-                "columns": dict(summary.columns),
-                "set_aside": [asdict(item) for item in summary.set_aside],
-                "notes": list(summary.notes), "description": summary.describe(),
-            }
-        return InputRecord(self.role, self.name, self.sha256, len(self.data), plain)
 
 
 @dataclass(frozen=True)
@@ -226,7 +187,7 @@ class LoadedInputs:
             [*notes, *(w for c in comparisons for w in c.warnings)]))
         return Report(
             params=_settings_dict(settings, run_names),
-            inputs=tuple(f.record(self.summaries.get(f.role)) for f in self.files),
+            inputs=tuple(input_record(f, self.summaries.get(f.role)) for f in self.files),
             comparisons=comparisons,
             per_query={m: {"a": dict(results_a[m].per_query), "b": dict(results_b[m].per_query)}
                        for m in results_a},
@@ -289,7 +250,11 @@ def build_report(
     segments: InputFile | None = None,
     settings: CompareSettings | None = None,
 ) -> Report:
-    """Read, score and compare in one call (what ``ranklens compare`` does)."""
+    """Read, score and compare in one call, for scripts and tests.
+
+    The same Report as ``load_inputs(...).report(settings)``, which the CLI and the app call in
+    two steps (they show progress between reading and scoring, and the app keeps the inputs).
+    """
     inputs = load_inputs(run_a, run_b, qrels=qrels, segments=segments)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the report carries every warning in words
@@ -308,3 +273,17 @@ def _settings_dict(settings: CompareSettings, run_names: tuple[str, str]) -> dic
     data["metrics"] = list(settings.metrics)
     data["run_names"] = list(run_names)
     return data
+
+
+def input_record(file: InputFile, summary: io.ReadSummary | None) -> InputRecord:
+    """How a report lists one input: role, name, digest, size and what the reader made of it."""
+    plain: dict[str, Any] = {}
+    if summary is not None:
+        plain = {
+            "format": summary.format, "rows": summary.rows, "queries": summary.queries,
+            "documents": summary.documents, "compressed": summary.compressed,
+            "columns": dict(summary.columns),
+            "set_aside": [asdict(item) for item in summary.set_aside],
+            "notes": list(summary.notes), "description": summary.describe(),
+        }
+    return InputRecord(file.role, file.name, file.sha256, len(file.data), plain)

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from statistics import NormalDist
 
-from ranklens.aggregate import MetricComparison, SegmentRow
+from ranklens.compare.segments import MetricComparison, SegmentRow
+from ranklens.formats import format_delta, format_interval, format_p
 from ranklens.stats import ComparisonResult
 
 _Z = NormalDist()
@@ -18,26 +19,6 @@ CAVEAT = (
     "whether the two runs order documents differently (use RBO: the same {metric} is possible "
     "with very different rankings), nor whether users would notice (that takes an online test)."
 )
-
-
-def format_p(p: float) -> str:
-    """A p- or q-value for people: ``< 0.001`` below a thousandth, else three decimals."""
-    if p < 0.001:
-        return "< 0.001"
-    if p < 0.01:
-        return f"{p:.4f}"
-    return f"{p:.3f}"
-
-
-def format_delta(value: float, digits: int = 4) -> str:
-    """A signed difference with a real minus sign: ``+0.0483``, ``−0.0930``."""
-    text = f"{value:+.{digits}f}"
-    return text.replace("-", "\u2212")
-
-
-def format_interval(low: float, high: float, digits: int = 4) -> str:
-    """An interval of differences as the pages write it: ``+0.0148 to +0.0447``."""
-    return f"{format_delta(low, digits)} to {format_delta(high, digits)}"
 
 
 def resolution(result: ComparisonResult, power: float = 0.8) -> float:
@@ -51,11 +32,6 @@ def resolution(result: ComparisonResult, power: float = 0.8) -> float:
     z_alpha = _Z.inv_cdf(1.0 - result.alpha / 2.0)
     standard_error = half / z_alpha  # t quantile ~ z at these sizes; a resolution, not a test
     return (z_alpha + _Z.inv_cdf(power)) * standard_error
-
-
-def decision_value(result: ComparisonResult) -> float:
-    """The value that decides: q when adjusted, else p."""
-    return result.p_value if result.q_value is None else result.q_value
 
 
 def conclusion(comparison: MetricComparison, run_names: tuple[str, str]) -> str:

@@ -1,8 +1,9 @@
 """Typed, columnar tables of rankings (``Run``) and judgements (``Qrels``).
 
-Ids are strings, always (``"007"`` stays ``"007"``), stored dictionary-encoded: a row holds an
-int32 code into a table of unique ids. A 7M-row run then costs 4 bytes a row per id column
-instead of a Python object each, and every metric groups and joins on integers.
+Ids are strings, always (``"007"`` stays ``"007"``). In ``Run`` and ``Qrels`` they are stored
+dictionary-encoded: a row holds an int32 code into a table of unique ids. A 7M-row run then
+costs 4 bytes a row per id column instead of a Python object each, and every metric groups and
+joins on integers.
 
 One exception, for speed: a ``Run`` read by ``ranklens.io.read_run`` keeps the CSV reader's
 per-block document dictionaries, so ``run.docs`` may hold the same id more than once (under
@@ -217,4 +218,3 @@ class Qrels(_IdTable):
                            self.relevance.tolist(), strict=True):
             out.setdefault(queries[q], {})[docs[d]] = int(r)
         return out
-

@@ -4,13 +4,13 @@
 came from, the headline (MDE with n queries, queries needed for the target, power now, sd),
 what a non-significant result means, the queries-needed table, MDE against the number of
 queries and power against the true difference (inline SVG from the page's own Altair builders
-in ``ranklens.planning_charts``), the z-or-t note, the input files with their sha256 and every
+in ``ranklens.plan.charts``), the z-or-t note, the input files with their sha256 and every
 setting. The plan is embedded as JSON (``<script type="application/json" id="ranklens-mde">``,
 read back by ``embedded``): the settings, the plan with every row, the headline numbers and
 the curves' points.
 
 It computes no statistics: the plan, the other method's MDE and the curves are the page's
-(``MdeExport`` carries them); the words are ``ranklens.planning_views``'s, as on the page.
+(``MdeExport`` carries them); the words are ``ranklens.plan.views``'s, as on the page.
 Deterministic: the same export gives the same bytes.
 """
 
@@ -22,10 +22,13 @@ from typing import Any
 
 import pandas as pd
 
-from ranklens import __version__, html_common, planning_charts, planning_views
-from ranklens.analysis import InputFile
-from ranklens.html_common import markdown, number_cell, text, text_cell
-from ranklens.planning import METHOD_NOTE, METHOD_SUMMARY, Pilot, PlanRow, QueryPlan
+from ranklens import __version__, formats
+from ranklens import html as html_common
+from ranklens.html import markdown, number_cell, text, text_cell
+from ranklens.io import InputFile
+from ranklens.plan import charts as plan_charts
+from ranklens.plan import views as plan_views
+from ranklens.plan.analysis import METHOD_NOTE, METHOD_SUMMARY, Pilot, PlanRow, QueryPlan
 
 JSON_ID = "ranklens-mde"
 CHART_WIDTH = 500
@@ -91,7 +94,7 @@ def embedded(document: str) -> dict[str, Any]:
 
 def _spread_section(export: MdeExport) -> str:
     pilot = export.pilot
-    caption = planning_views.spread_caption(
+    caption = plan_views.spread_caption(
         export.plan.sd, None if pilot is None else pilot.note,
         None if pilot is None else pilot.mean_delta)
     source = SOURCES.get(str(export.settings.get("source", "")), "")
@@ -102,14 +105,14 @@ def _spread_section(export: MdeExport) -> str:
 
 def _headline_section(export: MdeExport) -> str:
     plan = export.plan
-    cards = planning_views.mde_cards(plan, export.target_row, export.other_mde)
-    sentence = planning_views.mde_sentence(plan, export.other_mde)
+    cards = plan_views.mde_cards(plan, export.target_row, export.other_mde)
+    sentence = plan_views.mde_sentence(plan, export.other_mde)
     return (f'<section id="headline"><div class="verdict">{html_common.cards(cards)}'
             f"<p>{markdown(sentence)}</p></div></section>")
 
 
 def _table_section(plan: QueryPlan) -> str:
-    shown = planning_views.plan_table(plan)
+    shown = plan_views.plan_table(plan)
     styles = ("delta", "count", "percent", "")
     rows = []
     for row, record in zip(plan.rows, shown.to_dict("records"), strict=True):
@@ -131,16 +134,16 @@ def _charts_section(export: MdeExport) -> str:
     assert plan.n_queries is not None
     if export.mde_curve is None or export.power_curve is None:
         return (f'<section id="charts"><h2>Charts</h2><p class="note">'
-                f"{text(planning_views.NO_SPREAD)}</p></section>")
+                f"{text(plan_views.NO_SPREAD)}</p></section>")
     mde = html_common.figure(
-        html_common.chart_svg(planning_charts.mde_chart(export.mde_curve, plan), CHART_WIDTH),
+        html_common.chart_svg(plan_charts.mde_chart(export.mde_curve, plan), CHART_WIDTH),
         "MDE against the number of queries, log scales, the chosen number of queries marked",
-        text(planning_views.MDE_CHART_CAPTION))
+        text(plan_views.MDE_CHART_CAPTION))
     power = html_common.figure(
-        html_common.chart_svg(planning_charts.power_chart(export.power_curve, plan),
+        html_common.chart_svg(plan_charts.power_chart(export.power_curve, plan),
                               CHART_WIDTH),
         f"Power with {plan.n_queries:,} queries against the true difference",
-        text(planning_views.power_chart_caption(plan.alpha)))
+        text(plan_views.power_chart_caption(plan.alpha)))
     return ('<section id="charts"><div class="charts">'
             f"<div><h2>MDE against the number of queries</h2>{mde}</div>"
             f"<div><h2>Power with {plan.n_queries:,} queries</h2>{power}</div>"
@@ -160,10 +163,10 @@ def _payload(export: MdeExport) -> dict[str, Any]:
         "spread": {"sd": plan.sd, "pilot": html_common.jsonable(export.pilot)},
         "plan": html_common.jsonable(plan),
         "target": export.target,
-        "other_method": {"method": planning_views.other_method(plan.method),
+        "other_method": {"method": plan_views.other_method(plan.method),
                          "mde": export.other_mde},
-        "headline": [planning_views.card_dict(card) for card in
-                     planning_views.mde_cards(plan, export.target_row, export.other_mde)],
+        "headline": [formats.card_dict(card) for card in
+                     plan_views.mde_cards(plan, export.target_row, export.other_mde)],
         "inputs": html_common.files_json(export.inputs),
         "curves": curves,
     }

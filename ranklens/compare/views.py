@@ -15,11 +15,11 @@ from typing import Any
 
 import pandas as pd
 
-from ranklens.aggregate import OVERALL, MetricComparison, SegmentRow
-from ranklens.report import Report
+from ranklens.compare.report import Report
+from ranklens.compare.segments import OVERALL, MetricComparison, SegmentRow
+from ranklens.formats import format_interval, format_p
 from ranklens.stats import ComparisonResult
 from ranklens.stats.pairing import pair
-from ranklens.verdict import format_interval, format_p
 
 SEGMENT_COLUMNS = (
     "segment", "overall", "n_queries", "mean_a", "mean_b", "delta", "ci_low", "ci_high",

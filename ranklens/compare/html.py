@@ -7,22 +7,23 @@ embedded as JSON (``<script type="application/json" id="ranklens-report">``), so
 also machine-readable and ``Report.from_json`` can read it back.
 
 Charts are inline SVG drawn by vl-convert from the same Altair builders as the app
-(``ranklens.charts``): about 25 kB per chart, against about 900 kB for the Vega JavaScript
+(``ranklens.compare.charts``): about 25 kB per chart, against about 900 kB for the Vega JavaScript
 bundle that interactive inlined charts need, and SVG needs no script at all (so it survives
 mail clients and strict viewers). What SVG loses is the hover tooltip; the table below each
 chart has every number the tooltip had. Number cells carry the exact value in ``data-value``.
 
 It computes no statistics and reads no files; it formats what the Report holds. The page
-shell, style and cells are ``ranklens.html_common``'s, shared with the planning pages' files.
+shell, style and cells are ``ranklens.html``'s, shared with the planning pages' files.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ranklens import charts, html_common, views
-from ranklens.report import Report
-from ranklens.verdict import caveat, conclusion, headline, segments_summary
+from ranklens import html as html_common
+from ranklens.compare import charts, views
+from ranklens.compare.report import Report
+from ranklens.compare.words import caveat, conclusion, headline, segments_summary
 
 CHART_WIDTH = 860
 """Forest-plot width in pixels; the SVG scales down to narrower windows."""

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import hashlib
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ranklens.metric_result import MetricResult
+from ranklens.data import MetricResult
 from ranklens.stats import (
     MIN_QUERIES,
     ComparisonResult,
@@ -205,9 +205,3 @@ def compare_metrics(
     adjusted = adjust([c.overall for c in comparisons], method=adjust_method)
     return tuple(replace(c, overall=result) for c, result in zip(comparisons, adjusted,
                                                                   strict=True))
-
-
-def significant_segments(comparison: MetricComparison) -> Sequence[SegmentRow]:
-    """Segments whose q-value is at most alpha, largest difference first."""
-    rows = [r for r in comparison.segments if r.result is not None and r.result.significant]
-    return sorted(rows, key=lambda r: -abs(r.result.delta if r.result else 0.0))

@@ -3,7 +3,7 @@
 ``html_button`` is the button of any page: it calls ``render`` only when the button is clicked
 (charts as SVG take about half a second each), never on an ordinary rerun. ``html_download``
 is the Compare page's, for a ``Report``. What each file holds is its renderer's
-(``ranklens.html_report``, ``ranklens.html_plan``, ``ranklens.html_ppi``).
+(``ranklens.compare.html``, ``ranklens.plan.html``, ``ranklens.ppi.html``).
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from typing import Any
 
 import streamlit as st
 
-from ranklens import html_report
-from ranklens.report import Report
+from ranklens.compare import html as html_report
+from ranklens.compare.report import Report
 
 LABEL = "Report (HTML)"
 

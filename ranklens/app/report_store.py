@@ -1,7 +1,7 @@
 """The app's report store and reopened share links, one per server process.
 
 ``report_store()`` answers "the store this server shares links in", configured by the
-environment (``ranklens.share_store``) and opened once per configuration; ``reopened(token)``
+environment (``ranklens.store.config``) and opened once per configuration; ``reopened(token)``
 answers "the page behind this token", kept for a few minutes so that reruns and page switches
 do not decompress the inputs again. A cached link is still served for up to ``REOPEN_TTL_S``
 after it was deleted or expired; that is the price of not reading the store on every rerun.
@@ -15,8 +15,8 @@ from pathlib import Path
 import streamlit as st
 
 from ranklens.share import Shared, reopen
-from ranklens.share_store import StoreConfig, open_store, store_config
 from ranklens.store import ReportStore, StoreLimits
+from ranklens.store.config import StoreConfig, open_store, store_config
 
 REOPEN_TTL_S = 600
 

@@ -8,8 +8,8 @@ chart as inline SVG with vl-convert (no script, no network). ``jsonable`` turns 
 dataclasses into plain JSON values (NaN and infinities as null, so a browser's JSON.parse
 reads it too).
 
-The Compare report (``ranklens.html_report``), the MDE plan (``ranklens.html_plan``) and the
-PPI analysis (``ranklens.html_ppi``) are written with these. Nothing here computes a statistic
+The Compare report (``ranklens.compare.html``), the MDE plan (``ranklens.plan.html``) and the
+PPI analysis (``ranklens.ppi.html``) are written with these. Nothing here computes a statistic
 or knows what a report says.
 """
 
@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
-from ranklens.verdict import format_delta, format_p
+from ranklens.formats import format_delta, format_p
 
 STYLE = """
 body { font: 15px/1.5 -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif;
@@ -198,7 +198,7 @@ def text_cell(value: str) -> str:
 
 
 class CardLike(Protocol):
-    """A metric card (``ranklens.planning_views.Card``)."""
+    """A metric card (``ranklens.formats.Card``)."""
 
     @property
     def label(self) -> str: ...
@@ -251,7 +251,7 @@ def inputs_section(rows: Iterable[tuple[str, str, int, str, str]]) -> str:
 
 
 class FileLike(Protocol):
-    """An input file as the pages hold it (``ranklens.analysis.InputFile``)."""
+    """An input file as the pages hold it (``ranklens.io.InputFile``)."""
 
     @property
     def role(self) -> str: ...

@@ -16,8 +16,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ranklens.data import Qrels, Run
 from ranklens.metrics import rbo
-from ranklens.tables import Qrels, Run
 
 UNJUDGED = "unjudged"
 

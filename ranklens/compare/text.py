@@ -1,11 +1,11 @@
-"""Results as text a person reads: a comparison Report (text, Markdown, CSV, JSON), a query
-plan (``ranklens mde``) and a PPI++ analysis (``ranklens ppi``).
+"""A comparison Report as text a person reads: text, Markdown, CSV and JSON.
 
 Every format shows the same rows (overall, then one per segment) and the text forms carry the
-same sentences as the app (``ranklens.verdict``). Rendering computes nothing: every number is
-read from the Report, so ``--format json`` is ``Report.to_json()`` itself.
+same sentences as the app (``ranklens.compare.words``). Rendering computes nothing: every
+number is read from the Report, so ``--format json`` is ``Report.to_json()`` itself.
 
-HTML is not here (``ranklens.html_report``).
+HTML is ``ranklens.compare.html``; the MDE and PPI texts are ``ranklens.plan.text`` and
+``ranklens.ppi.text``.
 """
 
 from __future__ import annotations
@@ -14,26 +14,14 @@ import csv
 import io
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from ranklens.aggregate import INTERVALS_NOTE, MetricComparison, SegmentRow
-from ranklens.report import Report
-from ranklens.stats import ComparisonResult, PPIComparison
-from ranklens.verdict import (
-    caveat,
-    format_delta,
-    format_interval,
-    format_p,
-    headline,
-    segments_summary,
-)
-
-if TYPE_CHECKING:  # they import pandas; `ranklens compare` starts faster without it
-    from ranklens.planning import QueryPlan
-    from ranklens.ppi_analysis import PPIAnalysis
+from ranklens.compare.report import Report
+from ranklens.compare.segments import INTERVALS_NOTE, MetricComparison, SegmentRow
+from ranklens.compare.words import caveat, headline, segments_summary
+from ranklens.formats import DASH, format_delta, format_p
+from ranklens.stats import ComparisonResult
 
 FORMATS = ("text", "json", "csv", "markdown")
-DASH = "\u2014"
 MARK = "*"
 
 CSV_COLUMNS = (
@@ -226,120 +214,3 @@ def render_csv(report: Report) -> str:
         for row in comparison.rows:
             writer.writerow(_csv_values(comparison, row))
     return buffer.getvalue()
-
-
-def _plain_table(header: Sequence[str], rows: Sequence[Sequence[str]],
-                 right: set[int]) -> list[str]:
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-
-    def line(r: Sequence[str]) -> str:
-        return "  ".join(c.rjust(w) if i in right else c.ljust(w)
-                         for i, (c, w) in enumerate(zip(r, widths, strict=True))).rstrip()
-
-    return [line(header), "  ".join("-" * w for w in widths), *(line(r) for r in rows)]
-
-
-def render_plan(plan: QueryPlan, width: int = 100) -> str:
-    """What ``ranklens mde`` prints: the spread used, the MDE, and the queries per difference."""
-    approximation = "normal approximation" if plan.method == "z" else "paired t-test"
-    settings = (f"alpha {plan.alpha:g}, power {plan.power:.0%}, two-sided, {approximation}")
-    out = []
-    if plan.pilot is not None:
-        p = plan.pilot
-        out.append(f"Pilot: {p.metric} on {p.n_queries:,} paired queries; mean difference "
-                   f"{format_delta(p.mean_delta)}, sd of per-query differences {p.sd:.4f}.")
-    else:
-        out.append(f"sd of per-query differences: {plan.sd:g}.")
-    if plan.mde is not None and plan.n_queries is not None:
-        out.append(f"Minimum detectable effect with {plan.n_queries:,} queries: "
-                   f"{plan.mde:.4f} ({settings}).")
-        out.append(f"A true difference below {plan.mde:.4f} is under what {plan.n_queries:,} "
-                   "queries resolve: a non-significant result there is not evidence of no "
-                   "effect.")
-    else:
-        out.append(f"Queries needed ({settings}):")
-    header = ["difference", "queries needed"]
-    if plan.n_queries is not None:
-        header.append(f"power with {plan.n_queries:,} queries")
-    rows = []
-    for row in plan.rows:
-        cells_ = [format_delta(row.delta), str(row.queries_needed)]
-        if plan.n_queries is not None:
-            cells_.append(DASH if row.power_at_n is None else f"{row.power_at_n:.1%}")
-        rows.append(cells_)
-    import textwrap
-
-    out = [line for sentence in out for line in textwrap.wrap(sentence, width)]
-    out += ["", *_plain_table(header, rows, {0, 1, 2})]
-    return "\n".join(out) + "\n"
-
-
-def _ppi_queries(result: PPIComparison) -> str:
-    if result.n_gold == 0:
-        return f"{result.n_proxy:,} proxy"
-    if result.lam == 0.0:
-        return f"{result.n_gold:,} gold"
-    return f"{result.n_gold:,} gold + {result.n_proxy:,} proxy-only"
-
-
-def render_ppi(analysis: PPIAnalysis, width: int = 100) -> str:
-    """What ``ranklens ppi`` prints: the four estimates, then what they say, warnings last."""
-    import textwrap
-
-    name_a, name_b = analysis.run_names
-    best = analysis.estimate("ppi++").result
-    level = round(100 * (1 - best.alpha))
-    header = ["estimate", "B \u2212 A", f"{level}% CI", "p", "proxy weight", "queries"]
-    rows = []
-    for item in analysis.estimates:
-        r = item.result
-        weight = DASH if item.key == "proxy" else f"{r.lam:.2f}"
-        rows.append([item.label, format_delta(r.delta),
-                     f"[{format_delta(r.ci_low)}, {format_delta(r.ci_high)}]",
-                     format_p(r.p_value), weight, _ppi_queries(r)])
-    out = [f"{analysis.metric}: B = {name_b}, A = {name_a}; proxy judgements corrected on a "
-           "gold sample (PPI++)", ""]
-    out += _plain_table(header, rows, {1, 3, 4})
-    out += ["", "Intervals and p-values are normal approximations.", ""]
-    for sentence in ppi_sentences(analysis):
-        out.extend(textwrap.wrap(sentence, width))
-        out.append("")
-    if analysis.warnings:
-        out.append("Warnings:")
-        for message in analysis.warnings:
-            out.extend(textwrap.wrap(message, width, initial_indent="  - ",
-                                     subsequent_indent="    "))
-    return "\n".join(out).rstrip("\n") + "\n"
-
-
-def ppi_sentences(analysis: PPIAnalysis) -> list[str]:
-    """The PPI verdict in words: the corrected difference, the proxy's bias, the gain."""
-    name_a, name_b = analysis.run_names
-    best = analysis.estimate("ppi++").result
-    gold = analysis.estimate("gold").result
-    proxy = analysis.estimate("proxy").result
-    level = round(100 * (1 - best.alpha))
-    measured = (f"{format_delta(best.delta)} ({level}% CI "
-                f"{format_interval(best.ci_low, best.ci_high)}, p {format_p(best.p_value)}, "
-                f"proxy weight {best.lam:.2f})")
-    if best.significant:
-        better, worse = (name_b, name_a) if best.delta > 0 else (name_a, name_b)
-        first = (f"{better} is better than {worse} on {analysis.metric} after correcting the "
-                 f"proxy on {best.n_gold:,} gold queries: {name_b} \u2212 {name_a} = "
-                 f"{measured}.")
-    else:
-        first = (f"No reliable difference between {name_a} and {name_b} on {analysis.metric} "
-                 f"after correcting the proxy on {best.n_gold:,} gold queries: "
-                 f"{name_b} \u2212 {name_a} = {measured}.")
-    bias = proxy.delta - best.delta
-    second = (f"The proxy alone says {format_delta(proxy.delta)}: on this difference it is off "
-              f"by about {format_delta(bias)} (proxy \u2212 PPI++), an error its own interval "
-              "cannot show.")
-    sentences = [first, second]
-    width_best, width_gold = best.ci_high - best.ci_low, gold.ci_high - gold.ci_low
-    if width_best > 0 and width_gold > 0:
-        equivalent = best.n_gold * (width_gold / width_best) ** 2
-        sentences.append(
-            f"The PPI++ interval is {width_best:.4f} wide against {width_gold:.4f} for the gold "
-            f"queries alone: as precise as about {equivalent:,.0f} gold queries.")
-    return sentences

@@ -27,9 +27,9 @@ import numpy as np
 import pandas as pd
 
 from ranklens import io
-from ranklens.analysis import InputFile
+from ranklens.data import MetricResult
+from ranklens.io import InputFile
 from ranklens.io.source import file_stem  # the run names compare shows
-from ranklens.metric_result import MetricResult
 from ranklens.metrics import evaluate, parse_metric
 from ranklens.stats import (
     MIN_GOLD,

@@ -2,7 +2,7 @@
 
 A report answers "what exactly was compared, how, and with what result" so that a colleague,
 the CLI and a share link show the same numbers byte for byte. It does not compute anything:
-``ranklens.analysis`` builds reports; the faces (CLI, app) only render them.
+``ranklens.compare.analysis`` builds reports; the faces (CLI, app) only render them.
 
 JSON round trip: ``Report.from_json(report.to_json()) == report``, and floats survive exactly
 (``json`` writes the shortest repr that reads back to the same double).
@@ -11,7 +11,6 @@ JSON round trip: ``Report.from_json(report.to_json()) == report``, and floats su
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -20,15 +19,10 @@ from typing import Any
 import numpy as np
 
 from ranklens import __version__
-from ranklens.aggregate import MetricComparison, SegmentRow
+from ranklens.compare.segments import MetricComparison, SegmentRow
 from ranklens.stats import ComparisonResult
 
 SCHEMA = 1
-
-
-def sha256_hex(data: bytes) -> str:
-    """Content digest used for inputs, caches and the share store."""
-    return hashlib.sha256(data).hexdigest()
 
 
 @dataclass(frozen=True)

@@ -29,10 +29,11 @@ from urllib.parse import urlsplit
 import streamlit as st
 
 from ranklens import __version__
-from ranklens.analysis import CompareSettings, InputFile
+from ranklens.app.report_store import reopened, report_store
+from ranklens.compare.analysis import CompareSettings
+from ranklens.io import InputFile
 from ranklens.share import Shared, SharedFormatError, compare_settings_dict, share
 from ranklens.store import ReportNotFound, StoreError, StoreLimitError
-from ranklens.ui.report_store import reopened, report_store
 
 QUERY_PARAM = "report"
 PAGE_TITLES = {"compare": "Compare runs", "mde": "How many queries (MDE)",
@@ -247,7 +248,7 @@ def share_url(token: str) -> str:
 
 def shared_sources(shared: Shared) -> dict[str, Any]:
     """The shared files as the Compare page's ``app_state.Source`` objects, by role."""
-    from ranklens import app_state
+    from ranklens.app import state as app_state
 
     return {f.role: app_state.Source(f.role, f.name, f.sha256, _reader(f.data))
             for f in shared.files}

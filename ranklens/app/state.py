@@ -28,10 +28,11 @@ from typing import Any, Generic, Protocol, TypeVar
 import streamlit as st
 from streamlit.elements.lib.mutable_status_container import StatusContainer
 
-from ranklens.analysis import CompareSettings, InputFile, LoadedInputs, load_inputs
-from ranklens.metric_result import MetricResult
+from ranklens.compare.analysis import CompareSettings, LoadedInputs, load_inputs
+from ranklens.compare.report import Report
+from ranklens.data import MetricResult
+from ranklens.io import InputFile
 from ranklens.metrics import rbo
-from ranklens.report import Report
 
 ROLES = ("run_a", "run_b", "qrels", "segments")
 ROLE_NAMES = {"run_a": "run A", "run_b": "run B", "qrels": "judgements",

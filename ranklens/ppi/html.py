@@ -5,13 +5,13 @@ verdict (PPI++ difference, interval, p, the weight lambda, gold and proxy-only c
 verdict sentences), the warnings, the random-sample assumption, the four estimates as a chart
 and a table, the proxy's bias measured on the gold queries, the gold-budget planner at the
 page's choice with its chart, the four input files with their sha256 and every setting. Charts
-are inline SVG from the page's own Altair builders (``ranklens.planning_charts``). The analysis
+are inline SVG from the page's own Altair builders (``ranklens.ppi.charts``). The analysis
 is embedded as JSON (``<script type="application/json" id="ranklens-ppi">``, read back by
 ``embedded``): every estimate, the bias, the variance model, the budget and its curve.
 
 It computes no statistics: the analysis, the budget and its curve are the page's
-(``PPIExport`` carries them); the words are ``ranklens.planning_views``'s and
-``ranklens.render.ppi_sentences``, as on the page. Deterministic: the same export gives the
+(``PPIExport`` carries them); the words are ``ranklens.ppi.views``'s and
+``ranklens.ppi.text.ppi_sentences``, as on the page. Deterministic: the same export gives the
 same bytes.
 """
 
@@ -23,12 +23,15 @@ from typing import Any
 
 import pandas as pd
 
-from ranklens import __version__, html_common, planning_charts, planning_views
-from ranklens.analysis import InputFile
-from ranklens.html_common import markdown, number_cell, text, text_cell
-from ranklens.planning_views import GoldBudget
-from ranklens.ppi_analysis import PPIAnalysis
-from ranklens.render import ppi_sentences
+from ranklens import __version__, formats
+from ranklens import html as html_common
+from ranklens.html import markdown, number_cell, text, text_cell
+from ranklens.io import InputFile
+from ranklens.ppi import charts as ppi_charts
+from ranklens.ppi import views as ppi_views
+from ranklens.ppi.analysis import PPIAnalysis
+from ranklens.ppi.text import ppi_sentences
+from ranklens.ppi.views import GoldBudget
 from ranklens.stats import MIN_GOLD
 
 JSON_ID = "ranklens-ppi"
@@ -89,26 +92,26 @@ def _verdict_section(analysis: PPIAnalysis) -> str:
     sentences = ppi_sentences(analysis)
     rest = "".join(f"<p>{markdown(sentence)}</p>" for sentence in sentences[1:])
     return (f'<section id="verdict"><div class="verdict">'
-            f'<p class="conclusion">{text(planning_views.ppi_title(analysis))}</p>'
-            f"{html_common.cards(planning_views.ppi_cards(analysis))}{rest}</div></section>")
+            f'<p class="conclusion">{text(ppi_views.ppi_title(analysis))}</p>'
+            f"{html_common.cards(ppi_views.ppi_cards(analysis))}{rest}</div></section>")
 
 
 def _warnings_section(analysis: PPIAnalysis) -> str:
-    messages = planning_views.ppi_warnings(analysis)
-    assumption = (f'<p class="assumption">{markdown(planning_views.RANDOM_SAMPLE_WARNING)}'
+    messages = ppi_views.ppi_warnings(analysis)
+    assumption = (f'<p class="assumption">{markdown(ppi_views.RANDOM_SAMPLE_WARNING)}'
                   "</p>")
     if messages:
         items = "".join(f"<li>{text(message)}</li>" for message in messages)
         listed = f'<ul class="warnings">{items}</ul>'
     else:
-        note = planning_views.enough_gold_note(analysis)
+        note = ppi_views.enough_gold_note(analysis)
         listed = f'<p class="note">{text(note)}</p>' if note else ""
     return f'<section id="warnings"><h2>Warnings</h2>{listed}{assumption}</section>'
 
 
 def _intervals_section(analysis: PPIAnalysis) -> str:
-    data = planning_charts.intervals_data(analysis)
-    shown = planning_views.intervals_table(analysis, data)
+    data = ppi_charts.intervals_data(analysis)
+    shown = ppi_views.intervals_table(analysis, data)
     rows = []
     for record, key, lam in zip(shown.to_dict("records"), data["key"], data["lam"],
                                 strict=True):
@@ -124,11 +127,11 @@ def _intervals_section(analysis: PPIAnalysis) -> str:
         ])
     level = round(100 * (1 - analysis.estimate("ppi++").result.alpha))
     chart = html_common.figure(
-        html_common.chart_svg(planning_charts.intervals_chart(analysis), CHART_WIDTH),
+        html_common.chart_svg(ppi_charts.intervals_chart(analysis), CHART_WIDTH),
         f"The four estimates of {analysis.metric} B \u2212 A with their {level}% intervals, "
         "as in the table below")
-    notes = [note for note in (planning_views.lambda_note(analysis),
-                               planning_views.INTERVALS_CAPTION) if note]
+    notes = [note for note in (ppi_views.lambda_note(analysis),
+                               ppi_views.INTERVALS_CAPTION) if note]
     return ('<section id="estimates"><h2>Four estimates of the same difference</h2>'
             + chart + html_common.table(list(shown.columns), rows, css_class="estimates",
                                         row_classes=["chosen", "", "", ""])
@@ -140,8 +143,8 @@ def _bias_section(analysis: PPIAnalysis) -> str:
     if bias is None:
         return ""
     return ('<section id="bias"><h2>The proxy\'s bias on this difference</h2>'
-            + html_common.cards([planning_views.bias_card(bias)])
-            + f"<p>{markdown(planning_views.bias_sentence(bias))}</p></section>")
+            + html_common.cards([ppi_views.bias_card(bias)])
+            + f"<p>{markdown(ppi_views.bias_sentence(bias))}</p></section>")
 
 
 def _budget_section(export: PPIExport) -> str:
@@ -149,20 +152,20 @@ def _budget_section(export: PPIExport) -> str:
     if model is None or budget is None or curve is None:
         return ""
     best = export.analysis.estimate("ppi++").result
-    chart = planning_charts.budget_chart(curve, best.n_gold, model.realised_width,
+    chart = ppi_charts.budget_chart(curve, best.n_gold, model.realised_width,
                                          min_gold=MIN_GOLD)
     return ('<section id="budget"><h2>Gold budget: how many gold queries are worth labelling?'
             "</h2>"
             f"<p>With <strong>{budget.planned:,}</strong> of the {budget.pool:,} queries "
             f"labelled gold (today: {model.n_gold:,}; the interval is "
             f"{budget.realised:.4f} wide now):</p>"
-            + html_common.cards(planning_views.budget_cards(budget))
-            + f"<p>{markdown(planning_views.correlation_note(model))}</p>"
+            + html_common.cards(ppi_views.budget_cards(budget))
+            + f"<p>{markdown(ppi_views.correlation_note(model))}</p>"
             + html_common.figure(
                 html_common.chart_svg(chart, BUDGET_CHART_WIDTH),
                 "Expected interval width against the number of gold queries, PPI++ and gold "
                 "only, today's sample marked",
-                text(planning_views.budget_caption(model)))
+                text(ppi_views.budget_caption(model)))
             + "</section>")
 
 
@@ -188,8 +191,8 @@ def _payload(export: PPIExport) -> dict[str, Any]:
         "settings": html_common.jsonable(_settings(export)),
         "analysis": html_common.jsonable(analysis),
         "verdict": ppi_sentences(analysis),
-        "headline": [planning_views.card_dict(card)
-                     for card in planning_views.ppi_cards(analysis)],
+        "headline": [formats.card_dict(card)
+                     for card in ppi_views.ppi_cards(analysis)],
         "budget": budget,
         "inputs": html_common.files_json(export.inputs),
     }

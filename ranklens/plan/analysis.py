@@ -28,8 +28,8 @@ import numpy as np
 import pandas as pd
 
 from ranklens import io
-from ranklens.analysis import InputFile
-from ranklens.metric_result import MetricResult
+from ranklens.data import MetricResult, Qrels, Run
+from ranklens.io import InputFile
 from ranklens.metrics import evaluate, parse_metric
 from ranklens.stats import (
     minimum_detectable_effect,
@@ -39,7 +39,6 @@ from ranklens.stats import (
     standard_deviation,
 )
 from ranklens.stats.distributions import t_quantile
-from ranklens.tables import Qrels, Run
 
 DEFAULT_DELTAS = (0.02, 0.01, 0.005)
 

@@ -1,0 +1,12 @@
+"""Everything that imports Streamlit, apart from ``app.py`` and the pages in ``pages/``.
+
+- ``state``: the app's caches of parsed inputs, reports and RBO, keyed by content digest
+- ``widgets``: the inputs every page shares (metric lists, alpha, format help, demo switch)
+- ``share_widget``: opening ``?report=<token>`` links and the Share action
+- ``report_store``: the share store this server uses (one per process)
+- ``downloads``: the "Report (HTML)" buttons of the three pages
+- ``entrypoint``: pages that run on their own hand the run to ``app.py``
+
+The library modules they call (``ranklens.compare``, ``ranklens.plan``, ``ranklens.ppi``,
+``ranklens.share``) know nothing of Streamlit.
+"""

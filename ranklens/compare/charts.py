@@ -1,0 +1,195 @@
+"""Altair charts of comparison results: the forest plot and the histogram of per-query deltas.
+
+Each chart has a ``*_data`` function that answers "what exactly does the chart draw" (one row
+per mark, formatted tooltip texts included), so tests can check it without a browser, and a
+builder that only encodes that data. No Streamlit here: the pages call these and draw.
+"""
+
+from __future__ import annotations
+
+import math
+
+import altair as alt
+import numpy as np
+import pandas as pd
+
+from ranklens.charts import FIT_WIDTH
+from ranklens.compare.views import describe_row, finding_labels
+
+ROW_HEIGHT = 24
+"""Pixels per forest-plot row: 40 segments stay readable, one metric fits a screen."""
+
+COLOURS = ("#1a7f37", "#8c959f", "#cf222e", "#d0d7de")
+"""Better, no reliable difference, worse, too small (finding_labels order)."""
+
+
+def forest_data(table: pd.DataFrame, run_names: tuple[str, str]) -> pd.DataFrame:
+    """The forest plot's rows, top to bottom, from a `ranklens.compare.views.segment_table`.
+
+    Adds ``row`` (the y label: segment and n), ``position`` (0 = top), ``kind`` ("overall" or
+    "segment") and the tooltip texts ``interval``, ``p``, ``q``, ``mean_a_text``,
+    ``mean_b_text``, ``delta_text``. The row order is the table's (overall, then segments by
+    difference); rows without a result keep NaN numbers and carry their note.
+    """
+    data = table.copy()
+    data["row"] = [f"{seg}  (n={n:,})" for seg, n in zip(data["segment"], data["n_queries"],
+                                                         strict=True)]
+    data["position"] = range(len(data))
+    data["kind"] = ["overall" if o else "segment" for o in data["overall"]]
+    texts = [describe_row(record) for record in data.to_dict("records")]
+    data["interval"] = [t["interval"] for t in texts]
+    data["p"] = [t["p"] for t in texts]
+    data["q"] = [t["q"] for t in texts]
+    for column in ("mean_a", "mean_b"):
+        data[f"{column}_text"] = [("" if math.isnan(v) else f"{v:.4f}")
+                                  for v in data[column].astype(float)]
+    data["delta_text"] = [("" if math.isnan(v) else f"{v:+.4f}".replace("-", "\u2212"))
+                          for v in data["delta"].astype(float)]
+    return data
+
+
+def forest_plot(
+    table: pd.DataFrame,
+    *,
+    metric: str,
+    run_names: tuple[str, str],
+    alpha: float,
+) -> alt.LayerChart:
+    """Forest plot: a row per segment and the overall row (top, diamond, bold label).
+
+    Point = mean difference B - A, bar = the bootstrap interval, dashed line at 0, colour = the
+    row's finding at ``alpha`` (q for segments), legend in words; tooltip with n, means, delta,
+    interval, p and q. Each row gets ``ROW_HEIGHT`` pixels, so 40 segments stay readable.
+    """
+    data = forest_data(table, run_names)
+    name_a, name_b = run_names
+    order = list(data["row"])
+    present = set(data["finding"])
+    shown = [(label, colour) for label, colour in zip(finding_labels(run_names), COLOURS,
+                                                      strict=True) if label in present]
+    colour = alt.Color(
+        "finding:N",
+        title=f"At q \u2264 {alpha:g} (overall row: p)",
+        scale=alt.Scale(domain=[label for label, _ in shown],
+                        range=[colour for _, colour in shown]),
+        legend=alt.Legend(orient="top", direction="horizontal", labelLimit=320),
+    )
+    y = alt.Y(
+        "row:N", sort=order, title=None,
+        axis=alt.Axis(
+            labelLimit=320, labelFontSize=12, ticks=False, domain=False,
+            labelFontWeight=alt.ExprRef(f"datum.value === {order[0]!r} ? 'bold' : 'normal'"),
+        ),
+    )
+    tooltip = [
+        alt.Tooltip("segment:N", title="Segment"),
+        alt.Tooltip("n_queries:Q", title="Queries (n)", format=","),
+        alt.Tooltip("mean_a_text:N", title=f"Mean {name_a} (A)"),
+        alt.Tooltip("mean_b_text:N", title=f"Mean {name_b} (B)"),
+        alt.Tooltip("delta_text:N", title="Difference B \u2212 A"),
+        alt.Tooltip("interval:N", title=f"{round(100 * (1 - alpha))}% interval"),
+        alt.Tooltip("p:N", title="p (permutation)"),
+        alt.Tooltip("q:N", title="q (BH)"),
+        alt.Tooltip("finding:N", title="Finding"),
+        alt.Tooltip("note:N", title="Note"),
+    ]
+    x_title = f"{metric}: {name_b} \u2212 {name_a} (mean difference, interval)"
+    base = alt.Chart(data).encode(y=y)
+    scored = base.transform_filter("isValid(datum.delta)")
+    bars = scored.mark_rule(strokeWidth=2.5).encode(
+        x=alt.X("ci_low:Q", title=x_title), x2="ci_high:Q", color=colour, tooltip=tooltip,
+    )
+    points = scored.mark_point(filled=True, opacity=1).encode(
+        x="delta:Q",
+        color=colour,
+        shape=alt.Shape("kind:N", scale=alt.Scale(domain=["overall", "segment"],
+                                                   range=["diamond", "circle"]), legend=None),
+        size=alt.Size("kind:N", scale=alt.Scale(domain=["overall", "segment"],
+                                                range=[180, 70]), legend=None),
+        tooltip=tooltip,
+    )
+    notes = base.transform_filter("!isValid(datum.delta)").mark_text(
+        align="left", dx=4, fontStyle="italic", color="#57606a",
+    ).encode(x=alt.datum(0), text="note:N", tooltip=tooltip)
+    zero = alt.Chart(pd.DataFrame({"zero": [0.0]})).mark_rule(
+        strokeDash=[5, 4], color="#57606a").encode(x="zero:Q")
+    # A thin rule under the overall row sets it apart from the segments.
+    separator = alt.Chart(pd.DataFrame({"row": [order[0]]})).mark_rule(
+        color="#d0d7de", yOffset=ROW_HEIGHT / 2).encode(y=alt.Y("row:N", sort=order))
+    layers = [zero, bars, points, notes]
+    if len(order) > 1:
+        layers.insert(0, separator)
+    return alt.LayerChart(
+        layer=layers, height=alt.Step(ROW_HEIGHT), width="container", autosize=FIT_WIDTH,
+    ).configure_view(stroke=None)
+
+
+def bin_step(span: float, bins: int) -> float:
+    """A readable bin width (1, 2 or 5 times a power of ten) giving at most ~``bins`` bins."""
+    if not span > 0:
+        return 0.01
+    raw = span / bins
+    power = 10.0 ** math.floor(math.log10(raw))
+    return next(m * power for m in (1, 2, 5, 10) if m * power >= raw * (1 - 1e-9))
+
+
+def histogram_data(per_query: pd.DataFrame, run_names: tuple[str, str],
+                   bins: int = 40) -> pd.DataFrame:
+    """The histogram's bars: per-query differences counted in bins, split by outcome.
+
+    One row per (bin, outcome) with at least one query: ``bin_start``, ``bin_end`` (bins of a
+    readable width with an edge at 0, a bin holds ``start <= delta < end``), ``outcome``
+    ("<B> wins", "tie", "<B> loses") and ``queries``. Counting here rather than in the browser
+    keeps the chart small however many queries there are.
+    """
+    name_b = run_names[1]
+    words = {"B wins": f"{name_b} wins", "tie": "tie", "B loses": f"{name_b} loses"}
+    deltas = per_query["delta"].to_numpy(dtype=float)
+    columns = ["bin_start", "bin_end", "outcome", "queries"]
+    if deltas.size == 0:
+        return pd.DataFrame(columns=columns)
+    low, high = float(deltas.min()), float(deltas.max())
+    step = bin_step(max(high, 0.0) - min(low, 0.0), bins)
+    # The nudge keeps a difference that is a multiple of the step (P@10 moves by 0.1) in the
+    # bin that starts at it, despite 0.3 / 0.05 == 5.999...
+    index = np.floor(deltas / step + 1e-9).astype(np.int64)
+    outcome_rank = per_query["outcome"].map({"B wins": 0, "tie": 1, "B loses": 2})
+    counted = (pd.DataFrame({"index": index, "rank": outcome_rank.to_numpy()})
+               .groupby(["index", "rank"], sort=True).size().reset_index(name="queries"))
+    counted["bin_start"] = (counted["index"] * step).round(12)
+    counted["bin_end"] = ((counted["index"] + 1) * step).round(12)
+    names = [words["B wins"], words["tie"], words["B loses"]]
+    counted["outcome"] = [names[r] for r in counted["rank"]]
+    return counted[columns]
+
+
+def delta_histogram(
+    per_query: pd.DataFrame,
+    *,
+    metric: str,
+    run_names: tuple[str, str],
+    bins: int = 40,
+) -> alt.LayerChart:
+    """Histogram of per-query differences B - A, stacked by outcome, dashed line at 0."""
+    data = histogram_data(per_query, run_names, bins)
+    name_a, name_b = run_names
+    outcomes = [f"{name_b} wins", "tie", f"{name_b} loses"]
+    bars = alt.Chart(data).mark_bar(binSpacing=1).encode(
+        x=alt.X("bin_start:Q", bin="binned",
+                title=f"{metric}: {name_b} \u2212 {name_a} per query"),
+        x2="bin_end:Q",
+        y=alt.Y("sum(queries):Q", title="Queries", stack="zero"),
+        color=alt.Color("outcome:N", title=None,
+                        scale=alt.Scale(domain=outcomes, range=list(COLOURS[:3])),
+                        legend=alt.Legend(orient="top")),
+        order=alt.Order("outcome_order:Q"),
+        tooltip=[alt.Tooltip("outcome:N", title="Outcome"),
+                 alt.Tooltip("sum(queries):Q", title="Queries"),
+                 alt.Tooltip("bin_start:Q", title="From", format="+.3f"),
+                 alt.Tooltip("bin_end:Q", title="To (excluded)", format="+.3f")],
+    ).transform_calculate(
+        outcome_order=f"indexof({outcomes!r}, datum.outcome)",
+    )
+    zero = alt.Chart(pd.DataFrame({"zero": [0.0]})).mark_rule(
+        strokeDash=[5, 4], color="#57606a").encode(x="zero:Q")
+    return alt.LayerChart(layer=[bars, zero], height=220, width="container", autosize=FIT_WIDTH)

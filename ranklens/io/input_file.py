@@ -1,0 +1,63 @@
+"""One input file as the user gave it: its role, display name, bytes and content digest.
+
+The one input-file type of every face: the CLI builds it from a path, the pages from an upload
+or the bundled demo, share links from a stored snapshot. The sha256 digest is computed at most
+once per file (or handed in when already known, e.g. remembered per upload), and it is the key
+of every cache. It does not parse anything: that is ``ranklens.io.read_*``.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ranklens.io.errors import InputError
+
+
+def sha256_hex(data: bytes | memoryview) -> str:
+    """The hex sha256 digest of ``data``: the identity of an input everywhere."""
+    return hashlib.sha256(data).hexdigest()
+
+
+@dataclass(frozen=True)
+class InputFile:
+    """One input as the user gave it: its role, display name and raw bytes."""
+
+    role: str
+    name: str
+    data: bytes = field(repr=False)
+
+    @classmethod
+    def from_path(cls, role: str, path: str | Path, name: str | None = None) -> InputFile:
+        path = Path(path)
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            raise InputError(str(path), "file not found", hint="check the path") from None
+        except IsADirectoryError:
+            raise InputError(str(path), "is a folder, not a file",
+                                hint="pick a file inside it") from None
+        return cls(role, name or path.name, data)
+
+    @classmethod
+    def with_digest(cls, role: str, name: str, data: bytes, sha256: str) -> InputFile:
+        """A file whose digest is known already (an upload hashed once): no second hash."""
+        file = cls(role, name, data)
+        file.__dict__["sha256"] = sha256  # seeds the cached_property below
+        return file
+
+    @functools.cached_property
+    def sha256(self) -> str:
+        """Hex sha256 of the bytes, computed once."""
+        return sha256_hex(self.data)
+
+    @property
+    def size(self) -> int:
+        return len(self.data)
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        """(role, name, sha256): what identifies this input in caches and reports."""
+        return (self.role, self.name, self.sha256)

@@ -1,0 +1,94 @@
+"""What the MDE page shows, in words, cards and tables: one source for the page and its HTML.
+
+The page (``pages/mde.py``) draws these with Streamlit; its HTML report (``ranklens.plan.html``)
+writes the same cards, tables and sentences into a file, so a number reads the same in both.
+Sentences are Markdown with ``**bold**`` only.
+
+One number is worked out here for the page with one library call: the MDE under the other
+method (``other_method_mde``). Everything else only formats what ``ranklens.plan.analysis``
+returned; nothing here draws.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ranklens.formats import Card, format_delta
+from ranklens.plan.analysis import NON_SIGNIFICANT_MEANING, PlanRow, QueryPlan
+from ranklens.stats import minimum_detectable_effect
+
+MDE_CHART_CAPTION = ("Red: your choice. Dashed: target differences; the curve crosses each at "
+                     "the number of queries it needs.")
+NO_SPREAD = ("The per-query differences have no spread (every query moved by the same amount), "
+             "so there is no curve to draw: any true difference would be detected.")
+
+
+def other_method(method: str) -> str:
+    """The method the plan did not use: "t" for "z", "z" for "t"."""
+    return "t" if method == "z" else "z"
+
+
+def other_method_mde(plan: QueryPlan) -> float:
+    """The plan's MDE under the other method (z or t), for the headline's comparison."""
+    assert plan.n_queries is not None
+    return minimum_detectable_effect(plan.sd, plan.n_queries, alpha=plan.alpha,
+                                     power=plan.power, method=other_method(plan.method))
+
+
+def spread_caption(sd: float, note: str | None, mean_delta: float | None) -> str:
+    """Where the spread came from: a pilot's ``note`` and mean difference, or typed in."""
+    if note is None or mean_delta is None:
+        return f"Spread: **sd {sd:.4f}**, typed in."
+    return (f"Spread: **sd {sd:.4f}** — {note}. Mean difference on the pilot "
+            f"{format_delta(mean_delta)}; the plan uses only the spread, not this difference.")
+
+
+def mde_cards(plan: QueryPlan, target_row: PlanRow, other_mde: float) -> tuple[Card, ...]:
+    """The four headline cards: MDE at n, queries needed and power now for the target, sd."""
+    assert plan.mde is not None and plan.n_queries is not None
+    other = other_method(plan.method)
+    target = format_delta(target_row.delta)
+    power_now = target_row.power_at_n
+    return (
+        Card(f"MDE with {plan.n_queries:,} queries", f"{plan.mde:.4f}", plan.mde,
+             f"Smallest true difference detected with {plan.power:.0%} power at alpha "
+             f"{plan.alpha:g}. With the {other}-method: {other_mde:.4f}."),
+        Card(f"Queries needed for {target}", f"{target_row.queries_needed:,}",
+             target_row.queries_needed, "The target difference is set in the sidebar."),
+        Card(f"Power for {target} now", "—" if power_now is None else f"{power_now:.0%}",
+             power_now, f"Chance that {plan.n_queries:,} queries show a true {target} as "
+                        "significant."),
+        Card("sd of differences", f"{plan.sd:.4f}", plan.sd),
+    )
+
+
+def mde_sentence(plan: QueryPlan, other_mde: float) -> str:
+    """What the MDE means for a non-significant result, with the z- and t-based MDE."""
+    assert plan.mde is not None and plan.n_queries is not None
+    z_and_t = {plan.method: plan.mde, other_method(plan.method): other_mde}
+    return (f"With {plan.n_queries:,} queries, a true difference smaller than "
+            f"**{plan.mde:.4f}** will often come out non-significant "
+            f"(z-based MDE {z_and_t['z']:.4f}, t-based {z_and_t['t']:.4f}). "
+            f"{NON_SIGNIFICANT_MEANING}")
+
+
+def plan_table(plan: QueryPlan) -> pd.DataFrame:
+    """The queries-needed table as the page shows it: one row per target difference.
+
+    Columns: "target difference" (signed text), "queries needed", "power with N queries"
+    (a fraction) and "detectable with N?" (yes/no).
+    """
+    assert plan.n_queries is not None
+    return pd.DataFrame([
+        {"target difference": format_delta(row.delta),
+         "queries needed": row.queries_needed,
+         f"power with {plan.n_queries:,} queries": row.power_at_n,
+         f"detectable with {plan.n_queries:,}?":
+             "yes" if row.queries_needed <= plan.n_queries else "no"}
+        for row in plan.rows])
+
+
+def power_chart_caption(alpha: float) -> str:
+    """The caption under the power curve."""
+    return (f"Chance of a significant result at alpha {alpha:g} for each true difference. "
+            "At 0 it is alpha: a false alarm.")

@@ -1,0 +1,122 @@
+"""Altair charts of the PPI page. No Streamlit here: the page draws them.
+
+``intervals_chart`` (the four intervals of one difference on one axis, the uncorrected proxy
+marked) and ``budget_chart`` (expected interval width against the number of gold queries).
+Each ``*_data`` function answers what exactly a chart draws, so tests can check it without a
+browser.
+"""
+
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+
+from ranklens.charts import CHOSEN, CURVE, FIT_WIDTH, MUTED, log_ticks, width_ticks
+from ranklens.formats import format_delta
+from ranklens.ppi.analysis import PPIAnalysis
+
+ESTIMATE_COLOURS = {"ppi++": "#0969da", "gold": "#1a7f37", "ppi": "#8250df",
+                    "proxy": "#cf222e"}
+
+
+def intervals_data(analysis: PPIAnalysis) -> pd.DataFrame:
+    """One row per estimate, top to bottom: PPI++, gold only, classic PPI, proxy uncorrected.
+
+    Columns: ``key``, ``label`` (the y label; the proxy's says "biased"), ``delta``, ``low``,
+    ``high``, ``lam`` (NaN for the proxy), ``queries`` (what it was measured on), ``text``.
+    """
+    order = ("ppi++", "gold", "ppi", "proxy")
+    labels = {"ppi++": "PPI++ (λ estimated)", "gold": "gold only (λ = 0)",
+              "ppi": "classic PPI (λ = 1)", "proxy": "proxy, uncorrected (biased)"}
+    rows = []
+    for key in order:
+        result = analysis.estimate(key).result
+        if key == "proxy":
+            queries = f"{result.n_proxy:,} queries, proxy labels"
+        elif key == "gold":
+            queries = f"{result.n_gold:,} gold queries"
+        else:
+            queries = f"{result.n_gold:,} gold + {result.n_proxy:,} proxy-only"
+        rows.append({
+            "key": key, "label": labels[key], "delta": result.delta,
+            "low": result.ci_low, "high": result.ci_high,
+            "lam": float("nan") if key == "proxy" else result.lam,
+            "queries": queries,
+            "text": f"{format_delta(result.delta)} [{format_delta(result.ci_low)}, "
+                    f"{format_delta(result.ci_high)}]",
+        })
+    return pd.DataFrame(rows)
+
+
+def intervals_chart(analysis: PPIAnalysis, *, row_height: int = 44) -> alt.LayerChart:
+    """The four intervals of B - A on one axis, a dashed rule at 0, the biased one in red."""
+    data = intervals_data(analysis)
+    order = list(data["label"])
+    level = round(100 * (1 - analysis.estimate("ppi++").result.alpha))
+    y = alt.Y("label:N", sort=order, title=None,
+              axis=alt.Axis(labelLimit=260, labelFontSize=12, ticks=False, domain=False))
+    colour = alt.Color("key:N", legend=None,
+                       scale=alt.Scale(domain=list(ESTIMATE_COLOURS),
+                                       range=list(ESTIMATE_COLOURS.values())))
+    tooltip = [alt.Tooltip("label:N", title="estimate"),
+               alt.Tooltip("text:N", title=f"B − A [{level}% CI]"),
+               alt.Tooltip("queries:N", title="measured on")]
+    base = alt.Chart(data).encode(y=y, color=colour, tooltip=tooltip)
+    bars = base.mark_rule(strokeWidth=3).encode(
+        x=alt.X("low:Q", title=f"{analysis.metric}: B − A with {level}% interval",
+                axis=alt.Axis(labelExpr="datum.value == 0 ? '0' : format(datum.value, '+.3~f')")),
+        x2="high:Q",
+    )
+    points = base.mark_point(filled=True, size=80).encode(x="delta:Q")
+    text = base.mark_text(align="left", dx=8, dy=-12, fontSize=11).encode(
+        x="delta:Q", text="text:N")
+    zero = alt.Chart(pd.DataFrame({"x": [0.0]})).mark_rule(
+        color=MUTED, strokeDash=[4, 3]).encode(x="x:Q")
+    return alt.LayerChart(layer=[zero, bars, points, text], height=row_height * len(data),
+                          width="container", autosize=FIT_WIDTH)
+
+
+def budget_chart(curve: pd.DataFrame, current_n: int, current_width: float,
+                 *, min_gold: int | None = None, height: int = 320) -> alt.LayerChart:
+    """Expected interval width against the number of gold queries (log x).
+
+    ``curve`` has ``n_gold``, ``ppi`` and ``gold_only`` (``ranklens.ppi.analysis
+    .budget_curve``): PPI++ solid, gold only dashed; the current gold sample is a red point
+    with its realised width; ``min_gold`` a grey rule where the warning stops.
+    """
+    long = curve.melt(id_vars="n_gold", value_vars=["ppi", "gold_only"],
+                      var_name="estimate", value_name="width")
+    long["estimate"] = long["estimate"].map({"ppi": "PPI++ (gold + proxy)",
+                                             "gold_only": "gold only"})
+    n_range = [int(curve["n_gold"].min()), int(curve["n_gold"].max())]
+    y_range = [float(long["width"].min()) * 0.9, float(long["width"].max()) * 1.1]
+    lines = alt.Chart(long).mark_line(strokeWidth=2).encode(
+        x=alt.X("n_gold:Q", title="number of gold queries",
+                scale=alt.Scale(type="log", domain=n_range, nice=False),
+                axis=alt.Axis(format="~s", values=log_ticks(n_range[0], n_range[1]))),
+        y=alt.Y("width:Q", title="expected interval width",
+                scale=alt.Scale(type="log", domain=y_range, nice=False),
+                axis=alt.Axis(format=".3~f", values=width_ticks(y_range))),
+        color=alt.Color("estimate:N", title=None,
+                        scale=alt.Scale(domain=["PPI++ (gold + proxy)", "gold only"],
+                                        range=[CURVE, "#1a7f37"]),
+                        legend=alt.Legend(orient="top", direction="horizontal")),
+        strokeDash=alt.StrokeDash("estimate:N", legend=None,
+                                  scale=alt.Scale(domain=["PPI++ (gold + proxy)", "gold only"],
+                                                  range=[[1, 0], [5, 3]])),
+        tooltip=[alt.Tooltip("estimate:N"), alt.Tooltip("n_gold:Q", title="gold queries"),
+                 alt.Tooltip("width:Q", title="width", format=".4f")],
+    )
+    layers: list[alt.Chart] = [lines]
+    if min_gold is not None:
+        layers.append(alt.Chart(pd.DataFrame({"n_gold": [min_gold]})).mark_rule(
+            color=MUTED, strokeDash=[2, 2]).encode(x="n_gold:Q"))
+    here = pd.DataFrame({"n_gold": [current_n], "width": [current_width],
+                         "label": [f"now: {current_n:,} gold → {current_width:.4f}"]})
+    layers.append(alt.Chart(here).mark_point(color=CHOSEN, filled=True, size=90).encode(
+        x="n_gold:Q", y="width:Q", tooltip=[alt.Tooltip("label:N", title="your sample")]))
+    layers.append(alt.Chart(here).mark_text(
+        align="right", dx=-8, dy=16, color=CHOSEN, fontWeight="bold", fontSize=12,
+    ).encode(x="n_gold:Q", y="width:Q", text="label:N"))
+    return alt.LayerChart(layer=layers, height=height, width="container", autosize=FIT_WIDTH)
+
