@@ -1,12 +1,13 @@
 # Two commands a newcomer needs (see README):
 #   make app    set up .venv if missing, install ranklens, serve the app on the bundled demo data
 #   make test   set up .venv with the test extra (and Debian chromium), lint, type-check, run all tests
+#   make test-fast   the edit loop: lint and the tests that are neither slow nor in a browser
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 PORT ?= 8501
 
-.PHONY: app test lint typecheck pytest bench demo-data chromium
+.PHONY: app test test-fast lint typecheck pytest bench demo-data chromium
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,10 +36,18 @@ lint: $(VENV)/.test-installed
 typecheck: $(VENV)/.test-installed
 	$(BIN)/mypy
 
+# Parallel over the machine's cores (pytest-xdist); each worker starts its own app server.
+PYTEST_WORKERS ?= auto
+
 pytest: $(VENV)/.test-installed chromium
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(PYTEST_WORKERS)
 
 test: lint typecheck pytest
+
+# The edit loop: no browser tests, no simulations marked slow.
+test-fast: $(VENV)/.test-installed
+	$(BIN)/ruff check .
+	$(BIN)/pytest -n $(PYTEST_WORKERS) -m "not slow and not browser"
 
 bench: $(VENV)/.test-installed
 	$(BIN)/python -m pip install -q -e '.[bench]'

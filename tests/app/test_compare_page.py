@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from page_testing import metric_cards, run_page
 from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.testing.v1 import AppTest
 
@@ -28,6 +27,7 @@ from ranklens.compare.words import caveat, conclusion, headline
 from ranklens.formats import format_delta, format_interval, format_p
 from ranklens.io import InputError, InputFile
 from ranklens.metrics import rbo
+from tests.support.page_testing import metric_cards, run_page
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = {role: path.read_bytes() for role, path in demo.paths().items()}

@@ -6,7 +6,6 @@ import statistics
 from pathlib import Path
 
 import pytest
-from page_testing import metric_cards, run_page
 from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.testing.v1 import AppTest
 
@@ -20,6 +19,7 @@ from ranklens.plan.analysis import (
     plan_queries,
 )
 from ranklens.stats import minimum_detectable_effect, power, required_queries
+from tests.support.page_testing import metric_cards, run_page
 
 PAGE = Path(__file__).resolve().parents[2] / "pages" / "mde.py"
 

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from page_testing import metric_cards, run_page
 from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.testing.v1 import AppTest
 
@@ -15,6 +14,7 @@ from ranklens.compare.analysis import demo_files
 from ranklens.formats import format_delta, format_p
 from ranklens.io import InputFile
 from ranklens.ppi.analysis import RANDOM_SAMPLE_ASSUMPTION, PPIAnalysis, analyse_ppi
+from tests.support.page_testing import metric_cards, run_page
 
 PAGE = Path(__file__).resolve().parents[2] / "pages" / "ppi.py"
 DEMO = {role: path.read_bytes() for role, path in demo.paths().items()}

@@ -17,10 +17,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_server import ROOT, start_app, stop_app
-from browser_reference import demo_subset
 from playwright.sync_api import Page, expect
-from streamlit_page import full_page_screenshot
+
+from tests.support.app_server import ROOT, start_app, stop_app
+from tests.support.browser_reference import demo_subset
+from tests.support.streamlit_page import full_page_screenshot
 
 ARTIFACTS = ROOT / "artifacts" / "browser"
 CHROMIUM = os.environ.get("RANKLENS_CHROMIUM", "/usr/bin/chromium")

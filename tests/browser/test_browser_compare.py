@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from browser_reference import cli_compare, corrupt_line, segment_counts
-from compare_page import (
+from playwright.sync_api import Page, expect
+
+from ranklens import demo
+from tests.support.browser_reference import cli_compare, corrupt_line, segment_counts
+from tests.support.compare_page import (
     UPLOADERS,
     assert_headline_equals,
     assert_rows_match_segments,
@@ -15,8 +18,7 @@ from compare_page import (
     segment_table,
     upload_inputs,
 )
-from playwright.sync_api import Page, expect
-from streamlit_page import (
+from tests.support.streamlit_page import (
     ERROR_ELEMENTS,
     assert_no_error,
     chart_titles,
@@ -25,8 +27,6 @@ from streamlit_page import (
     set_multiselect,
     upload_file,
 )
-
-from ranklens import demo
 
 # ---- scenarios ----------------------------------------------------------------------------
 

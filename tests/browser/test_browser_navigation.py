@@ -6,9 +6,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from app_server import start_app, stop_app
 from playwright.sync_api import Page, expect
-from streamlit_page import open_app
+
+from tests.support.app_server import start_app, stop_app
+from tests.support.streamlit_page import open_app
 
 NAVIGATION = ("Compare runs", "How many queries (MDE)", "Cheap labels (PPI++)")
 

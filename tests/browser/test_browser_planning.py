@@ -7,9 +7,11 @@ import re
 from pathlib import Path
 from statistics import NormalDist
 
-from browser_reference import cli_ppi
 from playwright.sync_api import Locator, Page, expect
-from streamlit_page import (
+
+from ranklens import demo
+from tests.support.browser_reference import cli_ppi
+from tests.support.streamlit_page import (
     assert_no_error,
     assert_rounds_to,
     card,
@@ -25,8 +27,6 @@ from streamlit_page import (
     submit_form,
     upload_file,
 )
-
-from ranklens import demo
 
 MDE_PAGE, PPI_PAGE = "How many queries (MDE)", "Cheap labels (PPI++)"  # navigation titles
 TARGET = 0.01  # the MDE page's default target difference

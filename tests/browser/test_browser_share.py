@@ -5,12 +5,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from browser_reference import cli_compare
-from compare_page import assert_headline_equals, headline, segment_table, upload_inputs
 from playwright.sync_api import BrowserContext, Page, expect
-from streamlit_page import (
+
+from tests.support.browser_reference import cli_compare
+from tests.support.compare_page import (
+    assert_headline_equals,
+    headline,
+    segment_table,
+    upload_inputs,
+)
+from tests.support.streamlit_page import (
     assert_no_error,
     click_button,
+    expect_metric_values,
     go_to_page,
     metric_values,
     open_app,
@@ -27,9 +34,26 @@ def share_link(page: Page) -> str:
     return code.inner_text().strip()
 
 
-def what_the_report_says(page: Page) -> tuple[str, dict[str, str], list[dict[str, str]]]:
-    """Headline, metric cards and segment table: the numbers two viewers must agree on."""
+Said = tuple[str, dict[str, str], list[dict[str, str]]]
+
+
+def what_the_report_says(page: Page) -> Said:
+    """Headline, metric cards and segment table: the numbers two viewers must agree on, read
+    once the page has drawn its last cards (the per-query counts and the RBO card)."""
+    labels = page.get_by_test_id("stMetricLabel")
+    for last in ("p (t-test)", "Ties", "Mean RBO"):
+        expect(labels.filter(has_text=last)).to_have_count(1)
     return headline(page), metric_values(page), segment_table(page)
+
+
+def expect_same_report(page: Page, shown: Said) -> None:
+    """Wait until ``page`` shows what ``shown`` recorded: the same headline, the same cards
+    (labels and values, waited for: a finished run may still be drawing them) and the same
+    segment table (read once its grid holds as many rows)."""
+    sentence, cards, table = shown
+    expect_metric_values(page, cards)
+    assert headline(page) == sentence
+    assert segment_table(page, n_rows=len(table)) == table
 
 
 def test_share_link_reopens_the_report_in_a_new_context(
@@ -44,7 +68,7 @@ def test_share_link_reopens_the_report_in_a_new_context(
     viewer = new_context().new_page()  # no cookies, no session: someone else's browser
     open_app(viewer, link)
     expect(viewer.get_by_text(SHARED_BANNER)).to_be_visible()
-    assert what_the_report_says(viewer) == shown
+    expect_same_report(viewer, shown)
     expected = cli_compare(small_inputs["run_a"], small_inputs["run_b"],
                            qrels=small_inputs["qrels"], segments=small_inputs["segments"],
                            segment_column="intent")
@@ -55,5 +79,5 @@ def test_share_link_reopens_the_report_in_a_new_context(
     expect(viewer.get_by_text(SHARED_BANNER)).to_have_count(0)
     go_to_page(viewer, "Compare runs")
     expect(viewer.get_by_text(SHARED_BANNER)).to_be_visible()
-    assert what_the_report_says(viewer) == shown
+    expect_same_report(viewer, shown)
     assert_no_error(viewer)

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from cli_helpers import Outcome, Runner
 
 from ranklens import demo
 from ranklens.cli import main
+from tests.support.cli_helpers import Outcome, Runner
 
 
 @pytest.fixture(scope="session")

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from cli_helpers import Runner
 
 from ranklens.compare.analysis import CompareSettings, build_report, load_inputs
 from ranklens.compare.report import Report
 from ranklens.formats import format_delta
 from ranklens.io import InputFile
+from tests.support.cli_helpers import Runner
 
 FAST = ["--n-resamples", "2000", "--n-permutations", "2000"]
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from cli_helpers import Outcome, Runner
+
+from tests.support.cli_helpers import Outcome, Runner
 
 
 def _one_line_error(done: Outcome) -> str:

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 import pytrec_eval
-from cli_helpers import Runner
+
+from tests.support.cli_helpers import Runner
 
 TREC_NAMES = {"ndcg_cut_10": "nDCG@10", "map": "AP"}
 

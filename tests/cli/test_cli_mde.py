@@ -6,10 +6,9 @@ import json
 import math
 from pathlib import Path
 
-from cli_helpers import Runner
-
 from ranklens.compare.analysis import demo_files, load_inputs
 from ranklens.stats import paired_deltas, standard_deviation
+from tests.support.cli_helpers import Runner
 
 
 def test_mde_of_200_queries_at_sd_0_1(ranklens: Runner) -> None:

@@ -5,10 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from cli_helpers import Runner
-
 from ranklens.compare.analysis import demo_files, load_inputs
 from ranklens.stats import ppi_compare
+from tests.support.cli_helpers import Runner
 
 
 def _scored(demo_paths: dict[str, Path]) -> list[object]:

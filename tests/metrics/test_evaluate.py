@@ -8,11 +8,11 @@ import math
 import numpy as np
 import pyarrow as pa
 import pytest
-from metrics_cases import random_case
-from metrics_reference import judged_at, ndcg, trec_order
 
 from ranklens.data import Qrels, Run
 from ranklens.metrics import MetricResult, evaluate
+from tests.support.metrics_cases import random_case
+from tests.support.metrics_reference import judged_at, ndcg, trec_order
 
 
 @pytest.mark.parametrize("seed", range(40))

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from metrics_reference import rbo_ext, trec_order
 
 from ranklens.data import Run
 from ranklens.metrics import rbo
+from tests.support.metrics_reference import rbo_ext, trec_order
 
 
 def run_of(rankings: dict[str, list[str]], name: str = "run") -> Run:

@@ -6,11 +6,11 @@ import pytest
 import pytrec_eval
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from metrics_cases import random_case
-from metrics_reference import truncate
 
 from ranklens.data import Qrels, Run
 from ranklens.metrics import evaluate, parse_metric
+from tests.support.metrics_cases import random_case
+from tests.support.metrics_reference import truncate
 
 CUTOFFS = [1, 2, 3, 5, 10, 50]
 TOLERANCE = 1e-9

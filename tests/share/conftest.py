@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -24,14 +23,3 @@ def store_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 @pytest.fixture
 def store(store_path: Path) -> SQLiteReportStore:
     return SQLiteReportStore(store_path)
-
-
-@pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
-    """pytest-playwright's browser is Debian's Chromium (no browser download on this machine)."""
-    chromium = os.environ.get("RANKLENS_CHROMIUM", "/usr/bin/chromium")
-    if not Path(chromium).exists():
-        pytest.skip(f"Chromium not found at {chromium}")
-    return {**browser_type_launch_args, "executable_path": chromium,
-            "args": ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                     "--disable-component-update", "--disable-sync", "--no-first-run"]}

@@ -6,7 +6,6 @@ import dataclasses
 from typing import Any
 
 import pytest
-from html_outline import assert_self_contained, cards, page_text, strict_payload, table_rows
 
 from ranklens import __version__
 from ranklens.compare.analysis import demo_files
@@ -14,6 +13,13 @@ from ranklens.plan import analysis as planning
 from ranklens.plan import html as html_plan
 from ranklens.plan import views as plan_views
 from ranklens.plan.analysis import METHOD_NOTE, NON_SIGNIFICANT_MEANING
+from tests.support.html_outline import (
+    assert_self_contained,
+    cards,
+    page_text,
+    strict_payload,
+    table_rows,
+)
 
 SETTINGS = {"source": "demo", "metric": "nDCG@10", "alpha": 0.05, "power": 0.8,
             "method": "z", "target": 0.01}

@@ -5,8 +5,6 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from html_outline import assert_self_contained, cards, page_text, strict_payload, table_rows
-from share_helpers import ppi_files
 
 from ranklens import __version__
 from ranklens.formats import format_delta, format_p
@@ -14,6 +12,14 @@ from ranklens.ppi import html as html_ppi
 from ranklens.ppi import views as ppi_views
 from ranklens.ppi.analysis import RANDOM_SAMPLE_ASSUMPTION, analyse_ppi, budget_curve
 from ranklens.ppi.text import ppi_sentences
+from tests.support.html_outline import (
+    assert_self_contained,
+    cards,
+    page_text,
+    strict_payload,
+    table_rows,
+)
+from tests.support.share_helpers import ppi_files
 
 SETTINGS = {"metric": "nDCG@10", "alpha": 0.05}
 

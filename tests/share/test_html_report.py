@@ -7,8 +7,6 @@ import math
 from pathlib import Path
 
 import pytest
-from html_outline import assert_self_contained, outline
-from share_helpers import SETTINGS, compare_files
 
 from ranklens import __version__, demo
 from ranklens.cli import main as cli_main
@@ -17,6 +15,8 @@ from ranklens.compare import views
 from ranklens.compare.analysis import build_report
 from ranklens.compare.report import Report
 from ranklens.compare.words import caveat, headline, segments_summary
+from tests.support.html_outline import assert_self_contained, outline
+from tests.support.share_helpers import SETTINGS, compare_files
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,12 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from share_helpers import (
+from streamlit.testing.v1 import AppTest
+
+from ranklens.share import share
+from ranklens.store import SQLiteReportStore
+from ranklens.store.config import MAX_REPORT_BYTES_ENV
+from tests.support.share_helpers import (
     ROOT,
     app,
     ppi_files,
@@ -20,11 +25,6 @@ from share_helpers import (
     titles,
     token_of,
 )
-from streamlit.testing.v1 import AppTest
-
-from ranklens.share import share
-from ranklens.store import SQLiteReportStore
-from ranklens.store.config import MAX_REPORT_BYTES_ENV
 
 BANNER = "Shared report, read-only"
 
@@ -67,11 +67,11 @@ def test_reopened_compare_page_has_no_input_controls(store_path: Path) -> None:
 def test_link_survives_an_app_restart(store_path: Path) -> None:
     original, token = shared_compare_page(store_path)
     script = (
-        "import json, sys; sys.path.insert(0, sys.argv[2]); "
-        "from share_helpers import app, run_clean, shown_numbers; "
+        "import json, sys; "
+        "from tests.support.share_helpers import app, run_clean, shown_numbers; "
         "sys.stdout.write(json.dumps(shown_numbers(run_clean(app(report=sys.argv[1])))))"
     )
-    done = subprocess.run([sys.executable, "-c", script, token, str(Path(__file__).parent)],
+    done = subprocess.run([sys.executable, "-c", script, token],
                           capture_output=True, text=True, cwd=ROOT, timeout=600, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
     assert json.loads(done.stdout) == json.loads(json.dumps(shown_numbers(original)))

@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from share_helpers import ROOT, SETTINGS, compare_files, ppi_files
 
 from ranklens import __version__
 from ranklens.compare.analysis import CompareSettings, build_report
@@ -24,6 +23,7 @@ from ranklens.share import (
     share,
 )
 from ranklens.store import ReportNotFound, SQLiteReportStore, StoreLimitError, StoreLimits
+from tests.support.share_helpers import ROOT, SETTINGS, compare_files, ppi_files
 
 
 @pytest.fixture(scope="module")

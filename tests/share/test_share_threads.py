@@ -6,11 +6,10 @@ import dataclasses
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-from share_helpers import SETTINGS, compare_files
-
 from ranklens.io import InputFile
 from ranklens.share import compare_settings, reopen, share
 from ranklens.store import SQLiteReportStore
+from tests.support.share_helpers import SETTINGS, compare_files
 
 THREADS = 20
 

@@ -120,6 +120,7 @@ def _coverage(sample, n_datasets: int, method: str, seed: int) -> float:  # type
     return hits / n_datasets
 
 
+@pytest.mark.slow
 def test_percentile_coverage_at_n_200_on_normal_differences() -> None:
     def sample(rng: np.random.Generator) -> tuple[np.ndarray, float]:
         return rng.normal(0.01, 0.1, 200), 0.01
@@ -133,6 +134,7 @@ def _zero_inflated(rng: np.random.Generator) -> tuple[np.ndarray, float]:
     return np.where(rng.random(20) < 0.6, 0.0, gains), 0.4 * 0.05 * np.exp(0.5)
 
 
+@pytest.mark.slow
 def test_studentized_coverage_at_n_20_on_zero_inflated_skewed_differences() -> None:
     studentized = _coverage(_zero_inflated, 600, "studentized", seed=2)
     percentile = _coverage(_zero_inflated, 600, "percentile", seed=2)

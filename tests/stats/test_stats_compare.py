@@ -8,7 +8,6 @@ import sys
 
 import numpy as np
 import pytest
-from stats_helpers import results_from
 
 from ranklens.data import MetricResult
 from ranklens.stats import (
@@ -19,6 +18,7 @@ from ranklens.stats import (
     paired_t_test,
     permutation_test,
 )
+from tests.support.stats_helpers import results_from
 
 
 @pytest.fixture

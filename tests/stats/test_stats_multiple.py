@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from stats_helpers import results_from
 from statsmodels.stats.multitest import multipletests
 
 from ranklens.stats import (
@@ -21,6 +20,7 @@ from ranklens.stats import (
     holm,
     rejected,
 )
+from tests.support.stats_helpers import results_from
 
 STATSMODELS = {"bh": "fdr_bh", "by": "fdr_by", "holm": "holm"}
 
@@ -29,7 +29,7 @@ def test_methods_page_example() -> None:
     assert benjamini_hochberg([0.01, 0.04, 0.5]) == (0.03, 0.06, 0.5)
 
 
-def test_defect4_boundary_is_not_decided_by_floating_point() -> None:
+def test_boundary_is_not_decided_by_floating_point() -> None:
     p_values = [0.01, 0.02, 0.03, 0.04, 0.05]
     assert rejected(p_values, alpha=0.05) == (True,) * 5
     assert tuple(multipletests(p_values, alpha=0.05, method="fdr_bh")[0]) == (True,) * 5
@@ -52,7 +52,7 @@ ALPHAS = st.sampled_from([0.01, 0.05, 0.1, 0.2])
 @pytest.mark.parametrize("method", ["bh", "by"])
 @settings(max_examples=60, deadline=None)
 @given(p_values=P_VALUES, alpha=ALPHAS)
-def test_defect4_agrees_with_statsmodels(method: str, p_values: list[float], alpha: float) -> None:
+def test_agrees_with_statsmodels(method: str, p_values: list[float], alpha: float) -> None:
     _check_against_statsmodels(method, p_values, alpha)
 
 
@@ -85,7 +85,7 @@ def _exact_decisions(p_values: list[Fraction], alpha: Fraction, method: str) -> 
     numerators=st.lists(st.integers(1, 20), min_size=1, max_size=20),
     alpha=st.sampled_from(["0.05", "0.1"]),
 )
-def test_defect4_ties_with_the_threshold_are_rejected(
+def test_ties_with_the_threshold_are_rejected(
     method: str, numerators: list[int], alpha: str
 ) -> None:
     # p-values on the grid k / m * alpha (BH) or alpha / k (Holm): every one ties with a

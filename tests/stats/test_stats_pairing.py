@@ -36,7 +36,7 @@ def test_deltas_are_b_minus_a_on_sorted_common_queries() -> None:
 
 
 @pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf])
-def test_defect1_non_finite_values_are_rejected_naming_the_queries(bad: float) -> None:
+def test_non_finite_values_are_rejected_naming_the_queries(bad: float) -> None:
     # seed: a NaN delta compared False in every flip, giving p ~ 1e-4 next to a NaN interval
     a, b = _runs()
     b["q07"] = bad
@@ -47,7 +47,7 @@ def test_defect1_non_finite_values_are_rejected_naming_the_queries(bad: float) -
         compare(MetricResult("m", a), MetricResult("m", b))
 
 
-def test_defect1_non_finite_in_run_a_is_named_as_run_a() -> None:
+def test_non_finite_in_run_a_is_named_as_run_a() -> None:
     a, b = _runs()
     a["q03"] = math.nan
     with pytest.raises(ValueError, match=r"run A .*'q03'=nan"):
@@ -55,14 +55,14 @@ def test_defect1_non_finite_in_run_a_is_named_as_run_a() -> None:
 
 
 @pytest.mark.parametrize("function", [paired_bootstrap, permutation_test])
-def test_defect1_non_finite_deltas_are_rejected_by_the_array_functions(function) -> None:  # type: ignore[no-untyped-def]
+def test_non_finite_deltas_are_rejected_by_the_array_functions(function) -> None:  # type: ignore[no-untyped-def]
     deltas = np.linspace(-0.1, 0.3, 40)
     deltas[[4, 9]] = [np.nan, np.inf]
     with pytest.raises(ValueError, match=r"positions \[4, 9\]"):
         function(deltas)
 
 
-def test_defect2_drop_warns_with_counts_and_ids_of_each_side() -> None:
+def test_drop_warns_with_counts_and_ids_of_each_side() -> None:
     a, b = _runs()
     a["only_a1"] = a["only_a2"] = 0.3
     b["only_b"] = 0.9
@@ -75,7 +75,7 @@ def test_defect2_drop_warns_with_counts_and_ids_of_each_side() -> None:
     assert len(queries) == 30 and "only_b" not in queries
 
 
-def test_defect2_drop_shows_only_a_few_ids() -> None:
+def test_drop_shows_only_a_few_ids() -> None:
     a, b = _runs()
     for i in range(10):
         a[f"x{i}"] = 0.1
@@ -83,14 +83,14 @@ def test_defect2_drop_shows_only_a_few_ids() -> None:
         paired_deltas(a, b)
 
 
-def test_defect2_no_warning_when_every_query_is_paired() -> None:
+def test_no_warning_when_every_query_is_paired() -> None:
     a, b = _runs()
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         paired_deltas(a, b)
 
 
-def test_defect2_zero_scores_a_missing_query_zero_like_trec_eval_c() -> None:
+def test_zero_scores_a_missing_query_zero_like_trec_eval_c() -> None:
     a, b = _runs()
     a["lost"] = 0.4  # B returned nothing for this query: it scores 0 there
     b["new"] = 0.7
@@ -103,7 +103,7 @@ def test_defect2_zero_scores_a_missing_query_zero_like_trec_eval_c() -> None:
     assert by_query["new"] == pytest.approx(0.7)
 
 
-def test_defect2_error_refuses_unpaired_queries() -> None:
+def test_error_refuses_unpaired_queries() -> None:
     a, b = _runs()
     b["extra"] = 0.1
     with pytest.raises(ValueError, match=r"0 queries only in run A \(none\) and 1 only in run B"):

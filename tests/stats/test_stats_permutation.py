@@ -42,19 +42,19 @@ def test_p_is_never_zero_and_smallest_is_one_over_m_plus_one() -> None:
         lambda v: any(v)
     )
 )
-def test_defect3_small_n_is_enumerated_exactly(deltas: list[float]) -> None:
+def test_small_n_is_enumerated_exactly(deltas: list[float]) -> None:
     # 2^n <= n_permutations: every sign pattern is enumerated; values in tenths make many
     # flipped sums tie with the observed one up to rounding
     assert permutation_test(deltas) == pytest.approx(_brute_force_p(deltas), abs=1e-15)
 
 
-def test_defect3_exact_p_does_not_depend_on_the_seed() -> None:
+def test_exact_p_does_not_depend_on_the_seed() -> None:
     deltas = [0.1, 0.2, 0.3, -0.05, 0.15, 0.0, 0.25]
     expected = _brute_force_p(deltas)
     assert permutation_test(deltas, seed=1) == permutation_test(deltas, seed=2) == expected
 
 
-def test_defect3_ties_up_to_rounding_count_as_extreme() -> None:
+def test_ties_up_to_rounding_count_as_extreme() -> None:
     # 0.1 + 0.2 - 0.3 is 5.6e-17 in floating point; the observed sum of this sample is that
     # rounding residue, and every pattern is at least as extreme
     assert permutation_test([0.1, 0.2, -0.3]) == 1.0
@@ -62,7 +62,7 @@ def test_defect3_ties_up_to_rounding_count_as_extreme() -> None:
 
 
 @pytest.mark.parametrize("scale", [1e-13, 1e-7, 1e5])
-def test_defect3_tie_tolerance_is_relative_to_the_scale(scale: float) -> None:
+def test_tie_tolerance_is_relative_to_the_scale(scale: float) -> None:
     rng = np.random.default_rng(3)
     deltas = np.round(rng.normal(0.02, 0.1, 40), 2)  # rounded: many exact ties among flips
     reference = permutation_test(deltas)

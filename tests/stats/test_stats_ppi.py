@@ -18,12 +18,12 @@ import warnings
 import numpy as np
 import pytest
 from ppi_py import ppi_mean_ci
-from stats_helpers import results_from
 
 from ranklens.data import MetricResult
 from ranklens.stats import InsufficientSampleError, SmallSampleWarning, ppi_compare
 from ranklens.stats.distributions import normal_quantile
 from ranklens.stats.ppi import estimate, optimal_lambda
+from tests.support.stats_helpers import results_from
 
 N_PROXY, N_GOLD, TRUE_DELTA = 2000, 200, 0.010
 
@@ -70,6 +70,7 @@ TABLE = {  # kind: (PPI++ spread, lambda=1 spread, gold-only spread, lambda)
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["good", "bad", "unrelated"])
 def test_simulation_reproduces_the_shape_of_the_methods_page_table(kind: str) -> None:
     rng = np.random.default_rng({"good": 1, "bad": 2, "unrelated": 3}[kind])
@@ -139,7 +140,7 @@ def test_estimated_lambda_is_close_to_ppi_py() -> None:
 
 
 @pytest.mark.parametrize("n_proxy_only", [0, 1])
-def test_defect5_too_few_proxy_only_queries_means_weight_zero_without_nan(
+def test_too_few_proxy_only_queries_means_weight_zero_without_nan(
     n_proxy_only: int,
 ) -> None:
     four = _small(N_GOLD, n_proxy_only)
@@ -153,7 +154,7 @@ def test_defect5_too_few_proxy_only_queries_means_weight_zero_without_nan(
     assert result.n_proxy == n_proxy_only
 
 
-def test_defect5_a_given_lambda_that_is_overridden_is_warned_about() -> None:
+def test_a_given_lambda_that_is_overridden_is_warned_about() -> None:
     rng = np.random.default_rng(9)
     gold = rng.normal(0.01, 0.1, 50)
     four = _four(gold, gold + 0.01, rng.normal(0, 0.1, 1))
@@ -162,7 +163,7 @@ def test_defect5_a_given_lambda_that_is_overridden_is_warned_about() -> None:
     assert result.lam == 0.0
 
 
-def test_defect5_estimated_lambda_is_clipped_unless_asked_not_to() -> None:
+def test_estimated_lambda_is_clipped_unless_asked_not_to() -> None:
     rng = np.random.default_rng(10)
     gold = rng.normal(0.01, 0.1, N_GOLD)
     anti = -gold + rng.normal(0, 0.02, N_GOLD)  # a proxy that moves against gold
@@ -175,7 +176,7 @@ def test_defect5_estimated_lambda_is_clipped_unless_asked_not_to() -> None:
     assert ppi_compare(*high, clip=False).lam > 1.5
 
 
-def test_defect5_p_value_does_not_underflow_to_zero() -> None:
+def test_p_value_does_not_underflow_to_zero() -> None:
     # z about 13: 1 - Phi(13) is exactly 0 in floating point, 2 * Phi(-13) is about 1e-38
     rng = np.random.default_rng(11)
     gold = rng.normal(0.04, 0.1, N_GOLD)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from store_helpers import FakeClock
 
 from ranklens.store import SQLiteReportStore
+from tests.support.store_helpers import FakeClock
 
 
 @pytest.fixture

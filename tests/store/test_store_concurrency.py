@@ -6,9 +6,8 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from store_helpers import trec_run_bytes
-
 from ranklens.store import ReportNotFound, SQLiteReportStore
+from tests.support.store_helpers import trec_run_bytes
 
 N_THREADS = 20
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import sqlite3
 
-from store_helpers import trec_run_bytes
-
 from ranklens.store import SQLiteReportStore
+from tests.support.store_helpers import trec_run_bytes
 
 
 def test_delete_frees_unshared_blobs_and_keeps_shared_ones(store: SQLiteReportStore) -> None:

@@ -8,7 +8,6 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from store_helpers import FakeClock
 
 from ranklens.store import (
     DEFAULT_MAX_REPORT_BYTES,
@@ -18,6 +17,7 @@ from ranklens.store import (
     StoreLimits,
 )
 from ranklens.store.errors import format_size
+from tests.support.store_helpers import FakeClock
 
 
 def noise(n: int, seed: int = 0) -> bytes:

@@ -9,10 +9,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from store_helpers import FakeClock, trec_run_bytes
 
 import ranklens
 from ranklens.store import ReportStore, SQLiteReportStore
+from tests.support.store_helpers import FakeClock, trec_run_bytes
 
 PARAMS = {
     "metric": "ndcg@10",

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from store_helpers import FakeClock
 
 from ranklens.store import ReportNotFound, SQLiteReportStore, new_token, parse_token
 from ranklens.store.errors import NOT_FOUND_MESSAGE
+from tests.support.store_helpers import FakeClock
 
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
 

@@ -254,6 +254,19 @@ def metric_values(scope: Page | Locator) -> dict[str, str]:
     return shown
 
 
+def expect_metric_values(scope: Page | Locator, shown: dict[str, str]) -> None:
+    """Wait until ``scope`` shows exactly the metric cards ``shown`` (label -> value), in order.
+
+    The state to wait for, not a snapshot: a page that has finished its run may still be
+    drawing its cards (seen on a busy machine), and Playwright's ``expect`` retries until the
+    labels and values match or the wait times out.
+    """
+    tiles = scope.get_by_test_id("stMetric")
+    expect(tiles).to_have_count(len(shown))
+    expect(tiles.get_by_test_id("stMetricLabel")).to_have_text(list(shown))
+    expect(tiles.get_by_test_id("stMetricValue")).to_have_text(list(shown.values()))
+
+
 def grid_rows(frame: Locator) -> list[dict[str, str]]:
     """The rows of an ``st.dataframe`` as dicts (column label -> cell text, unformatted).
 

@@ -7,7 +7,8 @@ import re
 from pathlib import Path
 
 from playwright.sync_api import Locator, Page, expect
-from streamlit_page import (
+
+from tests.support.streamlit_page import (
     assert_rounds_to,
     axis_labels,
     card,
@@ -54,9 +55,15 @@ def forest_rows(page: Page, expected_row: str | None = None) -> list[str]:
     return [re.sub(r"\s+", " ", label) for label in axis_labels(chart) if "(n=" in label]
 
 
-def segment_table(page: Page) -> list[dict[str, str]]:
-    """The rows of the table under the forest plot (the first data frame on the page)."""
-    return grid_rows(page.get_by_test_id("stDataFrame").first)
+def segment_table(page: Page, n_rows: int | None = None) -> list[dict[str, str]]:
+    """The rows of the table under the forest plot (the first data frame on the page), once
+    its grid holds ``n_rows`` data rows when that is given."""
+    frame = page.get_by_test_id("stDataFrame").first
+    if n_rows is not None:
+        frame.scroll_into_view_if_needed()
+        expect(frame.locator('table[role="grid"]')).to_have_attribute(
+            "aria-rowcount", str(n_rows + 1))
+    return grid_rows(frame)
 
 
 def headline(page: Page) -> str:

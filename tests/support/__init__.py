@@ -1,0 +1,1 @@
+"""Helpers the tests share: app servers, browser drivers, reference implementations."""
