@@ -18,9 +18,6 @@ makes a link trustworthy. It does not know about Streamlit or URLs (``ranklens.a
 
 from __future__ import annotations
 
-import dataclasses
-import types
-import typing
 import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -130,12 +127,6 @@ def reopen(store: ReportStore, token: str) -> Shared:
     return shared
 
 
-def compare_settings_dict(settings: CompareSettings) -> dict[str, Any]:
-    """``settings`` as plain JSON: tuples become lists, nothing else changes."""
-    return {key: list(value) if isinstance(value, tuple) else value
-            for key, value in dataclasses.asdict(settings).items()}
-
-
 def compare_settings(shared: Shared) -> CompareSettings:
     """The ``CompareSettings`` of a shared Compare page (lists back to tuples).
 
@@ -164,7 +155,7 @@ def _plain_settings(kind: str, settings: CompareSettings | Mapping[str, Any]) ->
     if isinstance(settings, CompareSettings):
         if kind != "compare":
             raise ValueError(f"CompareSettings given for a {kind!r} page")
-        return compare_settings_dict(settings)
+        return settings.to_dict()
     if not isinstance(settings, Mapping):
         raise TypeError(f"settings must be a mapping, not {type(settings).__name__}")
     plain = dict(settings)
@@ -174,23 +165,7 @@ def _plain_settings(kind: str, settings: CompareSettings | Mapping[str, Any]) ->
 
 
 def _compare_settings_from_dict(data: Mapping[str, Any], version: str) -> CompareSettings:
-    known = {f.name for f in dataclasses.fields(CompareSettings)}
-    unknown = sorted(set(data) - known)
-    if unknown:
-        raise SharedFormatError(
-            f"this report was shared by ranklens {version} with settings this version does "
-            f"not know ({', '.join(unknown)}); open it with that version or newer")
-    hints = typing.get_type_hints(CompareSettings)
-    values: dict[str, Any] = {
-        key: tuple(value) if isinstance(value, list) and _is_tuple(hints[key]) else value
-        for key, value in data.items()}
-    return CompareSettings(**values)
-
-
-def _is_tuple(hint: Any) -> bool:
-    """Whether a field's type is a tuple (possibly ``| None``)."""
-    if typing.get_origin(hint) is tuple:
-        return True
-    if isinstance(hint, types.UnionType) or typing.get_origin(hint) is typing.Union:
-        return any(_is_tuple(arg) for arg in typing.get_args(hint))
-    return False
+    try:
+        return CompareSettings.from_dict(data, written_by=version)
+    except ValueError as error:  # a newer ranklens shared settings this one does not know
+        raise SharedFormatError(str(error)) from None

@@ -32,7 +32,7 @@ from ranklens import __version__
 from ranklens.app.report_store import reopened, report_store
 from ranklens.compare.analysis import CompareSettings
 from ranklens.io import InputFile
-from ranklens.share import Shared, SharedFormatError, compare_settings_dict, share
+from ranklens.share import Shared, SharedFormatError, share
 from ranklens.store import ReportNotFound, StoreError, StoreLimitError
 
 QUERY_PARAM = "report"
@@ -260,7 +260,7 @@ def _reader(data: bytes) -> Any:
 
 def _identity(kind: str, settings: CompareSettings | Mapping[str, Any],
               files: tuple[InputFile, ...]) -> str:
-    plain = (compare_settings_dict(settings) if isinstance(settings, CompareSettings)
+    plain = (settings.to_dict() if isinstance(settings, CompareSettings)
              else dict(settings))
     return json.dumps([kind, plain, [(f.role, f.name, f.sha256) for f in files]],
                       sort_keys=True, default=str)

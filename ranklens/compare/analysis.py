@@ -53,8 +53,33 @@ class CompareSettings:
     def canonical(self) -> CompareSettings:
         """Same settings with metric names in canonical form and duplicates removed."""
         names = tuple(dict.fromkeys(parse_metric(m).name for m in self.metrics))
-        return CompareSettings(**{**asdict(self), "metrics": names,
-                                  "run_names": self.run_names})
+        return dataclasses.replace(self, metrics=names)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every setting as plain JSON (tuples become lists): what reports and links store."""
+        return {key: list(value) if isinstance(value, tuple) else value
+                for key, value in asdict(self).items()}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], *, written_by: str = "this") -> CompareSettings:
+        """Settings back from `to_dict`'s form (lists back to tuples).
+
+        Raises ``ValueError`` naming the settings this version does not know (``written_by``
+        says which ranklens wrote them): applying only the known ones would give other numbers
+        than the writer saw.
+        """
+        known = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(
+                f"these settings were written by ranklens {written_by} with settings this "
+                f"version does not know ({', '.join(unknown)}); open them with that version "
+                "or newer")
+        tuples = {"metrics", "run_names"}
+        values: dict[str, Any] = {
+            key: tuple(value) if key in tuples and isinstance(value, list) else value
+            for key, value in data.items()}
+        return cls(**values)
 
 
 @dataclass(frozen=True, eq=False)
@@ -186,7 +211,7 @@ class LoadedInputs:
         messages = list(dict.fromkeys(
             [*notes, *(w for c in comparisons for w in c.warnings)]))
         return Report(
-            params=_settings_dict(settings, run_names),
+            params=dataclasses.replace(settings, run_names=run_names).to_dict(),
             inputs=tuple(input_record(f, self.summaries.get(f.role)) for f in self.files),
             comparisons=comparisons,
             per_query={m: {"a": dict(results_a[m].per_query), "b": dict(results_b[m].per_query)}
@@ -266,13 +291,6 @@ def demo_files() -> dict[str, InputFile]:
     from ranklens import demo
 
     return {role: InputFile.from_path(role, path) for role, path in demo.paths().items()}
-
-
-def _settings_dict(settings: CompareSettings, run_names: tuple[str, str]) -> dict[str, Any]:
-    data = asdict(settings)
-    data["metrics"] = list(settings.metrics)
-    data["run_names"] = list(run_names)
-    return data
 
 
 def input_record(file: InputFile, summary: io.ReadSummary | None) -> InputRecord:

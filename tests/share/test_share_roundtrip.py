@@ -18,7 +18,6 @@ from ranklens.share import (
     SharedFormatError,
     compare_report,
     compare_settings,
-    compare_settings_dict,
     reopen,
     share,
 )
@@ -70,10 +69,11 @@ def test_settings_with_tuples_and_none_survive(store: SQLiteReportStore) -> None
     assert compare_settings(reopen(store, token)) == settings
 
 
-def test_settings_dict_is_plain_json() -> None:
-    plain = compare_settings_dict(SETTINGS)
+def test_settings_dict_is_plain_json_and_round_trips() -> None:
+    plain = SETTINGS.to_dict()
     assert json.loads(json.dumps(plain)) == plain
     assert plain["metrics"] == ["nDCG@10", "AP"]
+    assert CompareSettings.from_dict(plain) == SETTINGS
 
 
 @pytest.mark.parametrize("kind", ["mde", "ppi"])
