@@ -90,12 +90,10 @@ def segment_seed(seed: int, segment: str) -> np.random.SeedSequence:
     return np.random.SeedSequence([int(seed), *words])
 
 
-def _restrict(result: MetricResult, queries: set[str]) -> MetricResult:
-    return MetricResult(
-        result.metric,
-        {q: v for q, v in result.per_query.items() if q in queries},
-        run=result.run,
-    )
+def _segment_of(result: MetricResult, segments: Mapping[str, str]) -> np.ndarray:
+    """The segment name of each query of ``result``, aligned with its ``query_ids``."""
+    return np.array([segments.get(q, UNSEGMENTED) for q in result.query_ids.tolist()],
+                    dtype=object)
 
 
 def _compare_capturing(
@@ -145,10 +143,9 @@ def compare_segments(
         return MetricComparison(result_a.metric, overall, (), None, "metrics", adjust_method,
                                 tuple(messages))
 
-    measured = result_a.per_query.keys() | result_b.per_query.keys()
-    groups: dict[str, set[str]] = {}
-    for query in measured:
-        groups.setdefault(segments.get(query, UNSEGMENTED), set()).add(query)
+    segment_a, segment_b = _segment_of(result_a, segments), _segment_of(result_b, segments)
+    names = sorted(set(segment_a.tolist()) | set(segment_b.tolist()))
+    measured = set(result_a.query_ids.tolist()) | set(result_b.query_ids.tolist())
     unmeasured = len(segments.keys() - measured)
     if unmeasured:
         messages.append(
@@ -157,8 +154,8 @@ def compare_segments(
         )
 
     rows: list[SegmentRow] = []
-    for name in sorted(groups):
-        a, b = _restrict(result_a, groups[name]), _restrict(result_b, groups[name])
+    for name in names:  # each segment is a mask over each run's queries
+        a, b = result_a.restrict(segment_a == name), result_b.restrict(segment_b == name)
         try:
             result, caught = _compare_capturing(a, b, seed=segment_seed(seed, name), **options)
         except InsufficientSampleError as error:  # fewer than two pairs: a visible row

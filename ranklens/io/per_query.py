@@ -197,7 +197,7 @@ def _one_metric(name: str, metric: str, codes: np.ndarray, queries: pa.Array,
                          f"({locate.unit}s {places})",
                          hint="keep one value per query and metric")
     ids = queries.take(arrow_indices(query_codes)).to_pylist()
-    return MetricResult(metric, dict(zip(ids, numbers[rows].tolist(), strict=True)), run=run)
+    return MetricResult.from_arrays(metric, ids, numbers[rows], run=run)
 
 
 def _long_form(name: str, codes: np.ndarray, queries: pa.Array, metric_names: pa.ChunkedArray,

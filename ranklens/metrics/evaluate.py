@@ -138,12 +138,15 @@ def evaluate(
     judgements = Judgements(qrels, join)
     ranked = rank_and_label(run, keys, join, judgements, specs)
     results = {}
+    query_ids = list(join.query_ids)
+    if missing == "zero":
+        query_ids += list(join.missing)
     for spec in specs:
-        per_query = dict(zip(join.query_ids, FAMILIES[spec.family](ranked, spec).tolist(),
-                             strict=True))
+        values = FAMILIES[spec.family](ranked, spec)
         if missing == "zero":
-            per_query.update(dict.fromkeys(join.missing, 0.0))
-        results[spec.name] = MetricResult(spec.name, per_query, run=run.name)
+            values = np.concatenate([values, np.zeros(len(join.missing))])
+        results[spec.name] = MetricResult.from_arrays(spec.name, query_ids, values,
+                                                      run=run.name)
     return Evaluation(results, tuple(join.ignored), tuple(join.missing), missing, run=run.name)
 
 

@@ -148,7 +148,7 @@ def pilot_from_columns(column_a: MetricResult | None, column_b: MetricResult) ->
 
 def pilot_from_differences(differences: MetricResult) -> Pilot:
     """Spread of a per-query column that already holds the differences B - A."""
-    values = differences.values()
+    values = differences.values
     return Pilot(differences.metric, int(values.size), standard_deviation(values),
                  float(values.mean()), "a column of per-query differences")
 

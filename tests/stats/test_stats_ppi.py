@@ -149,7 +149,7 @@ def test_too_few_proxy_only_queries_means_weight_zero_without_nan(
         result = ppi_compare(*four)
     assert result.lam == 0.0
     assert all(np.isfinite([result.delta, result.ci_low, result.ci_high, result.p_value]))
-    gold = four[3].values()[:N_GOLD] - four[2].values()[:N_GOLD]
+    gold = four[3].values[:N_GOLD] - four[2].values[:N_GOLD]
     assert result.delta == pytest.approx(gold.mean())
     assert result.n_proxy == n_proxy_only
 
