@@ -8,7 +8,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from ranklens.app_state import (
+from ranklens.app.state import (
     CACHE_MB_ENV,
     DEFAULT_CACHE_MB,
     SizedLRU,
