@@ -29,6 +29,7 @@ from urllib.parse import urlsplit
 import streamlit as st
 
 from ranklens import __version__
+from ranklens.app import markup
 from ranklens.app.report_store import reopened, report_store
 from ranklens.compare.analysis import CompareSettings
 from ranklens.io import InputFile
@@ -167,7 +168,7 @@ def _show_banner(shared: Shared) -> None:
                        f"ranklens {shared.version} showed if a method changed since.")
         with st.expander("Link, inputs and settings of this report"):
             st.code(share_url(shared.token), language=None)
-            st.markdown("\n".join(f"- **{f.role.replace('_', ' ')}**: {f.name} "
+            st.markdown("\n".join(f"- **{f.role.replace('_', ' ')}**: {markup.text(f.name)} "
                                   f"({len(f.data):,} bytes, sha256 `{f.sha256[:16]}…`)"
                                   for f in shared.files))
             st.code(json.dumps(shared.settings, indent=2, ensure_ascii=False), language="json")
