@@ -1,13 +1,14 @@
 # Two commands a newcomer needs (see README):
 #   make app    set up .venv if missing, install ranklens, serve the app on the bundled demo data
-#   make test   set up .venv with the test extra (and Debian chromium), lint, type-check, run all tests
+#   make test   set up .venv with the test extra (and Debian chromium and postgresql), lint,
+#               type-check, run all tests
 #   make test-fast   the edit loop: lint and the tests that are neither slow nor in a browser
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 PORT ?= 8501
 
-.PHONY: app test test-fast lint typecheck pytest bench demo-data chromium
+.PHONY: app test test-fast lint typecheck pytest bench demo-data chromium postgresql
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +31,13 @@ chromium:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; \
 	  else echo "chromium is missing: run 'sudo apt-get install chromium' (Debian/Ubuntu) for the browser tests" >&2; exit 1; fi; }
 
+# The PostgreSQL store's tests start their own server from Debian's postgresql package
+# (initdb/pg_ctl; Debian keeps them in /usr/lib/postgresql/<version>/bin, off PATH).
+postgresql:
+	@command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql; \
+	  else echo "PostgreSQL is missing: run 'sudo apt-get install postgresql' (Debian/Ubuntu) for the store tests" >&2; exit 1; fi; }
+
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff check .
 
@@ -39,7 +47,7 @@ typecheck: $(VENV)/.test-installed
 # Parallel over the machine's cores (pytest-xdist); each worker starts its own app server.
 PYTEST_WORKERS ?= auto
 
-pytest: $(VENV)/.test-installed chromium
+pytest: $(VENV)/.test-installed chromium postgresql
 	$(BIN)/pytest -n $(PYTEST_WORKERS)
 
 test: lint typecheck pytest

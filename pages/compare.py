@@ -15,7 +15,7 @@ import pandas as pd
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from ranklens.app import downloads, share_widget
+from ranklens.app import downloads, markup, share_widget
 from ranklens.app import state as app_state
 from ranklens.app.entrypoint import run_through_app
 from ranklens.compare import charts, views
@@ -146,7 +146,7 @@ def title_area() -> tuple[DeltaGenerator, DeltaGenerator]:
 def show_title(place: tuple[DeltaGenerator, DeltaGenerator], report: Report,
                origin: str) -> None:
     left, right = place
-    name_a, name_b = report.run_names
+    name_a, name_b = markup.names(report.run_names)
     queries = report.comparisons[0].overall.n_queries
     left.caption(f"**{name_b}** (B) against **{name_a}** (A) · {queries:,} paired queries · "
                  f"{origin}")
@@ -163,7 +163,8 @@ def show_warnings(report: Report) -> None:
         for item in record.summary.get("set_aside", ()):
             lines.append(f"{record.name}: {item['rows']:,} rows set aside: {item['reason']}")
     if lines:
-        st.warning("\n".join(f"- {line}" for line in lines), icon=":material/warning:")
+        st.warning("\n".join(f"- {markup.text(line)}" for line in lines),
+                   icon=":material/warning:")
 
 
 def show_inputs(report: Report) -> None:
@@ -172,7 +173,8 @@ def show_inputs(report: Report) -> None:
     with st.expander(label, expanded=set_aside):
         for record in report.inputs:
             role = record.role.replace("_", " ")
-            st.markdown(f"**{role}** · {record.summary.get('description', record.name)}  \n"
+            description = markup.text(record.summary.get("description", record.name))
+            st.markdown(f"**{role}** · {description}  \n"
                         f"<small>sha256 {record.sha256[:16]}… · {record.size:,} bytes</small>",
                         unsafe_allow_html=True)
 
@@ -180,11 +182,11 @@ def show_inputs(report: Report) -> None:
 def show_verdict(report: Report, metric: str) -> None:
     comparison = report.comparison(metric)
     result = comparison.overall
-    name_a, name_b = report.run_names
-    first = conclusion(comparison, report.run_names)
+    name_a, name_b = shown = markup.names(report.run_names)
+    first = conclusion(comparison, shown)
     with st.container(border=True):
         st.subheader(first, anchor=False)
-        st.markdown(headline(comparison, report.run_names).removeprefix(first).strip())
+        st.markdown(headline(comparison, shown).removeprefix(first).strip())
         level = round(100 * (1 - result.alpha))
         cells = st.columns([1, 1, 2, 1, 1])
         mean_help = f"Mean {metric} over the {result.n_queries:,} paired queries."
@@ -206,8 +208,8 @@ def show_segments(report: Report, metric: str) -> None:
     run_names = report.run_names
     table = views.segment_table(comparison, run_names)
     if comparison.segment_column:
-        st.subheader(f"Where: by {comparison.segment_column}", anchor=False)
-        st.markdown(segments_summary(comparison, run_names))
+        st.subheader(f"Where: by {markup.text(comparison.segment_column)}", anchor=False)
+        st.markdown(segments_summary(comparison, markup.names(run_names)))
     else:
         st.subheader("Overall interval", anchor=False)
         st.caption("Pick a segment column in the sidebar (with a segment map) to see where "
@@ -268,9 +270,9 @@ def show_per_query(report: Report, metric: str, inputs: LoadedInputs,
     left, right = st.columns([3, 1])
     left.altair_chart(charts.delta_histogram(per_query, metric=metric, run_names=report.run_names),
                       width="stretch", key=f"hist:{metric}")
-    right.metric(f"{name_b} wins", f"{result.wins:,}")
+    right.metric(f"{markup.text(name_b)} wins", f"{result.wins:,}")
     right.metric("Ties", f"{result.ties:,}")
-    right.metric(f"{name_b} loses", f"{result.losses:,}")
+    right.metric(f"{markup.text(name_b)} loses", f"{result.losses:,}")
     with right:
         show_orderings(inputs, str(report.params.get("order", "score")))
     lost, won = views.biggest_changes(per_query, n=10)
@@ -278,7 +280,7 @@ def show_per_query(report: Report, metric: str, inputs: LoadedInputs,
     columns = st.columns(2)
     for column, frame, title, key in ((columns[0], lost, f"Queries {name_b} lost most", "lost"),
                                       (columns[1], won, f"Queries {name_b} won most", "won")):
-        column.markdown(f"**{title}** · click a row to see its rankings")
+        column.markdown(f"**{markup.text(title)}** · click a row to see its rankings")
         column.dataframe(
             frame.drop(columns=["outcome"]), hide_index=True, key=f"{key}:{metric}",
             on_select=_picker(f"{key}:{metric}", frame, pick_key), selection_mode="single-row",
@@ -347,13 +349,14 @@ def show_rankings(report: Report, metric: str, inputs: LoadedInputs, per_query: 
     overlap = query_rbo(inputs.run_a, inputs.run_b, str(query), p=app_state.RBO_P, order=order)
     likeness = "" if overlap is None else f" · RBO (p={app_state.RBO_P:g}) {overlap:.3f}"
     st.markdown(
-        f"**{query}** · {metric}: {name_a} {row['a']:.4f}, {name_b} {row['b']:.4f} "
+        f"**{markup.text(query)}** · {markup.text(metric)}: {markup.text(name_a)} "
+        f"{row['a']:.4f}, {markup.text(name_b)} {row['b']:.4f} "
         f"(B \u2212 A {format_delta(float(row['delta']))}) · {shown.n_overlap} of the top "
         f"{int(k)} documents in both, {shown.n_entered} entered B's top {int(k)}{likeness}")
     columns = st.columns(2)
     for column, frame, title, moved in ((columns[0], shown.a, f"A: {name_a}", "Where in B"),
                                         (columns[1], shown.b, f"B: {name_b}", "Moved vs A")):
-        column.markdown(f"**{title}**")
+        column.markdown(f"**{markup.text(title)}**")
         column.dataframe(
             frame.style.map(_label_colour, subset=["label"]).map(_change_colour,
                                                                  subset=["change"]),
@@ -432,7 +435,7 @@ def main() -> None:
     try:
         inputs = app_state.loaded_inputs(sources)
     except InputError as error:
-        st.error(f"**This file cannot be read.** {error}", icon=":material/error:")
+        st.error(f"**This file cannot be read.** {markup.text(error)}", icon=":material/error:")
         st.caption("Replace the file in the sidebar and press **Compare** again, or switch "
                    "**Data** back to the demo.")
         return
@@ -442,7 +445,8 @@ def main() -> None:
     try:
         report = app_state.cached_report(inputs, settings)
     except ValueError as error:  # InputError, unknown metric, no common queries ...
-        st.error(f"**Cannot compare these inputs.** {error}", icon=":material/error:")
+        st.error(f"**Cannot compare these inputs.** {markup.text(error)}",
+                 icon=":material/error:")
         return
     show_title(place, report, origin)
     share_widget.share_action("compare", settings, inputs.files)

@@ -18,6 +18,7 @@ import streamlit as st
 from streamlit.runtime.uploaded_file_manager import UploadedFile
 
 from ranklens.app import downloads, share_widget
+from ranklens.app import state as app_state
 from ranklens.app.entrypoint import run_through_app
 from ranklens.data import MetricResult
 from ranklens.io import InputError, InputFile
@@ -55,15 +56,23 @@ def digest(*files: InputFile) -> tuple[str, ...]:
     return tuple(hashlib.sha256(f.data).hexdigest() for f in files)
 
 
-@st.cache_resource(max_entries=8, show_spinner="Scoring the pilot runs…")
-def cached_pilot(key: tuple[str, ...], metric: str, _files: tuple[InputFile, ...]
+def cached_pilot(key: tuple[str, ...], metric: str, files: tuple[InputFile, ...]
                  ) -> planning.Pilot:
-    return planning.pilot_from_files(*_files, metric)
+    """The pilot of ``files`` (digests ``key``), kept in the app's one byte-bounded cache."""
+    def compute() -> planning.Pilot:
+        with app_state.progress_box("Scoring the pilot runs…"):
+            return planning.pilot_from_files(*files, metric)
+
+    return app_state.cached("mde_pilot", (key, metric), compute)
 
 
-@st.cache_resource(max_entries=8, show_spinner="Reading the per-query table…")
-def cached_columns(key: tuple[str, ...], _file: InputFile) -> dict[str, MetricResult]:
-    return planning.per_query_columns(_file)
+def cached_columns(key: tuple[str, ...], file: InputFile) -> dict[str, MetricResult]:
+    """The metric columns of a per-query table, kept in the app's one cache."""
+    def compute() -> dict[str, MetricResult]:
+        with app_state.progress_box("Reading the per-query table…"):
+            return planning.per_query_columns(file)
+
+    return app_state.cached("mde_columns", key, compute)
 
 
 @st.cache_data(max_entries=64, show_spinner="Computing the plan…")

@@ -16,6 +16,7 @@ import streamlit as st
 from streamlit.runtime.uploaded_file_manager import UploadedFile
 
 from ranklens.app import downloads, share_widget
+from ranklens.app import state as app_state
 from ranklens.app.entrypoint import run_through_app
 from ranklens.compare.analysis import demo_files as bundled_files
 from ranklens.io import InputError, InputFile
@@ -40,10 +41,14 @@ def as_file(role: str, upload: UploadedFile) -> InputFile:
     return InputFile(role, upload.name, upload.getvalue())
 
 
-@st.cache_resource(max_entries=8, show_spinner="Scoring both runs under proxy and gold labels…")
 def cached_analysis(key: tuple[str, ...], metric: str, alpha: float,
-                    _files: tuple[InputFile, ...]) -> PPIAnalysis:
-    return analyse_ppi(*_files, metric, alpha=alpha)
+                    files: tuple[InputFile, ...]) -> PPIAnalysis:
+    """The PPI analysis of ``files`` (digests ``key``), kept in the app's one cache."""
+    def compute() -> PPIAnalysis:
+        with app_state.progress_box("Scoring both runs under proxy and gold labels…"):
+            return analyse_ppi(*files, metric, alpha=alpha)
+
+    return app_state.cached("ppi", (key, metric, alpha), compute)
 
 
 def choose_inputs() -> tuple[tuple[InputFile, ...], str, float] | None:

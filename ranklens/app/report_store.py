@@ -31,22 +31,25 @@ def reopened(token: str) -> Shared:
     return _reopen(token, *_config_key(store_config()))
 
 
-def _config_key(config: StoreConfig) -> tuple[str, int, int, float | None]:
+def _config_key(config: StoreConfig) -> tuple[str, bool, int, int, float | None]:
     ttl = None if config.default_ttl is None else config.default_ttl.total_seconds()
-    return (str(config.path), config.limits.max_report_bytes, config.limits.max_store_bytes,
-            ttl)
+    return (str(config.location), isinstance(config.location, str),
+            config.limits.max_report_bytes, config.limits.max_store_bytes, ttl)
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)
-def _store_for(path: str, max_report_bytes: int, max_store_bytes: int,
+def _store_for(location: str, is_url: bool, max_report_bytes: int, max_store_bytes: int,
                ttl_seconds: float | None) -> ReportStore:
+    # Exceptions are not cached: a server that was down is tried again on the next use.
     limits = StoreLimits(max_report_bytes=max_report_bytes, max_store_bytes=max_store_bytes)
     ttl = None if ttl_seconds is None else timedelta(seconds=ttl_seconds)
-    return open_store(StoreConfig(path=Path(path), limits=limits, default_ttl=ttl))
+    return open_store(StoreConfig(location=location if is_url else Path(location),
+                                  limits=limits, default_ttl=ttl))
 
 
 @st.cache_resource(show_spinner="Opening the shared report…", max_entries=4, ttl=REOPEN_TTL_S)
-def _reopen(token: str, path: str, max_report_bytes: int, max_store_bytes: int,
-            ttl_seconds: float | None) -> Shared:
+def _reopen(token: str, location: str, is_url: bool, max_report_bytes: int,
+            max_store_bytes: int, ttl_seconds: float | None) -> Shared:
     # Exceptions are not cached: an unknown token is looked up again next time.
-    return reopen(_store_for(path, max_report_bytes, max_store_bytes, ttl_seconds), token)
+    store = _store_for(location, is_url, max_report_bytes, max_store_bytes, ttl_seconds)
+    return reopen(store, token)

@@ -29,11 +29,12 @@ from urllib.parse import urlsplit
 import streamlit as st
 
 from ranklens import __version__
+from ranklens.app import markup
 from ranklens.app.report_store import reopened, report_store
 from ranklens.compare.analysis import CompareSettings
 from ranklens.io import InputFile
 from ranklens.share import Shared, SharedFormatError, share
-from ranklens.store import ReportNotFound, StoreError, StoreLimitError
+from ranklens.store import ReportNotFound, StoreError, StoreLimitError, StoreUnavailable
 
 QUERY_PARAM = "report"
 PAGE_TITLES = {"compare": "Compare runs", "mde": "How many queries (MDE)",
@@ -82,6 +83,9 @@ def resolve_shared() -> SharedLink:
         return SharedLink("not_found")
     except SharedFormatError as error:
         return SharedLink("unreadable", message=str(error))
+    except StoreUnavailable as error:
+        logger.warning("%s", error)
+        return SharedLink("unavailable", message=_sentence(str(error)))
     except (StoreError, OSError, sqlite3.Error, ValueError):
         logger.exception("the report store could not be read")
         return SharedLink("unavailable")
@@ -138,9 +142,10 @@ def _show_not_found(link: SharedLink) -> None:
     if link.status == "unreadable":
         st.warning(link.message, icon=":material/history:")
     elif link.status == "unavailable":
-        st.error("Shared reports cannot be opened right now: the report store could not be "
-                 "read. Try again in a minute; if it persists, tell whoever runs this app.",
-                 icon=":material/cloud_off:")
+        reason = f"{link.message} " if link.message else ""
+        st.error(f"Shared reports cannot be opened right now: the report store could not be "
+                 f"read. {reason}Try again in a minute; if it persists, tell whoever runs this "
+                 "app.", icon=":material/cloud_off:")
     else:
         st.markdown("This link does not lead to a report. It may be incomplete (check that "
                     "the whole link was copied), or the report may have expired or been "
@@ -163,7 +168,7 @@ def _show_banner(shared: Shared) -> None:
                        f"ranklens {shared.version} showed if a method changed since.")
         with st.expander("Link, inputs and settings of this report"):
             st.code(share_url(shared.token), language=None)
-            st.markdown("\n".join(f"- **{f.role.replace('_', ' ')}**: {f.name} "
+            st.markdown("\n".join(f"- **{f.role.replace('_', ' ')}**: {markup.text(f.name)} "
                                   f"({len(f.data):,} bytes, sha256 `{f.sha256[:16]}…`)"
                                   for f in shared.files))
             st.code(json.dumps(shared.settings, indent=2, ensure_ascii=False), language="json")
@@ -218,6 +223,9 @@ def _store_snapshot(kind: str, settings: CompareSettings | Mapping[str, Any],
         st.error(f"**Sharing is not configured correctly:** {error}. Tell whoever runs this "
                  "app.", icon=":material/settings_alert:")
         return None
+    except StoreUnavailable as error:
+        _show_unavailable(error)
+        return None
     except (StoreError, OSError, sqlite3.Error):
         logger.exception("the report store could not be opened")
         st.error(_NOT_STORED, icon=":material/cloud_off:")
@@ -228,10 +236,25 @@ def _store_snapshot(kind: str, settings: CompareSettings | Mapping[str, Any],
         st.error(f"**This report is too large to share:** {error}. Share fewer or smaller "
                  "files, or ask whoever runs this app to raise the limit.",
                  icon=":material/block:")
+    except StoreUnavailable as error:
+        _show_unavailable(error)
     except (StoreError, OSError, sqlite3.Error):
         logger.exception("the report store could not be written")
         st.error(_NOT_STORED, icon=":material/cloud_off:")
     return None
+
+
+def _show_unavailable(error: StoreUnavailable) -> None:
+    """The store's server is down: say so; everything else on the page keeps working."""
+    logger.warning("%s", error)
+    st.error(f"**Share links are unavailable:** {_sentence(error.reason)} Everything else on "
+             "this page works; try sharing again later, or tell whoever runs this app.",
+             icon=":material/cloud_off:")
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text if text.endswith(".") else f"{text}."
 
 
 _NOT_STORED = ("**The report could not be stored.** The report store is not writable right "

@@ -26,11 +26,14 @@ from ranklens.io.build import ID_TYPE
 from ranklens.io.columns import resolve
 from ranklens.io.detect import BOM, Sniff, non_utf8_error
 from ranklens.io.errors import InputError
-from ranklens.io.locate import Locator, NonBlankLines
+from ranklens.io.locate import Locator, NonBlankLines, line_bounds
 from ranklens.io.source import Loaded
 
 ID_ROLES = ("query_id", "doc_id")
 TEXT_ROLES = ("metric", "run")
+MAX_COLUMNS = 1_000
+"""Most columns a table may have: a ranking table has a few; a segment map a few dozen. A file
+with 10^5 columns is refused before its columns are read, not parsed into 10^5 segment maps."""
 _SEPARATOR_NAMES = {",": "commas", "\t": "tabs", ";": "semicolons", "|": "pipes",
                     " ": "spaces"}
 
@@ -88,6 +91,7 @@ def _read_csv(loaded: Loaded, sniff: Sniff, roles: Sequence[str], optional: Sequ
             loaded.name, f"has no header row (first line: {sniff.first_line[:60]!r})",
             line=1, hint="add a header naming the columns, e.g. 'query_id,doc_id,score'")
     header = list(sniff.header)
+    _check_width(loaded, len(header))
     repeated = sorted({name for name in header if header.count(name) > 1})
     if repeated:
         raise InputError(loaded.name, f"the header names column(s) {repeated} more than once",
@@ -116,10 +120,27 @@ def _read_csv(loaded: Loaded, sniff: Sniff, roles: Sequence[str], optional: Sequ
                  NonBlankLines(loaded.read_all, skip=1), table.num_rows)
 
 
+def _check_width(loaded: Loaded, columns: int) -> None:
+    if columns > MAX_COLUMNS:
+        raise InputError(
+            loaded.name, f"has {columns:,} columns; ranklens reads tables of at most "
+            f"{MAX_COLUMNS:,} columns", line=1 if loaded.head[:4] != b"PAR1" else None,
+            hint="keep the columns the comparison needs (query id, doc id, score or grade, "
+                 "segment columns) and drop the others")
+
+
 def _diagnose_csv(loaded: Loaded, sniff: Sniff, header: list[str], names: Mapping[str, str],
                   error: Exception) -> InputError:
     """Find the first line pyarrow could not read and say why."""
     raw = bytes(loaded.read_all())
+    too_long = _first_overlong_line(raw)
+    if too_long is not None:
+        line, length = too_long
+        return InputError(
+            loaded.name, f"line {line} is {length:,} bytes long; ranklens reads lines of up to "
+            f"{build.BLOCK_SIZE:,} bytes", line=line,
+            hint="a line this long is not one record: check that every record ends with a "
+                 "line break")
     try:
         text = raw.removeprefix(BOM).decode("utf-8")
     except UnicodeDecodeError as bad:
@@ -152,6 +173,16 @@ def _diagnose_csv(loaded: Loaded, sniff: Sniff, header: list[str], names: Mappin
                       hint="check the separator and quoting, or pass format= explicitly")
 
 
+def _first_overlong_line(raw: bytes) -> tuple[int, int] | None:
+    """(1-based line, length) of the first line longer than the CSV reader's block, or None."""
+    starts, ends = line_bounds(np.frombuffer(raw, dtype=np.uint8))
+    lengths = ends - starts
+    over = np.flatnonzero(lengths > build.BLOCK_SIZE)
+    if len(over) == 0:
+        return None
+    return int(over[0]) + 1, int(lengths[over[0]])
+
+
 def _field_count_hint(line: str, delimiter: str) -> str:
     others = [sep for sep in ("\t", ",", ";", "|") if sep != delimiter and sep in line]
     if others:
@@ -177,6 +208,7 @@ def _read_parquet(loaded: Loaded, roles: Sequence[str], optional: Sequence[str],
         raise InputError(loaded.name, f"is not a readable Parquet file ({error})",
                          hint="the file may be truncated or written by a broken writer: "
                               "write it again") from None
+    _check_width(loaded, len(available))
     names = resolve(loaded.name, available, roles, optional=optional, explicit=explicit,
                     what=what)
     other = [name for name in available if name not in names.values()] if others else []
@@ -201,6 +233,7 @@ def _read_jsonl(loaded: Loaded, roles: Sequence[str], optional: Sequence[str],
         raise _diagnose_jsonl(loaded, error) from None
     if table.num_rows == 0:
         raise InputError(loaded.name, "has no rows", hint="choose a file with data in it")
+    _check_width(loaded, table.num_columns)
     available = list(table.column_names)
     names = resolve(loaded.name, available, roles, optional=optional, explicit=explicit,
                     what=what)

@@ -2,14 +2,24 @@
 
 ``put(params, inputs) -> token`` stores a report once and for all; ``get(token)`` gives it back
 byte for byte, also from another process or after a restart. Inputs are deduplicated by sha256
-and zlib-compressed. Anything wrong with a token raises :class:`ReportNotFound`.
+and zlib-compressed. Anything wrong with a token raises :class:`ReportNotFound`; a store that
+cannot be reached raises :class:`StoreUnavailable`. Two backends: SQLite, one file (the
+default), and PostgreSQL (``ranklens.store.postgres_store``, needs the ``postgres`` extra),
+which several app replicas share; ``open_report_store`` picks one by location.
 No Streamlit, no pandas: pages and the Report object build on this.
 """
 
-from ranklens.store.errors import ReportNotFound, StoreError, StoreLimitError
+from ranklens.store.backends import open_report_store
+from ranklens.store.errors import ReportNotFound, StoreError, StoreLimitError, StoreUnavailable
 from ranklens.store.interface import ReportStore, StoreUsage
 from ranklens.store.limits import DEFAULT_MAX_REPORT_BYTES, DEFAULT_MAX_STORE_BYTES, StoreLimits
-from ranklens.store.location import STORE_PATH_ENV, default_store_path
+from ranklens.store.location import (
+    STORE_PATH_ENV,
+    default_store_path,
+    is_postgres_url,
+    redact_url,
+    store_url,
+)
 from ranklens.store.snapshot import Snapshot
 from ranklens.store.sqlite_store import SQLiteReportStore
 from ranklens.store.tokens import ReportToken, new_token, parse_token, token_digest
@@ -26,9 +36,14 @@ __all__ = [
     "StoreError",
     "StoreLimitError",
     "StoreLimits",
+    "StoreUnavailable",
     "StoreUsage",
     "default_store_path",
+    "is_postgres_url",
     "new_token",
+    "open_report_store",
     "parse_token",
+    "redact_url",
+    "store_url",
     "token_digest",
 ]

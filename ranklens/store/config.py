@@ -2,7 +2,9 @@
 
 ``store_config()`` answers "where, with which limits and expiry" from environment variables:
 
-- ``RANKLENS_STORE``: the SQLite file (default under the user's data directory);
+- ``RANKLENS_STORE``: the SQLite file (default under the user's data directory), or a
+  ``postgresql://user:password@host:port/dbname`` URL: a server that several app replicas
+  share (needs the ``postgres`` extra);
 - ``RANKLENS_STORE_MAX_REPORT_BYTES``: largest report (inputs uncompressed plus settings);
 - ``RANKLENS_STORE_MAX_BYTES``: largest store (compressed, deduplicated);
 - ``RANKLENS_SHARE_TTL_DAYS``: links expire after this many days (unset: never).
@@ -18,7 +20,14 @@ from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 
-from ranklens.store import SQLiteReportStore, StoreLimits, default_store_path
+from ranklens.store import (
+    ReportStore,
+    StoreLimits,
+    default_store_path,
+    open_report_store,
+    redact_url,
+    store_url,
+)
 from ranklens.store.limits import DEFAULT_MAX_REPORT_BYTES, DEFAULT_MAX_STORE_BYTES
 
 MAX_REPORT_BYTES_ENV = "RANKLENS_STORE_MAX_REPORT_BYTES"
@@ -28,17 +37,27 @@ TTL_DAYS_ENV = "RANKLENS_SHARE_TTL_DAYS"
 
 @dataclass(frozen=True)
 class StoreConfig:
-    """Where share links are stored, their size limits and expiry (hashable: a cache key)."""
+    """Where share links are stored, their size limits and expiry (hashable: a cache key).
 
-    path: Path
+    ``location`` is a SQLite file path or a PostgreSQL URL (which may hold a password: show
+    ``where`` instead).
+    """
+
+    location: Path | str
     limits: StoreLimits
     default_ttl: timedelta | None
+
+    @property
+    def where(self) -> str:
+        """The location for people and logs: a path, or the URL without its password."""
+        return redact_url(self.location) if isinstance(self.location, str) else str(self.location)
 
 
 def store_config(environ: Mapping[str, str] | None = None) -> StoreConfig:
     """The store configuration in ``environ`` (default ``os.environ``).
 
-    Raises ``ValueError`` naming the variable when a value is not a positive number.
+    Raises ``ValueError`` naming the variable when a value is not a positive number or
+    ``RANKLENS_STORE`` is a URL other than ``postgresql://``.
     """
     env = os.environ if environ is None else environ
     limits = StoreLimits(
@@ -54,12 +73,15 @@ def store_config(environ: Mapping[str, str] | None = None) -> StoreConfig:
             raise ValueError(f"{TTL_DAYS_ENV} must be a number of days, not {days!r}") from None
         if ttl <= timedelta(0):
             raise ValueError(f"{TTL_DAYS_ENV} must be positive, not {days!r}")
-    return StoreConfig(default_store_path(env), limits, ttl)
+    location: Path | str = store_url(env) or default_store_path(env)
+    return StoreConfig(location, limits, ttl)
 
 
-def open_store(config: StoreConfig) -> SQLiteReportStore:
-    """The SQLite store of ``config`` (creates the file and its folder on first use)."""
-    return SQLiteReportStore(config.path, limits=config.limits, default_ttl=config.default_ttl)
+def open_store(config: StoreConfig) -> ReportStore:
+    """The store of ``config``: creates the SQLite file (and folder) or the PostgreSQL schema
+    on first use; ``StoreUnavailable`` when the server cannot be reached."""
+    return open_report_store(config.location, limits=config.limits,
+                             default_ttl=config.default_ttl)
 
 
 def _positive_int(env: Mapping[str, str], name: str, default: int) -> int:

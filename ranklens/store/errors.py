@@ -9,6 +9,23 @@ class StoreError(Exception):
     """A report store could not do what was asked (base of the store's exceptions)."""
 
 
+class StoreUnavailable(StoreError):
+    """The store cannot be reached or used right now (server down, refused, went away).
+
+    The message starts with "share links are unavailable: " and gives the reason without
+    credentials; the operation can be tried again later. Nothing was stored or changed.
+    """
+
+    PREFIX = "share links are unavailable: "
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(self.PREFIX + reason)
+
+    def __reduce__(self) -> tuple[type[StoreUnavailable], tuple[str]]:
+        return (type(self), (self.reason,))
+
+
 class ReportNotFound(StoreError, LookupError):
     """No readable report behind a token: malformed, unknown, expired or deleted.
 

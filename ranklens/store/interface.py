@@ -68,3 +68,7 @@ class ReportStore(Protocol):
     def usage(self) -> StoreUsage:
         """Counts and sizes of what is stored now."""
         ...
+
+    def integrity_check(self) -> str:
+        """``"ok"`` when the stored data are consistent, else a description of what is not."""
+        ...

@@ -30,14 +30,8 @@ from ranklens.store.errors import ReportNotFound, StoreError
 from ranklens.store.interface import StoreUsage
 from ranklens.store.limits import StoreLimits
 from ranklens.store.location import default_store_path
-from ranklens.store.snapshot import (
-    Snapshot,
-    content_digest,
-    decode_params,
-    encode_params,
-    frozen_inputs,
-    normalize_inputs,
-)
+from ranklens.store.prepared import check_ttl, prepare_report
+from ranklens.store.snapshot import Snapshot, content_digest, decode_params, frozen_inputs
 from ranklens.store.tokens import ReportToken, new_token, parse_token, token_digest
 
 SCHEMA_VERSION = 1
@@ -111,7 +105,7 @@ class SQLiteReportStore:
                 "SQLite store (each input is one SQLite value)"
             )
         if default_ttl is not None:
-            _check_ttl(default_ttl)
+            check_ttl(default_ttl)
         self.default_ttl = default_ttl
         self._busy_timeout_s = busy_timeout.total_seconds()
         self._compression_level = compression_level
@@ -202,16 +196,12 @@ class SQLiteReportStore:
         not plain JSON or inputs that are not bytes under a valid role name. Expired reports
         are purged first, so they never keep a new report out.
         """
-        params_json = encode_params(params)
-        blobs_by_role = normalize_inputs(inputs)
-        params_size = len(params_json.encode("utf-8"))
-        self.limits.check_report(params_size + sum(len(b) for b in blobs_by_role.values()))
+        report = prepare_report(params, inputs, self.limits)
         if ttl is not None:
-            _check_ttl(ttl)
+            check_ttl(ttl)
         ttl = ttl if ttl is not None else self.default_ttl
-
-        data_by_digest = {content_digest(data): data for data in blobs_by_role.values()}
-        digest_by_role = {role: content_digest(data) for role, data in blobs_by_role.items()}
+        params_json, params_size = report.params_json, report.params_size
+        data_by_digest, digest_by_role = report.data_by_digest, report.digest_by_role
         token = new_token()
 
         with self._connection() as conn:
@@ -412,8 +402,3 @@ def _is_busy(exc: sqlite3.OperationalError) -> bool:
     if code is not None:
         return code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
     return "locked" in str(exc) or "busy" in str(exc)
-
-
-def _check_ttl(ttl: timedelta) -> None:
-    if ttl <= timedelta(0):
-        raise ValueError(f"ttl must be positive, got {ttl}")

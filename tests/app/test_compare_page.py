@@ -19,6 +19,7 @@ from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.testing.v1 import AppTest
 
 from ranklens import demo
+from ranklens.app import markup
 from ranklens.compare import charts, views
 from ranklens.compare.analysis import CompareSettings, LoadedInputs, load_inputs
 from ranklens.compare.rankings import side_by_side
@@ -348,7 +349,7 @@ def test_a_bad_file_shows_the_input_error_and_the_page_stays_usable():
              "qrels": ("judgements.txt", bad)}
     at = upload(start(), files)
     assert not at.exception
-    assert len(at.error) == 1 and str(raised.value) in at.error[0].value
+    assert len(at.error) == 1 and markup.text(raised.value) in at.error[0].value
     assert "Traceback" not in at.error[0].value
     assert len(at.file_uploader) == 4  # the inputs stay there to fix
 
@@ -371,7 +372,7 @@ def test_queries_missing_from_a_run_are_warned_with_counts():
     assert report.warnings
     assert len(at.warning) == 1
     for message in report.warnings:
-        assert message in at.warning[0].value
+        assert markup.text(message) in at.warning[0].value  # shown as text, escaped
     assert "5" in at.warning[0].value
     assert_headline(at, report, "nDCG@10")
 

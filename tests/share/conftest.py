@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,3 +24,13 @@ def store_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 @pytest.fixture
 def store(store_path: Path) -> SQLiteReportStore:
     return SQLiteReportStore(store_path)
+
+
+@pytest.fixture
+def postgres_store_url(postgres_server: Any, monkeypatch: pytest.MonkeyPatch) -> str:
+    """A new database on the session's PostgreSQL server, set as the app's store."""
+    url: str = postgres_server.new_database()
+    monkeypatch.setenv(STORE_PATH_ENV, url)
+    for name in (MAX_REPORT_BYTES_ENV, MAX_STORE_BYTES_ENV, TTL_DAYS_ENV):
+        monkeypatch.delenv(name, raising=False)
+    return url

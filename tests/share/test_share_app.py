@@ -8,12 +8,13 @@ import sys
 import time
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from ranklens.share import share
-from ranklens.store import SQLiteReportStore
+from ranklens.store import SQLiteReportStore, open_report_store
 from ranklens.store.config import MAX_REPORT_BYTES_ENV
 from tests.support.share_helpers import (
     ROOT,
@@ -38,7 +39,7 @@ def markdown_text(at: AppTest) -> str:
     return "\n".join(m.value for m in at.markdown)
 
 
-def shared_compare_page(store_path: Path) -> tuple[AppTest, str]:
+def shared_compare_page(store: object) -> tuple[AppTest, str]:
     """The Compare page with two metrics and seed 7, shared; (that session, its token)."""
     at = run_clean(app())
     at.multiselect(key="metrics:runs").set_value(["nDCG@10", "AP"])
@@ -243,3 +244,40 @@ def test_misconfigured_limit_names_the_variable(store_path: Path,
     at = run_clean(app())
     click(at, "share:compare")
     assert any("RANKLENS_STORE_MAX_BYTES" in e.value for e in at.error)
+
+
+# ---- a PostgreSQL store (what replicas share) ---------------------------------------------
+
+def test_compare_link_reopens_from_a_postgres_store(postgres_store_url: str) -> None:
+    original, token = shared_compare_page(postgres_store_url)
+    reopened = run_clean(app(report=token))
+    assert BANNER in markdown_text(reopened)
+    assert shown_numbers(reopened) == shown_numbers(original)
+    assert open_report_store(postgres_store_url).usage().reports == 1
+
+
+def test_stopped_server_share_button_says_unavailable_and_the_page_works(
+        postgres_store_url: str, postgres_server: Any) -> None:
+    at = run_clean(app())
+    numbers = shown_numbers(at)
+    assert len(at.metric) >= 5
+    postgres_server.stop()
+    try:
+        click(at, "share:compare")
+        errors = [e.value for e in at.error]
+        assert len(errors) == 1 and "Share links are unavailable:" in errors[0], errors
+        assert "Connection refused" in errors[0]
+        assert not [c for c in at.code if "?report=" in c.value]
+        assert shown_numbers(at) == numbers  # the verdict and tables are still there
+        # Another control still works while the store is down.
+        at.number_input(key="seed").set_value(11)
+        run_clean(at)
+        assert len(at.metric) >= 5
+        # A link followed while the server is down says so, instead of "not found".
+        down = run_clean(app(report="A" * 32))
+        assert titles(down) == ["Report not found"]
+        assert any("share links are unavailable" in e.value for e in down.error)
+    finally:
+        postgres_server.start()
+    click(at, "share:compare")  # the server is back: sharing works again, no restart needed
+    assert open_report_store(postgres_store_url).get(token_of(shown_link(at)))

@@ -1,4 +1,4 @@
-"""Fixtures for the report store tests."""
+"""Fixtures for the report store tests: every ``store`` test runs on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from ranklens.store import SQLiteReportStore
-from tests.support.store_helpers import FakeClock
+from ranklens.store import ReportStore
+from tests.support.store_helpers import Backend, FakeClock
 
 
 @pytest.fixture
@@ -20,6 +20,15 @@ def clock() -> FakeClock:
     return FakeClock()
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def backend(request: pytest.FixtureRequest, store_path: Path) -> Backend:
+    """A fresh, empty store location of each backend: a new file, or a new database."""
+    if request.param == "sqlite":
+        return Backend("sqlite", str(store_path))
+    server = request.getfixturevalue("postgres_server")
+    return Backend("postgres", server.new_database())
+
+
 @pytest.fixture
-def store(store_path: Path, clock: FakeClock) -> SQLiteReportStore:
-    return SQLiteReportStore(store_path, clock=clock)
+def store(backend: Backend, clock: FakeClock) -> ReportStore:
+    return backend.open(clock=clock)

@@ -6,13 +6,13 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from ranklens.store import ReportNotFound, SQLiteReportStore
-from tests.support.store_helpers import trec_run_bytes
+from ranklens.store import ReportNotFound, ReportStore
+from tests.support.store_helpers import Backend, trec_run_bytes
 
 N_THREADS = 20
 
 
-def test_twenty_threads_put_and_get_at_once(store: SQLiteReportStore) -> None:
+def test_twenty_threads_put_and_get_at_once(store: ReportStore) -> None:
     shared_qrels = b"".join(f"q{q} 0 d{q} 1\n".encode() for q in range(2000))
     start = threading.Barrier(N_THREADS)
 
@@ -44,7 +44,7 @@ def test_twenty_threads_put_and_get_at_once(store: SQLiteReportStore) -> None:
     assert store.integrity_check() == "ok"
 
 
-def test_deletes_racing_puts_of_a_shared_input_never_lose_it(store: SQLiteReportStore) -> None:
+def test_deletes_racing_puts_of_a_shared_input_never_lose_it(store: ReportStore) -> None:
     """A put that found an input already stored must not lose it to a concurrent delete."""
     shared = trec_run_bytes(10, 100, seed=7)
     start = threading.Barrier(N_THREADS)
@@ -79,17 +79,20 @@ def test_deletes_racing_puts_of_a_shared_input_never_lose_it(store: SQLiteReport
     assert store.integrity_check() == "ok"
 
 
-def test_many_threads_opening_a_new_store_file_at_once(tmp_path: Path) -> None:
-    path = tmp_path / "fresh" / "reports.sqlite3"
+def test_many_threads_opening_a_new_store_at_once(backend: Backend, tmp_path: Path) -> None:
+    """The first users of a new file (folder included) or an empty database create it once."""
+    if backend.name == "sqlite":
+        backend = Backend("sqlite", str(tmp_path / "fresh" / "reports.sqlite3"))
     start = threading.Barrier(N_THREADS)
 
     def open_and_share(i: int) -> tuple[int, str]:
         start.wait()
-        return i, SQLiteReportStore(path).put({"i": i}, {"run_a": str(i).encode()})
+        return i, backend.open().put({"i": i}, {"run_a": str(i).encode()})
 
     with ThreadPoolExecutor(N_THREADS) as pool:
         results = list(pool.map(open_and_share, range(N_THREADS)))
-    store = SQLiteReportStore(path)
+    store = backend.open()
     for i, token in results:
         assert store.get(token).inputs["run_a"] == str(i).encode()
+    assert store.usage().reports == N_THREADS
     assert store.integrity_check() == "ok"

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import sqlite3
+from pathlib import Path
 
-from ranklens.store import SQLiteReportStore
+from ranklens.store import ReportStore, SQLiteReportStore
 from tests.support.store_helpers import trec_run_bytes
 
 
-def test_delete_frees_unshared_blobs_and_keeps_shared_ones(store: SQLiteReportStore) -> None:
+def test_delete_frees_unshared_blobs_and_keeps_shared_ones(store: ReportStore) -> None:
     shared_qrels = b"q0 0 d1 1\n" * 500
     run_a, run_b = trec_run_bytes(30, 100, seed=1), trec_run_bytes(30, 100, seed=2)
     first = store.put({"n": 1}, {"run_a": run_a, "qrels": shared_qrels})
@@ -27,7 +28,8 @@ def test_delete_frees_unshared_blobs_and_keeps_shared_ones(store: SQLiteReportSt
     assert store.integrity_check() == "ok"
 
 
-def test_delete_shrinks_the_file(store: SQLiteReportStore) -> None:
+def test_delete_shrinks_the_sqlite_file(store_path: Path) -> None:
+    store = SQLiteReportStore(store_path)
     big = trec_run_bytes(200, 1000, seed=5)
     token = store.put({}, {"run_a": big})
     store.delete(token)

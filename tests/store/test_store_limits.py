@@ -5,19 +5,18 @@ from __future__ import annotations
 import pickle
 import random
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 
 from ranklens.store import (
     DEFAULT_MAX_REPORT_BYTES,
     ReportNotFound,
-    SQLiteReportStore,
     StoreLimitError,
     StoreLimits,
+    StoreUnavailable,
 )
 from ranklens.store.errors import format_size
-from tests.support.store_helpers import FakeClock
+from tests.support.store_helpers import Backend, FakeClock
 
 
 def noise(n: int, seed: int = 0) -> bytes:
@@ -29,8 +28,8 @@ def test_default_report_limit_fits_two_250_mb_runs() -> None:
     assert DEFAULT_MAX_REPORT_BYTES >= 2 * 250_000_000 + 50_000_000
 
 
-def test_oversized_report_is_refused_with_the_limit_named(store_path: Path) -> None:
-    store = SQLiteReportStore(store_path, limits=StoreLimits(max_report_bytes=10_000))
+def test_oversized_report_is_refused_with_the_limit_named(backend: Backend) -> None:
+    store = backend.open(limits=StoreLimits(max_report_bytes=10_000))
     store.put({}, {"run_a": noise(5_000), "run_b": noise(4_990, 1)})  # 9,990 + len("{}")
     with pytest.raises(StoreLimitError) as caught:
         store.put({}, {"run_a": noise(5_000), "run_b": noise(5_000, 1)})
@@ -44,8 +43,8 @@ def test_oversized_report_is_refused_with_the_limit_named(store_path: Path) -> N
     assert store.usage().reports == 1
 
 
-def test_full_store_refuses_with_the_limit_named(store_path: Path) -> None:
-    store = SQLiteReportStore(store_path, limits=StoreLimits(max_store_bytes=25_000))
+def test_full_store_refuses_with_the_limit_named(backend: Backend) -> None:
+    store = backend.open(limits=StoreLimits(max_store_bytes=25_000))
     store.put({}, {"run_a": noise(10_000, 1)})
     store.put({}, {"run_a": noise(10_000, 2)})
     before = store.usage()
@@ -58,10 +57,8 @@ def test_full_store_refuses_with_the_limit_named(store_path: Path) -> None:
     assert store.integrity_check() == "ok"
 
 
-def test_expired_reports_make_room(store_path: Path, clock: FakeClock) -> None:
-    store = SQLiteReportStore(
-        store_path, limits=StoreLimits(max_store_bytes=25_000), clock=clock
-    )
+def test_expired_reports_make_room(backend: Backend, clock: FakeClock) -> None:
+    store = backend.open(limits=StoreLimits(max_store_bytes=25_000), clock=clock)
     store.put({}, {"run_a": noise(10_000, 1)}, ttl=timedelta(minutes=5))
     store.put({}, {"run_a": noise(10_000, 2)})
     with pytest.raises(StoreLimitError):
@@ -72,11 +69,11 @@ def test_expired_reports_make_room(store_path: Path, clock: FakeClock) -> None:
     assert store.usage().reports == 2
 
 
-def test_nonsensical_limits_are_refused(store_path: Path) -> None:
+def test_nonsensical_limits_are_refused(backend: Backend) -> None:
     with pytest.raises(ValueError):
         StoreLimits(max_report_bytes=0)
-    with pytest.raises(ValueError, match="SQLite"):
-        SQLiteReportStore(store_path, limits=StoreLimits(max_report_bytes=2_000_000_000))
+    with pytest.raises(ValueError, match="SQLite" if backend.name == "sqlite" else "PostgreSQL"):
+        backend.open(limits=StoreLimits(max_report_bytes=2_000_000_000))
 
 
 def test_store_errors_survive_pickling() -> None:
@@ -85,6 +82,8 @@ def test_store_errors_survive_pickling() -> None:
     assert (limit.limit_name, limit.limit_bytes, limit.size_bytes) == ("max_store_bytes", 10, 12)
     assert "max_store_bytes" in str(limit)
     assert str(pickle.loads(pickle.dumps(ReportNotFound()))) == "report not found"
+    down = pickle.loads(pickle.dumps(StoreUnavailable("server went away")))
+    assert str(down) == "share links are unavailable: server went away"
 
 
 @pytest.mark.parametrize(

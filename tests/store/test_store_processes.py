@@ -1,4 +1,8 @@
-"""Other processes: a restart sees reports; a process killed mid-write leaves the store sound."""
+"""Other processes: a restart sees reports; a process killed mid-write leaves the store sound.
+
+Each test runs on both backends: a SQLite file, and a database on the session's PostgreSQL
+server (whose client is killed, so the server rolls the open transaction back).
+"""
 
 from __future__ import annotations
 
@@ -13,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from ranklens.store import ReportNotFound, SQLiteReportStore
+from ranklens.store import ReportNotFound
+from tests.support.store_helpers import Backend
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -35,29 +40,29 @@ def run_python(code: str, *args: str) -> str:
     return out.strip()
 
 
-def test_report_written_by_one_process_is_read_by_another(store_path: Path) -> None:
+def test_report_written_by_one_process_is_read_by_another(backend: Backend) -> None:
     token = run_python(
         """
         import sys
-        from ranklens.store import SQLiteReportStore
-        store = SQLiteReportStore(sys.argv[1])
+        from ranklens.store import open_report_store
+        store = open_report_store(sys.argv[1])
         print(store.put({"alpha": 0.05}, {"run_a": b"written elsewhere", "qrels": b"q 0 d 1"}))
         """,
-        str(store_path),
+        backend.location,
     )
-    snapshot = SQLiteReportStore(store_path).get(token)
+    snapshot = backend.open().get(token)
     assert snapshot.params == {"alpha": 0.05}
     assert dict(snapshot.inputs) == {"run_a": b"written elsewhere", "qrels": b"q 0 d 1"}
 
-    mine = SQLiteReportStore(store_path).put({"beta": [1]}, {"run_b": b"written here"})
+    mine = backend.open().put({"beta": [1]}, {"run_b": b"written here"})
     seen = run_python(
         """
         import sys
-        from ranklens.store import SQLiteReportStore
-        snap = SQLiteReportStore(sys.argv[1]).get(sys.argv[2])
+        from ranklens.store import open_report_store
+        snap = open_report_store(sys.argv[1]).get(sys.argv[2])
         print(snap.params, snap.inputs["run_b"].decode())
         """,
-        str(store_path),
+        backend.location,
         mine,
     )
     assert seen == "{'beta': [1]} written here"
@@ -68,12 +73,17 @@ def test_report_written_by_one_process_is_read_by_another(store_path: Path) -> N
 KILLED_WRITER = """
 import sys, time
 from pathlib import Path
-from ranklens.store import sqlite_store
-from ranklens.store.sqlite_store import SQLiteReportStore
+from ranklens.store import is_postgres_url
 
-path, marker = sys.argv[1], Path(sys.argv[2])
+location, marker = sys.argv[1], Path(sys.argv[2])
+if is_postgres_url(location):
+    from ranklens.store import postgres_store as module
+    Base = module.PostgresReportStore
+else:
+    from ranklens.store import sqlite_store as module
+    Base = module.SQLiteReportStore
 
-class StallingStore(SQLiteReportStore):
+class StallingStore(Base):
     stall = False
 
     def _insert_blob(self, conn, digest, raw_size, codec_name, stored):
@@ -82,9 +92,9 @@ class StallingStore(SQLiteReportStore):
             marker.write_text("in transaction")
             time.sleep(600)
 
-store = StallingStore(path)
+store = StallingStore(location)
 print(store.put({"kept": True}, {"run_a": b"before the crash"}), flush=True)
-sqlite_store.new_token = lambda: "K" * 32
+module.new_token = lambda: "K" * 32
 store.stall = True
 store.put({"kept": False}, {"run_a": b"a" * 5_000_000, "run_b": b"b" * 5_000_000})
 """
@@ -102,17 +112,17 @@ def wait_for(path: Path, proc: subprocess.Popen[str], timeout: float = 60) -> No
 
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
 def test_process_killed_inside_the_write_transaction_leaves_no_trace(
-    store_path: Path, tmp_path: Path
+    backend: Backend, tmp_path: Path
 ) -> None:
     marker = tmp_path / "marker"
-    proc = python(KILLED_WRITER, str(store_path), str(marker))
+    proc = python(KILLED_WRITER, backend.location, str(marker))
     wait_for(marker, proc)
     os.kill(proc.pid, signal.SIGKILL)
     out, _ = proc.communicate(timeout=30)
     assert proc.returncode == -signal.SIGKILL
     kept_token = out.strip()
 
-    store = SQLiteReportStore(store_path)
+    store = backend.open()  # on PostgreSQL this waits for the dead writer's lock to go
     assert store.integrity_check() == "ok"
     with pytest.raises(ReportNotFound):
         store.get("K" * 32)
@@ -127,9 +137,10 @@ def test_process_killed_inside_the_write_transaction_leaves_no_trace(
 # The child writes big reports in a loop; every token is printed after its put returns.
 BUSY_WRITER = """
 import hashlib, random, sys
-from ranklens.store import SQLiteReportStore
+from ranklens.store import open_report_store
 
-store = SQLiteReportStore(sys.argv[1])
+store = open_report_store(sys.argv[1])
+print("ready", flush=True)
 for i in range(1000):
     data = random.Random(i).randbytes(2_000_000) * 4
     token = store.put({"i": i}, {"run_a": data, "run_b": data[::-1]})
@@ -140,15 +151,17 @@ for i in range(1000):
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
 @pytest.mark.parametrize("kill_after", [0.3, 0.7, 1.1, 1.6])
 def test_process_killed_at_any_moment_leaves_reports_whole_or_absent(
-    store_path: Path, kill_after: float
+    backend: Backend, kill_after: float
 ) -> None:
-    SQLiteReportStore(store_path)  # create the file before the clock starts
-    proc = python(BUSY_WRITER, str(store_path))
+    backend.open()  # create the file or schema before the clock starts
+    proc = python(BUSY_WRITER, backend.location)
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "ready"  # imported and connected: start the clock
     time.sleep(kill_after)
     os.kill(proc.pid, signal.SIGKILL)
     out, _ = proc.communicate(timeout=30)
 
-    store = SQLiteReportStore(store_path)
+    store = backend.open()
     assert store.integrity_check() == "ok"
     confirmed = [line.split() for line in out.splitlines()]
     for token, i, digest in confirmed:
@@ -158,6 +171,7 @@ def test_process_killed_at_any_moment_leaves_reports_whole_or_absent(
         assert snapshot.inputs["run_b"] == snapshot.inputs["run_a"][::-1]
     # At most the one report whose put had committed but not yet printed its token.
     usage = store.usage()
-    print(f"killed after {kill_after}s: {len(confirmed)} confirmed, {usage.reports} stored")
+    print(f"{backend.name} killed after {kill_after}s: {len(confirmed)} confirmed, "
+          f"{usage.reports} stored")
     assert usage.reports in (len(confirmed), len(confirmed) + 1)
     assert usage.blobs == 2 * usage.reports

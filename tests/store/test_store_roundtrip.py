@@ -12,7 +12,7 @@ import pytest
 
 import ranklens
 from ranklens.store import ReportStore, SQLiteReportStore
-from tests.support.store_helpers import FakeClock, trec_run_bytes
+from tests.support.store_helpers import Backend, FakeClock, trec_run_bytes
 
 PARAMS = {
     "metric": "ndcg@10",
@@ -23,11 +23,11 @@ PARAMS = {
 }
 
 
-def test_sqlite_store_satisfies_the_protocol(store: SQLiteReportStore) -> None:
+def test_store_satisfies_the_protocol(store: ReportStore) -> None:
     assert isinstance(store, ReportStore)
 
 
-def test_round_trip_gives_identical_bytes_and_params(store: SQLiteReportStore) -> None:
+def test_round_trip_gives_identical_bytes_and_params(store: ReportStore) -> None:
     inputs = {
         "run_a": trec_run_bytes(50, 100, seed=1),
         "run_b": trec_run_bytes(50, 100, seed=2),
@@ -45,7 +45,7 @@ def test_round_trip_gives_identical_bytes_and_params(store: SQLiteReportStore) -
     assert snapshot.expires_at is None
 
 
-def test_snapshot_cannot_change_what_is_stored(store: SQLiteReportStore) -> None:
+def test_snapshot_cannot_change_what_is_stored(store: ReportStore) -> None:
     token = store.put(PARAMS, {"run_a": b"abc"})
     first = store.get(token)
     first.params["metric"] = "changed"
@@ -54,23 +54,24 @@ def test_snapshot_cannot_change_what_is_stored(store: SQLiteReportStore) -> None
     assert store.get(token).params == PARAMS
 
 
-def test_stored_rows_refuse_updates(store: SQLiteReportStore, store_path: Path) -> None:
+def test_stored_rows_refuse_updates(store: ReportStore, backend: Backend) -> None:
     token = store.put(PARAMS, {"run_a": b"abc"})
-    conn = sqlite3.connect(store_path)
+    schema = "" if backend.name == "sqlite" else "ranklens."
+    conn = backend.raw_connection()
     try:
         for sql in (
-            "UPDATE reports SET params_json = '{}'",
-            "UPDATE blobs SET data = x'00'",
-            "UPDATE report_inputs SET role = 'run_b'",
+            f"UPDATE {schema}reports SET params_json = '{{}}'",
+            f"UPDATE {schema}blobs SET codec = 'raw'",
+            f"UPDATE {schema}report_inputs SET role = 'run_b'",
         ):
-            with pytest.raises(sqlite3.IntegrityError, match="immutable"):
+            with pytest.raises(Exception, match="immutable"):
                 conn.execute(sql)
     finally:
         conn.close()
     assert store.get(token).params == PARAMS
 
 
-def test_same_input_is_stored_once(store: SQLiteReportStore) -> None:
+def test_same_input_is_stored_once(store: ReportStore) -> None:
     run = trec_run_bytes(100, 100, seed=3)
     qrels = b"q0 0 d1 1\n" * 1000
     t1 = store.put({"n": 1}, {"run_a": run, "qrels": qrels})
@@ -90,7 +91,7 @@ def test_same_input_is_stored_once(store: SQLiteReportStore) -> None:
     assert len({t1, t2, t3}) == 3
 
 
-def test_incompressible_input_is_stored_raw_not_bigger(store: SQLiteReportStore) -> None:
+def test_incompressible_input_is_stored_raw_not_bigger(store: ReportStore) -> None:
     noise = random.Random(0).randbytes(100_000)
     token = store.put({}, {"run_a": noise})
     assert store.get(token).inputs["run_a"] == noise
@@ -109,7 +110,7 @@ def test_incompressible_input_is_stored_raw_not_bigger(store: SQLiteReportStore)
     ],
 )
 def test_params_that_json_would_change_are_refused(
-    store: SQLiteReportStore, params: dict[object, object]
+    store: ReportStore, params: dict[object, object]
 ) -> None:
     with pytest.raises(ValueError, match="JSON"):
         store.put(params, {"run_a": b"x"})  # type: ignore[arg-type]
@@ -117,19 +118,19 @@ def test_params_that_json_would_change_are_refused(
 
 
 @pytest.mark.parametrize("role", ["", "Run_A", "run a", "../run", "1run", "r" * 65, "rün"])
-def test_bad_roles_are_refused(store: SQLiteReportStore, role: str) -> None:
+def test_bad_roles_are_refused(store: ReportStore, role: str) -> None:
     with pytest.raises(ValueError, match="role"):
         store.put({}, {role: b"x"})
 
 
-def test_input_values_must_be_bytes(store: SQLiteReportStore) -> None:
+def test_input_values_must_be_bytes(store: ReportStore) -> None:
     with pytest.raises(TypeError, match="bytes"):
         store.put({}, {"run_a": "text, not bytes"})  # type: ignore[dict-item]
     token = store.put({}, {"run_a": bytearray(b"ok"), "run_b": memoryview(b"mv")})
     assert dict(store.get(token).inputs) == {"run_a": b"ok", "run_b": b"mv"}
 
 
-def test_ttl_sets_expiry(store: SQLiteReportStore, clock: FakeClock) -> None:
+def test_ttl_sets_expiry(store: ReportStore, clock: FakeClock) -> None:
     token = store.put({}, {"run_a": b"x"}, ttl=timedelta(days=30))
     expected = datetime.fromtimestamp(clock.now, UTC) + timedelta(days=30)
     assert store.get(token).expires_at == expected
@@ -137,12 +138,13 @@ def test_ttl_sets_expiry(store: SQLiteReportStore, clock: FakeClock) -> None:
         store.put({}, {"run_a": b"x"}, ttl=timedelta(0))
 
 
-def test_new_store_object_on_same_file_sees_reports(store_path: Path) -> None:
-    token = SQLiteReportStore(store_path).put(PARAMS, {"run_a": b"abc"})
-    assert SQLiteReportStore(store_path).get(token).params == PARAMS
+def test_new_store_object_on_same_location_sees_reports(backend: Backend) -> None:
+    token = backend.open().put(PARAMS, {"run_a": b"abc"})
+    assert backend.open().get(token).params == PARAMS
 
 
-def test_store_file_is_private_and_in_wal_mode(store: SQLiteReportStore, store_path: Path) -> None:
+def test_store_file_is_private_and_in_wal_mode(store_path: Path) -> None:
+    store = SQLiteReportStore(store_path)
     assert store_path.stat().st_mode & 0o077 == 0
     conn = sqlite3.connect(store_path)
     try:
@@ -152,10 +154,13 @@ def test_store_file_is_private_and_in_wal_mode(store: SQLiteReportStore, store_p
     assert store.integrity_check() == "ok"
 
 
-def test_newer_schema_is_refused(store_path: Path) -> None:
-    SQLiteReportStore(store_path)
-    conn = sqlite3.connect(store_path)
-    conn.execute("PRAGMA user_version = 99")
+def test_newer_schema_is_refused(backend: Backend) -> None:
+    backend.open()
+    conn = backend.raw_connection()
+    if backend.name == "sqlite":
+        conn.execute("PRAGMA user_version = 99")
+    else:
+        conn.execute("UPDATE ranklens.schema_version SET version = 99")
     conn.close()
     with pytest.raises(Exception, match="newer ranklens"):
-        SQLiteReportStore(store_path)
+        backend.open()

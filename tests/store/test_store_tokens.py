@@ -10,9 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ranklens.store import ReportNotFound, SQLiteReportStore, new_token, parse_token
+from ranklens.store import ReportNotFound, ReportStore, new_token, parse_token, token_digest
 from ranklens.store.errors import NOT_FOUND_MESSAGE
-from tests.support.store_helpers import FakeClock
+from tests.support.store_helpers import Backend, FakeClock
 
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
 
@@ -51,15 +51,24 @@ def test_new_tokens_are_long_urlsafe_and_distinct() -> None:
     assert parse_token(next(iter(tokens))) in tokens
 
 
-def test_token_is_not_a_storage_key(store: SQLiteReportStore) -> None:
+def test_token_is_not_a_storage_key(store: ReportStore, backend: Backend) -> None:
     token = store.put({}, {"run_a": b"x"})
-    files = [store.path, store.path.with_name(store.path.name + "-wal")]
-    on_disk = b"".join(f.read_bytes() for f in files if f.exists())
-    assert token.encode() not in on_disk
+    if backend.name == "sqlite":
+        path = Path(backend.location)
+        files = [path, path.with_name(path.name + "-wal")]
+        on_disk = b"".join(f.read_bytes() for f in files if f.exists())
+        assert token.encode() not in on_disk
+        assert token_digest(token) in on_disk
+    else:
+        with backend.raw_connection() as conn:
+            rows = [r[0] for r in conn.execute("SELECT r::text FROM ranklens.reports r")]
+            keys = [bytes(r[0]) for r in conn.execute("SELECT token_digest FROM ranklens.reports")]
+        assert len(rows) == 1 and token not in rows[0]
+        assert keys == [token_digest(token)]
 
 
 @pytest.mark.parametrize("bad", BAD_TOKENS, ids=lambda t: repr(t[:20]) + f"/{len(t)}")
-def test_malformed_tokens_are_not_found(store: SQLiteReportStore, bad: str) -> None:
+def test_malformed_tokens_are_not_found(store: ReportStore, bad: str) -> None:
     store.put({}, {"run_a": b"x"})
     for call in (store.get, store.delete, parse_token):
         with pytest.raises(ReportNotFound) as caught:
@@ -70,12 +79,12 @@ def test_malformed_tokens_are_not_found(store: SQLiteReportStore, bad: str) -> N
 
 
 @pytest.mark.parametrize("bad", [None, 12345, b"A" * 32, ["A" * 32]])
-def test_non_string_tokens_are_not_found(store: SQLiteReportStore, bad: object) -> None:
+def test_non_string_tokens_are_not_found(store: ReportStore, bad: object) -> None:
     with pytest.raises(ReportNotFound):
         store.get(bad)  # type: ignore[arg-type]
 
 
-def test_unknown_token_and_near_misses_say_the_same(store: SQLiteReportStore) -> None:
+def test_unknown_token_and_near_misses_say_the_same(store: ReportStore) -> None:
     token = store.put({}, {"run_a": b"x"})
     near_misses = [
         new_token(),
@@ -92,7 +101,7 @@ def test_unknown_token_and_near_misses_say_the_same(store: SQLiteReportStore) ->
     assert store.get(token).inputs["run_a"] == b"x"
 
 
-def test_expired_report_is_not_found(store: SQLiteReportStore, clock: FakeClock) -> None:
+def test_expired_report_is_not_found(store: ReportStore, clock: FakeClock) -> None:
     token = store.put({}, {"run_a": b"x"}, ttl=timedelta(hours=1))
     keep = store.put({}, {"run_a": b"y"})
     clock.advance(3599)
@@ -106,15 +115,15 @@ def test_expired_report_is_not_found(store: SQLiteReportStore, clock: FakeClock)
     assert store.get(keep).inputs["run_a"] == b"y"
 
 
-def test_default_ttl_applies_when_put_has_none(store_path: Path, clock: FakeClock) -> None:
-    store = SQLiteReportStore(store_path, default_ttl=timedelta(days=1), clock=clock)
+def test_default_ttl_applies_when_put_has_none(backend: Backend, clock: FakeClock) -> None:
+    store = backend.open(default_ttl=timedelta(days=1), clock=clock)
     token = store.put({}, {"run_a": b"x"})
     clock.advance(86_400)
     with pytest.raises(ReportNotFound):
         store.get(token)
 
 
-def test_deleted_report_is_not_found(store: SQLiteReportStore) -> None:
+def test_deleted_report_is_not_found(store: ReportStore) -> None:
     token = store.put({}, {"run_a": b"x"})
     store.delete(token)
     with pytest.raises(ReportNotFound):
@@ -146,7 +155,7 @@ def test_parse_token_accepts_only_the_token_shape(candidate: str) -> None:
     )
 )
 def test_store_answers_not_found_for_any_unknown_string(
-    store: SQLiteReportStore, candidate: str
+    store: ReportStore, candidate: str
 ) -> None:
     with pytest.raises(ReportNotFound) as caught:
         store.get(candidate)

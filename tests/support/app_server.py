@@ -35,10 +35,13 @@ def _wait_healthy(url: str, process: subprocess.Popen[bytes], timeout: float = 6
     raise TimeoutError(f"streamlit did not answer on {url} within {timeout:.0f} s")
 
 
-def start_app(store_path: Path, log_path: Path) -> tuple[str, subprocess.Popen[bytes]]:
-    """Start ``streamlit run app.py`` on a free localhost port; (base URL, process)."""
+def start_app(store: Path | str, log_path: Path) -> tuple[str, subprocess.Popen[bytes]]:
+    """Start ``streamlit run app.py`` on a free localhost port; (base URL, process).
+
+    ``store`` is the report store: a SQLite file, or a PostgreSQL URL several servers share.
+    """
     port = _free_port()
-    env = {**os.environ, "RANKLENS_STORE": str(store_path)}
+    env = {**os.environ, "RANKLENS_STORE": str(store)}
     log = log_path.open("wb")
     process = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
+from typing import Any
+
+from ranklens.store import ReportStore, SQLiteReportStore
 
 
 class FakeClock:
@@ -16,6 +20,32 @@ class FakeClock:
 
     def advance(self, seconds: float) -> None:
         self.now += seconds
+
+
+@dataclass(frozen=True)
+class Backend:
+    """One store backend under test and the location of a store of it (file path or URL)."""
+
+    name: str
+    location: str
+
+    def open(self, **options: Any) -> ReportStore:
+        """A store object on this location (``limits``, ``default_ttl``, ``clock``...)."""
+        if self.name == "sqlite":
+            return SQLiteReportStore(self.location, **options)
+        from ranklens.store.postgres_store import PostgresReportStore
+
+        return PostgresReportStore(self.location, **options)
+
+    def raw_connection(self) -> Any:
+        """A DB-API connection straight to the store's database, bypassing the store."""
+        if self.name == "sqlite":
+            import sqlite3
+
+            return sqlite3.connect(self.location)
+        import psycopg
+
+        return psycopg.connect(self.location, autocommit=True)
 
 
 def trec_run_bytes(n_queries: int, depth: int, seed: int, tag: str = "run") -> bytes:
