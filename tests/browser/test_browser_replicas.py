@@ -12,8 +12,13 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
-from test_browser_share import SHARED_BANNER, share_link, what_the_report_says
 
+from tests.browser.test_browser_share import (
+    SHARED_BANNER,
+    expect_same_report,
+    share_link,
+    what_the_report_says,
+)
 from tests.support.app_server import start_app, stop_app
 from tests.support.compare_page import upload_inputs
 from tests.support.streamlit_page import assert_no_error, open_app
@@ -49,5 +54,5 @@ def test_link_made_on_one_replica_opens_on_the_other(
     viewer = new_context().new_page()
     open_app(viewer, link.replace(first, second))  # the load balancer sent it elsewhere
     expect(viewer.get_by_text(SHARED_BANNER)).to_be_visible()
-    assert what_the_report_says(viewer) == shown
+    expect_same_report(viewer, shown)
     assert_no_error(viewer)
