@@ -119,7 +119,7 @@ def test_tabs_on_some_lines_spaces_on_others():
     content = b"q1\tQ0\td1\t1\t2.5\ttag\nq1 Q0 d2 2 1.5 tag\nq2\tQ0 d1 1 0.5\ttag\n"
     run, summary = read_run(content)
     assert run.to_dict() == RUN_DICT
-    assert any("tabs and spaces" in note for note in summary.notes)
+    assert any("runs of spaces and tabs" in note for note in summary.notes)
     with pytest.raises(InputError, match="line 2: score 'x' is not a number"):
         read_run(content.replace(b"1.5", b"x"))
 
