@@ -83,6 +83,7 @@ def read_run(
         parsed, names = _parse(loaded, detected, kind, columns, unique_docs, keep_ranks)
         check_ids(loaded.name, parsed.queries, "query id", parsed.locate)
         check_ids(loaded.name, parsed.docs, "document id", parsed.locate)
+        ranks: np.ndarray | None
         if kind == "msmarco":
             ranks = msmarco_ranks(loaded.name, parsed)
             scores = -ranks.astype(np.float64)
