@@ -85,6 +85,9 @@ def sniff(loaded: Loaded, format: str = "auto") -> Sniff:
     delimiter = _delimiter(lines[0], format)
     tokens = _split(lines[0], delimiter)
     header = _is_header(tokens, [_split(line, delimiter) for line in lines[1:3]], delimiter)
+    if header and format == "auto" and delimiter == "\t" and \
+            _trec_kind(ascii_fields(lines[0])) in ("trec-run", "trec-qrels"):
+        header = False  # 'q1 Q0 d1 1 2.5<TAB>tag': a TREC line with mixed blanks, not a header
     if format in ("csv", "tsv") or (format == "auto" and header):
         names = tuple(token.strip().strip('"').strip() for token in tokens) if header else None
         kind = "tsv" if delimiter == "\t" else "csv"

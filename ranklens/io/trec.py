@@ -117,7 +117,8 @@ def _read_fast(loaded: Loaded, sniff: Sniff, fields: tuple[str, ...], *,
     names = list(fields) + [f"extra_{i}" for i in range(count - len(fields))]
     wanted: list[str] = [name for name in ("query_id", "doc_id", "rank", "score", "relevance")
                          if name in fields and (keep_ranks or name != "rank")]
-    types: dict[str, pa.DataType] = {name: ID_TYPE if name.endswith("_id") else _NUMERIC[name] for name in wanted}
+    types: dict[str, pa.DataType] = {
+        name: ID_TYPE if name.endswith("_id") else _NUMERIC[name] for name in wanted}
     known: list[str] = []
     if checked:
         types, known = _check_columns(fields, types, sniff, delimiter, loaded)
