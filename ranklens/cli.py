@@ -399,7 +399,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
     try:
         plan = plan_measures(measures)
     except ValueError as error:
-        raise UsageError(f"{PROG} evaluate: {error}") from None
+        raise UsageError(f"{PROG} evaluate: {error} (see {PROG} evaluate --help)") from None
     status = Status()
     status("reading the inputs")
     run, run_summary = io.read_run(run_path)
@@ -433,11 +433,11 @@ def _evaluate_files(args: argparse.Namespace) -> tuple[str, str]:
     if args.qrels is not None:
         if len(files) != 1:
             raise UsageError(f"{PROG} evaluate: with --qrels give one RUN, not {len(files)} "
-                             "files")
+                             f"files (see {PROG} evaluate --help)")
         return args.qrels, files[0]
     if len(files) != 2:
         raise UsageError(f"{PROG} evaluate: give QRELS then RUN (trec_eval's order), or RUN "
-                         "--qrels QRELS")
+                         f"--qrels QRELS (see {PROG} evaluate --help)")
     return files[0], files[1]
 
 

@@ -129,9 +129,9 @@ def plan_measures(arguments: Sequence[str]) -> MeasurePlan:
                     raise ValueError(f"measure {text!r}: ranklens takes no parameters for "
                                      f"{name}")
                 if name in given:
+                    both = ",".join(map(str, sorted(set(given[name]) | set(cutoffs))))
                     plan.notes.append(f"-m {text} ignored: trec_eval uses the cutoffs of the "
-                                      f"first -m {name}.… only (write -m {name}."
-                                      f"{','.join(map(str, sorted(set(given[name]) | set(cutoffs))))})")
+                                      f"first -m {name}.… only (write -m {name}.{both})")
                 else:
                     given[name] = cutoffs
         elif name in NOT_COMPUTED:
