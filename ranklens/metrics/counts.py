@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ranklens.data import Qrels, Run
 from ranklens.metrics.judged_only import condense_to_judged
 from ranklens.metrics.judgements import Judgements, QueryJoin
-from ranklens.tables import Qrels, Run
 
 
 @dataclass(frozen=True)

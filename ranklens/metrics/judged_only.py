@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ranklens.data import Qrels, Run
 from ranklens.metrics.judgements import Judgements, QueryJoin
-from ranklens.tables import Qrels, Run
 
 
 def judged_rows(run: Run, qrels: Qrels) -> np.ndarray:

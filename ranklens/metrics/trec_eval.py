@@ -24,10 +24,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ranklens.data import Qrels, Run
 from ranklens.metrics.counts import retrieval_counts
 from ranklens.metrics.evaluate import EMPTY_RANKING, evaluate
 from ranklens.metrics.names import parse_metric
-from ranklens.tables import Qrels, Run
 
 MIN_GEO_MEAN = 0.00001  # trec_eval's floor of AP before the log of gm_map
 _CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)

@@ -12,7 +12,8 @@ import importlib.util
 from pathlib import Path
 
 import pytest
-from cli_helpers import Runner
+
+from tests.support.cli_helpers import Runner
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 INPUTS = GOLDEN / "trec_eval" / "inputs"

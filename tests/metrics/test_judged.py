@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 import pytrec_eval
-from metrics_cases import random_case
-from metrics_reference import judged_at, trec_order, unjudged_at
-from test_trec_eval_equality import SHARED, TOLERANCE, TREC_MEASURES
 
+from ranklens.data import Qrels, Run
 from ranklens.metrics import condense_to_judged, evaluate, parse_metric
-from ranklens.tables import Qrels, Run
+from tests.metrics.test_trec_eval_equality import SHARED, TOLERANCE, TREC_MEASURES
+from tests.support.metrics_cases import random_case
+from tests.support.metrics_reference import judged_at, trec_order, unjudged_at
 
 
 @pytest.mark.parametrize("seed", range(40))
