@@ -75,3 +75,12 @@ def test_judged_only_equals_pytrec_eval_judged_docs_only(seed, level):
         assert set(got) == set(expected), name
         for query, values in expected.items():
             assert abs(got[query] - values[trec_name]) <= TOLERANCE, (name, query)
+
+
+def test_a_query_whose_grades_are_all_below_minus_one_scores_zero():
+    """trec_eval crashes on it (a rel_levels array of negative size); ranklens scores 0."""
+    run = Run.from_dict({"q": {"a": 2.0, "b": 1.0}})
+    qrels = Qrels.from_dict({"q": {"a": -2, "b": -3}})
+    evaluation = evaluate(run, qrels, ["ndcg_cut_10", "map", "P_5", "recip_rank", "Rprec"])
+    assert all(evaluation[name].per_query == {"q": 0.0} for name in
+               ("ndcg_cut_10", "map", "P_5", "recip_rank", "Rprec"))
