@@ -162,7 +162,8 @@ def _refuse_other_kinds(loaded: Loaded, detected: Sniff, kind: str) -> None:
             loaded.name, "looks like trec_eval output ('measure qid value'), not a "
             f"{kind} (first line: {detected.first_line[:60]!r})",
             hint="load it as a per-query metric table instead; if it is a run or qrels "
-                 "without a header, add one (e.g. query_id, doc_id, score)")
+                 "without a header, add one (e.g. query_id, doc_id, score); an MS MARCO run "
+                 "is 'qid docid rank' with whole ranks 1, 2, ...")
     if detected.format == "unknown":
         layouts = ("a TREC run line is 'qid Q0 docid rank score tag', an MS MARCO run line "
                    "'qid docid rank' (rank 1, 2, ...)") if kind == "run" else \
