@@ -21,7 +21,7 @@ import numpy as np
 from ranklens.io.detect import BOM
 
 # bytes of a chunk: whole lines, at most this many bytes unless one line is longer
-CHUNK_BYTES = 1 << 24
+CHUNK_BYTES = 1 << 22
 _SPACE, _TAB, _VT, _FF, _LF, _CR, _HASH = 32, 9, 11, 12, 10, 13, 35
 
 
@@ -55,14 +55,25 @@ def canonical_text(data: np.ndarray) -> Canonical:
 
 def _chunk_end(data: np.ndarray, start: int) -> int:
     """End of the chunk that starts at ``start``: just after a LF, so chunks hold whole lines."""
-    if len(data) - start <= CHUNK_BYTES:
-        return len(data)
     at = start + CHUNK_BYTES
-    breaks = np.flatnonzero(data[at:] == _LF)
-    return len(data) if not len(breaks) else at + int(breaks[0]) + 1
+    while at < len(data):
+        window = data[at:at + (1 << 16)]
+        breaks = np.flatnonzero(window == _LF)
+        if len(breaks):
+            return at + int(breaks[0]) + 1
+        at += len(window)
+    return len(data)
 
 
 def _canonical_chunk(chunk: np.ndarray) -> tuple[np.ndarray, int, bool]:
+    carriage = chunk == _CR
+    if carriage.any():
+        # a lone CR ends a line: write it as LF, so that emptying the line after it cannot
+        # join it with a following LF into one CR LF break
+        lone = carriage.copy()
+        lone[:-1] &= chunk[1:] != _LF
+        if lone.any():
+            chunk = np.where(lone, np.uint8(_LF), chunk)
     blank = (chunk == _SPACE) | (chunk == _TAB) | (chunk == _VT) | (chunk == _FF)
     # one space per run of blanks
     keep = ~blank

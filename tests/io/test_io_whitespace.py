@@ -182,3 +182,31 @@ def test_lone_carriage_returns_end_lines_on_every_path():
     paths = every_path(data, "run")
     assert all(rows == [("q1", "d1", 2.0), ("q1", "d2", 1.0), ("q2", "d1", 3.0)]
                for rows in paths)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=" \t\x0b\x0c\r\n#ab1", max_size=120), st.integers(1, 40))
+def test_canonical_text_is_the_whitespace_split_of_every_line(text, chunk_bytes):
+    """Line by line: fields joined by one space, comment lines empty; chunking changes nothing."""
+    from ranklens.io import whitespace
+
+    data = text.encode()
+    old = whitespace.CHUNK_BYTES
+    whitespace.CHUNK_BYTES = chunk_bytes
+    try:
+        rewritten = whitespace.canonical_text(np.frombuffer(data, dtype=np.uint8))
+    finally:
+        whitespace.CHUNK_BYTES = old
+    expected = []
+    comments = 0
+    for line in data.splitlines():
+        fields = line.split()
+        if fields and fields[0].startswith(b"#"):
+            comments += 1
+            fields = []
+        expected.append(b" ".join(fields))
+    got = rewritten.data.tobytes().splitlines()
+    while expected and not expected[-1] and len(expected) > len(got):
+        expected.pop()  # a last line without a line break that is emptied leaves nothing
+    assert got == expected
+    assert rewritten.comment_lines == comments
