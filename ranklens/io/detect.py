@@ -70,11 +70,13 @@ def sniff(loaded: Loaded, format: str = "auto") -> Sniff:
     _decode_head(loaded)  # refuses text that is not UTF-8, naming the line
     lines, offset, comments = _data_lines(loaded)
     if not lines:
-        whole = loaded.size <= len(loaded.head)
-        where = "" if whole else " in its first 64 KiB"
         what = "blank or a comment" if comments else "blank"
-        raise InputError(loaded.name, f"has no data{where}: every line is {what}",
-                         hint="choose a file with data in it")
+        if loaded.size <= len(loaded.head):
+            raise InputError(loaded.name, f"has no data: every line is {what}",
+                             hint="choose a file with data in it")
+        raise InputError(loaded.name, f"has no data line in its first 64 KiB: every line there "
+                         f"is {what}", hint="ranklens detects the format from the first data "
+                         "line: strip the comments (grep -v '^#') or move them to the end")
     first = lines[0].strip()
     if format == "jsonl" or (format == "auto" and first.startswith("{")):
         return Sniff("jsonl", first_line=first)

@@ -8,6 +8,7 @@ did this run score on each query"; it does not compute metrics.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import NamedTuple
 
 import numpy as np
@@ -17,7 +18,7 @@ import pyarrow.compute as pc
 from ranklens.data import MetricResult
 from ranklens.io.build import arrow_indices, check_ids, ids_unified, to_numpy
 from ranklens.io.columns import ALIASES, normalise
-from ranklens.io.detect import sniff
+from ranklens.io.detect import ascii_fields, is_number, sniff
 from ranklens.io.errors import InputError
 from ranklens.io.locate import KnownLines, Locator
 from ranklens.io.runs import as_input_errors, run_name
@@ -52,6 +53,10 @@ def read_per_query(
     loaded = load(source, name=name, max_bytes=max_bytes)
     with as_input_errors(loaded.name):
         detected = sniff(loaded, format)
+        if detected.format == "msmarco-run" and format == "auto" and not is_number(
+                ascii_fields(detected.first_line)[0]):
+            # 'recall@100<TAB>q1<TAB>1': a measure name, not an MS MARCO query id
+            detected = replace(detected, format="trec_eval")
         if detected.format in ("trec-run", "trec-qrels", "msmarco-run"):
             kind = {"trec-run": "run", "trec-qrels": "qrels file",
                     "msmarco-run": "run in MS MARCO format (qid docid rank)"}[detected.format]

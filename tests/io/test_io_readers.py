@@ -380,3 +380,15 @@ def test_ranklens_evaluate_output_reads_back_as_a_per_query_table(tmp_path):
     assert dict(results["map"].per_query) == {"q1": 0.5, "q2": 1.0}
     assert dict(results["num_rel_ret"].per_query) == {"q1": 1.0, "q2": 1.0}
     assert summary.queries == 2
+
+
+def test_a_trec_eval_table_with_an_integer_first_value_is_not_an_ms_marco_run():
+    results, summary = read_per_query(b"recall@100\tq1\t1\nrecall@100\tq2\t0.5\n")
+    assert summary.format == "trec_eval"
+    assert dict(results["recall@100"].per_query) == {"q1": 1.0, "q2": 0.5}
+
+
+def test_a_long_comment_header_is_named_as_such():
+    content = b"# " + b"x" * 100 + b"\n"
+    with pytest.raises(InputError, match="no data line in its first 64 KiB"):
+        read_run(content * 700 + b"q1 Q0 d1 1 1 t\n")
