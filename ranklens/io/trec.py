@@ -136,6 +136,10 @@ def _read_fast(loaded: Loaded, sniff: Sniff, fields: tuple[str, ...], *,
             quoted_strings_can_be_null=False, true_values=known or ["-"], false_values=[]))
     if checked and any(table.column(name).null_count for name in types):
         raise Irregular("an empty field")  # two separators in a row, or one at a line's end
+    if checked:
+        for name, kind in types.items():
+            if name not in wanted and kind == ID_TYPE:  # a check column of many values
+                _check_clean(table.column(name).chunks)
     chunks = {name: table.column(name).chunks for name in wanted}
     del table  # from here on each chunk is freed as soon as it has been copied
     docs = ids_by_block(chunks.pop("doc_id"))
@@ -201,6 +205,13 @@ def _check_ids(queries: Ids, docs: Ids) -> None:
             raise Irregular("an id with a blank")
     if len(queries.values) and pc.any(pc.starts_with(queries.values, "#")).as_py():
         raise Irregular("a comment line")
+
+
+def _check_clean(chunks: list[pa.Array]) -> None:
+    for chunk in chunks:
+        data = _string_bytes(chunk.dictionary)
+        if len(data) and data.min() <= 32:
+            raise Irregular("a field with a blank")
 
 
 def _string_bytes(values: pa.Array) -> np.ndarray:

@@ -210,3 +210,15 @@ def test_canonical_text_is_the_whitespace_split_of_every_line(text, chunk_bytes)
         expected.pop()  # a last line without a line break that is emptied leaves nothing
     assert got == expected
     assert rewritten.comment_lines == comments
+
+
+def test_a_blank_inside_q0_after_the_first_64_kib_is_found():
+    """Many Q0 values: that check column is a dictionary; a blank in it still means another
+    split of the line."""
+    lines = [f"q{i % 50}\tQ{i % 40}\td{i}\t{i}\t{i % 7}.5\ttag" for i in range(4000)]
+    lines[3500] = "q1\tQ0 x\td3500\t1\t2.5\ttag"  # six tab fields; split: doc 'x', score 1
+    data = ("\n".join(lines) + "\n").encode()
+    rows, _ = reference(data, 6)
+    run, _ = read_run(data)
+    assert run.to_dict()["q1"]["x"] == 1.0 and "d3500" not in run.to_dict()["q1"]
+    assert len(run) == len(rows)
