@@ -215,10 +215,12 @@ def _add_evaluate(commands: argparse._SubParsersAction[_Parser]) -> None:
         "--qrels QRELS' (without -m: nDCG@10). Measures in trec_eval syntax (map, P.5,10, "
         "ndcg_cut.10, official, all_trec, or P_5) print under trec_eval's names in trec_eval's "
         "order; ranklens spellings (nDCG@10, P@5, AP) under ranklens names.",
-        epilog="lines: '%%-22s<TAB>query<TAB>%%.4f' as trec_eval (counts as integers); "
+        usage=f"{PROG} evaluate [-q] [-c] [-l N] [-J] [-n] [-m MEASURE]... QRELS RUN\n"
+        f"       {PROG} evaluate RUN --qrels QRELS [-m MEASURE]... [options]",
+        epilog="lines: '%-22s<TAB>query<TAB>%.4f' as trec_eval (counts as integers); "
         "cutoffs of one measure come from its first -m, as in trec_eval")
-    p.add_argument("files", nargs="+", metavar="QRELS RUN",
-                   help="judgements then run (trec_eval's order), or only RUN with --qrels")
+    p.add_argument("files", nargs="+", metavar="FILE",
+                   help="QRELS then RUN (trec_eval's order), or RUN alone with --qrels")
     p.add_argument("--qrels", metavar="QRELS", help="judgements (then give only RUN)")
     p.add_argument("--metric", "-m", action="append", type=_metric, metavar="MEASURE",
                    help="measure, repeatable: trec_eval syntax (map, P.5,10, ndcg_cut.10, "
