@@ -25,7 +25,8 @@ from ranklens.compare import text as compare_text
 from ranklens.compare.analysis import DEFAULT_METRICS, CompareSettings, LoadedInputs, load_inputs
 from ranklens.compare.report import Report
 from ranklens.io import InputFile
-from ranklens.metrics import evaluate, parse_metric
+from ranklens.metrics import parse_metric
+from ranklens.metrics.trec_eval import plan_measures, trec_eval_output
 
 PROG = "ranklens"
 
@@ -207,18 +208,38 @@ def _add_alpha(p: argparse.ArgumentParser) -> None:
 
 def _add_evaluate(commands: argparse._SubParsersAction[_Parser]) -> None:
     p = commands.add_parser(
-        "evaluate", help="per-query and mean metric values, trec_eval-like",
-        description="Score one run against judgements and print trec_eval-like lines "
-        "'metric<TAB>query<TAB>value', with an 'all' row (the mean) per metric.")
-    p.add_argument("run", metavar="RUN")
-    p.add_argument("--qrels", required=True, metavar="QRELS")
-    p.add_argument("--metric", "-m", action="append", type=_metric, metavar="METRIC",
-                   help="metric, repeatable (default nDCG@10)")
+        "evaluate", help="per-query and mean metric values, as trec_eval prints them",
+        description="Score one run against judgements and print what trec_eval prints. "
+        "Drop-in form: 'ranklens evaluate [-q] [-c] [-l N] [-J] [-n] [-m MEASURE]... QRELS RUN' "
+        "(trec_eval's argument order; without -m: -m official). Also 'ranklens evaluate RUN "
+        "--qrels QRELS' (without -m: nDCG@10). Measures in trec_eval syntax (map, P.5,10, "
+        "ndcg_cut.10, official, all_trec, or P_5) print under trec_eval's names in trec_eval's "
+        "order; ranklens spellings (nDCG@10, P@5, AP) under ranklens names.",
+        usage=f"{PROG} evaluate [-q] [-c] [-l N] [-J] [-n] [-m MEASURE]... QRELS RUN\n"
+        f"       {PROG} evaluate RUN --qrels QRELS [-m MEASURE]... [options]",
+        epilog="lines: '%-22s<TAB>query<TAB>%.4f' as trec_eval (counts as integers); "
+        "cutoffs of one measure come from its first -m, as in trec_eval")
+    p.add_argument("files", nargs="+", metavar="FILE",
+                   help="QRELS then RUN (trec_eval's order), or RUN alone with --qrels")
+    p.add_argument("--qrels", metavar="QRELS", help="judgements (then give only RUN)")
+    p.add_argument("--metric", "-m", action="append", type=_metric, metavar="MEASURE",
+                   help="measure, repeatable: trec_eval syntax (map, P.5,10, ndcg_cut.10, "
+                   "official, all_trec) or a ranklens name (nDCG@10, P@5)")
     p.add_argument("--per-query", "-q", action="store_true",
                    help="also print one line per query (trec_eval -q)")
-    p.add_argument("--missing", choices=("drop", "zero"), default="drop",
-                   help="judged queries missing from the run: leave out (default) or score 0 "
-                   "(trec_eval -c)")
+    p.add_argument("-c", dest="complete", action="store_true",
+                   help="average over every query of the qrels: a judged query missing from "
+                   "the run scores what an empty ranking scores (trec_eval -c)")
+    p.add_argument("--missing", choices=("drop", "zero"), default=None,
+                   help="judged queries missing from the run: leave out (default) or score as "
+                   "an empty ranking (= -c)")
+    p.add_argument("-l", "--level-for-rel", dest="level", type=_count(1), default=1,
+                   metavar="N", help="smallest grade that counts as relevant (trec_eval -l, "
+                   "default 1)")
+    p.add_argument("-J", "--judged-docs-only", dest="judged_only", action="store_true",
+                   help="rank only the judged documents (trec_eval -J)")
+    p.add_argument("-n", "--no-summary", dest="summary", action="store_false",
+                   help="no 'all' lines (trec_eval -n)")
     p.add_argument("--digits", type=_count(1), default=4,
                    help="decimals printed (default 4, as trec_eval)")
     p.add_argument("--output", "-o", metavar="PATH", help="write to PATH instead of stdout")
@@ -375,35 +396,51 @@ def _canonical(name: str) -> str | None:
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
+    qrels_path, run_path = _evaluate_files(args)
+    measures = list(args.metric or (["official"] if args.qrels is None else DEFAULT_METRICS))
+    try:
+        plan = plan_measures(measures)
+    except ValueError as error:
+        raise UsageError(f"{PROG} evaluate: {error} (see {PROG} evaluate --help)") from None
     status = Status()
     status("reading the inputs")
-    run, _ = io.read_run(args.run)
-    qrels, _ = io.read_qrels(args.qrels)
+    run, run_summary = io.read_run(run_path)
+    qrels, _ = io.read_qrels(qrels_path)
     status("scoring")
-    evaluation = evaluate(run, qrels, list(args.metric or DEFAULT_METRICS), missing=args.missing)
+    complete = args.complete or args.missing == "zero"
+    try:
+        output = trec_eval_output(
+            run, qrels, plan, relevance_level=args.level, complete=complete,
+            judged_only=args.judged_only, per_query=args.per_query, summary=args.summary,
+            run_tag=run_summary.run_tag, digits=args.digits)
+    except ValueError as error:
+        raise UsageError(f"{PROG} evaluate: {error}") from None
     status.done()
-    digits = args.digits
-    lines = []
-    if args.per_query:
-        queries = sorted({q for r in evaluation.results.values() for q in r.per_query})
-        for query in queries:
-            for name, result in evaluation.results.items():
-                if query in result.per_query:
-                    lines.append(_trec_line(name, query, result.per_query[query], digits))
-    for name, mean in evaluation.means().items():
-        lines.append(_trec_line(name, "all", mean, digits))
-    if evaluation.n_ignored:
-        _note(f"{evaluation.n_ignored} queries of the run have no judgements and are not scored "
+    for note in plan.notes:
+        _note(note)
+    if output.ignored:
+        _note(f"{len(output.ignored)} queries of the run have no judgements and are not scored "
               "(as trec_eval does)")
-    if evaluation.n_missing:
-        verb = "scored 0" if args.missing == "zero" else "left out (--missing zero scores them 0)"
-        _note(f"{evaluation.n_missing} judged queries are not in the run: {verb}")
-    write("\n".join(lines) + "\n", args.output)
+    if output.missing:
+        verb = "averaged in as empty rankings (-c)" if complete else \
+            "left out (-c averages them in as empty rankings)"
+        _note(f"{len(output.missing)} judged queries are not in the run: {verb}")
+    write("".join(line + "\n" for line in output.lines), args.output)
     return 0
 
 
-def _trec_line(metric: str, query: str, value: float, digits: int) -> str:
-    return f"{metric:<22}\t{query}\t{value:.{digits}f}"
+def _evaluate_files(args: argparse.Namespace) -> tuple[str, str]:
+    """(qrels, run) from 'QRELS RUN' (trec_eval's order) or 'RUN --qrels QRELS'."""
+    files = list(args.files)
+    if args.qrels is not None:
+        if len(files) != 1:
+            raise UsageError(f"{PROG} evaluate: with --qrels give one RUN, not {len(files)} "
+                             f"files (see {PROG} evaluate --help)")
+        return args.qrels, files[0]
+    if len(files) != 2:
+        raise UsageError(f"{PROG} evaluate: give QRELS then RUN (trec_eval's order), or RUN "
+                         f"--qrels QRELS (see {PROG} evaluate --help)")
+    return files[0], files[1]
 
 
 def run_mde(args: argparse.Namespace) -> int:

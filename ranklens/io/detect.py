@@ -14,8 +14,8 @@ from ranklens.io.columns import KNOWN_NAMES, normalise
 from ranklens.io.errors import InputError
 from ranklens.io.source import Loaded
 
-FORMATS = ("auto", "trec", "trec-run", "trec-qrels", "trec_eval", "csv", "tsv", "parquet",
-           "jsonl")
+FORMATS = ("auto", "trec", "trec-run", "trec-qrels", "trec_eval", "msmarco", "csv", "tsv",
+           "parquet", "jsonl")
 _BINARY_MAGIC = {
     b"PK\x03\x04": "a ZIP archive (an Excel .xlsx file is one)",
     b"%PDF": "a PDF document",
@@ -32,13 +32,20 @@ BOM = b"\xef\xbb\xbf"
 
 @dataclass(frozen=True)
 class Sniff:
-    """What the first lines say: format, field separator, header names, fields on line one."""
+    """What the first lines say: format, field separator, header names, fields on line one.
+
+    "Line one" is the first data line: blank lines and comment lines (first field starting with
+    ``#``, as trec_eval 10 skips them) before it are not data. ``data_offset`` is the byte
+    offset of that line (BOM included) and ``comments_before`` the comment lines before it.
+    """
 
     format: str
     delimiter: str | None = None
     header: tuple[str, ...] | None = None
     fields: int = 0
     first_line: str = ""
+    data_offset: int = 0
+    comments_before: int = 0
 
 
 def is_number(token: str) -> bool:
@@ -60,11 +67,16 @@ def sniff(loaded: Loaded, format: str = "auto") -> Sniff:
     if loaded.size == 0:
         raise InputError(loaded.name, "is empty (0 bytes)", hint="choose a file with data in it")
     _refuse_binary(loaded)
-    text = _decode_head(loaded)
-    lines = [line for line in text.splitlines() if line.strip()][:50]
+    _decode_head(loaded)  # refuses text that is not UTF-8, naming the line
+    lines, offset, comments = _data_lines(loaded)
     if not lines:
-        raise InputError(loaded.name, "has no data: every line is blank",
-                         hint="choose a file with data in it")
+        what = "blank or a comment" if comments else "blank"
+        if loaded.size <= len(loaded.head):
+            raise InputError(loaded.name, f"has no data: every line is {what}",
+                             hint="choose a file with data in it")
+        raise InputError(loaded.name, f"has no data line in its first 64 KiB: every line there "
+                         f"is {what}", hint="ranklens detects the format from the first data "
+                         "line: strip the comments (grep -v '^#') or move them to the end")
     first = lines[0].strip()
     if format == "jsonl" or (format == "auto" and first.startswith("{")):
         return Sniff("jsonl", first_line=first)
@@ -75,18 +87,42 @@ def sniff(loaded: Loaded, format: str = "auto") -> Sniff:
     delimiter = _delimiter(lines[0], format)
     tokens = _split(lines[0], delimiter)
     header = _is_header(tokens, [_split(line, delimiter) for line in lines[1:3]], delimiter)
+    if header and format == "auto" and delimiter == "\t" and \
+            _trec_kind(ascii_fields(lines[0])) in ("trec-run", "trec-qrels"):
+        header = False  # 'q1 Q0 d1 1 2.5<TAB>tag': a TREC line with mixed blanks, not a header
     if format in ("csv", "tsv") or (format == "auto" and header):
         names = tuple(token.strip().strip('"').strip() for token in tokens) if header else None
         kind = "tsv" if delimiter == "\t" else "csv"
         if format in ("csv", "tsv"):
             kind = format
         return Sniff(kind, delimiter, names, len(tokens), lines[0])
-    fields = len(lines[0].split())
+    tokens = ascii_fields(lines[0])
     if format == "auto" and delimiter == ",":
-        return Sniff("csv", delimiter, None, len(tokens), lines[0])
-    if format in ("trec-run", "trec-qrels", "trec_eval"):
-        return Sniff(format, None, None, fields, lines[0])
-    return Sniff(_trec_kind(lines[0].split()), None, None, fields, lines[0])
+        return Sniff("csv", delimiter, None, len(_split(lines[0], delimiter)), lines[0])
+    kind = format if format in ("trec-run", "trec-qrels", "trec_eval", "msmarco") else \
+        _trec_kind(tokens)
+    if kind == "msmarco":
+        kind = "msmarco-run"
+    return Sniff(kind, None, None, len(tokens), lines[0], offset, comments)
+
+
+def ascii_fields(line: str) -> list[str]:
+    """The fields of a TREC text line as trec_eval splits it: on runs of ASCII blanks only."""
+    return _BLANKS.split(line.strip(_BLANK_CHARS)) if line.strip(_BLANK_CHARS) else []
+
+
+def is_comment(line: str) -> bool:
+    """A line whose first field starts with ``#`` (trec_eval 10 skips it)."""
+    return line.lstrip(_BLANK_CHARS).startswith("#")
+
+
+# the measures trec_eval prints (trec_eval -q output starts with one of these names)
+_TREC_EVAL_MEASURE = re.compile(
+    r"^(runid|num_q|num_ret|num_rel|num_rel_ret|num_nonrel_judged_ret|map|gm_map|gm_bpref|Rprec"
+    r"|bpref|recip_rank|iprec_at_recall_[0-9.]+|P_[0-9]+|relstring|recall_[0-9]+|infAP"
+    r"|Rprec_mult_[0-9.]+|utility|11pt_avg|binG|G|dcg|ideal_dcg|ndcg|ndcg_rel|Rndcg"
+    r"|ndcg_cut_[0-9]+|map_cut_[0-9]+|relative_P_[0-9]+|success_[0-9]+|set_P|set_recall"
+    r"|set_relative_P|set_map|set_F|unj_[0-9]+|Runj|yaap|rbp|rbp_resid)$")
 
 
 def _trec_kind(tokens: list[str]) -> str:
@@ -94,11 +130,19 @@ def _trec_kind(tokens: list[str]) -> str:
         return "trec-run"
     if len(tokens) == 4 and is_number(tokens[3]):
         return "trec-qrels"
+    if len(tokens) == 3 and _TREC_EVAL_MEASURE.match(tokens[0]):
+        return "trec_eval"
+    if len(tokens) == 3 and _is_rank(tokens[2]):
+        return "msmarco-run"
     if len(tokens) == 3 and not is_number(tokens[0]) and _is_value(tokens[2]):
         return "trec_eval"
     if len(tokens) >= 6:
         return "trec-run"  # a run with a bad score: its reader says which line
     return "unknown"
+
+
+def _is_rank(token: str) -> bool:
+    return token.isascii() and token.isdigit() and int(token) >= 1
 
 
 def _is_value(token: str) -> bool:
@@ -118,6 +162,40 @@ def _refuse_binary(loaded: Loaded) -> None:
     if b"\x00" in sample or controls > max(2, len(sample) // 100):
         raise InputError(loaded.name, "is binary data, not a text table or a Parquet file",
                          hint="export it as CSV, TSV, JSONL, Parquet or a TREC file")
+
+
+_BLANK_CHARS = " \t\x0b\x0c\r\n"
+_BLANKS = re.compile(r"[ \t\x0b\x0c\r\n]+")
+
+
+def _data_lines(loaded: Loaded) -> tuple[list[str], int, int]:
+    """Up to 50 data lines of the head (as text, line breaks removed), the byte offset of the
+    first one, and the number of comment lines before it."""
+    head = loaded.head
+    offset = len(BOM) if head.startswith(BOM) else 0
+    raw = head[offset:].splitlines(keepends=True)
+    if loaded.size > len(head) and raw:
+        raw = raw[:-1]  # the last line of a cut head may be partial
+    lines: list[str] = []
+    comments = 0
+    for piece in raw:
+        line = piece.decode("utf-8", errors="replace").rstrip("\r\n")
+        if lines:
+            if line.strip(_BLANK_CHARS) and not is_comment(line):
+                lines.append(line)
+                if len(lines) == 50:
+                    break
+            continue
+        if not line.strip(_BLANK_CHARS):
+            offset += len(piece)
+        elif is_comment(line):
+            comments += 1
+            offset += len(piece)
+        else:
+            lines.append(line)
+    if not lines and loaded.size > len(head) and head:
+        return [], offset, comments  # nothing but blank lines and comments in the head
+    return lines, offset, comments
 
 
 def _decode_head(loaded: Loaded) -> str:

@@ -53,11 +53,21 @@ class NonBlankLines(Locator):
 
 
 def line_bounds(data: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Start and end (exclusive, without the line break) of every physical line."""
+    """Start and end (exclusive, without the line break) of every physical line.
+
+    A line ends at LF, CR LF or a lone CR, as pyarrow's CSV reader (and ``bytes.splitlines``)
+    split lines: every reader of ranklens counts lines the same way.
+    """
     breaks = np.flatnonzero(data == 10)
+    carriages = np.flatnonzero(data == 13)
+    if len(carriages):
+        after = np.minimum(carriages + 1, len(data) - 1)
+        lone = carriages[(carriages == len(data) - 1) | (data[after] != 10)]
+        if len(lone):
+            breaks = np.union1d(breaks, lone)
     starts = np.concatenate(([0], breaks + 1))
     ends = np.concatenate((breaks, [len(data)]))
-    if len(data) and data[-1] == 10:  # a final line break does not open a new line
+    if len(breaks) and breaks[-1] == len(data) - 1:  # a final break does not open a new line
         starts, ends = starts[:-1], ends[:-1]
     carriage = (ends > starts) & (data[np.maximum(ends - 1, 0)] == 13)
     return starts, ends - carriage

@@ -8,6 +8,7 @@ did this run score on each query"; it does not compute metrics.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import NamedTuple
 
 import numpy as np
@@ -17,14 +18,14 @@ import pyarrow.compute as pc
 from ranklens.data import MetricResult
 from ranklens.io.build import arrow_indices, check_ids, ids_unified, to_numpy
 from ranklens.io.columns import ALIASES, normalise
-from ranklens.io.detect import sniff
+from ranklens.io.detect import ascii_fields, is_number, sniff
 from ranklens.io.errors import InputError
 from ranklens.io.locate import KnownLines, Locator
 from ranklens.io.runs import as_input_errors, run_name
 from ranklens.io.source import Loaded, Source, load
 from ranklens.io.summary import ReadSummary, SetAside
 from ranklens.io.tables import id_column, number_column, read_table
-from ranklens.io.trec import split_lines, whitespace_fields
+from ranklens.io.trec import comment_lines, comment_note, split_lines, whitespace_fields
 
 
 class PerQueryRead(NamedTuple):
@@ -52,8 +53,13 @@ def read_per_query(
     loaded = load(source, name=name, max_bytes=max_bytes)
     with as_input_errors(loaded.name):
         detected = sniff(loaded, format)
-        if detected.format in ("trec-run", "trec-qrels"):
-            kind = "run" if detected.format == "trec-run" else "qrels file"
+        if detected.format == "msmarco-run" and format == "auto" and not is_number(
+                ascii_fields(detected.first_line)[0]):
+            # 'recall@100<TAB>q1<TAB>1': a measure name, not an MS MARCO query id
+            detected = replace(detected, format="trec_eval")
+        if detected.format in ("trec-run", "trec-qrels", "msmarco-run"):
+            kind = {"trec-run": "run", "trec-qrels": "qrels file",
+                    "msmarco-run": "run in MS MARCO format (qid docid rank)"}[detected.format]
             raise InputError(loaded.name, f"looks like a TREC {kind}, not a per-query metric "
                              "table", hint="a per-query table has a query_id column and one "
                              "column per metric (or query_id, metric, value)")
@@ -230,10 +236,16 @@ def _select(name: str, results: dict[str, MetricResult], metrics: Sequence[str] 
 
 def _read_trec_eval(loaded: Loaded, run: str | None, metrics: Sequence[str] | None
                     ) -> PerQueryRead:
-    """``trec_eval -q`` output: ``measure <ws> qid <ws> value``; ``all`` rows are summaries."""
+    """``trec_eval -q`` output: ``measure <ws> qid <ws> value``; ``all`` rows are summaries.
+
+    Lines starting with ``#`` are comments. Measures whose every per-query value is text
+    (trec_eval's ``relstring`` prints ``'223-110113'``) are not metrics: their lines are set
+    aside and counted, like the summary rows (``runid`` has only an ``all`` row).
+    """
     lines, numbers = split_lines(loaded.name, loaded.read_all())
     tokens, counts = whitespace_fields(lines)
-    used = counts > 0
+    comments = comment_lines(tokens, counts)
+    used = (counts > 0) & ~comments
     wrong = np.flatnonzero(used & (counts != 3))
     if len(wrong):
         raise InputError(loaded.name, f"has {counts[wrong[0]]} field(s), expected 3 "
@@ -245,7 +257,8 @@ def _read_trec_eval(loaded: Loaded, run: str | None, metrics: Sequence[str] | No
     query = pc.list_element(tokens, 1)
     value_text = pc.list_element(tokens, 2)
     summary_rows = to_numpy(pc.equal(query, "all"), np.bool_)
-    keep = ~summary_rows
+    text_rows = _text_measure_rows(measure, value_text) & ~summary_rows
+    keep = ~summary_rows & ~text_rows
     locate = KnownLines(line_numbers)
     values = number_column(loaded.name, pa.chunked_array([value_text.filter(pa.array(keep))]),
                            "value", KnownLines(line_numbers[keep]))
@@ -256,12 +269,33 @@ def _read_trec_eval(loaded: Loaded, run: str | None, metrics: Sequence[str] | No
     results = _long_form(loaded.name, queries.codes, queries.values,
                          pa.chunked_array([measure]), full, keep, locate, run_label)
     results = _select(loaded.name, results, metrics)
+    set_aside = []
     aside = int(np.count_nonzero(summary_rows))
-    set_aside = (SetAside("trec_eval summary rows (query 'all')", aside,
-                          tuple(int(x) for x in line_numbers[summary_rows][:3])),) if aside \
-        else ()
+    if aside:
+        set_aside.append(SetAside("trec_eval summary rows (query 'all')", aside,
+                                  tuple(int(x) for x in line_numbers[summary_rows][:3])))
+    if text_rows.any():
+        names = sorted(set(measure.filter(pa.array(text_rows)).to_pylist()))
+        set_aside.append(SetAside(
+            f"measure(s) {', '.join(names)}: text, not numbers (as trec_eval prints them)",
+            int(np.count_nonzero(text_rows)),
+            tuple(int(x) for x in line_numbers[text_rows][:3])))
+    notes = [f"metrics: {', '.join(results)}"]
+    if comments.any():
+        notes.append(comment_note(int(np.count_nonzero(comments))))
     summary = ReadSummary(loaded.name, "trec_eval", int(np.count_nonzero(keep)),
                           len(np.unique(queries.codes[keep])), None,
-                          compressed=loaded.compressed, set_aside=set_aside,
-                          notes=(f"metrics: {', '.join(results)}",))
+                          compressed=loaded.compressed, set_aside=tuple(set_aside),
+                          notes=tuple(notes))
     return PerQueryRead(results, summary)
+
+
+_VALUE_RE = r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$|^[+-]?(?i:nan|inf|infinity)$"
+
+
+def _text_measure_rows(measure: pa.Array, value_text: pa.Array) -> np.ndarray:
+    """Rows of the measures none of whose values is a number."""
+    numeric = to_numpy(pc.match_substring_regex(value_text, _VALUE_RE), np.bool_)
+    encoded = ids_unified(measure)
+    has_number = np.bincount(encoded.codes[numeric], minlength=len(encoded.values)) > 0
+    return ~has_number[encoded.codes]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import NamedTuple
 
 import numpy as np
@@ -26,7 +27,7 @@ from ranklens.io.errors import InputError
 from ranklens.io.source import Loaded, Source, file_stem, load
 from ranklens.io.summary import ReadSummary
 from ranklens.io.tables import id_column, number_column, read_table
-from ranklens.io.trec import Parsed, read_trec
+from ranklens.io.trec import Parsed, read_trec, run_tag
 
 
 class RunRead(NamedTuple):
@@ -64,6 +65,9 @@ def read_run(
     entry per distinct id, at the cost of hashing every id once more (about a second for 7M
     distinct ids). The rank column is not read unless ``keep_ranks=True`` (metrics order by
     score, as trec_eval does; ranks are for an explicit rank-ordering option).
+
+    An MS MARCO run (``qid docid rank``, no score) is a ranked list: its score is ``-rank``, so
+    the usual score order is its rank order; a rank given twice for one query is an error.
     """
     loaded = load(source, name=name, max_bytes=max_bytes)
     with as_input_errors(loaded.name):
@@ -75,19 +79,31 @@ def read_run(
                 hint="give this file as the judgements (qrels); a run line is "
                      "'qid Q0 docid rank score tag'")
         _refuse_other_kinds(loaded, detected, "run")
-        parsed, names = _parse(loaded, detected, "run", columns, unique_docs, keep_ranks)
+        kind = "msmarco" if detected.format == "msmarco-run" else "run"
+        parsed, names = _parse(loaded, detected, kind, columns, unique_docs, keep_ranks)
         check_ids(loaded.name, parsed.queries, "query id", parsed.locate)
         check_ids(loaded.name, parsed.docs, "document id", parsed.locate)
-        scores = to_numpy(parsed.numbers["score"], np.float64)
-        check_finite(loaded.name, scores, parsed.locate)
-        ranks = _ranks(parsed)
+        ranks: np.ndarray | None
+        if kind == "msmarco":
+            ranks = msmarco_ranks(loaded.name, parsed)
+            scores = -ranks.astype(np.float64)
+            parsed.notes.insert(0, "MS MARCO run (qid docid rank, no score): ranked by the rank "
+                                "column, rank 1 first (score = -rank)")
+        else:
+            scores = to_numpy(parsed.numbers["score"], np.float64)
+            check_finite(loaded.name, scores, parsed.locate)
+            ranks = _ranks(parsed)
         check_unique_pairs(loaded.name, parsed.queries, parsed.docs, parsed.locate, "run")
         run = Run(parsed.queries.codes, parsed.queries.values, parsed.docs.codes,
-                  parsed.docs.values, scores=scores, ranks=ranks, name=run_name(loaded))
+                  parsed.docs.values, scores=scores,
+                  ranks=ranks if keep_ranks or kind == "msmarco" else None,
+                  name=run_name(loaded))
         summary = ReadSummary(
             loaded.name, detected.format, len(scores), len(parsed.queries.values),
             len(parsed.docs.values) if parsed.docs.block_starts is None else None,
-            compressed=loaded.compressed, columns=names, notes=tuple(parsed.notes))
+            compressed=loaded.compressed, columns=names, notes=tuple(parsed.notes),
+            run_tag=run_tag(loaded) if kind == "run" and detected.format == "trec-run"
+            else None)
         # documents is None for a run split over reader blocks: counting distinct ids would
         # cost a second hash of every id (read with unique_docs=True to count them)
         return RunRead(run, summary)
@@ -109,12 +125,17 @@ def read_qrels(
     loaded = load(source, name=name, max_bytes=max_bytes)
     with as_input_errors(loaded.name):
         detected = sniff(loaded, _trec_alias(format, "qrels"))
-        if detected.format == "trec-run":
+        if detected.format in ("trec-run", "msmarco-run"):
+            what = "a TREC run ('qid Q0 docid rank score tag'" if detected.format == \
+                "trec-run" else "an MS MARCO run ('qid docid rank'"
             raise InputError(
-                loaded.name, "looks like a TREC run ('qid Q0 docid rank score tag', "
-                f"{detected.fields} fields), not judgements (first line: "
-                f"{detected.first_line[:60]!r})",
+                loaded.name, f"looks like {what}, {detected.fields} fields), not judgements "
+                f"(first line: {detected.first_line[:60]!r})",
                 hint="give this file as a run; a qrels line is 'qid iter docid rel'")
+        if detected.format == "unknown" and detected.fields > 4 and detected.header is None \
+                and detected.delimiter is None:
+            # a qrels line with a fifth field: the reader names the line (trec_eval rejects it)
+            detected = replace(detected, format="trec-qrels")
         _refuse_other_kinds(loaded, detected, "qrels")
         parsed, names = _parse(loaded, detected, "qrels", columns, True, False)
         check_ids(loaded.name, parsed.queries, "query id", parsed.locate)
@@ -141,24 +162,29 @@ def _refuse_other_kinds(loaded: Loaded, detected: Sniff, kind: str) -> None:
             loaded.name, "looks like trec_eval output ('measure qid value'), not a "
             f"{kind} (first line: {detected.first_line[:60]!r})",
             hint="load it as a per-query metric table instead; if it is a run or qrels "
-                 "without a header, add one (e.g. query_id, doc_id, score)")
+                 "without a header, add one (e.g. query_id, doc_id, score); an MS MARCO run "
+                 "is 'qid docid rank' with whole ranks 1, 2, ...")
     if detected.format == "unknown":
-        layout = "qid Q0 docid rank score tag" if kind == "run" else "qid iter docid rel"
+        layouts = ("a TREC run line is 'qid Q0 docid rank score tag', an MS MARCO run line "
+                   "'qid docid rank' (rank 1, 2, ...)") if kind == "run" else \
+            "a TREC qrels line is 'qid iter docid rel'"
         raise InputError(
-            loaded.name, f"is not a recognised {kind} format: the first line has "
+            loaded.name, f"is not a recognised {kind} format: the first data line has "
             f"{detected.fields} whitespace-separated field(s) and no header "
-            f"({detected.first_line[:60]!r})", line=1,
-            hint=f"a TREC {kind} line is '{layout}'; a CSV/TSV needs a header row")
+            f"({detected.first_line[:60]!r})", line=first_data_line(loaded, detected),
+            hint=f"{layouts}; a CSV/TSV needs a header row")
 
 
 def _parse(loaded: Loaded, detected: Sniff, kind: str, columns: Mapping[str, str] | None,
            unique_docs: bool, keep_ranks: bool) -> tuple[Parsed, dict[str, str]]:
-    if detected.format in ("trec-run", "trec-qrels"):
+    if detected.format in ("trec-run", "trec-qrels", "msmarco-run"):
         parsed = read_trec(loaded, detected, kind, unique_docs=unique_docs,
                            keep_ranks=keep_ranks)
-        layout = ("query_id", "doc_id", "score") if kind == "run" else \
-            ("query_id", "doc_id", "relevance")
+        layout = {"run": ("query_id", "doc_id", "score"), "msmarco": ("query_id", "doc_id",
+                  "rank"), "qrels": ("query_id", "doc_id", "relevance")}[kind]
         positions = {"query_id": 1, "doc_id": 3, "rank": 4, "score": 5, "relevance": 4}
+        if kind == "msmarco":
+            positions = {"query_id": 1, "doc_id": 2, "rank": 3}
         return parsed, {role: f"field {positions[role]}" for role in layout}
     roles = ("query_id", "doc_id", "score") if kind == "run" else \
         ("query_id", "doc_id", "relevance")
@@ -231,6 +257,35 @@ def _ranks(parsed: Parsed) -> np.ndarray | None:
             return None
         return values.astype(np.int64)
     return to_numpy(rank, np.int64)
+
+
+def msmarco_ranks(name: str, parsed: Parsed) -> np.ndarray:
+    """The ranks of an MS MARCO run: whole numbers >= 1, each at most once per query."""
+    ranks = to_numpy(parsed.numbers["rank"], np.int64)
+    bad = np.flatnonzero(ranks < 1)
+    if len(bad):
+        raise InputError(name, f"rank {int(ranks[bad[0]])} is not 1 or more",
+                         line=parsed.locate([int(bad[0])])[0],
+                         hint="MS MARCO ranks count from 1 (the best document of the query)")
+    queries = parsed.queries.codes
+    order = np.lexsort((ranks, queries))
+    same = np.flatnonzero((queries[order][1:] == queries[order][:-1])
+                          & (ranks[order][1:] == ranks[order][:-1]))
+    if len(same):
+        rows = np.sort(order[[same[0], same[0] + 1]])
+        query = parsed.queries.values[int(queries[rows[0]])].as_py()
+        lines = ", ".join(map(str, parsed.locate(rows)))
+        raise InputError(name, f"query {query!r} has rank {int(ranks[rows[0]])} twice "
+                         f"({parsed.locate.unit}s {lines})",
+                         hint="an MS MARCO run gives each document of a query its own rank: "
+                              "ranklens will not guess which document comes first")
+    return ranks
+
+
+def first_data_line(loaded: Loaded, detected: Sniff) -> int:
+    """1-based number of the first data line (after blank and comment lines)."""
+    head = loaded.head[:detected.data_offset]
+    return len(head.removeprefix(b"\xef\xbb\xbf").splitlines()) + 1
 
 
 def run_name(loaded: Loaded) -> str:

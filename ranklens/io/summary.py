@@ -23,7 +23,9 @@ class ReadSummary:
     ``rows`` counts the rows in the result; ``set_aside`` lists every row that was read but not
     used, so ``rows + rows_set_aside`` is every data row in the source. ``documents`` is ``None``
     where documents do not apply (per-query tables, segment maps). ``notes`` say what the reader
-    tolerated (extra trailing fields, mixed whitespace) without changing any value.
+    tolerated (extra trailing fields, mixed whitespace, comment lines) without changing any
+    value. ``run_tag`` is the tag of a TREC run's last data line (what trec_eval prints as
+    ``runid``); ``None`` for other inputs.
     """
 
     source: str
@@ -35,6 +37,7 @@ class ReadSummary:
     columns: Mapping[str, str] = field(default_factory=dict)
     set_aside: tuple[SetAside, ...] = ()
     notes: tuple[str, ...] = ()
+    run_tag: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "columns", MappingProxyType(dict(self.columns)))

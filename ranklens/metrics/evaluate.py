@@ -17,6 +17,7 @@ import numpy as np
 from ranklens.data import MetricResult, Qrels, Run
 from ranklens.metrics.arrow import take
 from ranklens.metrics.average_precision import average_precision
+from ranklens.metrics.judged_only import condense_to_judged
 from ranklens.metrics.judgements import Judgements, QueryJoin, check_duplicates
 from ranklens.metrics.names import MetricSpec, parse_metric
 from ranklens.metrics.ndcg import ndcg
@@ -26,7 +27,7 @@ from ranklens.metrics.ordering import (
     tie_break_permutation,
     top_positions,
 )
-from ranklens.metrics.precision import judged, precision, r_precision, recall, success
+from ranklens.metrics.precision import judged, precision, r_precision, recall, success, unjudged
 from ranklens.metrics.ranked import RankedLabels
 from ranklens.metrics.reciprocal_rank import reciprocal_rank
 
@@ -42,7 +43,11 @@ FAMILIES: dict[str, Callable[[RankedLabels, MetricSpec], np.ndarray]] = {
     "Rprec": r_precision,
     "success": success,
     "judged": judged,
+    "unjudged": unjudged,
 }
+# what an empty ranking scores, per family: a judged query missing from the run gets this under
+# missing="zero" (trec_eval -c adds 0 for every measure; 1 - unj_k = 1 for Judged@k)
+EMPTY_RANKING: dict[str, float] = {"judged": 1.0}
 
 
 @dataclass(frozen=True)
@@ -51,8 +56,10 @@ class Evaluation:
 
     ``results`` maps each canonical metric name to its ``MetricResult``. ``ignored`` lists the
     queries of the run without judgements (never scored); ``missing`` the judged queries the run
-    did not answer: left out with ``missing="drop"``, scored 0 with ``missing="zero"``
-    (trec_eval ``-c``).
+    did not answer: left out with ``missing="drop"``, scored as an empty ranking with
+    ``missing="zero"`` (trec_eval ``-c``). ``evaluation[name]`` accepts any spelling of a
+    requested metric, read with the ``relevance_level`` and ``gain`` the evaluation used
+    (``evaluate(..., ["P_5"], relevance_level=2)["P_5"]`` is ``P(rel=2)@5``).
     """
 
     results: Mapping[str, MetricResult]
@@ -60,6 +67,8 @@ class Evaluation:
     missing: tuple[str, ...] = ()
     missing_policy: str = "drop"
     run: str = field(default="", compare=False)
+    relevance_level: int = field(default=1, compare=False)
+    gain: str = field(default="linear", compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "results", MappingProxyType(dict(self.results)))
@@ -68,7 +77,18 @@ class Evaluation:
         """The result of ``metric``, by canonical name or any accepted spelling."""
         if isinstance(metric, str) and metric in self.results:
             return self.results[metric]
-        return self.results[parse_metric(metric).name]
+        name = parse_metric(metric, gain=self.gain, relevance_level=self.relevance_level).name
+        if name not in self.results:
+            raise KeyError(f"{metric!r} ({name}) was not evaluated; evaluated: "
+                           f"{', '.join(self.results)}")
+        return self.results[name]
+
+    def __contains__(self, metric: object) -> bool:
+        try:
+            self[metric]  # type: ignore[index]
+        except (KeyError, ValueError, TypeError):
+            return False
+        return True
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.results)
@@ -107,14 +127,19 @@ def evaluate(
     order: str = "score",
     gain: str = "linear",
     relevance_level: int = 1,
+    judged_only: bool = False,
 ) -> Evaluation:
     """Per-query values of ``metrics`` for ``run`` against ``qrels``, as trec_eval computes them.
 
     - order within a query: score descending, ties by document id descending (bytes); the rank
       column is ignored unless ``order="rank"`` (rank ascending, ties the same way);
     - queries only in the run are ignored; judged queries missing from the run are left out
-      (``missing="drop"``) or scored 0 (``missing="zero"``, trec_eval ``-c``); queries whose
-      judgements are all non-relevant are kept and score 0;
+      (``missing="drop"``) or scored as an empty ranking (``missing="zero"``, trec_eval
+      ``-c``: 0, and 1 for Judged@k); queries whose judgements are all non-relevant are kept
+      and score 0;
+    - ``judged_only`` (trec_eval ``-J``) ranks only the documents judged with a grade >= 0
+      (``condense_to_judged``); a query whose retrieved documents were all unjudged is still
+      evaluated, as an empty ranking;
     - ``gain`` ("linear" = trec_eval, or "exp" = 2^grade - 1) applies to nDCG names that do not
       say it; ``relevance_level`` to binary metrics whose name does not say it (``-l``);
     - a (query, document) pair listed twice in the run or the qrels is a ``ValueError``.
@@ -136,6 +161,9 @@ def evaluate(
 
     join = QueryJoin.of(run, qrels)
     judgements = Judgements(qrels, join)
+    if judged_only:
+        run = condense_to_judged(run, qrels)  # same query dictionary: ``join`` still applies
+        keys = ordering_keys(run, order)
     ranked = rank_and_label(run, keys, join, judgements, specs)
     results = {}
     query_ids = list(join.query_ids)
@@ -144,10 +172,12 @@ def evaluate(
     for spec in specs:
         values = FAMILIES[spec.family](ranked, spec)
         if missing == "zero":
-            values = np.concatenate([values, np.zeros(len(join.missing))])
+            values = np.concatenate([values, np.full(len(join.missing),
+                                                     EMPTY_RANKING.get(spec.family, 0.0))])
         results[spec.name] = MetricResult.from_arrays(spec.name, query_ids, values,
                                                       run=run.name)
-    return Evaluation(results, tuple(join.ignored), tuple(join.missing), missing, run=run.name)
+    return Evaluation(results, tuple(join.ignored), tuple(join.missing), missing, run=run.name,
+                      relevance_level=relevance_level, gain=gain)
 
 
 def depth_needed(specs: list[MetricSpec], judgements: Judgements) -> np.ndarray:
@@ -165,7 +195,7 @@ def depth_needed(specs: list[MetricSpec], judgements: Judgements) -> np.ndarray:
 
 def distinguishing_labels(labels: np.ndarray, specs: list[MetricSpec]) -> np.ndarray:
     """Labels coarsened to what the requested metrics can tell apart (fewer ties to sort)."""
-    if any(spec.family == "judged" for spec in specs):
+    if any(spec.family in ("judged", "unjudged") for spec in specs):
         return labels
     if any(spec.family == "ndcg" for spec in specs):
         return np.maximum(labels, 0)
@@ -201,4 +231,4 @@ def rank_and_label(
     return RankedLabels(query, position, labels, judgements)
 
 
-__all__ = ["FAMILIES", "Evaluation", "evaluate"]
+__all__ = ["EMPTY_RANKING", "FAMILIES", "Evaluation", "evaluate"]

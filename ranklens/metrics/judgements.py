@@ -11,7 +11,9 @@ trec_eval semantics kept here:
   ``trec_eval -c``);
 - a document absent from the query's qrels is unjudged and counts as non-relevant;
 - a negative grade counts as non-relevant (trec_eval reads it as "in the pool, not judged") and
-  adds nothing to the ideal ranking; for Judged@k it is still a judgement.
+  adds nothing to the ideal ranking; for Judged@k / Unjudged@k it is unjudged, as in trec_eval.
+  Where every grade of a query is <= -2 trec_eval itself crashes; ranklens scores such a query
+  0 (nothing relevant).
 """
 
 from __future__ import annotations

@@ -3,9 +3,9 @@
 Accepted (case-insensitive, spaces ignored):
 
 - ``<metric>@<k>``: ``ndcg@10``, ``nDCG@10``, ``P@5``, ``R@100``, ``AP@100``, ``RR@10``,
-  ``Success@5``, ``Judged@10``
+  ``Success@5``, ``Judged@10``, ``Unjudged@10``
 - trec_eval spellings: ``ndcg_cut_10``, ``ndcg_cut.10``, ``P_5``, ``P.5``, ``recall_100``,
-  ``map``, ``map_cut_100``, ``recip_rank``, ``Rprec``, ``success_5``, ``ndcg``
+  ``map``, ``map_cut_100``, ``recip_rank``, ``Rprec``, ``success_5``, ``ndcg``, ``unj_10``
 - parameters in parentheses before the cutoff: ``P(rel=2)@5`` (relevance level of a binary
   metric: grade >= 2 counts as relevant), ``nDCG(gain=exp)@10`` (gain 2^grade - 1)
 
@@ -27,6 +27,7 @@ _FAMILIES: dict[str, tuple[str, str]] = {
     "Rprec": ("R-Prec", "never"),
     "success": ("Success", "required"),
     "judged": ("Judged", "required"),
+    "unjudged": ("Unjudged", "required"),
 }
 
 # lower-cased spelling -> family; trec_eval's ``*_cut`` names require a cutoff
@@ -39,6 +40,7 @@ _ALIASES: dict[str, str] = {
     "rprec": "Rprec", "r-prec": "Rprec", "r_prec": "Rprec", "rp": "Rprec",
     "success": "success", "s": "success",
     "judged": "judged",
+    "unjudged": "unjudged", "unj": "unjudged",
 }
 _CUT_ONLY = {"ndcg_cut", "map_cut"}
 _BINARY = {"P", "recall", "AP", "RR", "Rprec", "success"}
@@ -46,7 +48,7 @@ _BINARY = {"P", "recall", "AP", "RR", "Rprec", "success"}
 VALID_FORMS = (
     "nDCG@k / ndcg_cut_k / ndcg_cut.k, nDCG (no cutoff), nDCG(gain=exp)@k; "
     "P@k / P_k, R@k / recall_k, AP / map, AP@k / map_cut_k, RR / MRR / recip_rank, RR@k, "
-    "R-Prec / Rprec, Success@k / success_k, Judged@k; "
+    "R-Prec / Rprec, Success@k / success_k, Judged@k, Unjudged@k / unj_k; "
     "binary metrics take a relevance level: P(rel=2)@5"
 )
 

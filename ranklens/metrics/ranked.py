@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ranklens.metrics.judgements import NOT_JUDGED, Judgements
+from ranklens.metrics.judgements import Judgements
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,9 @@ class RankedLabels:
         return self.labels >= level
 
     def judged(self) -> np.ndarray:
-        return self.labels != NOT_JUDGED
+        """Rows whose document has a grade >= 0 (a negative grade is "not judged", as in
+        trec_eval; ``NOT_JUDGED`` is negative too)."""
+        return self.labels >= 0
 
     def count(self, rows: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
         """Per-query sum of ``weights`` (or count) over the rows selected by mask ``rows``."""

@@ -135,6 +135,22 @@ CASES = [
      {"column": "country"}, None, ["has no segment column 'country'", "segment"]),
     ("segments-from-trec-run", "segments", RUN, {}, None, ["has no header"]),
     ("missing-file", "run", None, {}, None, ["file not found"]),
+    ("qrels-fifth-field", "qrels", b"q1 0 d1 1\nq1 0 d2 0 x\n", {}, 2,
+     ["has 5 field(s), expected 4", "trec_eval rejects such a line too ('Malformed line')"]),
+    ("qrels-fifth-field-on-line-one", "qrels", b"q1 0 d1 1 x\nq1 0 d2 0\n", {}, 1,
+     ["has 5 field(s), expected 4"]),
+    ("three-fields-score-not-rank", "run", b"q1 d1 0.5\nq1 d2 0.4\n", {}, None,
+     ["looks like trec_eval output", "MS MARCO run is 'qid docid rank'"]),
+    ("three-numeric-fields", "run", b"1 10 0\n1 11 5\n", {}, 1,
+     ["not a recognised run format", "MS MARCO run line 'qid docid rank'"]),
+    ("msmarco-rank-twice", "run", b"1\t10\t1\n1\t11\t1\n", {}, None,
+     ["query '1' has rank 1 twice (lines 1, 2)"]),
+    ("msmarco-rank-text", "run", b"1\t10\t1\n1\t11\tx\n", {}, 2, ["rank 'x' is not a whole"]),
+    ("msmarco-given-as-qrels", "qrels", b"1\t10\t1\n1\t11\t2\n", {}, None,
+     ["looks like an MS MARCO run", "give this file as a run"]),
+    ("per-query-given-msmarco", "per_query", b"1\t10\t1\n", {}, None, ["MS MARCO"]),
+    ("comments-only", "run", b"# nothing\n  # here\n", {}, None,
+     ["every line is blank or a comment"]),
 ]
 
 

@@ -119,7 +119,7 @@ def test_tabs_on_some_lines_spaces_on_others():
     content = b"q1\tQ0\td1\t1\t2.5\ttag\nq1 Q0 d2 2 1.5 tag\nq2\tQ0 d1 1 0.5\ttag\n"
     run, summary = read_run(content)
     assert run.to_dict() == RUN_DICT
-    assert any("tabs and spaces" in note for note in summary.notes)
+    assert any("runs of spaces and tabs" in note for note in summary.notes)
     with pytest.raises(InputError, match="line 2: score 'x' is not a number"):
         read_run(content.replace(b"1.5", b"x"))
 
@@ -332,3 +332,63 @@ def test_duplicates_with_documents_shared_by_queries(monkeypatch, block_size, or
     else:
         run, _ = read_run(content)
         assert len(run) == len(rows) and run.n_docs <= 40
+
+
+def test_ms_marco_run_is_read_in_rank_order():
+    content = b"1048585\t7187158\t2\n1048585\t7187157\t1\n2\t10\t1\n"
+    run, summary = read_run(content, name="dev.tsv")
+    assert summary.format == "msmarco-run"
+    assert run.to_dict() == {"1048585": {"7187157": -1.0, "7187158": -2.0}, "2": {"10": -1.0}}
+    assert run.ranks.tolist() == [2, 1, 1]
+    assert "ranked by the rank column" in summary.describe()
+    padded, _ = read_run(b" 1048585  7187158 2 \r\n1048585\t7187157\t1\r\n2 10 1\r\n")
+    assert padded.to_dict() == run.to_dict()
+
+
+def test_trec_eval_all_trec_output_sets_aside_text_measures():
+    content = (b"# trec_eval -q -m all_trec qrels run\n"
+               b"num_ret               \t301\t1000\n"
+               b"map                   \t301\t0.2345\n"
+               b"relstring             \t301\t'223-110113'\n"
+               b"num_ret               \t302\t1000\n"
+               b"map                   \t302\t0.1000\n"
+               b"relstring             \t302\t''\n"
+               b"runid                 \tall\tbm25\n"
+               b"num_q                 \tall\t2\n"
+               b"map                   \tall\t0.1673\n")
+    results, summary = read_per_query(content, name="bm25.eval")
+    assert set(results) == {"num_ret", "map"}
+    assert dict(results["map"].per_query) == {"301": 0.2345, "302": 0.1}
+    reasons = {aside.reason: aside.rows for aside in summary.set_aside}
+    assert reasons["trec_eval summary rows (query 'all')"] == 3
+    assert reasons["measure(s) relstring: text, not numbers (as trec_eval prints them)"] == 2
+    assert "1 comment line skipped" in summary.describe()
+    with pytest.raises(InputError, match=r"line 3: value 'x' is not a number"):
+        read_per_query(content.replace(b"0.2345", b"x"), name="bad.eval")
+
+
+def test_ranklens_evaluate_output_reads_back_as_a_per_query_table(tmp_path):
+    from ranklens.cli import main
+
+    out = tmp_path / "eval.txt"
+    data = b"q1 Q0 d1 1 2 t\nq1 Q0 d2 2 1 t\nq2 Q0 d1 1 1 t\n"
+    (tmp_path / "run.trec").write_bytes(data)
+    (tmp_path / "qrels.trec").write_bytes(b"q1 0 d2 1\nq2 0 d1 2\n")
+    assert main(["evaluate", "-q", "-m", "official", "-o", str(out), str(tmp_path / "qrels.trec"),
+                 str(tmp_path / "run.trec")]) == 0
+    results, summary = read_per_query(out)
+    assert dict(results["map"].per_query) == {"q1": 0.5, "q2": 1.0}
+    assert dict(results["num_rel_ret"].per_query) == {"q1": 1.0, "q2": 1.0}
+    assert summary.queries == 2
+
+
+def test_a_trec_eval_table_with_an_integer_first_value_is_not_an_ms_marco_run():
+    results, summary = read_per_query(b"recall@100\tq1\t1\nrecall@100\tq2\t0.5\n")
+    assert summary.format == "trec_eval"
+    assert dict(results["recall@100"].per_query) == {"q1": 1.0, "q2": 0.5}
+
+
+def test_a_long_comment_header_is_named_as_such():
+    content = b"# " + b"x" * 100 + b"\n"
+    with pytest.raises(InputError, match="no data line in its first 64 KiB"):
+        read_run(content * 700 + b"q1 Q0 d1 1 1 t\n")

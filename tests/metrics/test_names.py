@@ -15,7 +15,8 @@ from ranklens.metrics import MetricSpec, parse_metric
     ("map_cut_100", "AP@100"), ("mrr", "RR"), ("recip_rank", "RR"), ("MRR@10", "RR@10"),
     ("R@100", "R@100"), ("recall_100", "R@100"), ("recall.100", "R@100"),
     ("Rprec", "R-Prec"), ("R-Prec", "R-Prec"), ("success_5", "Success@5"),
-    ("Success@1", "Success@1"), ("judged@10", "Judged@10"),
+    ("Success@1", "Success@1"), ("judged@10", "Judged@10"), ("unj_10", "Unjudged@10"),
+    ("unj.5", "Unjudged@5"),
     ("nDCG(gain=exp)@10", "nDCG(gain=exp)@10"), (" ndcg @ 10 ", "nDCG@10"),
 ])
 def test_spellings_map_to_one_canonical_name(typed, canonical):

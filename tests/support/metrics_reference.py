@@ -30,8 +30,14 @@ def ndcg(ranking: list[str], judged: dict[str, int], k: int | None, gain: str) -
     return dcg / idcg if idcg > 0 else 0.0
 
 
+def unjudged_at(ranking: list[str], judged: dict[str, int], k: int) -> float:
+    """trec_eval 10's unj_k (m_unjudged.c): documents of the top k that are not in the qrels
+    or have a negative grade, over k; positions past the end of the ranking are not counted."""
+    return sum(1 for d in ranking[:k] if judged.get(d, -1) < 0) / k
+
+
 def judged_at(ranking: list[str], judged: dict[str, int], k: int) -> float:
-    return sum(1 for d in ranking[:k] if d in judged) / k
+    return (k - sum(1 for d in ranking[:k] if judged.get(d, -1) < 0)) / k
 
 
 def rbo_ext(a: list[str], b: list[str], p: float) -> float:
