@@ -531,17 +531,17 @@ def _spark_session(master: str) -> tuple[SparkSession, bool]:
     existing = SparkSession.getActiveSession()
     session = ranklens_spark.session(master, config={"spark.ui.showConsoleProgress": "false"})
     if existing is None:
-        session.sparkContext.setLogLevel("ERROR")
+        session.sparkContext.setLogLevel("FATAL")  # failed tasks: our own message says it
     return session, existing is None
 
 
 def run_evaluate_spark(args: argparse.Namespace) -> int:
     """``ranklens evaluate --engine spark``: score on Spark, print or write per-query values."""
-    from ranklens import spark as ranklens_spark
-
     status = Status()
     status("starting Spark")
     session, created = _spark_session(args.spark_master)
+    from ranklens import spark as ranklens_spark  # importable: _spark_session checked
+
     try:
         status("scoring on Spark")
         run = ranklens_spark.read_run(session, args.run)
@@ -589,8 +589,6 @@ def write_per_query_parquet(evaluation: Evaluation, path: str) -> None:
 
 def run_compare_spark(args: argparse.Namespace) -> int:
     """``ranklens compare --engine spark``: runs scored on Spark, the report built here."""
-    from ranklens import spark as ranklens_spark
-
     if args.qrels is None:
         raise UsageError(f"{PROG} compare --engine spark scores runs: give --qrels (per-query "
                          "tables need no Spark: leave --engine out)")
@@ -608,6 +606,8 @@ def run_compare_spark(args: argparse.Namespace) -> int:
         parse_metric(name)  # an unknown name fails here, before Spark starts
     status("starting Spark")
     session, created = _spark_session(args.spark_master)
+    from ranklens import spark as ranklens_spark  # importable: _spark_session checked
+
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # the report carries every warning in words
