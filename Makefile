@@ -51,17 +51,18 @@ typecheck: $(VENV)/.test-installed
 	$(BIN)/mypy
 
 # Parallel over the machine's cores (pytest-xdist); each worker starts its own app server.
+# --dist loadgroup keeps the Spark tests (xdist_group "spark") on one worker: one Spark session.
 PYTEST_WORKERS ?= auto
 
 pytest: $(VENV)/.test-installed chromium postgresql java
-	$(BIN)/pytest -n $(PYTEST_WORKERS)
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup
 
 test: lint typecheck pytest
 
 # The edit loop: no browser tests, no simulations marked slow.
 test-fast: $(VENV)/.test-installed
 	$(BIN)/ruff check .
-	$(BIN)/pytest -n $(PYTEST_WORKERS) -m "not slow and not browser"
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup -m "not slow and not browser"
 
 bench: $(VENV)/.test-installed
 	$(BIN)/python -m pip install -q -e '.[bench]'

@@ -18,7 +18,7 @@ def run_python(code: str) -> subprocess.CompletedProcess[str]:
 def test_ranklens_imports_and_evaluates_without_pyspark() -> None:
     paths = demo.paths()
     done = run_python(
-        "import ranklens, ranklens.cli, ranklens.analysis, ranklens.metrics, ranklens.io\n"
+        "import ranklens, ranklens.cli, ranklens.compare.analysis, ranklens.metrics, ranklens.io\n"
         f"code = ranklens.cli.main(['evaluate', {str(paths['run_a'])!r}, '--qrels', "
         f"{str(paths['qrels'])!r}])\n"
         "assert 'pyspark' not in {m for m in sys.modules if sys.modules[m] is not None}\n"

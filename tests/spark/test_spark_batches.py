@@ -5,12 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 import pytest
-from spark_cases import METRICS, hostile_case
 
+from ranklens.data import Qrels, Run
 from ranklens.metrics import evaluate
 from ranklens.metrics.evaluate import metric_specs
 from ranklens.spark.batches import ScoringPlan, problem_of, score_batches
-from ranklens.tables import Qrels, Run
+from tests.support.spark_cases import METRICS, hostile_case
+
+# one Spark session per test run: every Spark test on the same xdist worker
+pytestmark = pytest.mark.xdist_group("spark")
 
 
 def batches(run_rows, qrels_rows, size: int) -> list[pa.RecordBatch]:

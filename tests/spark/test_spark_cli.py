@@ -11,6 +11,9 @@ import pytest
 from ranklens import demo
 from ranklens.cli import main
 
+# one Spark session per test run: every Spark test on the same xdist worker
+pytestmark = pytest.mark.xdist_group("spark")
+
 
 def run_cli(capsys: pytest.CaptureFixture[str], *args: object) -> tuple[int, str, str]:
     capsys.readouterr()

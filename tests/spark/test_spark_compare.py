@@ -5,9 +5,15 @@ from __future__ import annotations
 import json
 import warnings
 
+import pytest
+
 from ranklens import demo
 from ranklens import spark as rs
-from ranklens.analysis import CompareSettings, InputFile, load_inputs
+from ranklens.compare.analysis import CompareSettings, load_inputs
+from ranklens.io import InputFile
+
+# one Spark session per test run: every Spark test on the same xdist worker
+pytestmark = pytest.mark.xdist_group("spark")
 
 
 def test_report_equals_the_local_report(spark) -> None:
@@ -39,7 +45,7 @@ def test_report_equals_the_local_report(spark) -> None:
 
 
 def test_one_sided_queries_and_missing_zero_match_local(spark, tmp_path) -> None:
-    from spark_cases import hostile_case, write_trec_qrels, write_trec_run
+    from tests.support.spark_cases import hostile_case, write_trec_qrels, write_trec_run
 
     run_a, qrels = hostile_case(seed=21)
     run_b, _ = hostile_case(seed=22)

@@ -8,12 +8,15 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from spark_cases import METRICS, hostile_case, write_trec_qrels, write_trec_run
 
 from ranklens import demo, io
 from ranklens import spark as rs
+from ranklens.data import Qrels, Run
 from ranklens.metrics import Evaluation, evaluate
-from ranklens.tables import Qrels, Run
+from tests.support.spark_cases import METRICS, hostile_case, write_trec_qrels, write_trec_run
+
+# one Spark session per test run: every Spark test on the same xdist worker
+pytestmark = pytest.mark.xdist_group("spark")
 
 
 def local_tables(run_rows, qrels_rows) -> tuple[Run, Qrels]:

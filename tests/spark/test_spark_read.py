@@ -11,6 +11,9 @@ import pytest
 from ranklens import spark as rs
 from ranklens.io import InputError
 
+# one Spark session per test run: every Spark test on the same xdist worker
+pytestmark = pytest.mark.xdist_group("spark")
+
 
 def rows(frame) -> list[tuple]:
     return sorted(tuple(row) for row in frame.collect())
