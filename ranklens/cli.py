@@ -536,7 +536,23 @@ def _spark_session(master: str) -> tuple[SparkSession, bool]:
 
 
 def run_evaluate_spark(args: argparse.Namespace) -> int:
-    """``ranklens evaluate --engine spark``: score on Spark, print or write per-query values."""
+    """``ranklens evaluate --engine spark``: per-query metrics scored on Spark.
+
+    Same files and ``-q -c -l -J -n --digits`` as the local engine; the measures are metrics
+    with a value per query (``nDCG@10``, ``map``, ``P_5``, ``ndcg_cut_10`` ...), printed under
+    their ranklens names. trec_eval's nicknames and counts (``official``, ``num_ret`` ...) need
+    the run on one machine: the local engine. ``--output X.parquet`` writes the per-query table.
+    """
+    qrels_path, run_path = _evaluate_files(args)
+    metrics = list(args.metric or DEFAULT_METRICS)
+    for name in metrics:
+        try:
+            parse_metric(name)
+        except ValueError:
+            raise UsageError(f"{PROG} evaluate --engine spark: {name!r} is not a per-query "
+                             "metric (nDCG@10, map, P_5, ndcg_cut_10, ...); trec_eval's "
+                             "nicknames and counts need the local engine") from None
+    complete = args.complete or args.missing == "zero"
     status = Status()
     status("starting Spark")
     session, created = _spark_session(args.spark_master)
@@ -544,10 +560,11 @@ def run_evaluate_spark(args: argparse.Namespace) -> int:
 
     try:
         status("scoring on Spark")
-        run = ranklens_spark.read_run(session, args.run)
-        qrels = ranklens_spark.read_qrels(session, args.qrels)
-        evaluation = ranklens_spark.evaluate(run, qrels, list(args.metric or DEFAULT_METRICS),
-                                             missing=args.missing).collect()
+        evaluation = ranklens_spark.evaluate(
+            ranklens_spark.read_run(session, run_path),
+            ranklens_spark.read_qrels(session, qrels_path), metrics,
+            missing="zero" if complete else "drop", relevance_level=args.level,
+            judged_only=args.judged_only).collect()
     finally:
         if created:
             session.stop()
@@ -555,21 +572,33 @@ def run_evaluate_spark(args: argparse.Namespace) -> int:
     if args.output is not None and args.output.lower().endswith(".parquet"):
         write_per_query_parquet(evaluation, args.output)
     else:
-        lines = [_trec_line(name, query, value, args.digits)
-                 for query in (sorted({q for r in evaluation.results.values()
-                                       for q in r.per_query}) if args.per_query else [])
-                 for name, result in evaluation.results.items()
-                 for value in ([result.per_query[query]] if query in result.per_query else [])]
-        lines += [_trec_line(name, "all", mean, args.digits)
-                  for name, mean in evaluation.means().items()]
-        write("\n".join(lines) + "\n", args.output)
+        write("".join(line + "\n" for line in _metric_lines(evaluation, args)), args.output)
     if evaluation.n_ignored:
         _note(f"{evaluation.n_ignored} queries of the run have no judgements and are not scored "
               "(as trec_eval does)")
     if evaluation.n_missing:
-        verb = "scored 0" if args.missing == "zero" else "left out (--missing zero scores them 0)"
+        verb = "averaged in as empty rankings (-c)" if complete else \
+            "left out (-c averages them in as empty rankings)"
         _note(f"{evaluation.n_missing} judged queries are not in the run: {verb}")
     return 0
+
+
+def _metric_lines(evaluation: Evaluation, args: argparse.Namespace) -> list[str]:
+    """trec_eval-shaped lines: per evaluated query (``-q``, ids in byte order), then ``all``
+    (with ``-c`` the mean counts the missing queries, which get no line of their own)."""
+    lines = []
+    if args.per_query:
+        absent = set(evaluation.missing)
+        queries = sorted({q for r in evaluation.results.values() for q in r.per_query} - absent,
+                         key=lambda q: q.encode())
+        for query in queries:
+            for name, result in evaluation.results.items():
+                if query in result.per_query:
+                    lines.append(f"{name:<22}\t{query}\t{result.per_query[query]:.{args.digits}f}")
+    if args.summary:
+        lines += [f"{name:<22}\tall\t{mean:.{args.digits}f}"
+                  for name, mean in evaluation.means().items()]
+    return lines
 
 
 def write_per_query_parquet(evaluation: Evaluation, path: str) -> None:

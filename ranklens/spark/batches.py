@@ -35,7 +35,7 @@ import pyarrow.compute as pc
 
 from ranklens.data.tables import Qrels, Run, duplicate_rows
 from ranklens.metrics.arrow import arrow_indices, integers, take
-from ranklens.metrics.evaluate import score_queries
+from ranklens.metrics.evaluate import EMPTY_RANKING, score_queries
 from ranklens.metrics.names import MetricSpec
 
 QRELS_SIDE = 0
@@ -50,13 +50,16 @@ class ScoringPlan:
     """What to compute on each chunk: metrics, how many runs, names for messages, policy.
 
     ``sources[0]`` names the qrels and ``sources[r + 1]`` run ``r`` (file paths or table
-    names, used in error messages). ``missing`` is ``"drop"`` or ``"zero"``.
+    names, used in error messages). ``missing`` is ``"drop"`` or ``"zero"`` (a missing query
+    then scores what an empty ranking scores, as ``evaluate`` gives it); ``judged_only`` is
+    trec_eval's ``-J``.
     """
 
     specs: tuple[MetricSpec, ...]
     sources: tuple[str, ...]
     missing: str = "drop"
     chunk_rows: int = 1 << 18
+    judged_only: bool = False
 
     @property
     def n_runs(self) -> int:
@@ -149,14 +152,14 @@ def _metric_columns(run: Run, qrels: Qrels, status: np.ndarray, plan: ScoringPla
     """One float64 column per metric over all chunk queries: NaN where there is no value."""
     n_queries = len(status)
     scored = status == 0
-    fill = 0.0 if plan.missing == "zero" else np.nan
     columns = []
-    for _ in plan.specs:
+    for spec in plan.specs:
         column = np.full(n_queries, np.nan)
-        column[status == 2] = fill
+        if plan.missing == "zero":
+            column[status == 2] = EMPTY_RANKING.get(spec.family, 0.0)
         columns.append(column)
     if scored.any():
-        scores = score_queries(run, qrels, list(plan.specs))
+        scores = score_queries(run, qrels, list(plan.specs), judged_only=plan.judged_only)
         rows = np.flatnonzero(scored)  # the join lists evaluated queries in code order
         for column, spec in zip(columns, plan.specs, strict=True):
             column[rows] = scores.values[spec.name]

@@ -22,6 +22,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import pyarrow as pa
+import pyarrow.compute as pc
 from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
@@ -70,6 +71,8 @@ class SparkEvaluation:
     missing_policy: str
     inputs: tuple[DataFrame, ...]  # qrels, run: for error messages
     run_name: str = ""
+    relevance_level: int = 1
+    gain: str = "linear"
 
     @property
     def frame(self) -> DataFrame:
@@ -102,7 +105,8 @@ class SparkEvaluation:
         with input_errors(self.inputs), described(
                 self.scored.sparkSession, f"ranklens: scoring {self.run_name} per query"):
             table = self.scored.toArrow()
-        return evaluation_of(table, self.metrics, self.missing_policy, self.run_name)
+        return evaluation_of(table, self.metrics, self.missing_policy, self.run_name,
+                             relevance_level=self.relevance_level, gain=self.gain)
 
 
 def evaluate(
@@ -113,6 +117,7 @@ def evaluate(
     missing: str = "drop",
     relevance_level: int = 1,
     gain: str = "linear",
+    judged_only: bool = False,
     partitions: int | None = None,
     chunk_rows: int = DEFAULT_CHUNK_ROWS,
 ) -> SparkEvaluation:
@@ -122,7 +127,8 @@ def evaluate(
     (``read_run``/``read_qrels`` give these). Semantics, names and options are those of
     ``ranklens.metrics.evaluate`` (score descending, ties by document id descending; queries
     only in the run are ignored; judged queries missing from the run are dropped or, with
-    ``missing="zero"``, scored 0). ``partitions`` sets the shuffle's partition count (default:
+    ``missing="zero"``, scored as an empty ranking; ``judged_only`` is trec_eval's ``-J``).
+    ``partitions`` sets the shuffle's partition count (default:
     Spark's, coalesced by adaptive execution); ``chunk_rows`` the rows scored per Python call.
 
     Nothing runs until an action; a duplicate (query, document) pair or a bad value then
@@ -132,10 +138,10 @@ def evaluate(
     if missing not in ("drop", "zero"):
         raise ValueError(f"missing must be 'drop' or 'zero', not {missing!r}")
     scored = score_runs([run], qrels, specs, missing=missing, partitions=partitions,
-                        chunk_rows=chunk_rows).drop("run")
+                        chunk_rows=chunk_rows, judged_only=judged_only).drop("run")
     name = source_of(run, "run")
     return SparkEvaluation(scored, tuple(spec.name for spec in specs), missing, (qrels, run),
-                           run_name=name)
+                           run_name=name, relevance_level=relevance_level, gain=gain)
 
 
 def score_runs(
@@ -146,6 +152,7 @@ def score_runs(
     missing: str = "drop",
     partitions: int | None = None,
     chunk_rows: int = DEFAULT_CHUNK_ROWS,
+    judged_only: bool = False,
 ) -> DataFrame:
     """Scored rows of several runs against one qrels in one shuffle (lazy).
 
@@ -158,7 +165,7 @@ def score_runs(
         _require(run, _RUN_COLUMNS, f"run {r + 1}")
     sources = (source_of(qrels, "qrels"),
                *(source_of(run, f"run {r + 1}") for r, run in enumerate(runs)))
-    plan = ScoringPlan(tuple(specs), sources, missing, chunk_rows)
+    plan = ScoringPlan(tuple(specs), sources, missing, chunk_rows, judged_only)
     parts = [_side(qrels, "relevance", 0)]
     parts += [_side(run, "score", r + 1) for r, run in enumerate(runs)]
     rows = functools.reduce(DataFrame.unionByName, parts)
@@ -199,19 +206,20 @@ def spark_schema(plan: ScoringPlan) -> T.StructType:
 
 
 def evaluation_of(table: pa.Table, metrics: Sequence[str], missing: str,
-                  run_name: str = "") -> Evaluation:
-    """A local ``Evaluation`` from collected scored rows of one run (sorted by query id)."""
-    table = table.sort_by("query_id")
-    status = table.column("status").to_pylist()
-    ids = table.column("query_id").to_pylist()
-    keep = {"scored", "missing"} if missing == "zero" else {"scored"}
-    rows = [i for i, s in enumerate(status) if s in keep]
-    kept_ids = [ids[i] for i in rows]
-    results = {}
-    for name in metrics:
-        values = table.column(name).to_pylist()
-        results[name] = MetricResult(name, dict(zip(kept_ids, (values[i] for i in rows),
-                                                    strict=True)), run=run_name)
-    ignored = tuple(q for q, s in zip(ids, status, strict=True) if s == "ignored")
-    absent = tuple(q for q, s in zip(ids, status, strict=True) if s == "missing")
-    return Evaluation(results, ignored, absent, missing, run=run_name)
+                  run_name: str = "", *, relevance_level: int = 1,
+                  gain: str = "linear") -> Evaluation:
+    """A local ``Evaluation`` from the collected scored rows of one run."""
+    keep = ["scored", "missing"] if missing == "zero" else ["scored"]
+    status = table.column("status")
+    kept = table.filter(pc.is_in(status, pa.array(keep)))
+    query_ids = kept.column("query_id").to_pylist()
+    results = {name: MetricResult.from_arrays(
+        name, query_ids, kept.column(name).to_numpy(), run=run_name) for name in metrics}
+
+    def ids(which: str) -> tuple[str, ...]:
+        found = table.filter(pc.equal(status, which)).column("query_id").to_pylist()
+        return tuple(sorted(found))
+
+    ignored, absent = ids("ignored"), ids("missing")
+    return Evaluation(results, ignored, absent, missing, run=run_name,
+                      relevance_level=relevance_level, gain=gain)

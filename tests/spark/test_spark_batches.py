@@ -26,17 +26,20 @@ def batches(run_rows, qrels_rows, size: int) -> list[pa.RecordBatch]:
     return table.to_batches(max_chunksize=size)
 
 
-@pytest.mark.parametrize(("chunk_rows", "batch_size"), [(1, 1), (4, 3), (50, 7), (10**6, 64)])
-def test_any_chunking_gives_the_local_values(chunk_rows: int, batch_size: int) -> None:
+@pytest.mark.parametrize(("chunk_rows", "batch_size", "judged_only"),
+                         [(1, 1, False), (4, 3, True), (50, 7, False), (10**6, 64, True)])
+def test_any_chunking_gives_the_local_values(chunk_rows: int, batch_size: int,
+                                             judged_only: bool) -> None:
     run_rows, qrels_rows = hostile_case(seed=chunk_rows, n_cases=40)
-    plan = ScoringPlan(tuple(metric_specs(METRICS)), ("qrels", "run"), "zero", chunk_rows)
+    plan = ScoringPlan(tuple(metric_specs(METRICS)), ("qrels", "run"), "zero", chunk_rows,
+                       judged_only)
     out = pa.Table.from_batches(
         list(score_batches(iter(batches(run_rows, qrels_rows, batch_size)), plan)),
         schema=plan.output_schema())
     q, d, g = zip(*qrels_rows, strict=True)
     local = evaluate(Run.from_columns(*zip(*run_rows, strict=True)),
                      Qrels.from_columns(q, d, np.asarray(g, dtype=np.int64)), METRICS,
-                     missing="zero")
+                     missing="zero", judged_only=judged_only)
     assert len(set(out.column("query_id").to_pylist())) == out.num_rows  # one row per query
     for name, result in local.results.items():
         got = {row["query_id"]: row[name] for row in out.to_pylist() if row[name] is not None}

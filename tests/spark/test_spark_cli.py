@@ -10,6 +10,7 @@ import pytest
 
 from ranklens import demo
 from ranklens.cli import main
+from tests.support.spark_cases import hostile_case, write_trec_qrels, write_trec_run
 
 # one Spark session per test run: every Spark test on the same xdist worker
 pytestmark = pytest.mark.xdist_group("spark")
@@ -62,6 +63,21 @@ def test_compare_engine_spark_prints_the_local_numbers(
     ours, theirs = json.loads(out), json.loads(local_out)
     assert ours["comparisons"] == theirs["comparisons"]
     assert ours["per_query"] == theirs["per_query"]
+
+
+def test_evaluate_trec_eval_form_prints_the_local_lines(
+        spark, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run_rows, qrels_rows = hostile_case(seed=5, n_cases=40)
+    run = write_trec_run(tmp_path / "run.trec", run_rows)
+    qrels = write_trec_qrels(tmp_path / "qrels.trec", qrels_rows)
+    args = ["evaluate", "-q", "-c", "-l", "2", "-m", "nDCG@10", "-m", "P@5", "-m", "AP",
+            qrels, run]
+    code, out, err = run_cli(capsys, *args, "--engine", "spark")
+    assert code == 0, err
+    local_code, local_out, local_err = run_cli(capsys, *args)
+    assert local_code == 0, local_err
+    assert out == local_out
+    assert "averaged in as empty rankings (-c)" in err
 
 
 def test_compare_engine_spark_needs_qrels(capsys: pytest.CaptureFixture[str]) -> None:

@@ -36,14 +36,17 @@ def assert_same(spark_eval: Evaluation, local: Evaluation) -> None:
     assert sorted(spark_eval.missing) == sorted(local.missing)
 
 
-@pytest.mark.parametrize("missing", ["drop", "zero"])
-def test_hostile_data_equals_local_engine(spark, tmp_path: Path, missing: str) -> None:
+@pytest.mark.parametrize(("missing", "judged_only"), [("drop", False), ("zero", True)])
+def test_hostile_data_equals_local_engine(spark, tmp_path: Path, missing: str,
+                                          judged_only: bool) -> None:
     run_rows, qrels_rows = hostile_case(seed=7)
     run = rs.read_run(spark, write_trec_run(tmp_path / "run.trec", run_rows))
     qrels = rs.read_qrels(spark, write_trec_qrels(tmp_path / "qrels.trec", qrels_rows))
     # chunk_rows=5: nearly every query is cut by a chunk boundary and carried over
-    evaluation = rs.evaluate(run, qrels, METRICS, missing=missing, chunk_rows=5).collect()
-    local = evaluate(*local_tables(run_rows, qrels_rows), METRICS, missing=missing)
+    evaluation = rs.evaluate(run, qrels, METRICS, missing=missing, judged_only=judged_only,
+                             chunk_rows=5).collect()
+    local = evaluate(*local_tables(run_rows, qrels_rows), METRICS, missing=missing,
+                     judged_only=judged_only)
     assert_same(evaluation, local)
     assert local.n_ignored and local.n_missing  # the case has queries on one side only
     assert "007" in evaluation.results["AP"].per_query or "007" in evaluation.ignored or \

@@ -10,7 +10,7 @@ import numpy as np
 DOCS = ["d1", "d10", "d2", "D3", "d30", "a", "b0", "zz", "doc-7", "é1", "e1", "x_9", "10", "9",
         "007", "7"]
 METRICS = ["nDCG@10", "nDCG", "nDCG(gain=exp)@5", "AP", "AP@5", "P@5", "P(rel=2)@3", "R@10",
-           "RR", "RR@3", "R-Prec", "Success@3", "Judged@5"]
+           "RR", "RR@3", "R-Prec", "Success@3", "Judged@5", "Unjudged@10"]
 
 Rows = list[tuple[str, str, float]]
 
