@@ -12,8 +12,9 @@ from ranklens.metrics.evaluate import metric_specs
 from ranklens.spark.batches import ScoringPlan, problem_of, score_batches
 from tests.support.spark_cases import METRICS, hostile_case
 
-# one Spark session per test run: every Spark test on the same xdist worker
-pytestmark = pytest.mark.xdist_group("spark")
+# one Spark session per test run: every Spark test on the same xdist worker; a generous
+# timeout, since the first job pays the JVM and worker start-up on a possibly busy machine
+pytestmark = [pytest.mark.xdist_group("spark"), pytest.mark.timeout(1800)]
 
 
 def batches(run_rows, qrels_rows, size: int) -> list[pa.RecordBatch]:

@@ -12,8 +12,9 @@ from ranklens import demo
 from ranklens.cli import main
 from tests.support.spark_cases import hostile_case, write_trec_qrels, write_trec_run
 
-# one Spark session per test run: every Spark test on the same xdist worker
-pytestmark = pytest.mark.xdist_group("spark")
+# one Spark session per test run: every Spark test on the same xdist worker; a generous
+# timeout, since the first job pays the JVM and worker start-up on a possibly busy machine
+pytestmark = [pytest.mark.xdist_group("spark"), pytest.mark.timeout(1800)]
 
 
 def run_cli(capsys: pytest.CaptureFixture[str], *args: object) -> tuple[int, str, str]:

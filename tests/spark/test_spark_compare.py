@@ -12,8 +12,9 @@ from ranklens import spark as rs
 from ranklens.compare.analysis import CompareSettings, load_inputs
 from ranklens.io import InputFile
 
-# one Spark session per test run: every Spark test on the same xdist worker
-pytestmark = pytest.mark.xdist_group("spark")
+# one Spark session per test run: every Spark test on the same xdist worker; a generous
+# timeout, since the first job pays the JVM and worker start-up on a possibly busy machine
+pytestmark = [pytest.mark.xdist_group("spark"), pytest.mark.timeout(1800)]
 
 
 def test_report_equals_the_local_report(spark) -> None:

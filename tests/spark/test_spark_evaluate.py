@@ -15,8 +15,9 @@ from ranklens.data import Qrels, Run
 from ranklens.metrics import Evaluation, evaluate
 from tests.support.spark_cases import METRICS, hostile_case, write_trec_qrels, write_trec_run
 
-# one Spark session per test run: every Spark test on the same xdist worker
-pytestmark = pytest.mark.xdist_group("spark")
+# one Spark session per test run: every Spark test on the same xdist worker; a generous
+# timeout, since the first job pays the JVM and worker start-up on a possibly busy machine
+pytestmark = [pytest.mark.xdist_group("spark"), pytest.mark.timeout(1800)]
 
 
 def local_tables(run_rows, qrels_rows) -> tuple[Run, Qrels]:

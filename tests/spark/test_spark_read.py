@@ -11,8 +11,9 @@ import pytest
 from ranklens import spark as rs
 from ranklens.io import InputError
 
-# one Spark session per test run: every Spark test on the same xdist worker
-pytestmark = pytest.mark.xdist_group("spark")
+# one Spark session per test run: every Spark test on the same xdist worker; a generous
+# timeout, since the first job pays the JVM and worker start-up on a possibly busy machine
+pytestmark = [pytest.mark.xdist_group("spark"), pytest.mark.timeout(1800)]
 
 
 def rows(frame) -> list[tuple]:
