@@ -1,14 +1,14 @@
 # Two commands a newcomer needs (see README):
 #   make app    set up .venv if missing, install ranklens, serve the app on the bundled demo data
-#   make test   set up .venv with the test extra (and Debian chromium and postgresql), lint,
-#               type-check, run all tests
+#   make test   set up .venv with the test and spark extras (and Debian chromium, postgresql
+#               and Java 17), lint, type-check, run all tests
 #   make test-fast   the edit loop: lint and the tests that are neither slow nor in a browser
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 PORT ?= 8501
 
-.PHONY: app test test-fast lint typecheck pytest bench demo-data chromium postgresql
+.PHONY: app test test-fast lint typecheck pytest bench demo-data chromium postgresql java
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -19,7 +19,7 @@ $(VENV)/.app-installed: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -q -e '.[test]'
+	$(BIN)/python -m pip install -q -e '.[test,spark]'
 	touch $@ $(VENV)/.app-installed
 
 app: $(VENV)/.app-installed
@@ -38,6 +38,12 @@ postgresql:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql; \
 	  else echo "PostgreSQL is missing: run 'sudo apt-get install postgresql' (Debian/Ubuntu) for the store tests" >&2; exit 1; fi; }
 
+# The Spark engine tests (ranklens[spark]) need Java 17+: Debian's headless JRE when missing.
+java:
+	@command -v java >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q openjdk-17-jre-headless; \
+	  else echo "java is missing: run 'sudo apt-get install openjdk-17-jre-headless' (Debian/Ubuntu) for the Spark tests" >&2; exit 1; fi; }
+
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff check .
 
@@ -45,17 +51,18 @@ typecheck: $(VENV)/.test-installed
 	$(BIN)/mypy
 
 # Parallel over the machine's cores (pytest-xdist); each worker starts its own app server.
+# --dist loadgroup keeps the Spark tests (xdist_group "spark") on one worker: one Spark session.
 PYTEST_WORKERS ?= auto
 
-pytest: $(VENV)/.test-installed chromium postgresql
-	$(BIN)/pytest -n $(PYTEST_WORKERS)
+pytest: $(VENV)/.test-installed chromium postgresql java
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup
 
 test: lint typecheck pytest
 
 # The edit loop: no browser tests, no simulations marked slow.
 test-fast: $(VENV)/.test-installed
 	$(BIN)/ruff check .
-	$(BIN)/pytest -n $(PYTEST_WORKERS) -m "not slow and not browser"
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup -m "not slow and not browser"
 
 bench: $(VENV)/.test-installed
 	$(BIN)/python -m pip install -q -e '.[bench]'

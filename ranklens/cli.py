@@ -18,15 +18,18 @@ import time
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn, TextIO
+from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from ranklens import __version__, io
 from ranklens.compare import text as compare_text
 from ranklens.compare.analysis import DEFAULT_METRICS, CompareSettings, LoadedInputs, load_inputs
 from ranklens.compare.report import Report
 from ranklens.io import InputFile
-from ranklens.metrics import parse_metric
+from ranklens.metrics import Evaluation, parse_metric
 from ranklens.metrics.trec_eval import plan_measures, trec_eval_output
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
 
 PROG = "ranklens"
 
@@ -198,7 +201,16 @@ def _add_compare(commands: argparse._SubParsersAction[_Parser]) -> None:
     p.add_argument("--output", "-o", metavar="PATH", help="write to PATH instead of stdout")
     p.add_argument("--timings", action="store_true",
                    help="print the seconds of each stage (read, score, compare) on stderr")
+    _add_engine_options(p)
     p.set_defaults(handler=run_compare)
+
+
+def _add_engine_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--engine", choices=("local", "spark"), default="local",
+                   help="score on this machine (default) or on Apache Spark (needs "
+                   "ranklens[spark]; paths may then be directories, globs or lake URLs)")
+    p.add_argument("--spark-master", default="local[*]", metavar="URL",
+                   help="Spark master for --engine spark (default local[*])")
 
 
 def _add_alpha(p: argparse.ArgumentParser) -> None:
@@ -242,7 +254,10 @@ def _add_evaluate(commands: argparse._SubParsersAction[_Parser]) -> None:
                    help="no 'all' lines (trec_eval -n)")
     p.add_argument("--digits", type=_count(1), default=4,
                    help="decimals printed (default 4, as trec_eval)")
-    p.add_argument("--output", "-o", metavar="PATH", help="write to PATH instead of stdout")
+    p.add_argument("--output", "-o", metavar="PATH", help="write to PATH instead of stdout; "
+                   "with --engine spark, a PATH ending in .parquet gets the per-query table "
+                   "(query_id + one column per metric) that 'ranklens compare' and the app read")
+    _add_engine_options(p)
     p.set_defaults(handler=run_evaluate)
 
 
@@ -298,6 +313,8 @@ def _add_ppi(commands: argparse._SubParsersAction[_Parser]) -> None:
 # ---- commands --------------------------------------------------------------------------------
 
 def run_compare(args: argparse.Namespace) -> int:
+    if getattr(args, "engine", "local") == "spark":
+        return run_compare_spark(args)
     status = Status(timings=args.timings)
     status("reading the inputs")
     segments_path, column = split_segments_argument(args.segments)
@@ -396,6 +413,8 @@ def _canonical(name: str) -> str | None:
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
+    if getattr(args, "engine", "local") == "spark":
+        return run_evaluate_spark(args)
     qrels_path, run_path = _evaluate_files(args)
     measures = list(args.metric or (["official"] if args.qrels is None else DEFAULT_METRICS))
     try:
@@ -495,6 +514,146 @@ def run_ppi(args: argparse.Namespace) -> int:
         write(json.dumps(dataclasses.asdict(analysis), indent=2) + "\n", None)
     else:
         write(render_ppi(analysis), None)
+    return 0
+
+
+# ---- the Spark engine (ranklens[spark]) ------------------------------------------------------
+
+def _spark_session(master: str) -> tuple[SparkSession, bool]:
+    """The Spark session for --engine spark, and whether this command created it."""
+    try:
+        from pyspark.sql import SparkSession
+
+        from ranklens import spark as ranklens_spark
+    except ImportError:
+        raise UsageError("--engine spark needs pyspark and Java 17+: pip install "
+                         "'ranklens[spark]'") from None
+    existing = SparkSession.getActiveSession()
+    session = ranklens_spark.session(master, config={"spark.ui.showConsoleProgress": "false"})
+    if existing is None:
+        session.sparkContext.setLogLevel("FATAL")  # failed tasks: our own message says it
+    return session, existing is None
+
+
+def run_evaluate_spark(args: argparse.Namespace) -> int:
+    """``ranklens evaluate --engine spark``: per-query metrics scored on Spark.
+
+    Same files and ``-q -c -l -J -n --digits`` as the local engine; the measures are metrics
+    with a value per query (``nDCG@10``, ``map``, ``P_5``, ``ndcg_cut_10`` ...), printed under
+    their ranklens names. trec_eval's nicknames and counts (``official``, ``num_ret`` ...) need
+    the run on one machine: the local engine. ``--output X.parquet`` writes the per-query table.
+    """
+    qrels_path, run_path = _evaluate_files(args)
+    metrics = list(args.metric or DEFAULT_METRICS)
+    for name in metrics:
+        try:
+            parse_metric(name)
+        except ValueError:
+            raise UsageError(f"{PROG} evaluate --engine spark: {name!r} is not a per-query "
+                             "metric (nDCG@10, map, P_5, ndcg_cut_10, ...); trec_eval's "
+                             "nicknames and counts need the local engine") from None
+    complete = args.complete or args.missing == "zero"
+    status = Status()
+    status("starting Spark")
+    session, created = _spark_session(args.spark_master)
+    from ranklens import spark as ranklens_spark  # importable: _spark_session checked
+
+    try:
+        status("scoring on Spark")
+        evaluation = ranklens_spark.evaluate(
+            ranklens_spark.read_run(session, run_path),
+            ranklens_spark.read_qrels(session, qrels_path), metrics,
+            missing="zero" if complete else "drop", relevance_level=args.level,
+            judged_only=args.judged_only).collect()
+    finally:
+        if created:
+            session.stop()
+    status.done()
+    if args.output is not None and args.output.lower().endswith(".parquet"):
+        write_per_query_parquet(evaluation, args.output)
+    else:
+        write("".join(line + "\n" for line in _metric_lines(evaluation, args)), args.output)
+    if evaluation.n_ignored:
+        _note(f"{evaluation.n_ignored} queries of the run have no judgements and are not scored "
+              "(as trec_eval does)")
+    if evaluation.n_missing:
+        verb = "averaged in as empty rankings (-c)" if complete else \
+            "left out (-c averages them in as empty rankings)"
+        _note(f"{evaluation.n_missing} judged queries are not in the run: {verb}")
+    return 0
+
+
+def _metric_lines(evaluation: Evaluation, args: argparse.Namespace) -> list[str]:
+    """trec_eval-shaped lines: per evaluated query (``-q``, ids in byte order), then ``all``
+    (with ``-c`` the mean counts the missing queries, which get no line of their own)."""
+    lines = []
+    if args.per_query:
+        absent = set(evaluation.missing)
+        queries = sorted({q for r in evaluation.results.values() for q in r.per_query} - absent,
+                         key=lambda q: q.encode())
+        for query in queries:
+            for name, result in evaluation.results.items():
+                if query in result.per_query:
+                    lines.append(f"{name:<22}\t{query}\t{result.per_query[query]:.{args.digits}f}")
+    if args.summary:
+        lines += [f"{name:<22}\tall\t{mean:.{args.digits}f}"
+                  for name, mean in evaluation.means().items()]
+    return lines
+
+
+def write_per_query_parquet(evaluation: Evaluation, path: str) -> None:
+    """One Parquet file: ``query_id`` + one double column per metric, one row per query."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    queries = sorted({q for r in evaluation.results.values() for q in r.per_query})
+    columns: dict[str, pa.Array] = {"query_id": pa.array(queries, pa.string())}
+    for name, result in evaluation.results.items():
+        columns[name] = pa.array([result.per_query.get(q) for q in queries], pa.float64())
+    try:
+        pq.write_table(pa.table(columns), path)
+    except OSError as error:
+        raise UsageError(f"cannot write {path}: {error}") from None
+
+
+def run_compare_spark(args: argparse.Namespace) -> int:
+    """``ranklens compare --engine spark``: runs scored on Spark, the report built here."""
+    if args.qrels is None:
+        raise UsageError(f"{PROG} compare --engine spark scores runs: give --qrels (per-query "
+                         "tables need no Spark: leave --engine out)")
+    status = Status(timings=args.timings)
+    segments_path, column = split_segments_argument(args.segments)
+    if segments_path is not None:
+        columns = io.read_segments(InputFile.from_path("segments", segments_path).data,
+                                   name=Path(segments_path).name).segments.columns
+        if column is None and len(columns) > 1:
+            raise UsageError(f"{Path(segments_path).name} has {len(columns)} segment columns "
+                             f"({', '.join(columns)}): pick one, e.g. --segments "
+                             f"{segments_path}:{columns[0]}")
+    metrics = tuple(args.metric) if args.metric else DEFAULT_METRICS
+    for name in metrics:
+        parse_metric(name)  # an unknown name fails here, before Spark starts
+    status("starting Spark")
+    session, created = _spark_session(args.spark_master)
+    from ranklens import spark as ranklens_spark  # importable: _spark_session checked
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the report carries every warning in words
+            report = ranklens_spark.compare(
+                session, args.run_a, args.run_b, args.qrels,
+                metrics=metrics, segments=segments_path, segment_column=column,
+                alpha=args.alpha, n_resamples=args.n_resamples,
+                n_permutations=args.n_permutations, seed=args.seed, missing=args.missing,
+                interval=args.interval, adjust_method=args.adjust, progress=status)
+    finally:
+        if created:
+            session.stop()
+    status("writing")
+    text = render_report(report, args.format)
+    status.clear()
+    write(text, args.output)
+    status.done()
     return 0
 
 

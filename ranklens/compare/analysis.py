@@ -176,14 +176,7 @@ class LoadedInputs:
             settings.metrics, missing=settings.missing, order=settings.order,
             gain=settings.gain, relevance_level=settings.relevance_level)
         labels = self.default_run_names if settings.run_names is None else settings.run_names
-        for label, ev in zip(labels, (eval_a, eval_b), strict=True):
-            if ev.n_ignored:
-                notes.append(f"{label}: {ev.n_ignored} queries have no judgements and are not "
-                             "scored (as trec_eval does)")
-            if ev.n_missing:
-                verb = "scored 0 (trec_eval -c)" if settings.missing == "zero" else "left out"
-                notes.append(f"{label}: {ev.n_missing} judged queries are not in the run: "
-                             f"{verb}")
+        notes = scoring_notes(labels, (eval_a, eval_b), settings.missing)
         return dict(eval_a.results), dict(eval_b.results), notes
 
     def report(self, settings: CompareSettings,
@@ -193,32 +186,66 @@ class LoadedInputs:
         if progress:
             progress("scoring the runs")
         results_a, results_b, notes = self.results(settings)
-        segments = None
-        if settings.segment_column is not None:
-            if settings.segment_column not in self.segment_maps:
-                raise ValueError(f"no segment column {settings.segment_column!r}; the segment "
-                                 f"map has {list(self.segment_maps) or 'none'}")
-            segments = self.segment_maps[settings.segment_column]
         if progress:
             progress("comparing")
-        comparisons = compare_metrics(
-            results_a, results_b, segments, segment_column=settings.segment_column,
-            alpha=settings.alpha, n_resamples=settings.n_resamples,
-            n_permutations=settings.n_permutations, seed=settings.seed,
-            missing=settings.missing, interval=settings.interval,
-            adjust_method=settings.adjust_method, min_queries=settings.min_queries)
-        run_names = settings.run_names or self.default_run_names
-        messages = list(dict.fromkeys(
-            [*notes, *(w for c in comparisons for w in c.warnings)]))
-        return Report(
-            params=dataclasses.replace(settings, run_names=run_names).to_dict(),
+        return report_from_results(
+            settings, results_a, results_b, notes,
             inputs=tuple(input_record(f, self.summaries.get(f.role)) for f in self.files),
-            comparisons=comparisons,
-            per_query={m: {"a": dict(results_a[m].per_query), "b": dict(results_b[m].per_query)}
-                       for m in results_a},
-            warnings=tuple(messages),
-            run_names=run_names,
-        )
+            segment_maps=self.segment_maps,
+            run_names=settings.run_names or self.default_run_names)
+
+
+def scoring_notes(labels: tuple[str, str], evaluations: tuple[Evaluation, Evaluation],
+                  missing: str) -> list[str]:
+    """In words, per run: queries not scored for lack of judgements, judged queries absent."""
+    notes: list[str] = []
+    for label, ev in zip(labels, evaluations, strict=True):
+        if ev.n_ignored:
+            notes.append(f"{label}: {ev.n_ignored} queries have no judgements and are not "
+                         "scored (as trec_eval does)")
+        if ev.n_missing:
+            verb = "scored 0 (trec_eval -c)" if missing == "zero" else "left out"
+            notes.append(f"{label}: {ev.n_missing} judged queries are not in the run: {verb}")
+    return notes
+
+
+def report_from_results(
+    settings: CompareSettings,
+    results_a: Mapping[str, MetricResult],
+    results_b: Mapping[str, MetricResult],
+    notes: list[str],
+    *,
+    inputs: tuple[InputRecord, ...],
+    segment_maps: Mapping[str, Mapping[str, str]],
+    run_names: tuple[str, str],
+) -> Report:
+    """The Report of per-query results already computed (here, on Spark, or elsewhere).
+
+    Runs the segment comparisons and statistics of ``settings`` on ``results_a``/``results_b``
+    and records ``inputs`` as given; it reads no file and scores nothing.
+    """
+    segments = None
+    if settings.segment_column is not None:
+        if settings.segment_column not in segment_maps:
+            raise ValueError(f"no segment column {settings.segment_column!r}; the segment "
+                             f"map has {list(segment_maps) or 'none'}")
+        segments = segment_maps[settings.segment_column]
+    comparisons = compare_metrics(
+        results_a, results_b, segments, segment_column=settings.segment_column,
+        alpha=settings.alpha, n_resamples=settings.n_resamples,
+        n_permutations=settings.n_permutations, seed=settings.seed,
+        missing=settings.missing, interval=settings.interval,
+        adjust_method=settings.adjust_method, min_queries=settings.min_queries)
+    messages = list(dict.fromkeys([*notes, *(w for c in comparisons for w in c.warnings)]))
+    return Report(
+        params=dataclasses.replace(settings, run_names=run_names).to_dict(),
+        inputs=inputs,
+        comparisons=comparisons,
+        per_query={m: {"a": dict(results_a[m].per_query), "b": dict(results_b[m].per_query)}
+                   for m in results_a},
+        warnings=tuple(messages),
+        run_names=run_names,
+    )
 
 
 def load_inputs(

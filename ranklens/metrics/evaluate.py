@@ -146,31 +146,17 @@ def evaluate(
 
     It does not compare runs (``ranklens.stats``) nor read files (``ranklens.io``).
     """
-    if isinstance(metrics, str):
-        metrics = [metrics]
-    specs = list(dict.fromkeys(
-        parse_metric(m, gain=gain, relevance_level=relevance_level) for m in metrics
-    ))
-    if not specs:
-        raise ValueError("no metric requested")
+    specs = metric_specs(metrics, gain=gain, relevance_level=relevance_level)
     if missing not in ("drop", "zero"):
         raise ValueError(f"missing must be 'drop' or 'zero', not {missing!r}")
-    keys = ordering_keys(run, order)
-    check_duplicates(run, "run")
-    check_duplicates(qrels, "qrels")
-
-    join = QueryJoin.of(run, qrels)
-    judgements = Judgements(qrels, join)
-    if judged_only:
-        run = condense_to_judged(run, qrels)  # same query dictionary: ``join`` still applies
-        keys = ordering_keys(run, order)
-    ranked = rank_and_label(run, keys, join, judgements, specs)
+    scores = score_queries(run, qrels, specs, order=order, judged_only=judged_only)
+    join = scores.join
     results = {}
     query_ids = list(join.query_ids)
     if missing == "zero":
         query_ids += list(join.missing)
     for spec in specs:
-        values = FAMILIES[spec.family](ranked, spec)
+        values = scores.values[spec.name]
         if missing == "zero":
             values = np.concatenate([values, np.full(len(join.missing),
                                                      EMPTY_RANKING.get(spec.family, 0.0))])
@@ -178,6 +164,53 @@ def evaluate(
                                                       run=run.name)
     return Evaluation(results, tuple(join.ignored), tuple(join.missing), missing, run=run.name,
                       relevance_level=relevance_level, gain=gain)
+
+
+def metric_specs(
+    metrics: Iterable[str | MetricSpec] | str, *, gain: str = "linear", relevance_level: int = 1
+) -> list[MetricSpec]:
+    """The distinct ``MetricSpec`` of each requested name, in order; ``ValueError`` if none."""
+    if isinstance(metrics, str):
+        metrics = [metrics]
+    specs = list(dict.fromkeys(
+        parse_metric(m, gain=gain, relevance_level=relevance_level) for m in metrics
+    ))
+    if not specs:
+        raise ValueError("no metric requested")
+    return specs
+
+
+@dataclass(frozen=True)
+class QueryScores:
+    """Each metric's values as an array over the evaluated queries, in ``join.query_ids`` order.
+
+    The array form of an ``Evaluation`` without a ``missing`` policy, for callers that keep
+    values columnar (the Spark engine scores many queries per Arrow batch).
+    """
+
+    join: QueryJoin
+    values: Mapping[str, np.ndarray]
+
+
+def score_queries(
+    run: Run, qrels: Qrels, specs: list[MetricSpec], *, order: str = "score",
+    judged_only: bool = False,
+) -> QueryScores:
+    """Per-query values of ``specs`` as arrays (the work of ``evaluate`` without the results).
+
+    Same semantics and errors as ``evaluate``; it applies no ``missing`` policy (the join
+    says which queries are missing; ``EMPTY_RANKING`` what they score under ``-c``).
+    """
+    keys = ordering_keys(run, order)
+    check_duplicates(run, "run")
+    check_duplicates(qrels, "qrels")
+    join = QueryJoin.of(run, qrels)
+    judgements = Judgements(qrels, join)
+    if judged_only:
+        run = condense_to_judged(run, qrels)  # same query dictionary: ``join`` still applies
+        keys = ordering_keys(run, order)
+    ranked = rank_and_label(run, keys, join, judgements, specs)
+    return QueryScores(join, {spec.name: FAMILIES[spec.family](ranked, spec) for spec in specs})
 
 
 def depth_needed(specs: list[MetricSpec], judgements: Judgements) -> np.ndarray:
@@ -231,4 +264,12 @@ def rank_and_label(
     return RankedLabels(query, position, labels, judgements)
 
 
-__all__ = ["EMPTY_RANKING", "FAMILIES", "Evaluation", "evaluate"]
+__all__ = [
+    "EMPTY_RANKING",
+    "FAMILIES",
+    "Evaluation",
+    "QueryScores",
+    "evaluate",
+    "metric_specs",
+    "score_queries",
+]
