@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from page_testing import ROOT, run_page
 from streamlit.testing.v1 import AppTest
 
 from ranklens import demo
+from tests.support.page_testing import ROOT, run_page
 
 DEMO = {role: path.read_bytes() for role, path in demo.paths().items()}
 Signature = tuple[int, bytes]
