@@ -27,6 +27,7 @@ from typing import Any, Protocol, TypeVar
 import streamlit as st
 from streamlit.elements.lib.mutable_status_container import StatusContainer
 
+from ranklens.app import markup
 from ranklens.app.cache import SizedLRU, cache_limit_bytes
 from ranklens.compare.analysis import CompareSettings, LoadedInputs, load_inputs
 from ranklens.compare.report import Report
@@ -38,9 +39,7 @@ from ranklens.ppi.analysis import PPIAnalysis, analyse_ppi
 
 ROLES = ("run_a", "run_b", "qrels", "segments")
 ROLE_NAMES = {"run_a": "run A", "run_b": "run B", "qrels": "judgements",
-              "segments": "segment map", "qrels_proxy": "proxy judgements",
-              "qrels_gold": "gold judgements", "table_a": "per-query table",
-              "table_b": "second per-query table"}
+              "segments": "segment map"}
 _DIGESTS = "_ranklens_upload_digests"  # session: {upload id: sha256 of its bytes}
 InputKey = tuple[tuple[str, str, str], ...]
 T = TypeVar("T")
@@ -104,8 +103,8 @@ def app_cache() -> SizedLRU:
     try:
         capacity = cache_limit_bytes()
     except ValueError as error:
-        st.error(f"**The app is not configured correctly:** {error}. Tell whoever runs this "
-                 "app.", icon=":material/settings_alert:")
+        st.error(f"**The app is not configured correctly:** {markup.text(error)}. Tell whoever "
+                 "runs this app.", icon=":material/settings_alert:")
         st.stop()
     return _shared_cache(capacity)
 
@@ -187,7 +186,7 @@ def _without_segments(key: InputKey) -> InputKey:
 
 def cached_report(inputs: LoadedInputs, settings: CompareSettings) -> Report:
     """The report of ``inputs`` under ``settings``, computed once per (digests, settings)."""
-    key = ("report", input_key(inputs.files), repr(settings))
+    key = ("report", (input_key(inputs.files), repr(settings)))  # (kind, key) as in `cached`
     found: Report | None = app_cache().get(key)
     if found is not None:
         return found
