@@ -55,15 +55,22 @@ def estimated_bytes(value: object) -> int:
     """Bytes held by ``value``'s arrays, tables, buffers and text, each object counted once.
 
     Walks containers, dataclasses and plain objects; counts numpy and Arrow ``nbytes``, pandas
-    frames by ``memory_usage``, ``bytes`` and ``str`` by length. It answers the size of the
-    data, not Python's per-object overhead (small next to 10^6-row arrays).
+    frames by ``memory_usage``, ``bytes`` and ``str`` by length and 8 bytes per number. It
+    answers the size of the data, not Python's per-object overhead: small next to 10^6-row
+    arrays, but the demo's Compare report (400 queries) is estimated at 13 kB while it holds
+    about 42 kB (tracemalloc).
     """
     seen: set[int] = set()
     total = 0
     stack: list[object] = [value]
     while stack:
         item = stack.pop()
-        if id(item) in seen or item is None or isinstance(item, int | float | complex):
+        if item is None or isinstance(item, bool):
+            continue
+        if isinstance(item, int | float):  # per number, not per object: small ints are shared
+            total += 8
+            continue
+        if id(item) in seen:
             continue
         seen.add(id(item))
         if isinstance(item, np.ndarray):

@@ -86,6 +86,10 @@ def test_find_answers_the_most_recent_match_without_marking_it_used() -> None:
     assert cache.keys() == [("inputs", 1), ("inputs", 2), ("report", 3)]
 
 
+def test_numbers_count_eight_bytes_each() -> None:
+    assert estimated_bytes({"q1": 0.5, "q2": 0.25, "n": 3, "flag": True}) == 3 * 8 + 6
+
+
 def test_frames_count_their_columns_and_index() -> None:
     frame = pd.DataFrame({"a": np.zeros(10_000), "b": np.ones(10_000)})
     assert estimated_bytes(frame) == int(frame.memory_usage(index=True, deep=False).sum())
