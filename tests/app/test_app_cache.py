@@ -87,7 +87,8 @@ def test_find_answers_the_most_recent_match_without_marking_it_used() -> None:
 
 
 def test_numbers_count_eight_bytes_each() -> None:
-    assert estimated_bytes({"q1": 0.5, "q2": 0.25, "n": 3, "flag": True}) == 3 * 8 + 6
+    # the keys are text (2 + 2 + 1 + 4 characters); True is a flag, not a number
+    assert estimated_bytes({"q1": 0.5, "q2": 0.25, "n": 3, "flag": True}) == 3 * 8 + 9
 
 
 def test_frames_count_their_columns_and_index() -> None:
