@@ -15,7 +15,7 @@ import pandas as pd
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from ranklens.app import downloads, markup, share_widget
+from ranklens.app import downloads, markup, share_widget, widgets
 from ranklens.app import state as app_state
 from ranklens.app.entrypoint import run_through_app
 from ranklens.compare import charts, views
@@ -25,43 +25,38 @@ from ranklens.compare.report import Report
 from ranklens.compare.segments import INTERVALS_NOTE
 from ranklens.compare.words import caveat, conclusion, headline, segments_summary
 from ranklens.formats import format_delta, format_interval, format_p
-from ranklens.io import InputError
+from ranklens.io import InputError, InputFile
 from ranklens.share import compare_settings
 
-run_through_app()  # a bookmarked page opened first after a server start still runs in app.py
+run_through_app(__file__)  # see ranklens.app.entrypoint: a page always runs inside app.py
 
-COMMON_METRICS = ("nDCG@10", "nDCG@5", "nDCG@20", "nDCG", "AP", "RR", "P@5", "P@10", "R@100",
-                  "R-Prec", "Success@1")
 NO_SEGMENTS = "(none)"
-DEMO, UPLOAD = "Demo data", "My files"
 MISSING_POLICIES = {
     "drop": "Leave out (compare queries in both runs)",
     "zero": "Score 0 where missing (trec_eval -c)",
 }
-ALPHAS = (0.01, 0.05, 0.10)
-FORMATS_HELP = ("TREC format (whitespace separated), CSV, TSV, Parquet or JSON lines; "
-                "gzip is fine. Columns are found by name (query_id, doc_id, score, ...).")
 
 
 # ---- inputs -------------------------------------------------------------------------------
 
-def choose_sources() -> tuple[dict[str, app_state.Source], str] | None:
+def choose_files() -> tuple[dict[str, InputFile], str] | None:
     """Sidebar: the demo data or the user's files. None when uploads are not complete yet."""
     with st.sidebar:
-        source = st.radio("Data", (DEMO, UPLOAD), horizontal=True, key="data_source")
-        if source == DEMO:
-            st.caption("Bundled demo: a BM25 baseline against a neural re-ranker on 400 queries "
-                       "with graded judgements and two segment columns (intent, length).")
-            return app_state.demo_sources(), "demo data"
+        if widgets.uses_demo("data_source", "Bundled demo: a BM25 baseline against a neural "
+                             "re-ranker on 400 queries with graded judgements and two segment "
+                             "columns (intent, length)."):
+            demo = app_state.demo_files()
+            return {role: demo[role] for role in app_state.ROLES}, "demo data"
         # A form: picking four files triggers no rerun until "Compare", so a 250 MB run is
         # not read again each time the next file arrives.
         with st.form("uploads", border=False):
             uploads = {
                 "run_a": st.file_uploader("Run A (baseline)", key="upload_run_a",
-                                          help="The run you compare against. " + FORMATS_HELP),
+                                          help="The run you compare against. "
+                                               + widgets.FORMATS_HELP),
                 "run_b": st.file_uploader("Run B (candidate)", key="upload_run_b",
                                           help="The run you want to know is better. "
-                                               + FORMATS_HELP),
+                                               + widgets.FORMATS_HELP),
                 "qrels": st.file_uploader(
                     "Judgements (qrels)", key="upload_qrels",
                     help="Relevance labels: query_id, doc_id, grade (TREC qrels or a table). "
@@ -78,24 +73,19 @@ def choose_sources() -> tuple[dict[str, app_state.Source], str] | None:
                 "Without judgements, the two files are read as per-query metric tables. "
                 "Or switch **Data** back to the demo.")
         return None
-    sources = {role: app_state.upload_source(role, upload)
-               for role, upload in uploads.items() if upload is not None}
-    return sources, "your files"
+    files = {role: app_state.input_file(role, upload)
+             for role, upload in uploads.items() if upload is not None}
+    return files, "your files"
 
 
 def choose_settings(inputs: LoadedInputs) -> CompareSettings | None:
     """Sidebar: metrics, segment column, run names and statistics. None without a metric."""
     # Widget keys name what their choices depend on, so new files reset exactly those widgets.
     tables = inputs.available_metrics
-    segment_file = next((sha[:16] for role, _, sha in app_state.input_key(inputs)
-                         if role == "segments"), "none")
+    segment_file = next((f.sha256[:16] for f in inputs.files if f.role == "segments"), "none")
     with st.sidebar:
         if tables is None:
-            options = list(COMMON_METRICS)
-            metrics = st.multiselect(
-                "Metrics", options, default=["nDCG@10"], key="metrics:runs",
-                accept_new_options=True,
-                help="One panel per metric. Type another (e.g. nDCG@3, P(rel=2)@10, map_cut_100).")
+            metrics = widgets.metrics("metrics:runs", help="One panel per metric.")
         else:
             options = list(tables)
             default = [m for m in options if m.lower() == "ndcg@10"] or options[:1]
@@ -111,9 +101,7 @@ def choose_settings(inputs: LoadedInputs) -> CompareSettings | None:
             name_a = st.text_input("Name of run A", default_a, key=f"name_a:{default_a}")
             name_b = st.text_input("Name of run B", default_b, key=f"name_b:{default_b}")
         with st.expander("Statistics", expanded=True):
-            alpha = st.selectbox(
-                "Significance level (alpha)", ALPHAS, index=1, key="alpha",
-                format_func=lambda a: f"{a:g}  ({round(100 * (1 - a))}% intervals)")
+            alpha = widgets.alpha("alpha")
             resamples = st.number_input(
                 "Resamples", min_value=1_000, max_value=100_000, value=10_000, step=1_000,
                 key="resamples",
@@ -427,13 +415,13 @@ def show_metric(report: Report, metric: str, inputs: LoadedInputs,
 def main() -> None:
     place = title_area()
     shared = share_widget.shared_for("compare")  # a ?report= link: its inputs and settings
-    chosen = (choose_sources() if shared is None
-              else (share_widget.shared_sources(shared), "shared report"))
+    chosen = (choose_files() if shared is None
+              else ({f.role: f for f in shared.files}, "shared report"))
     if chosen is None:
         return
-    sources, origin = chosen
+    files, origin = chosen
     try:
-        inputs = app_state.loaded_inputs(sources)
+        inputs = app_state.loaded_inputs(files)
     except InputError as error:
         st.error(f"**This file cannot be read.** {markup.text(error)}", icon=":material/error:")
         st.caption("Replace the file in the sidebar and press **Compare** again, or switch "

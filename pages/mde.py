@@ -10,17 +10,15 @@ difference. The thinking is in ``ranklens.plan.analysis``; this page collects an
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import warnings
 from typing import Any
 
+import pandas as pd
 import streamlit as st
-from streamlit.runtime.uploaded_file_manager import UploadedFile
 
-from ranklens.app import downloads, share_widget
+from ranklens.app import downloads, share_widget, widgets
 from ranklens.app import state as app_state
 from ranklens.app.entrypoint import run_through_app
-from ranklens.data import MetricResult
 from ranklens.io import InputError, InputFile
 from ranklens.plan import analysis as planning
 from ranklens.plan import charts as plan_charts
@@ -29,69 +27,37 @@ from ranklens.plan import views as plan_views
 from ranklens.share import Shared
 from ranklens.stats import InsufficientSampleError
 
-run_through_app()  # a bookmarked page opened first after a server start still runs in app.py
+run_through_app(__file__)  # see ranklens.app.entrypoint: a page always runs inside app.py
 
 DEMO, PILOT, TABLES, TYPED = ("Demo pilot runs", "My pilot runs", "My per-query table(s)",
                               "Type it in")
-COMMON_METRICS = ("nDCG@10", "nDCG@5", "nDCG@20", "AP", "RR", "P@10", "R@100")
-ALPHAS = (0.01, 0.05, 0.10)
 DIFFERENCES_ONLY = "(none: column B already holds B − A)"
-FORMATS_HELP = ("TREC format, CSV, TSV, Parquet or JSON lines (gzip is fine); columns are "
-                "found by name.")
 
 
-# ---- reading, cached by the digest of the bytes -------------------------------------------
+# ---- results, kept in the app's cache ---------------------------------------------------------
 
-def as_file(role: str, upload: UploadedFile) -> InputFile:
-    return InputFile(role, upload.name, upload.getvalue())
-
-
-def demo_files() -> dict[str, InputFile]:
-    from ranklens.compare.analysis import demo_files as bundled
-
-    return bundled()
-
-
-def digest(*files: InputFile) -> tuple[str, ...]:
-    return tuple(hashlib.sha256(f.data).hexdigest() for f in files)
+def plan_for(sd: float, n_queries: int, deltas: tuple[float, ...], alpha: float, power: float,
+             method: str) -> planning.QueryPlan:
+    return app_state.cached(
+        "mde_plan", (sd, n_queries, deltas, alpha, power, method),
+        lambda: planning.plan_queries(sd, n_queries=n_queries, deltas=deltas, alpha=alpha,
+                                      target_power=power, method=method),
+        label="Computing the plan…")
 
 
-def cached_pilot(key: tuple[str, ...], metric: str, files: tuple[InputFile, ...]
-                 ) -> planning.Pilot:
-    """The pilot of ``files`` (digests ``key``), kept in the app's one byte-bounded cache."""
-    def compute() -> planning.Pilot:
-        with app_state.progress_box("Scoring the pilot runs…"):
-            return planning.pilot_from_files(*files, metric)
+def curves_for(sd: float, n_queries: int, largest_needed: int, alpha: float, power: float,
+               method: str, up_to: float) -> tuple[pd.DataFrame, pd.DataFrame]:
+    def compute() -> tuple[pd.DataFrame, pd.DataFrame]:
+        grid = planning.n_grid(n_queries, largest_needed, points=60 if method == "z" else 36)
+        mde = planning.mde_curve(sd, grid, alpha=alpha, target_power=power,
+                                 method="t" if method == "t" else "z")
+        power_curve = planning.power_curve(sd, n_queries, alpha=alpha,
+                                           method="t" if method == "t" else "z", up_to=up_to,
+                                           points=81 if method == "z" else 41)
+        return mde, power_curve
 
-    return app_state.cached("mde_pilot", (key, metric), compute)
-
-
-def cached_columns(key: tuple[str, ...], file: InputFile) -> dict[str, MetricResult]:
-    """The metric columns of a per-query table, kept in the app's one cache."""
-    def compute() -> dict[str, MetricResult]:
-        with app_state.progress_box("Reading the per-query table…"):
-            return planning.per_query_columns(file)
-
-    return app_state.cached("mde_columns", key, compute)
-
-
-@st.cache_data(max_entries=64, show_spinner="Computing the plan…")
-def cached_plan(sd: float, n_queries: int, deltas: tuple[float, ...], alpha: float,
-                power: float, method: str) -> planning.QueryPlan:
-    return planning.plan_queries(sd, n_queries=n_queries, deltas=deltas, alpha=alpha,
-                                 target_power=power, method=method)
-
-
-@st.cache_data(max_entries=64, show_spinner=False)
-def cached_curves(sd: float, n_queries: int, largest_needed: int, alpha: float, power: float,
-                  method: str, up_to: float):
-    grid = planning.n_grid(n_queries, largest_needed, points=60 if method == "z" else 36)
-    mde = planning.mde_curve(sd, grid, alpha=alpha, target_power=power,
-                             method="t" if method == "t" else "z")
-    power_curve = planning.power_curve(sd, n_queries, alpha=alpha,
-                                       method="t" if method == "t" else "z", up_to=up_to,
-                                       points=81 if method == "z" else 41)
-    return mde, power_curve
+    return app_state.cached(
+        "mde_curves", (sd, n_queries, largest_needed, alpha, power, method, up_to), compute)
 
 
 # ---- inputs -----------------------------------------------------------------------------------
@@ -112,29 +78,24 @@ def choose_spread() -> planning.Pilot | float | None:
         if source == DEMO:
             st.caption("Bundled demo: a BM25 baseline against a neural re-ranker on 400 "
                        "queries with graded judgements.")
-            files = demo_files()
-            metric = choose_metric()
-            chosen = (files["run_a"], files["run_b"], files["qrels"])
-            return cached_pilot(digest(*chosen), metric, chosen)
+            demo = app_state.demo_files()
+            return app_state.pilot(demo["run_a"], demo["run_b"], demo["qrels"],
+                                   widgets.metric("mde_metric"))
         if source == PILOT:
-            uploads = [st.file_uploader("Pilot run A", key="mde_run_a", help=FORMATS_HELP),
-                       st.file_uploader("Pilot run B", key="mde_run_b", help=FORMATS_HELP),
-                       st.file_uploader("Judgements (qrels)", key="mde_qrels",
-                                        help="query_id, doc_id, grade. " + FORMATS_HELP)]
-            metric = choose_metric()
-            if any(upload is None for upload in uploads):
+            help_text = widgets.FORMATS_HELP
+            run_a, run_b, qrels = (
+                st.file_uploader("Pilot run A", key="mde_run_a", help=help_text),
+                st.file_uploader("Pilot run B", key="mde_run_b", help=help_text),
+                st.file_uploader("Judgements (qrels)", key="mde_qrels",
+                                 help="query_id, doc_id, grade. " + help_text))
+            metric = widgets.metric("mde_metric")
+            if run_a is None or run_b is None or qrels is None:
                 st.info("Upload both pilot runs and their judgements.")
                 return None
-            chosen = tuple(as_file(role, upload) for role, upload
-                           in zip(("run_a", "run_b", "qrels"), uploads, strict=True))
-            return cached_pilot(digest(*chosen), metric, chosen)
+            return app_state.pilot(app_state.input_file("run_a", run_a),
+                                   app_state.input_file("run_b", run_b),
+                                   app_state.input_file("qrels", qrels), metric)
         return choose_tables()
-
-
-def choose_metric() -> str:
-    return str(st.selectbox("Metric", COMMON_METRICS, key="mde_metric",
-                            accept_new_options=True,
-                            help="Type another (nDCG@3, P(rel=2)@10, map_cut_100 ...)."))
 
 
 def choose_tables() -> planning.Pilot | None:
@@ -147,11 +108,9 @@ def choose_tables() -> planning.Pilot | None:
     if upload_a is None:
         st.info("Upload a per-query table.")
         return None
-    first = as_file("table_a", upload_a)
-    columns_a = cached_columns(digest(first), first)
+    columns_a = app_state.per_query_columns(app_state.input_file("table_a", upload_a))
     if upload_b is not None:
-        second = as_file("table_b", upload_b)
-        columns_b = cached_columns(digest(second), second)
+        columns_b = app_state.per_query_columns(app_state.input_file("table_b", upload_b))
         common = [name for name in columns_a if name in columns_b]
         if not common:
             raise ValueError(f"the two tables share no metric column ({', '.join(columns_a)} "
@@ -175,8 +134,7 @@ def choose_settings(default_n: int) -> tuple[int, float, float, str, float]:
         n_queries = st.number_input(
             "Number of queries", min_value=2, max_value=10_000_000, value=default_n, step=50,
             key="mde_n", help="How many queries the comparison will have (default: the pilot's).")
-        alpha = st.selectbox("Significance level (alpha)", ALPHAS, index=1, key="mde_alpha",
-                             format_func=lambda a: f"{a:g} (two-sided)")
+        alpha = widgets.alpha("mde_alpha", two_sided_test=True)
         power = st.slider("Power", min_value=0.5, max_value=0.99, value=0.8, step=0.01,
                           key="mde_power",
                           help="Chance that a true difference of the MDE comes out significant.")
@@ -204,13 +162,13 @@ def spread_snapshot() -> tuple[dict[str, Any], tuple[InputFile, ...]]:
     if source == "typed":
         return {"source": source, "sd": float(state["mde_sd"])}, ()
     if source == "demo":
-        demo = demo_files()
+        demo = app_state.demo_files()
         return ({"source": source, "metric": str(state["mde_metric"])},
                 tuple(demo[role] for role, _ in PILOT_ROLES))
     if source == "pilot":
         return ({"source": source, "metric": str(state["mde_metric"])},
-                tuple(as_file(role, state[key]) for role, key in PILOT_ROLES))
-    files = tuple(as_file(role, state[key]) for role, key
+                tuple(app_state.input_file(role, state[key]) for role, key in PILOT_ROLES))
+    files = tuple(app_state.input_file(role, state[key]) for role, key
                   in (("table_a", "mde_table_a"), ("table_b", "mde_table_b"))
                   if state.get(key) is not None)
     if len(files) == 2:
@@ -226,11 +184,11 @@ def shared_spread(shared: Shared) -> planning.Pilot | float:
         return float(settings["sd"])
     files = {f.role: f for f in shared.files}
     if settings["source"] in ("demo", "pilot"):
-        chosen = (files["run_a"], files["run_b"], files["qrels"])
-        return cached_pilot(digest(*chosen), settings["metric"], chosen)
-    columns_a = cached_columns(digest(files["table_a"]), files["table_a"])
+        return app_state.pilot(files["run_a"], files["run_b"], files["qrels"],
+                               settings["metric"])
+    columns_a = app_state.per_query_columns(files["table_a"])
     if "table_b" in files:
-        columns_b = cached_columns(digest(files["table_b"]), files["table_b"])
+        columns_b = app_state.per_query_columns(files["table_b"])
         return planning.pilot_from_columns(columns_a[settings["metric"]],
                                            columns_b[settings["metric"]])
     column_a = settings["column_a"]
@@ -316,7 +274,7 @@ def main() -> None:
     deltas = tuple(dict.fromkeys((*planning.DEFAULT_DELTAS, target)))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        plan = cached_plan(sd, n_queries, deltas, alpha, power, method)
+        plan = plan_for(sd, n_queries, deltas, alpha, power, method)
     target_row = next(row for row in plan.rows if row.delta == target)
     other_mde = plan_views.other_method_mde(plan)
     show_headline(plan, target_row, other_mde)
@@ -341,8 +299,7 @@ def main() -> None:
         return
     largest = max(row.queries_needed for row in plan.rows)
     up_to = max(2.5 * plan.mde, 1.2 * max(plan_delta.delta for plan_delta in plan.rows))
-    mde_curve, power_curve = cached_curves(sd, n_queries, largest, alpha, power, method,
-                                           up_to)
+    mde_curve, power_curve = curves_for(sd, n_queries, largest, alpha, power, method, up_to)
     offer_html(html_place, dataclasses.replace(export, mde_curve=mde_curve,
                                                power_curve=power_curve))
     left, right = st.columns(2, gap="large")

@@ -9,80 +9,53 @@ warnings; the gold-budget planner. The thinking is in ``ranklens.ppi.analysis``.
 
 from __future__ import annotations
 
-import hashlib
-
 import pandas as pd
 import streamlit as st
-from streamlit.runtime.uploaded_file_manager import UploadedFile
 
-from ranklens.app import downloads, share_widget
+from ranklens.app import downloads, share_widget, widgets
 from ranklens.app import state as app_state
 from ranklens.app.entrypoint import run_through_app
-from ranklens.compare.analysis import demo_files as bundled_files
 from ranklens.io import InputError, InputFile
 from ranklens.ppi import charts as ppi_charts
 from ranklens.ppi import html as html_ppi
 from ranklens.ppi import views as ppi_views
-from ranklens.ppi.analysis import PPIAnalysis, analyse_ppi, budget_curve
+from ranklens.ppi.analysis import PPIAnalysis, budget_curve
 from ranklens.ppi.text import ppi_sentences
 from ranklens.stats import MIN_GOLD, InsufficientSampleError
 
-run_through_app()  # a bookmarked page opened first after a server start still runs in app.py
+run_through_app(__file__)  # see ranklens.app.entrypoint: a page always runs inside app.py
 
-DEMO, UPLOAD = "Demo data", "My files"
-COMMON_METRICS = ("nDCG@10", "nDCG@5", "nDCG@20", "AP", "RR", "P@10", "R@100")
-ALPHAS = (0.01, 0.05, 0.10)
 ROLES = ("run_a", "run_b", "qrels_proxy", "qrels_gold")
-FORMATS_HELP = ("TREC format, CSV, TSV, Parquet or JSON lines (gzip is fine); columns are "
-                "found by name.")
-
-
-def as_file(role: str, upload: UploadedFile) -> InputFile:
-    return InputFile(role, upload.name, upload.getvalue())
-
-
-def cached_analysis(key: tuple[str, ...], metric: str, alpha: float,
-                    files: tuple[InputFile, ...]) -> PPIAnalysis:
-    """The PPI analysis of ``files`` (digests ``key``), kept in the app's one cache."""
-    def compute() -> PPIAnalysis:
-        with app_state.progress_box("Scoring both runs under proxy and gold labels…"):
-            return analyse_ppi(*files, metric, alpha=alpha)
-
-    return app_state.cached("ppi", (key, metric, alpha), compute)
 
 
 def choose_inputs() -> tuple[tuple[InputFile, ...], str, float] | None:
     """Sidebar: the four files, metric and alpha. None until the uploads are complete."""
     with st.sidebar:
-        source = st.radio("Data", (DEMO, UPLOAD), horizontal=True, key="ppi_source")
-        if source == DEMO:
-            st.caption("Bundled demo: BM25 against a neural re-ranker on 400 queries; proxy "
-                       "labels from an “LLM judge” that over-rates long documents, gold labels "
-                       "on a random 15% of the queries.")
-            demo = bundled_files()
-            files: tuple[InputFile, ...] | None = tuple(demo[role] for role in ROLES)
+        files: tuple[InputFile, ...] | None = None
+        if widgets.uses_demo("ppi_source", "Bundled demo: BM25 against a neural re-ranker on "
+                             "400 queries; proxy labels from an “LLM judge” that over-rates "
+                             "long documents, gold labels on a random 15% of the queries."):
+            demo = app_state.demo_files()
+            files = tuple(demo[role] for role in ROLES)
         else:
+            help_text = widgets.FORMATS_HELP
             uploads = [
-                st.file_uploader("Run A (baseline)", key="ppi_run_a", help=FORMATS_HELP),
-                st.file_uploader("Run B (candidate)", key="ppi_run_b", help=FORMATS_HELP),
+                st.file_uploader("Run A (baseline)", key="ppi_run_a", help=help_text),
+                st.file_uploader("Run B (candidate)", key="ppi_run_b", help=help_text),
                 st.file_uploader("Proxy judgements (all queries)", key="ppi_proxy",
                                  help="Cheap labels — an LLM, one assessor — on every query. "
-                                      + FORMATS_HELP),
+                                      + help_text),
                 st.file_uploader("Gold judgements (a random sample)", key="ppi_gold",
                                  help="Trusted labels on a random sample of the queries; each "
-                                      "gold query needs proxy labels too. " + FORMATS_HELP),
+                                      "gold query needs proxy labels too. " + help_text),
             ]
-            files = None
             if all(upload is not None for upload in uploads):
-                files = tuple(as_file(role, upload)
+                files = tuple(app_state.input_file(role, upload)
                               for role, upload in zip(ROLES, uploads, strict=True)
                               if upload is not None)
         st.warning(ppi_views.RANDOM_SAMPLE_WARNING, icon=":material/casino:")
-        metric = st.selectbox("Metric", COMMON_METRICS, key="ppi_metric",
-                              accept_new_options=True,
-                              help="Type another (nDCG@3, P(rel=2)@10, map_cut_100 ...).")
-        alpha = st.selectbox("Significance level (alpha)", ALPHAS, index=1, key="ppi_alpha",
-                             format_func=lambda a: f"{a:g}  ({round(100 * (1 - a))}% intervals)")
+        metric = widgets.metric("ppi_metric")
+        alpha = widgets.alpha("ppi_alpha")
     if files is None:
         st.info("Upload run A, run B, the proxy judgements and the gold judgements in the "
                 "sidebar, or switch **Data** back to the demo.")
@@ -170,9 +143,11 @@ def main() -> None:
     if chosen is None:
         return
     files, metric, alpha = chosen
-    key = tuple(hashlib.sha256(f.data).hexdigest() for f in files)
     try:
-        analysis = cached_analysis(key, metric, alpha, files)
+        by_role = {f.role: f for f in files}
+        analysis = app_state.ppi_analysis(by_role["run_a"], by_role["run_b"],
+                                          by_role["qrels_proxy"], by_role["qrels_gold"],
+                                          metric, alpha)
     except (InputError, InsufficientSampleError, ValueError) as error:
         st.error(str(error), icon=":material/error:")
         return

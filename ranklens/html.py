@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from ranklens.formats import format_delta, format_p
+from ranklens.io import InputFile
 
 STYLE = """
 body { font: 15px/1.5 -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif;
@@ -106,7 +107,7 @@ def document(*, title: str, heading: str, subtitle: str, version: str,
 
 
 def planning_document(*, title: str, heading: str, subtitle: str, version: str,
-                      sections: Iterable[str], inputs: Sequence[FileLike],
+                      sections: Iterable[str], inputs: Sequence[InputFile],
                       settings: Mapping[str, Any], holds: str, json_id: str,
                       payload: Any) -> str:
     """A planning page's file: its ``sections``, then the inputs, the settings and ``payload``
@@ -250,27 +251,14 @@ def inputs_section(rows: Iterable[tuple[str, str, int, str, str]]) -> str:
             f"<tbody>{''.join(body)}</tbody></table></section>")
 
 
-class FileLike(Protocol):
-    """An input file as the pages hold it (``ranklens.io.InputFile``)."""
-
-    @property
-    def role(self) -> str: ...
-    @property
-    def name(self) -> str: ...
-    @property
-    def data(self) -> bytes: ...
-    @property
-    def sha256(self) -> str: ...
-
-
-def files_section(files: Sequence[FileLike]) -> str:
+def files_section(files: Sequence[InputFile]) -> str:
     """The Inputs section of files the page read (none: no section)."""
     if not files:
         return ""
     return inputs_section((f.role, f.name, len(f.data), f.sha256, "") for f in files)
 
 
-def files_json(files: Sequence[FileLike]) -> list[dict[str, Any]]:
+def files_json(files: Sequence[InputFile]) -> list[dict[str, Any]]:
     """The files as JSON objects: role, name, bytes and sha256."""
     return [{"role": f.role, "name": f.name, "bytes": len(f.data), "sha256": f.sha256}
             for f in files]

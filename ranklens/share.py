@@ -115,10 +115,11 @@ def reopen(store: ReportStore, token: str) -> Shared:
     for entry in listed:
         role, name = entry.get("role"), entry.get("name")
         data = snapshot.inputs.get(role) if isinstance(role, str) else None
-        if data is None or not isinstance(name, str) or sha256_hex(data) != entry.get("sha256"):
+        digest = entry.get("sha256")
+        if data is None or not isinstance(name, str) or sha256_hex(data) != digest:
             raise SharedFormatError("this shared report is damaged (an input does not match "
                                     "its digest)")
-        files.append(InputFile(role, name, data))
+        files.append(InputFile.with_digest(role, name, data, digest))  # checked: no second hash
     shared = Shared(token=snapshot.token, kind=params["kind"], settings=settings,
                     files=tuple(files), version=version, created_at=snapshot.created_at,
                     expires_at=snapshot.expires_at)

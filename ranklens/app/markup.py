@@ -30,6 +30,6 @@ def text(value: object) -> str:
     return _MARKDOWN_PUNCTUATION.sub(lambda m: "\\" + m.group(0), plain)
 
 
-def names(values: tuple[str, ...]) -> tuple[str, ...]:
-    """Each of ``values`` through `text` (run names for sentences built from them)."""
-    return tuple(text(v) for v in values)
+def names(values: tuple[str, str]) -> tuple[str, str]:
+    """Both run names through `text` (for the sentences built from them)."""
+    return (text(values[0]), text(values[1]))

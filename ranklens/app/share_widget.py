@@ -269,18 +269,6 @@ def share_url(token: str) -> str:
     return f"{base}?{QUERY_PARAM}={token}"
 
 
-def shared_sources(shared: Shared) -> dict[str, Any]:
-    """The shared files as the Compare page's ``app_state.Source`` objects, by role."""
-    from ranklens.app import state as app_state
-
-    return {f.role: app_state.Source(f.role, f.name, f.sha256, _reader(f.data))
-            for f in shared.files}
-
-
-def _reader(data: bytes) -> Any:
-    return lambda: data
-
-
 def _identity(kind: str, settings: CompareSettings | Mapping[str, Any],
               files: tuple[InputFile, ...]) -> str:
     plain = (settings.to_dict() if isinstance(settings, CompareSettings)

@@ -11,8 +11,8 @@ metric family documents the trec_eval semantics it follows in its module.
 from ranklens.data import MetricResult
 from ranklens.metrics.evaluate import Evaluation, evaluate
 from ranklens.metrics.judged_only import condense_to_judged
-from ranklens.metrics.names import MetricSpec, parse_metric
+from ranklens.metrics.names import COMMON_METRICS, MetricSpec, parse_metric
 from ranklens.metrics.rbo import rbo
 
-__all__ = ["Evaluation", "MetricResult", "MetricSpec", "condense_to_judged", "evaluate",
-           "parse_metric", "rbo"]
+__all__ = ["COMMON_METRICS", "Evaluation", "MetricResult", "MetricSpec", "condense_to_judged",
+           "evaluate", "parse_metric", "rbo"]

@@ -52,6 +52,11 @@ VALID_FORMS = (
     "binary metrics take a relevance level: P(rel=2)@5"
 )
 
+COMMON_METRICS = ("nDCG@10", "nDCG@5", "nDCG@20", "nDCG", "AP", "RR", "P@5", "P@10", "R@100",
+                  "R-Prec", "Success@1")
+"""The metrics offered first wherever a face lists them (the app's metric pickers), in display
+spelling; any name ``parse_metric`` accepts can be asked for besides these."""
+
 _PATTERN = re.compile(
     r"^(?P<stem>[a-z_\-]+?)"
     r"(?:\((?P<params>[^)]*)\))?"

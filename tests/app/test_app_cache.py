@@ -5,16 +5,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 import pyarrow as pa
 import pytest
 
-from ranklens.app.state import (
+from ranklens.app import state
+from ranklens.app.cache import (
     CACHE_MB_ENV,
     DEFAULT_CACHE_MB,
     SizedLRU,
     cache_limit_bytes,
     estimated_bytes,
 )
+from ranklens.compare.analysis import demo_files, load_inputs
+from tests.support.page_testing import ROOT, run_page
 
 
 @dataclass
@@ -70,3 +74,58 @@ def test_cache_limit_from_the_environment() -> None:
     for bad in ("lots", "0", "-3", "1.5"):
         with pytest.raises(ValueError, match=CACHE_MB_ENV):
             cache_limit_bytes({CACHE_MB_ENV: bad})
+
+
+def test_find_answers_the_most_recent_match_without_marking_it_used() -> None:
+    cache = SizedLRU(capacity=100)
+    cache.put(("inputs", 1), "first", size=1)
+    cache.put(("inputs", 2), "second", size=1)
+    cache.put(("report", 3), "report", size=1)
+    assert cache.find(lambda key: key[0] == "inputs") == "second"  # type: ignore[index]
+    assert cache.find(lambda key: key[0] == "rbo") is None  # type: ignore[index]
+    assert cache.keys() == [("inputs", 1), ("inputs", 2), ("report", 3)]
+
+
+def test_numbers_count_eight_bytes_each() -> None:
+    # the keys are text (2 + 2 + 1 + 4 characters); True is a flag, not a number
+    assert estimated_bytes({"q1": 0.5, "q2": 0.25, "n": 3, "flag": True}) == 3 * 8 + 9
+
+
+def test_frames_count_their_columns_and_index() -> None:
+    frame = pd.DataFrame({"a": np.zeros(10_000), "b": np.ones(10_000)})
+    assert estimated_bytes(frame) == int(frame.memory_usage(index=True, deep=False).sum())
+    assert estimated_bytes(frame) >= 160_000
+
+
+def test_parsed_demo_inputs_weigh_their_tables_and_raw_bytes() -> None:
+    files = demo_files()
+    inputs = load_inputs(files["run_a"], files["run_b"], qrels=files["qrels"],
+                         segments=files["segments"])
+    assert inputs.run_a is not None and inputs.run_b is not None and inputs.qrels is not None
+    tables = sum(int(array.nbytes) for table in (inputs.run_a, inputs.run_b, inputs.qrels)
+                 for array in (table.query_codes, table.doc_codes, table.queries, table.docs))
+    tables += inputs.run_a.scores.nbytes + inputs.run_b.scores.nbytes
+    tables += inputs.qrels.relevance.nbytes
+    raw = sum(f.size for f in inputs.files)
+    # the rest is text: names, digests, summaries and the segment map's ids and labels
+    assert tables + raw <= estimated_bytes(inputs) < 1.2 * (tables + raw)
+
+
+def test_a_mistyped_cache_setting_is_named_on_the_page(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(CACHE_MB_ENV, "lots")
+    at = run_page(ROOT / "app.py")
+    assert any(CACHE_MB_ENV in error.value and "'lots'" in error.value for error in at.error)
+    assert not at.metric  # nothing computed, and no word about the user's inputs
+
+
+def test_a_budget_smaller_than_the_inputs_keeps_them_out_and_the_pages_still_work(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(CACHE_MB_ENV, "1")  # the parsed demo weighs about 7 MB
+    at = run_page(ROOT / "pages" / "mde.py")
+    at.number_input(key="mde_n").set_value(300).run()
+    assert not at.exception
+    assert "MDE with 300 queries" in [m.label for m in at.metric]
+    cache = state.app_cache()
+    assert cache.capacity == 1_000_000 and 0 < cache.bytes <= 1_000_000
+    kept = cache.keys()
+    assert not any(key[0] == "inputs" for key in kept)  # type: ignore[index]

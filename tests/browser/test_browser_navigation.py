@@ -1,4 +1,4 @@
-"""Navigation in Chromium: a page's own URL (a bookmark) opens it inside the app."""
+"""Navigation in Chromium: a page's own URL (typed or bookmarked) opens it inside the app."""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ from tests.support.app_server import start_app, stop_app
 from tests.support.streamlit_page import open_app
 
 NAVIGATION = ("Compare runs", "How many queries (MDE)", "Cheap labels (PPI++)")
+PAGES = [("compare", "Compare runs"), ("mde", "Minimum detectable effect"),
+         ("ppi", "Cheap labels, corrected on gold")]
 
 
 @pytest.fixture
@@ -22,8 +24,7 @@ def fresh_app_url(tmp_path: Path) -> Iterator[str]:
     stop_app(process)
 
 
-@pytest.mark.parametrize(("path", "title"), [("mde", "Minimum detectable effect"),
-                                             ("ppi", "Cheap labels, corrected on gold")])
+@pytest.mark.parametrize(("path", "title"), PAGES)
 def test_bookmarked_page_opens_inside_the_app(page: Page, fresh_app_url: str, path: str,
                                               title: str) -> None:
     # With a folder named pages/ beside app.py, Streamlit used to run pages/<page>.py alone on
@@ -33,3 +34,15 @@ def test_bookmarked_page_opens_inside_the_app(page: Page, fresh_app_url: str, pa
     for entry in NAVIGATION:  # the app's own navigation
         assert page.get_by_role("link", name=entry).count() == 1, entry
     assert page.get_by_test_id("stSidebarNav").count() == 0  # not the v1 list of pages/
+    assert page.get_by_text("Page not found").count() == 0
+
+
+@pytest.mark.parametrize(("path", "title"), PAGES)
+def test_a_typed_page_url_shows_that_page_and_no_page_not_found(page: Page, app_url: str,
+                                                               path: str, title: str) -> None:
+    open_app(page, f"{app_url}/{path}")  # returns once the run is drawn: count at once
+    expect(page.get_by_role("heading", level=1)).to_contain_text(title)
+    assert page.get_by_text("Page not found").count() == 0
+    assert page.get_by_role("dialog").count() == 0
+    # Compare, the default page, lives at the app's root: /compare forwards there
+    expect(page).to_have_url(f"{app_url}/" if path == "compare" else f"{app_url}/{path}")

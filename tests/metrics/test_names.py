@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ranklens.metrics import MetricSpec, parse_metric
+from ranklens.metrics import COMMON_METRICS, MetricSpec, parse_metric
 
 
 @pytest.mark.parametrize(("typed", "canonical"), [
@@ -23,6 +23,11 @@ def test_spellings_map_to_one_canonical_name(typed, canonical):
     spec = parse_metric(typed)
     assert spec.name == canonical
     assert parse_metric(spec.name) == spec  # the display name parses back to the same spec
+
+
+def test_the_offered_metrics_are_written_as_their_display_names():
+    assert [parse_metric(name).name for name in COMMON_METRICS] == list(COMMON_METRICS)
+    assert len(set(COMMON_METRICS)) == len(COMMON_METRICS)
 
 
 def test_spec_fields():

@@ -1,4 +1,4 @@
-"""What the AppTest page tests share: run a page script, read the metric cards it shows."""
+"""What the AppTest page tests share: run the app on one of its pages, read its metric cards."""
 
 from __future__ import annotations
 
@@ -11,8 +11,11 @@ TIMEOUT = 120  # seconds per run: generous, the machine may be shared
 
 
 def run_page(script: Path) -> AppTest:
-    """``script`` (app.py or a page file) after its first run, which raised nothing."""
-    at = AppTest.from_file(str(script), default_timeout=TIMEOUT)
+    """The app after its first run on ``script`` (app.py: the default page, or a file in
+    pages/), which raised nothing. A page always runs inside app.py, as in the browser."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
+    if script.resolve() != (ROOT / "app.py").resolve():
+        at.switch_page(str(script.resolve().relative_to(ROOT)))  # the page's own URL path
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at

@@ -1,0 +1,56 @@
+"""The sidebar inputs every page shares: the demo switch, the metric pickers, alpha, format help.
+
+Each function draws one widget under the caller's ``key`` and answers its value, so the
+Compare, MDE and PPI pages offer the same metrics (``ranklens.metrics.COMMON_METRICS``), the
+same significance levels and the same words about file formats. What a page does with the
+value is the page's business; nothing here reads a file or computes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import streamlit as st
+
+from ranklens.metrics import COMMON_METRICS
+
+DEMO, UPLOAD = "Demo data", "My files"
+ALPHAS = (0.01, 0.05, 0.10)
+DEFAULT_ALPHA = 0.05
+FORMATS_HELP = ("TREC format (whitespace separated), CSV, TSV, Parquet or JSON lines; "
+                "gzip is fine. Columns are found by name (query_id, doc_id, score, ...).")
+TYPE_ANOTHER = "Type another (e.g. nDCG@3, P(rel=2)@10, map_cut_100)."
+
+
+def uses_demo(key: str, demo_caption: str) -> bool:
+    """The "Data" switch: True for the bundled demo (then ``demo_caption`` says what it is),
+    False for the user's files."""
+    source = st.radio("Data", (DEMO, UPLOAD), horizontal=True, key=key)
+    if source == DEMO:
+        st.caption(demo_caption)
+    return source == DEMO
+
+
+def metric(key: str) -> str:
+    """One metric: the common ones, or any name the user types."""
+    return str(st.selectbox("Metric", COMMON_METRICS, key=key, accept_new_options=True,
+                            help=TYPE_ANOTHER))
+
+
+def metrics(key: str, *, default: Sequence[str] = ("nDCG@10",), help: str = "") -> list[str]:
+    """Several metrics: the common ones, or any names the user types (``help`` first)."""
+    return list(st.multiselect("Metrics", COMMON_METRICS, default=list(default), key=key,
+                               accept_new_options=True,
+                               help=f"{help} {TYPE_ANOTHER}".strip()))
+
+
+def alpha(key: str, *, two_sided_test: bool = False) -> float:
+    """The significance level, described by its interval level (or as a two-sided test)."""
+    def describe(level: float) -> str:
+        if two_sided_test:
+            return f"{level:g} (two-sided)"
+        return f"{level:g}  ({round(100 * (1 - level))}% intervals)"
+
+    return float(st.selectbox("Significance level (alpha)", ALPHAS,
+                              index=ALPHAS.index(DEFAULT_ALPHA), key=key,
+                              format_func=describe))
