@@ -47,7 +47,9 @@ def bounded_from(alpha: float) -> int:
     return max(2, math.ceil(math.log2(2.0 / alpha) - 1e-12))
 
 
-def sign_flip_interval(deltas: Sequence[float] | Deltas, *, alpha: float = 0.05) -> BootstrapInterval:
+def sign_flip_interval(
+    deltas: Sequence[float] | Deltas, *, alpha: float = 0.05
+) -> BootstrapInterval:
     """Exact ``1 - alpha`` interval of the mean difference by inverting the sign-flip test.
 
     Every ``mu`` whose exact two-sided sign-flip p-value for ``deltas - mu`` is above ``alpha``

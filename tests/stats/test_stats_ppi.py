@@ -18,10 +18,11 @@ import warnings
 import numpy as np
 import pytest
 from ppi_py import ppi_mean_ci
+from scipy import special
 
 from ranklens.data import MetricResult
 from ranklens.stats import InsufficientSampleError, SmallSampleWarning, ppi_compare
-from ranklens.stats.distributions import normal_quantile
+from ranklens.stats.distributions import normal_quantile, t_quantile
 from ranklens.stats.ppi import estimate, optimal_lambda
 from tests.support.stats_helpers import results_from
 
@@ -102,7 +103,7 @@ def test_simulation_reproduces_the_shape_of_the_methods_page_table(kind: str) ->
 
 def test_ppi_compare_runs_the_same_computation_as_the_simulation() -> None:
     gold, proxy_gold, proxy_only = (x[0] for x in _sample("good", np.random.default_rng(4)))
-    result = ppi_compare(*_four(gold, proxy_gold, proxy_only))
+    result = ppi_compare(*_four(gold, proxy_gold, proxy_only), method="asymptotic")
     lam = float(optimal_lambda(gold, proxy_gold, proxy_only))
     delta, variance = estimate(gold, proxy_gold, proxy_only, lam)
     assert result.lam == pytest.approx(lam, rel=1e-9)
@@ -119,7 +120,7 @@ def test_ppi_compare_runs_the_same_computation_as_the_simulation() -> None:
 @pytest.mark.parametrize("lam", [0.0, 0.4, 1.0, None])
 def test_same_lambda_as_ppi_py_gives_the_same_interval(kind: str, lam: float | None) -> None:
     gold, proxy_gold, proxy_only = (x[0] for x in _sample(kind, np.random.default_rng(5)))
-    ours = ppi_compare(*_four(gold, proxy_gold, proxy_only), lam=lam)
+    ours = ppi_compare(*_four(gold, proxy_gold, proxy_only), lam=lam, method="asymptotic")
     low, high = ppi_mean_ci(gold, proxy_gold, proxy_only, alpha=0.05, lam=ours.lam)
     assert ours.ci_low == pytest.approx(float(np.squeeze(low)), abs=1e-4)
     assert ours.ci_high == pytest.approx(float(np.squeeze(high)), abs=1e-4)
@@ -181,10 +182,16 @@ def test_p_value_does_not_underflow_to_zero() -> None:
     rng = np.random.default_rng(11)
     gold = rng.normal(0.04, 0.1, N_GOLD)
     four = _four(gold, gold + rng.normal(0, 0.03, N_GOLD), rng.normal(0.04, 0.1, N_PROXY))
-    result = ppi_compare(*four)
+    result = ppi_compare(*four, method="asymptotic")
     z = result.delta / ((result.ci_high - result.delta) / normal_quantile(0.975))
     assert z > 9
-    assert 0.0 < result.p_value == pytest.approx(math.erfc(z / math.sqrt(2)), rel=1e-9)
+    assert 0.0 < result.p_value == pytest.approx(math.erfc(z / math.sqrt(2)), rel=1e-9, abs=0)
+    # the finite-sample default: Student's t with n_gold - 2 degrees of freedom, same tail care
+    t_based = ppi_compare(*four)
+    t = t_based.delta / ((t_based.ci_high - t_based.delta) / t_quantile(0.975, t_based.df))
+    assert t_based.df == N_GOLD - 2 and t > 9
+    expected = 2 * special.stdtr(t_based.df, -t)
+    assert 0.0 < t_based.p_value == pytest.approx(expected, rel=1e-9, abs=0)
 
 
 def test_gold_query_without_proxy_measurement_is_an_error() -> None:
