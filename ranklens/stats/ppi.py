@@ -70,9 +70,10 @@ def regression_lambda(
     c / ((1 + n / N) * var_p) as in `optimal_lambda`, but with ``var_p`` measured on the gold
     queries, where ``c`` is measured. Both then move with the same sample, so their ratio (the
     least-squares slope) is far steadier on few gold queries: at 30 gold queries and the
-    methods page's good proxy its spread over samples is about a fifth of `optimal_lambda`'s,
-    whose noisy weight made PPI++ wider than classic PPI. Same expectation, same axes, same
-    ``clip`` and the same requirements as `optimal_lambda`.
+    methods page's good proxy its spread over 2,000 samples is .055 against .245 for
+    `optimal_lambda` (.053 against .159 after clipping), whose noisy weight made PPI++ wider
+    than classic PPI. Same expectation, same axes, same ``clip`` and the same requirements as
+    `optimal_lambda`.
     """
     variance = proxy_gold.var(axis=-1, ddof=1)
     return _weight(gold, proxy_gold, variance, proxy_only.shape[-1], clip)

@@ -60,12 +60,16 @@ def snap(deltas: Values, tolerance: float) -> tuple[Values, int]:
     """``deltas`` with every value within ``tolerance`` of 0 set to exactly 0, and their count.
 
     The count is of differences that were not already exactly 0: how many "differences" were
-    noise. The input is not modified.
+    noise. By the same rule, differences that all lie within ``tolerance`` of each other are
+    one difference: each is set to their mean, so a constant shift computed with rounding
+    noise (0.31 - 0.3 next to 0.21 - 0.2) has no spread, as an exact one has (effect size
+    infinite, t-interval a point), instead of a spread of 1e-18. The input is not modified.
     """
     if tolerance < 0:
         raise ValueError(f"tolerance must be >= 0, got {tolerance}")
     noise = (np.abs(deltas) <= tolerance) & (deltas != 0.0)
     n_snapped = int(np.count_nonzero(noise))
-    if not n_snapped:
-        return deltas, 0
-    return np.where(noise, 0.0, deltas), n_snapped
+    snapped = np.where(noise, 0.0, deltas) if n_snapped else deltas
+    if snapped.size > 1 and 0.0 < float(np.ptp(snapped)) <= tolerance:
+        snapped = np.full_like(snapped, float(snapped.mean()))
+    return snapped, n_snapped
