@@ -20,7 +20,7 @@ from ranklens.ppi.analysis import (
     variance_model,
 )
 from ranklens.stats import MIN_GOLD, paired_t_test, ppi_compare
-from ranklens.stats.distributions import normal_quantile
+from ranklens.stats.distributions import t_quantile
 
 
 @pytest.fixture(scope="module")
@@ -142,8 +142,9 @@ def test_budget_curve_uses_the_methods_page_variance() -> None:
     lam = min(1.0, max(0.0, c / ((1 + n / big_n) * sigma_p2)))
     expected = lam**2 * sigma_p2 / big_n + (sigma_g2 - 2 * lam * c + lam**2 * sigma_p2) / n
     assert model.variance(n, big_n) == pytest.approx(expected)
-    z = normal_quantile(0.975)
-    assert model.width(n, big_n, lam=0.0) == pytest.approx(2 * z * math.sqrt(sigma_g2 / n))
+    # the quantile of ppi_compare's finite-sample interval: t with n - 1 df for a fixed weight
+    t = t_quantile(0.975, n - 1)
+    assert model.width(n, big_n, lam=0.0) == pytest.approx(2 * t * math.sqrt(sigma_g2 / n))
 
 
 def test_a_useless_proxy_gets_no_weight_and_no_gain() -> None:

@@ -19,6 +19,7 @@ from ranklens.stats.interval import (
     DEFAULT_INTERVAL,
     INTERVAL_METHODS,
     interval_description,
+    interval_label,
     mean_interval,
 )
 from ranklens.stats.multiple import (
@@ -70,6 +71,7 @@ __all__ = [
     "effect_size",
     "holm",
     "interval_description",
+    "interval_label",
     "mde",
     "mean_interval",
     "minimum_detectable_effect",

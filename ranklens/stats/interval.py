@@ -99,6 +99,20 @@ _DESCRIPTIONS = {
 }
 
 
+_LABELS = {
+    "studentized": "bootstrap-t (studentized) interval",
+    "percentile": "bootstrap percentile interval",
+    "sign-flip": "sign-flip interval (exact permutation test inverted)",
+    "auto": "bootstrap-t interval (sign-flip below 20 queries)",
+}
+
+
+def interval_label(method: str) -> str:
+    """A few words naming the interval ``method``, for a settings line or a column header."""
+    check_interval(method)
+    return _LABELS[method]
+
+
 def interval_description(method: str, *, alpha: float = 0.05) -> str:
     """One sentence a ranker understands about the interval ``method`` (as a result records it).
 
