@@ -107,8 +107,11 @@ def permutation_test(
     the reference set, so it is never 0 — with 10k permutations the smallest reportable
     value is 1/10001. When all ``2^n`` sign patterns are no more than ``n_permutations``,
     they are enumerated instead and the p-value is exact: the share of patterns at least as
-    extreme, the observed one included. "At least as extreme" forgives rounding relative
-    to the scale of the differences, so rescaling them does not change the p-value.
+    extreme, the observed one included. "At least as extreme" forgives rounding of the sums
+    relative to the scale of the differences (`ranklens.stats.tolerance.SUM_TIES`), so
+    rescaling them does not change the p-value. The differences are taken as given: whether
+    a difference is float noise depends on the metric values, which `compare` knows and sets
+    to 0 first (`ranklens.stats.tolerance`). `sign_flip_interval` inverts this test.
 
     A small p-value says the mean difference of **this metric** is unlikely to be noise
     of the query sample. It says nothing about how differently the two runs order
