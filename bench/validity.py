@@ -72,11 +72,13 @@ def _one(deltas: np.ndarray, seed: int) -> dict[str, bool]:
     return out
 
 
-def mean_difference(replications: int) -> dict[tuple[str, int], dict[str, float]]:
+def mean_difference(
+    replications: int, sizes: tuple[int, ...] = SIZES
+) -> dict[tuple[str, int], dict[str, float]]:
     """Share of replications per (distribution, n) and method: covered or rejected."""
     shares: dict[tuple[str, int], dict[str, float]] = {}
     for d_index, (name, sample) in enumerate(DISTRIBUTIONS.items()):
-        for n in SIZES:
+        for n in sizes:
             rng = np.random.default_rng([15, d_index, n])
             counts: dict[str, int] = {}
             started = time.perf_counter()
@@ -106,33 +108,51 @@ def _proxy(kind: str, gold: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return rng.normal(0.016, 0.101, gold.shape)
 
 
+_CHUNK = 2000  # samples per draw: 2,000 x 2,200 values per array keeps memory near 100 MB
+
+
 def ppi(replications: int) -> dict[tuple[str, int], dict[str, float]]:
-    """Coverage and mean widths per (proxy, n_gold), vectorised over replications."""
+    """Coverage and mean widths per (proxy, n_gold), vectorised over chunks of samples."""
     rows: dict[tuple[str, int], dict[str, float]] = {}
     for k_index, kind in enumerate(PROXIES):
         for n in GOLD_SIZES:
-            rng = np.random.default_rng([15, 100 + k_index, n])
-            gold_all = rng.normal(TRUE_DELTA, 0.1, (replications, n + N_PROXY))
-            proxy_all = _proxy(kind, gold_all, rng)
-            sample = (gold_all[:, :n], proxy_all[:, :n], proxy_all[:, n:])
-            t1, t2 = t_quantile(1 - ALPHA / 2, n - 1), t_quantile(1 - ALPHA / 2, n - 2)
-            lam = regression_lambda(*sample)
-            value, variance = estimate(*sample, lam, ddof=2)
-            half = t2 * np.sqrt(variance)
-            classic = t1 * np.sqrt(estimate(*sample, 1.0)[1])
-            gold_only = t1 * np.sqrt(estimate(*sample, 0.0)[1])
-            asymptotic, asymptotic_variance = estimate(*sample, optimal_lambda(*sample))
-            asymptotic_half = normal_quantile(1 - ALPHA / 2) * np.sqrt(asymptotic_variance)
-            rows[kind, n] = {
-                "coverage": float(np.mean(np.abs(value - TRUE_DELTA) <= half)),
-                "asymptotic": float(np.mean(np.abs(asymptotic - TRUE_DELTA) <= asymptotic_half)),
-                "width": float(2 * half.mean()),
-                "classic": float(2 * classic.mean()),
-                "gold": float(2 * gold_only.mean()),
-                "spread": float(value.std()),
-                "lam": float(lam.mean()),
-            }
+            sums: dict[str, float] = {}
+            values = []
+            for chunk, start in enumerate(range(0, replications, _CHUNK)):
+                size = min(_CHUNK, replications - start)
+                rng = np.random.default_rng([15, 100 + k_index, n, chunk])
+                for key, value in _ppi_chunk(kind, n, size, rng, values).items():
+                    sums[key] = sums.get(key, 0.0) + value * size
+            rows[kind, n] = {key: total / replications for key, total in sums.items()}
+            rows[kind, n]["spread"] = float(np.concatenate(values).std())
     return rows
+
+
+def _ppi_chunk(
+    kind: str, n: int, size: int, rng: np.random.Generator, values: list[np.ndarray]
+) -> dict[str, float]:
+    gold_all = rng.normal(TRUE_DELTA, 0.1, (size, n + N_PROXY))
+    proxy_all = _proxy(kind, gold_all, rng)
+    sample = (gold_all[:, :n], proxy_all[:, :n], proxy_all[:, n:])
+    t1, t2 = t_quantile(1 - ALPHA / 2, n - 1), t_quantile(1 - ALPHA / 2, n - 2)
+    lam = regression_lambda(*sample)
+    value, variance = estimate(*sample, lam, ddof=2)
+    values.append(value)
+    half = t2 * np.sqrt(variance)
+    classic = t1 * np.sqrt(estimate(*sample, 1.0)[1])
+    gold_value, gold_variance = estimate(*sample, 0.0)
+    gold_only = t1 * np.sqrt(gold_variance)
+    asymptotic, asymptotic_variance = estimate(*sample, optimal_lambda(*sample))
+    asymptotic_half = normal_quantile(1 - ALPHA / 2) * np.sqrt(asymptotic_variance)
+    return {
+        "coverage": float(np.mean(np.abs(value - TRUE_DELTA) <= half)),
+        "asymptotic": float(np.mean(np.abs(asymptotic - TRUE_DELTA) <= asymptotic_half)),
+        "gold coverage": float(np.mean(np.abs(gold_value - TRUE_DELTA) <= gold_only)),
+        "width": float(2 * half.mean()),
+        "classic": float(2 * classic.mean()),
+        "gold": float(2 * gold_only.mean()),
+        "lam": float(lam.mean()),
+    }
 
 
 # --- Markdown -------------------------------------------------------------------------------
@@ -154,7 +174,7 @@ def _mean_table(
     """Rows: n and method; columns: the distributions."""
     lines = ["| n | method | " + " | ".join(DISTRIBUTIONS) + " |",
              "|---:|---|" + "---:|" * len(DISTRIBUTIONS)]
-    for n in SIZES:
+    for n in sorted({n for _, n in shares}):
         shown = ("sign-flip" if n < SIGN_FLIP_BELOW else "studentized") if default else None
         for key in keys:
             cells = [shares[name, n].get(key) for name in DISTRIBUTIONS]
@@ -169,15 +189,16 @@ def _mean_table(
 def _ppi_table(rows: dict[tuple[str, int], dict[str, float]]) -> str:
     lines = [
         "| proxy | gold queries | coverage, finite-sample (default) | coverage, asymptotic "
-        "| mean width PPI++ | classic PPI | gold only | PPI++ / min | spread of PPI++ "
-        "| mean lambda |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| coverage, gold-only t (exact) | mean width PPI++ | classic PPI | gold only "
+        "| PPI++ / min | spread of PPI++ | mean lambda |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for (kind, n), row in rows.items():
         ratio = row["width"] / min(row["classic"], row["gold"])
         lines.append(
             f"| {kind} | {n} | {row['coverage']:.3f} | {row['asymptotic']:.3f} "
-            f"| {row['width']:.4f} | {row['classic']:.4f} | {row['gold']:.4f} | {ratio:.3f} "
+            f"| {row['gold coverage']:.3f} | {row['width']:.4f} | {row['classic']:.4f} "
+            f"| {row['gold']:.4f} | {ratio:.3f} "
             f"| {row['spread']:.4f} | {row['lam']:.2f} |"
         )
     return "\n".join(lines)
@@ -186,14 +207,33 @@ def _ppi_table(rows: dict[tuple[str, int], dict[str, float]]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--replications", type=int, default=2000)
+    parser.add_argument("--ppi-replications", type=int, default=None,
+                        help="samples per PPI++ setting (default: --replications)")
+    parser.add_argument("--only", choices=("mean", "ppi"), default=None,
+                        help="print one part only")
+    parser.add_argument("--sizes", default=",".join(map(str, SIZES)),
+                        help="query counts of the mean-difference part (default 10,20,50,200)")
     args = parser.parse_args()
     r = args.replications
+    r_ppi = args.ppi_replications or r
     started = time.perf_counter()
     print("# Validity of ranklens.stats\n")
-    print(f"Command: `.venv/bin/python bench/validity.py --replications {r}` "
-          f"(fixed seeds; Monte Carlo error of a share near 0.95: "
-          f"+-{np.sqrt(0.95 * 0.05 / r):.4f}).\n")
-    shares = mean_difference(r)
+    sizes = tuple(int(size) for size in args.sizes.split(","))
+    command = " ".join(["--replications", str(r)]
+                       + (["--ppi-replications", str(r_ppi)] if r_ppi != r else [])
+                       + (["--only", args.only] if args.only else [])
+                       + (["--sizes", args.sizes] if sizes != SIZES else []))
+    print(f"Command: `.venv/bin/python bench/validity.py {command}` (fixed seeds; Monte Carlo "
+          f"error of a share near 0.95: +-{np.sqrt(0.95 * 0.05 / r):.4f}).\n")
+    if args.only != "ppi":
+        _print_mean(r, sizes)
+    if args.only != "mean":
+        _print_ppi(r_ppi)
+    print(f"_{time.perf_counter() - started:.0f} s._")
+
+
+def _print_mean(r: int, sizes: tuple[int, ...]) -> None:
+    shares = mean_difference(r, sizes)
     print(f"## Coverage of the 95% interval of the mean difference ({r:,} samples each)\n")
     print("True mean 0. Type-I error of the decision \"interval excludes 0\" = 1 - coverage. "
           "The default shows the sign-flip interval below 20 queries, bootstrap-t from 20.\n")
@@ -202,16 +242,21 @@ def main() -> None:
     print("The permutation test assumes symmetric differences: on the skewed ones its H0 "
           "(symmetry) is false, although the mean is 0.\n")
     print(_mean_table(shares, TESTS, default=False) + "\n")
+
+
+def _print_ppi(r: int) -> None:
     rows = ppi(r)
     print(f"## PPI++: N = {N_PROXY:,} proxy-only queries, true difference {TRUE_DELTA}, "
-          f"{r:,} samples each\n")
+          f"{r:,} samples each (Monte Carlo error near 0.95: "
+          f"+-{np.sqrt(0.95 * 0.05 / r):.4f})\n")
     print("Widths of classic PPI and gold only use the same t rule as the default "
           "(t with n - 1 degrees of freedom); PPI++ / min is its mean width over the narrower "
           "of the two. The estimate moves one for one with the true difference (lambda and "
           "the variance do not depend on it), so the type-I error of the PPI++ p-value at a "
           "true difference of 0 is 1 - coverage.\n")
+    print("Gold only with the t quantile is an exact interval for these normal gold "
+          "differences: its column shows the Monte Carlo noise of the same samples.\n")
     print(_ppi_table(rows) + "\n")
-    print(f"_{time.perf_counter() - started:.0f} s._")
 
 
 if __name__ == "__main__":
