@@ -4,13 +4,17 @@
 links) is a rule by the number of queries n:
 
 - n >= `MIN_QUERIES` (20): the bootstrap-t (studentized) interval. Measured coverage of a
-  nominal 95% interval, 2,000 datasets each (docs/validity.md, ``bench/validity.py``): normal
-  differences .951 / .955 / .957 at n = 20 / 50 / 200, centred exponential .950 / .942 / .947,
-  where the percentile interval gives .930 / .947 / .954 and .911 / .925 / .944.
+  nominal 95% interval, 2,000 samples each (docs/validity.md, ``bench/validity.py``; Monte
+  Carlo error +-.005): normal differences .945 / .954 / .947 at n = 20 / 50 / 200, centred
+  exponential .947 / .940 / .949, centred lognormal .918 / .928 / .939; the percentile
+  interval on the same samples .920 / .942 / .946, .902 / .919 / .943 and .861 / .900 / .932.
 - n < 20: the sign-flip interval, the exact permutation test inverted
   (`ranklens.stats.sign_flip`). It never excludes 0 when the exact permutation p-value is above
   alpha and always does when it is at most alpha; at such n the bootstrap intervals do not hold
   their level (at n = 2 the percentile interval of (0.1, 0.2) is [0.1, 0.2], while p = 0.5).
+  Exact under the permutation test's symmetry; at n = 10: .947 on normal differences, but
+  .897 / .848 on centred exponential / lognormal ones (bootstrap-t .936 / .906 there, at the
+  price of contradicting the p-value): few, skewed differences say little either way.
 
 The result records the interval actually used ("studentized" or "sign-flip"), never "auto";
 `interval_description` says it in words for the pages and reports. "percentile",
