@@ -23,7 +23,13 @@ from ranklens.compare.analysis import CompareSettings, LoadedInputs
 from ranklens.compare.rankings import UNJUDGED, query_rbo, side_by_side
 from ranklens.compare.report import Report
 from ranklens.compare.segments import INTERVALS_NOTE
-from ranklens.compare.words import caveat, conclusion, headline, segments_summary
+from ranklens.compare.words import (
+    caveat,
+    conclusion,
+    headline,
+    interval_note,
+    segments_summary,
+)
 from ranklens.formats import format_delta, format_interval, format_p
 from ranklens.io import InputError, InputFile
 from ranklens.share import compare_settings
@@ -183,8 +189,7 @@ def show_verdict(report: Report, metric: str) -> None:
                         delta=format_delta(result.delta), delta_arrow="auto")
         cells[2].metric(f"{level}% interval of B \u2212 A",
                         format_interval(result.ci_low, result.ci_high),
-                        help="Paired bootstrap over queries "
-                             f"({result.n_resamples:,} resamples, {result.interval}).")
+                        help=interval_note(comparison))
         cells[3].metric("p (permutation)", format_p(result.p_value),
                         help=f"Sign-flip permutation test, {result.n_permutations:,} flips.")
         cells[4].metric("p (t-test)", format_p(result.t_p_value), help="Paired t-test.")
@@ -224,7 +229,9 @@ def show_segment_table(table: pd.DataFrame, metric: str, run_names: tuple[str, s
             "finding": st.column_config.TextColumn("Finding"),
             "delta": number("B \u2212 A", "%+.4f", width=75),
             "interval": st.column_config.TextColumn(
-                "Interval", width=140, help="Bootstrap confidence interval of B \u2212 A"),
+                "Interval", width=140,
+                help="Confidence interval of B \u2212 A (the interval card above says "
+                     "which kind)"),
             # three significant digits: a t-test p of 1e-20 reads 1e-20, not 0.0000
             "q_value": number("q", "%.3g", width=60,
                               help="Benjamini\u2013Hochberg q-value across the segments"),

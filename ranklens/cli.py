@@ -27,6 +27,7 @@ from ranklens.compare.report import Report
 from ranklens.io import InputFile
 from ranklens.metrics import Evaluation, parse_metric
 from ranklens.metrics.trec_eval import plan_measures, trec_eval_output
+from ranklens.stats import DEFAULT_INTERVAL, INTERVAL_METHODS, MIN_POWER_QUERIES
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -171,7 +172,7 @@ def _add_compare(commands: argparse._SubParsersAction[_Parser]) -> None:
     p = commands.add_parser(
         "compare", help="is B better than A, by how much, where (per segment), how sure",
         description="Compare run B with run A: per metric (and per segment) the means, the "
-        "difference B - A with its bootstrap interval, the permutation p-value and q-values. "
+        "difference B - A with its interval, the permutation p-value and q-values. "
         "RUN_A/RUN_B are rankings (TREC run, CSV/TSV/Parquet/JSONL) scored against --qrels, or, "
         "without --qrels, per-query metric tables (query_id + one column per metric, long form, "
         "or trec_eval -q output).")
@@ -192,8 +193,9 @@ def _add_compare(commands: argparse._SubParsersAction[_Parser]) -> None:
     p.add_argument("--missing", choices=("drop", "zero", "error"), default="drop",
                    help="a query measured in one run only: drop it (default), score it 0 "
                    "(trec_eval -c) or refuse")
-    p.add_argument("--interval", choices=("percentile", "studentized"), default="percentile",
-                   help="bootstrap interval (default percentile)")
+    p.add_argument("--interval", choices=INTERVAL_METHODS, default=DEFAULT_INTERVAL,
+                   help="interval of the difference (default auto: bootstrap-t from 20 queries, "
+                   "the sign-flip interval, i.e. the exact permutation test inverted, below)")
     p.add_argument("--adjust", choices=("bh", "by", "holm"), default="bh",
                    help="multiple-comparison adjustment of q-values (default bh)")
     p.add_argument("--format", "-f", choices=(*compare_text.FORMATS, "html"), default="text",
@@ -277,7 +279,7 @@ def _add_mde(commands: argparse._SubParsersAction[_Parser]) -> None:
                         help="pilot runs (or per-query tables) to measure the sd on")
     p.add_argument("--qrels", metavar="QRELS", help="judgements for --runs")
     p.add_argument("--metric", "-m", type=_metric, help="metric for --runs (default nDCG@10)")
-    p.add_argument("--queries", "-n", type=_count(1),
+    p.add_argument("--queries", "-n", type=_count(MIN_POWER_QUERIES),
                    help="number of queries to plan for (default with --runs: the pilot's)")
     p.add_argument("--delta", action="append", type=_positive_number, metavar="DELTA",
                    help="difference of interest, repeatable (default +0.02, +0.01, +0.005)")

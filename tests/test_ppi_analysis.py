@@ -19,8 +19,9 @@ from ranklens.ppi.analysis import (
     proxy_bias,
     variance_model,
 )
+from ranklens.ppi.text import render_ppi
 from ranklens.stats import MIN_GOLD, paired_t_test, ppi_compare
-from ranklens.stats.distributions import normal_quantile
+from ranklens.stats.distributions import t_quantile
 
 
 @pytest.fixture(scope="module")
@@ -142,8 +143,9 @@ def test_budget_curve_uses_the_methods_page_variance() -> None:
     lam = min(1.0, max(0.0, c / ((1 + n / big_n) * sigma_p2)))
     expected = lam**2 * sigma_p2 / big_n + (sigma_g2 - 2 * lam * c + lam**2 * sigma_p2) / n
     assert model.variance(n, big_n) == pytest.approx(expected)
-    z = normal_quantile(0.975)
-    assert model.width(n, big_n, lam=0.0) == pytest.approx(2 * z * math.sqrt(sigma_g2 / n))
+    # the quantile of ppi_compare's finite-sample interval: t with n - 1 df for a fixed weight
+    t = t_quantile(0.975, n - 1)
+    assert model.width(n, big_n, lam=0.0) == pytest.approx(2 * t * math.sqrt(sigma_g2 / n))
 
 
 def test_a_useless_proxy_gets_no_weight_and_no_gain() -> None:
@@ -168,3 +170,20 @@ def test_gold_on_every_query_is_gold_only_and_the_budget_ends_there() -> None:
     assert last["ppi"] == pytest.approx(best.ci_high - best.ci_low)
     # fewer gold queries and the rest proxy-only: never wider than gold alone on as many
     assert (curve["ppi"] <= curve["gold_only"] + 1e-12).all()
+
+
+def test_gold_queries_measured_in_one_run_only_are_counted_and_shown() -> None:
+    # issue 15: ppi_compare dropped them silently; now the warning reaches the page, the
+    # HTML export and `ranklens ppi` (all show analysis.warnings) and the result lists them
+    proxy_a, proxy_b, gold_a, gold_b = synthetic(400, 80)
+    lost = sorted(gold_b.per_query)[:5]
+    kept_b = MetricResult("m", {q: v for q, v in gold_b.per_query.items() if q not in lost})
+    analysis = compare_ppi(proxy_a, proxy_b, gold_a, kept_b)
+    best = analysis.estimate("ppi++").result
+    assert best.unpaired_gold_a == tuple(lost) and best.n_unpaired_gold == 5
+    assert best.n_gold == 75
+    expected = f"dropped 5 gold queries only in run A ({', '.join(map(repr, lost[:3]))}, ...)"
+    assert [m for m in analysis.warnings if m.startswith(expected)]
+    shown = render_ppi(analysis, width=1000)
+    assert expected in shown
+    assert "Student's t with 73 degrees of freedom" in shown

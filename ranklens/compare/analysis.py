@@ -25,7 +25,7 @@ from ranklens.data import MetricResult, Qrels, Run
 from ranklens.io import InputFile
 from ranklens.io.source import file_stem
 from ranklens.metrics import Evaluation, evaluate, parse_metric
-from ranklens.stats import MIN_QUERIES
+from ranklens.stats import DEFAULT_INTERVAL, MIN_QUERIES
 
 DEFAULT_METRICS = ("nDCG@10",)
 _SCORED_KEPT = 16  # metric sets whose per-query values a LoadedInputs keeps
@@ -42,7 +42,7 @@ class CompareSettings:
     n_permutations: int = 10_000
     seed: int = 0
     missing: str = "drop"
-    interval: str = "percentile"
+    interval: str = DEFAULT_INTERVAL
     adjust_method: str = "bh"
     order: str = "score"
     gain: str = "linear"

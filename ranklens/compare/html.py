@@ -23,7 +23,7 @@ from typing import Any
 from ranklens import html as html_common
 from ranklens.compare import charts, views
 from ranklens.compare.report import Report
-from ranklens.compare.words import caveat, conclusion, headline, segments_summary
+from ranklens.compare.words import caveat, conclusion, headline, interval_note, segments_summary
 
 CHART_WIDTH = 860
 """Forest-plot width in pixels; the SVG scales down to narrower windows."""
@@ -113,6 +113,7 @@ def _metric_section(report: Report, metric: str) -> str:
             f"Forest plot of {metric}: the difference {run_names[1]} \u2212 {run_names[0]} "
             "with its interval, per row of the table below"),
         _segment_table(table, run_names, comparison.segment_column),
+        f'<p class="interval-note">{_text(interval_note(comparison))}</p>',
         f'<p class="caveat">{_text(caveat(metric))}</p>',
         "</section>",
     ) if part)

@@ -24,6 +24,7 @@ import numpy as np
 
 from ranklens.data import MetricResult
 from ranklens.stats import (
+    DEFAULT_INTERVAL,
     MIN_QUERIES,
     ComparisonResult,
     InsufficientSampleError,
@@ -117,7 +118,7 @@ def compare_segments(
     n_permutations: int = 10_000,
     seed: int = 0,
     missing: str = "drop",
-    interval: str = "percentile",
+    interval: str = DEFAULT_INTERVAL,
     adjust_method: str = "bh",
     min_queries: int = MIN_QUERIES,
 ) -> MetricComparison:

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 
 from ranklens.compare.report import Report
 from ranklens.compare.segments import INTERVALS_NOTE, MetricComparison, SegmentRow
-from ranklens.compare.words import caveat, headline, segments_summary
+from ranklens.compare.words import caveat, headline, interval_note, segments_summary
 from ranklens.formats import DASH, format_delta, format_p
-from ranklens.stats import ComparisonResult
+from ranklens.stats import ComparisonResult, interval_label
 
 FORMATS = ("text", "json", "csv", "markdown")
 MARK = "*"
@@ -111,7 +111,8 @@ def _settings_line(comparison: MetricComparison) -> str:
     adjusted = {"bh": "Benjamini-Hochberg", "by": "Benjamini-Yekutieli", "holm": "Holm"}.get(
         comparison.adjust_method, comparison.adjust_method)
     family = "segments" if comparison.family == "segments" else "metrics"
-    return (f"{result.interval} bootstrap interval ({result.n_resamples:,} resamples), "
+    resamples = "" if result.interval == "sign-flip" else f" ({result.n_resamples:,} resamples)"
+    return (f"{interval_label(result.interval)}{resamples}, "
             f"sign-flip permutation p ({result.n_permutations:,} permutations), "
             f"q: {adjusted} across {family}; {MARK} = q (else p) \u2264 {result.alpha:g}")
 
@@ -121,6 +122,7 @@ def _verdict(comparison: MetricComparison, run_names: tuple[str, str]) -> list[s
     summary = segments_summary(comparison, run_names)
     if summary:
         sentences.append(summary)
+    sentences.append(interval_note(comparison))
     sentences.append(caveat(comparison.metric))
     return sentences
 

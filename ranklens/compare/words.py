@@ -10,7 +10,7 @@ from statistics import NormalDist
 
 from ranklens.compare.segments import MetricComparison, SegmentRow
 from ranklens.formats import format_delta, format_interval, format_p
-from ranklens.stats import ComparisonResult
+from ranklens.stats import ComparisonResult, interval_description, interval_label
 
 _Z = NormalDist()
 
@@ -86,6 +86,19 @@ def segments_summary(comparison: MetricComparison, run_names: tuple[str, str]) -
         parts.append("worse on " + _listing(down))
     return (f"{len(found)} of {len(scored)} segments differ at q \u2264 {alpha:g}: "
             + "; ".join(parts) + ".")
+
+
+def interval_note(comparison: MetricComparison) -> str:
+    """Which interval the overall row (and, where they differ, the segments) shows, in words."""
+    result = comparison.overall
+    sentence = interval_description(result.interval, alpha=result.alpha)
+    if result.interval != "sign-flip":
+        sentence += f" ({result.n_resamples:,} resamples)"
+    others = sorted({row.result.interval for row in comparison.segments
+                     if row.result is not None and row.result.interval != result.interval})
+    if others:
+        sentence += "; some segments: " + ", ".join(interval_label(m) for m in others)
+    return sentence[0].upper() + sentence[1:] + "."
 
 
 def caveat(metric: str) -> str:

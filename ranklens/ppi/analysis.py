@@ -38,7 +38,7 @@ from ranklens.stats import (
     paired_t_test,
     ppi_compare,
 )
-from ranklens.stats.distributions import normal_quantile
+from ranklens.stats.distributions import t_quantile
 
 RANDOM_SAMPLE_ASSUMPTION = (
     "The correction is unbiased only if the gold queries are a random sample of all queries. "
@@ -119,19 +119,25 @@ class VarianceModel:
     def width(self, n_gold: int, n_proxy_only: int, lam: float | None = None) -> float:
         """Expected width of the 1 - alpha interval: PPI++ (pinned) or a fixed ``lam``.
 
-        The PPI++ width is never predicted above gold only on as many gold queries: PPI++ can
-        always fall back to lambda = 0 (a pin above 1 would otherwise cross that line as the
+        With the quantile ``ppi_compare`` uses: Student's t with n - 1 degrees of freedom for
+        a fixed ``lam``, n - 2 for PPI++ (its weight is fitted on the gold queries). The PPI++
+        width is never predicted above gold only on as many gold queries: PPI++ can always
+        fall back to lambda = 0 (a pin above 1 would otherwise cross that line as the
         proxy-only part shrinks).
         """
-        half = normal_quantile(1.0 - self.alpha / 2.0)
-        raw = 2.0 * half * math.sqrt(self.variance(n_gold, n_proxy_only, lam))
+        raw = 2.0 * self._quantile(n_gold, lam) * math.sqrt(
+            self.variance(n_gold, n_proxy_only, lam))
         if lam is not None:
             return raw
         return min(raw * self._pin(), self.width(n_gold, n_proxy_only, lam=0.0))
 
+    def _quantile(self, n_gold: int, lam: float | None) -> float:
+        df = n_gold - (2 if lam is None else 1)
+        return t_quantile(1.0 - self.alpha / 2.0, max(df, 1))
+
     def _pin(self) -> float:
-        half = normal_quantile(1.0 - self.alpha / 2.0)
-        here = 2.0 * half * math.sqrt(self.variance(self.n_gold, self.n_proxy_only))
+        here = 2.0 * self._quantile(self.n_gold, None) * math.sqrt(
+            self.variance(self.n_gold, self.n_proxy_only))
         return self.realised_width / here if here > 0 else 1.0
 
 
@@ -171,7 +177,7 @@ def proxy_only(proxy_a: MetricResult, proxy_b: MetricResult, *, alpha: float) ->
     mean_a = sum(proxy_a.per_query[q] for q in queries) / len(queries)
     return PPIComparison(proxy_a.metric, mean_a, mean_a + test.delta, test.delta, test.low,
                          test.high, alpha, test.p_value, lam=1.0, n_proxy=len(queries),
-                         n_gold=0)
+                         n_gold=0, df=float(test.df), method="finite-sample")
 
 
 def compare_ppi(

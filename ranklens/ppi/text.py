@@ -21,6 +21,13 @@ def _ppi_queries(result: PPIComparison) -> str:
     return f"{result.n_gold:,} gold + {result.n_proxy:,} proxy-only"
 
 
+def interval_words(result: PPIComparison) -> str:
+    """How the interval and p-value of one PPI estimate were computed, in a phrase."""
+    if result.method == "asymptotic" or result.df == float("inf"):
+        return "normal approximation (asymptotic PPI++)"
+    return f"Student's t with {result.df:,.0f} degrees of freedom"
+
+
 def render_ppi(analysis: PPIAnalysis, width: int = 100) -> str:
     """What ``ranklens ppi`` prints: the four estimates, then what they say, warnings last."""
     name_a, name_b = analysis.run_names
@@ -37,7 +44,9 @@ def render_ppi(analysis: PPIAnalysis, width: int = 100) -> str:
     out = [f"{analysis.metric}: B = {name_b}, A = {name_a}; proxy judgements corrected on a "
            "gold sample (PPI++)", ""]
     out += plain_table(header, rows, {1, 3, 4})
-    out += ["", "Intervals and p-values are normal approximations.", ""]
+    out += ["", f"Intervals and p-values: {interval_words(best)} for PPI++ (its weight is "
+            "fitted on the gold queries, which costs a degree of freedom), one more for the "
+            "fixed weights and the uncorrected proxy.", ""]
     for sentence in ppi_sentences(analysis):
         out.extend(textwrap.wrap(sentence, width))
         out.append("")

@@ -22,7 +22,7 @@ from ranklens.ppi.analysis import (
     ProxyBias,
     VarianceModel,
 )
-from ranklens.ppi.text import ppi_sentences
+from ranklens.ppi.text import interval_words, ppi_sentences
 from ranklens.stats import MIN_GOLD
 
 RANDOM_SAMPLE_WARNING = f"**Gold queries must be a random sample.** {RANDOM_SAMPLE_ASSUMPTION}"
@@ -46,8 +46,9 @@ def ppi_cards(analysis: PPIAnalysis) -> tuple[Card, ...]:
         Card(f"PPI++ {analysis.metric}, B − A", format_delta(best.delta), best.delta),
         Card(f"{level}% interval",
              format_interval(best.ci_low, best.ci_high), None,
-             "Normal approximation with the PPI++ variance."),
-        Card("p", format_p(best.p_value), best.p_value, "Two-sided, normal approximation."),
+             f"PPI++ variance, {interval_words(best)}."),
+        Card("p", format_p(best.p_value), best.p_value,
+             f"Two-sided, {interval_words(best)}."),
         Card("Weight λ", f"{best.lam:.2f}", best.lam,
              "Weight of the proxy part: 0 is gold only, 1 is classic PPI; estimated to "
              "minimise the variance (clipped to [0, 1])."),

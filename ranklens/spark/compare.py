@@ -35,7 +35,7 @@ from ranklens.spark.evaluate import DEFAULT_CHUNK_ROWS, evaluation_of, score_run
 from ranklens.spark.problems import input_errors
 from ranklens.spark.read import SOURCE_KEY, read_qrels, read_run, source_of
 from ranklens.spark.session import described
-from ranklens.stats import MIN_QUERIES
+from ranklens.stats import DEFAULT_INTERVAL, MIN_QUERIES
 
 Input = str | Path | DataFrame
 Segments = str | Path | Mapping[str, str] | DataFrame | None
@@ -55,7 +55,7 @@ def compare(
     n_permutations: int = 10_000,
     seed: int = 0,
     missing: str = "drop",
-    interval: str = "percentile",
+    interval: str = DEFAULT_INTERVAL,
     adjust_method: str = "bh",
     gain: str = "linear",
     relevance_level: int = 1,

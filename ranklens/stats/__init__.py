@@ -2,15 +2,26 @@
 
 Everything here is about one number: the mean over queries of the per-query difference of
 one metric, B minus A. `compare` gives the whole verdict for two `MetricResult`s;
-`paired_bootstrap` (interval), `permutation_test` (p-value), `paired_t_test`,
+`mean_interval` (the interval a comparison shows: bootstrap-t from 20 queries, the sign-flip
+interval below; `interval_description` says which in words), `paired_bootstrap`,
+`sign_flip_interval`, `permutation_test` (p-value), `paired_t_test`,
 `benjamini_hochberg`/`adjust` (many comparisons), `minimum_detectable_effect`/
 `required_queries`/`power` (how many queries) and `ppi_compare` (proxy judgements corrected
-on gold) are its parts. numpy only: no pandas, files or Streamlit.
+on gold) are its parts. `ranklens.stats.tolerance` holds the one tolerance for "no
+difference". numpy, plus scipy.special on first use of a t or normal probability: no pandas,
+files or Streamlit.
 """
 
 from ranklens.stats.bootstrap import paired_bootstrap, resample_means
 from ranklens.stats.compare import compare, effect_size
 from ranklens.stats.errors import InsufficientSampleError, SmallSampleWarning
+from ranklens.stats.interval import (
+    DEFAULT_INTERVAL,
+    INTERVAL_METHODS,
+    interval_description,
+    interval_label,
+    mean_interval,
+)
 from ranklens.stats.multiple import (
     adjust,
     adjusted_p_values,
@@ -22,21 +33,29 @@ from ranklens.stats.multiple import (
 from ranklens.stats.pairing import MIN_QUERIES, Deltas, paired_deltas
 from ranklens.stats.permutation import permutation_test
 from ranklens.stats.power import (
+    MIN_POWER_QUERIES,
     minimum_detectable_effect,
     power,
     required_queries,
     standard_deviation,
 )
-from ranklens.stats.ppi import MIN_GOLD, ppi_compare
+from ranklens.stats.ppi import MIN_GOLD, PPI_METHODS, ppi_compare
 from ranklens.stats.results import BootstrapInterval, ComparisonResult, PPIComparison, TTest
+from ranklens.stats.sign_flip import sign_flip_interval
+from ranklens.stats.tolerance import NO_DIFFERENCE
 from ranklens.stats.ttest import paired_t_test
 
 mde = minimum_detectable_effect
 """Short alias of minimum_detectable_effect."""
 
 __all__ = [
+    "DEFAULT_INTERVAL",
+    "INTERVAL_METHODS",
     "MIN_GOLD",
+    "MIN_POWER_QUERIES",
     "MIN_QUERIES",
+    "NO_DIFFERENCE",
+    "PPI_METHODS",
     "BootstrapInterval",
     "ComparisonResult",
     "Deltas",
@@ -51,7 +70,10 @@ __all__ = [
     "compare",
     "effect_size",
     "holm",
+    "interval_description",
+    "interval_label",
     "mde",
+    "mean_interval",
     "minimum_detectable_effect",
     "paired_bootstrap",
     "paired_deltas",
@@ -62,5 +84,6 @@ __all__ = [
     "rejected",
     "required_queries",
     "resample_means",
+    "sign_flip_interval",
     "standard_deviation",
 ]

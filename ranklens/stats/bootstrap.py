@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 import threading
+import warnings
 from collections.abc import Sequence
 
 import numpy as np
@@ -10,7 +12,7 @@ import numpy.typing as npt
 
 from ranklens.stats.chunking import block_generators, chunk_sizes, offsets, run_blocks
 from ranklens.stats.draws import MAX_N, fill_uniform_indices
-from ranklens.stats.errors import check_probability
+from ranklens.stats.errors import InsufficientSampleError, SmallSampleWarning, check_probability
 from ranklens.stats.pairing import Deltas, as_deltas, sample_sd
 from ranklens.stats.results import BootstrapInterval, Seed
 
@@ -104,7 +106,14 @@ def paired_bootstrap(
     t-statistics ``(mean* - mean) / (sd* / sqrt(n))`` scale the observed standard error; on
     small, skewed samples, where the percentile interval comes out too narrow, it covers
     closer to the nominal level. Resampling happens in memory-bounded blocks (see
-    `ranklens.stats.chunking`).
+    `ranklens.stats.chunking`). (`compare` shows bootstrap-t from 20 queries on and the
+    sign-flip interval below: see `ranklens.stats.interval`.)
+
+    A resample that repeats one value has no spread, so its t-statistic is infinite. When more
+    than ``alpha/2`` of the resamples are such on one side (fewer than 4 queries, or most
+    differences tied), that end of the studentized interval is infinite and a
+    `SmallSampleWarning` says so; the studentized interval needs at least 2 differences
+    (`InsufficientSampleError`).
 
     The interval says how precisely the mean is measured if the queries are a sample of a
     larger population of queries; it is not a test and is not adjusted for multiplicity.
@@ -135,7 +144,7 @@ def _studentized(
 ) -> tuple[float, float]:
     n = values.size
     if n < 2:
-        raise ValueError("a studentized interval needs at least two differences")
+        raise InsufficientSampleError(n, 2, unit="differences for a studentized interval")
     standard_error = sample_sd(values) / np.sqrt(n)
     if standard_error == 0.0:  # every difference is the same: nothing varies under resampling
         return delta, delta
@@ -145,8 +154,36 @@ def _studentized(
     with np.errstate(divide="ignore", invalid="ignore"):
         t_stats = shift / (sds / np.sqrt(n))
     # A resample of one repeated value has no spread: its t is +-infinite (0 when it sits on the
-    # mean). The largest finite float keeps the quantile interpolation free of inf - inf.
-    huge = np.finfo(np.float64).max
-    t_stats = np.where(sds > 0, t_stats, np.sign(shift) * huge)
-    t_low, t_high = np.quantile(np.clip(t_stats, -huge, huge), [alpha / 2, 1.0 - alpha / 2])
-    return delta - float(t_high) * standard_error, delta - float(t_low) * standard_error
+    # mean).
+    no_spread = np.where(shift > 0, np.inf, np.where(shift < 0, -np.inf, 0.0))
+    t_stats = np.where(sds > 0, t_stats, no_spread)
+    t_low, t_high = (_quantile(t_stats, q) for q in (alpha / 2, 1.0 - alpha / 2))
+    low, high = delta - t_high * standard_error, delta - t_low * standard_error
+    if math.isinf(low) or math.isinf(high):
+        share = float(np.mean(sds == 0))
+        warnings.warn(
+            f"studentized interval on {n} differences has an infinite end: {share:.1%} of the "
+            "resamples repeat a single value (no spread), so more than alpha/2 = "
+            f"{alpha / 2:g} of their t-statistics are infinite on one side; this needs more "
+            "queries (4 or more at alpha 0.05) or fewer tied differences, or "
+            "interval='sign-flip' / 'percentile'",
+            SmallSampleWarning,
+            stacklevel=3,
+        )
+    return low, high
+
+
+def _quantile(values: npt.NDArray[np.float64], q: float) -> float:
+    """numpy's default (linear) quantile, but infinite when it would interpolate an infinity.
+
+    np.quantile would give inf - inf = NaN, or a finite number next to an infinite neighbour;
+    a quantile that reaches an infinite resample is itself unbounded.
+    """
+    position = q * (values.size - 1)
+    below, above = math.floor(position), math.ceil(position)
+    neighbours = np.partition(values, (below, above))[[below, above]]
+    if np.isinf(neighbours[0]) and neighbours[0] < 0:
+        return -math.inf
+    if np.isinf(neighbours[1]) and neighbours[1] > 0:
+        return math.inf
+    return float(np.quantile(values, q))

@@ -7,11 +7,12 @@ import math
 import numpy as np
 
 from ranklens.data import MetricResult
-from ranklens.stats.bootstrap import paired_bootstrap
 from ranklens.stats.errors import InsufficientSampleError, check_probability
+from ranklens.stats.interval import DEFAULT_INTERVAL, check_interval, mean_interval
 from ranklens.stats.pairing import MIN_QUERIES, pair, sample_sd
 from ranklens.stats.permutation import permutation_test
 from ranklens.stats.results import ComparisonResult, Seed
+from ranklens.stats.tolerance import no_difference_tolerance, snap
 from ranklens.stats.ttest import paired_t_test
 
 
@@ -19,6 +20,8 @@ def effect_size(deltas: np.ndarray) -> float:
     """Standardized mean difference of the per-query deltas (Cohen's d_z = mean / sd).
 
     0 when every delta is 0; signed infinity when all deltas are the same nonzero value.
+    Takes the deltas as given: `compare` passes them with float noise already set to 0
+    (`ranklens.stats.tolerance`), so a comparison of equal runs gets 0, not -inf.
     """
     mean = float(deltas.mean())
     sd = sample_sd(deltas)
@@ -36,18 +39,27 @@ def compare(
     n_permutations: int = 10_000,
     seed: Seed = 0,
     missing: str = "drop",
-    interval: str = "percentile",
+    interval: str = DEFAULT_INTERVAL,
     min_queries: int = MIN_QUERIES,
 ) -> ComparisonResult:
     """Is run B better than run A on this metric, by how much, and could it be noise?
 
     Pairs the queries (``missing`` says what happens to a query measured in one run only,
     see `paired_deltas`), then reports the means of A and B on those queries, the mean
-    difference B - A with its bootstrap interval (``interval``: "percentile" or
-    "studentized"), the sign-flip permutation p-value, the paired t-test p-value and
-    t-interval, win/tie/loss counts and the standardized effect size. The bootstrap and
-    the permutation test draw from separate streams of one ``seed``: the same inputs and
-    seed give the same numbers.
+    difference B - A with its interval, the sign-flip permutation p-value, the paired t-test
+    p-value and t-interval, win/tie/loss counts and the standardized effect size. The
+    bootstrap and the permutation test draw from separate streams of one ``seed``: the same
+    inputs and seed give the same numbers.
+
+    ``interval`` is "auto" by default: the bootstrap-t (studentized) interval from
+    `MIN_QUERIES` queries on and the sign-flip interval (the exact permutation test inverted)
+    below; "studentized", "percentile" or "sign-flip" ask for one by name (see
+    `ranklens.stats.interval`). The result's ``interval`` is the one used.
+
+    Per-query differences within float noise of 0 (`ranklens.stats.tolerance`: 1e-6 of the
+    largest metric value, at least of 1) are set to exactly 0 before anything is computed, so
+    equal runs tie on every query whatever the rounding of either side; ``n_snapped`` counts
+    them.
 
     It answers for the mean of this metric over this population of queries; not whether
     the two runs order documents differently, nor whether users would notice.
@@ -57,6 +69,7 @@ def compare(
             f"both results must be of one metric, got {result_a.metric!r} and {result_b.metric!r}"
         )
     check_probability("alpha", alpha)
+    check_interval(interval)
     paired = pair(
         result_a.per_query,
         result_b.per_query,
@@ -64,11 +77,11 @@ def compare(
         min_queries=min_queries,
         stacklevel=2,
     )
-    deltas = paired.deltas
+    deltas, n_snapped = snap(paired.deltas, no_difference_tolerance(paired.a, paired.b))
     if deltas.size < 2:
         raise InsufficientSampleError(deltas.size, 2)
-    bootstrap = paired_bootstrap(
-        deltas, n_resamples=n_resamples, alpha=alpha, seed=seed, interval=interval
+    bootstrap = mean_interval(
+        deltas, interval=interval, alpha=alpha, n_resamples=n_resamples, seed=seed
     )
     p_value = permutation_test(deltas, n_permutations=n_permutations, seed=seed)
     t_test = paired_t_test(deltas, alpha=alpha)
@@ -92,8 +105,9 @@ def compare(
         n_resamples=n_resamples,
         n_permutations=n_permutations,
         seed=seed,
-        interval=interval,
+        interval=bootstrap.method,
         n_only_a=len(paired.only_a),
         n_only_b=len(paired.only_b),
         missing=missing,
+        n_snapped=n_snapped,
     )

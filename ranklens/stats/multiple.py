@@ -30,7 +30,10 @@ def benjamini_hochberg(p_values: PValues) -> tuple[float, ...]:
 
     For p-values sorted ascending, q(i) = min over j >= i of (m / j) * p(j), capped at 1.
     A comparison is a discovery at level alpha when its q-value is at most alpha (see
-    `rejected`). Controls the false discovery rate for independent or positively dependent
+    `rejected`): ``q <= alpha``, the step-up rule p(k) <= k / m * alpha of Benjamini and
+    Hochberg (1995) and statsmodels' ``multipletests``. The seeds' methods page writes
+    ``q < alpha``; ranklens keeps ``<=``, and the two differ only for a q-value exactly at
+    alpha. Controls the false discovery rate for independent or positively dependent
     p-values (segments that share no queries); for arbitrary dependence use
     `benjamini_yekutieli`.
     """
@@ -106,6 +109,9 @@ def rejected(p_values: PValues, *, alpha: float = 0.05, method: str = "bh") -> t
 
 def adjust(results: Sequence[Comparison], method: str = "bh") -> tuple[Comparison, ...]:
     """Same comparisons with ``q_value`` filled in; ``significant`` then uses it.
+
+    A comparison is then significant when its q-value is at most alpha (``q <= alpha``, as in
+    `benjamini_hochberg`; the methods page's ``q < alpha`` differs only at equality).
 
     Works for `ComparisonResult` and `PPIComparison` alike: the procedures need only
     p-values. ``method`` is "bh" (Benjamini-Hochberg, default), "by" (Benjamini-Yekutieli,

@@ -37,7 +37,8 @@ class Paired:
         return self.b - self.a
 
 
-def _examples(queries: tuple[QueryId, ...]) -> str:
+def examples(queries: tuple[QueryId, ...]) -> str:
+    """The first few query ids as a warning shows them: ``'q1', 'q2', 'q3', ...``."""
     shown = ", ".join(repr(query) for query in queries[:_EXAMPLES])
     return f"{shown}, ..." if len(queries) > _EXAMPLES else shown
 
@@ -75,15 +76,15 @@ def pair(
     only_b = tuple(sorted(per_query_b.keys() - per_query_a.keys()))
     if (only_a or only_b) and missing == "error":
         raise ValueError(
-            f"{len(only_a)} queries only in run A ({_examples(only_a) or 'none'}) and "
-            f"{len(only_b)} only in run B ({_examples(only_b) or 'none'}); "
+            f"{len(only_a)} queries only in run A ({examples(only_a) or 'none'}) and "
+            f"{len(only_b)} only in run B ({examples(only_b) or 'none'}); "
             "a paired comparison needs every query in both runs "
             "(missing='drop' compares the common ones, missing='zero' scores 0 where missing)"
         )
     if (only_a or only_b) and missing == "drop":
         warnings.warn(
-            f"dropped {len(only_a)} queries only in run A ({_examples(only_a) or 'none'}) and "
-            f"{len(only_b)} only in run B ({_examples(only_b) or 'none'}): a paired test needs "
+            f"dropped {len(only_a)} queries only in run A ({examples(only_a) or 'none'}) and "
+            f"{len(only_b)} only in run B ({examples(only_b) or 'none'}): a paired test needs "
             "pairs; missing='zero' scores a missing query 0 (trec_eval -c), "
             "missing='error' refuses",
             UserWarning,
@@ -94,7 +95,7 @@ def pair(
     else:
         queries = tuple(sorted(per_query_a.keys() & per_query_b.keys()))
     if not queries:
-        raise InsufficientSampleError(0, 1)
+        raise InsufficientSampleError(0, 2)
     if len(queries) < min_queries:
         warnings.warn(
             f"comparison on {len(queries)} paired queries: the interval will be wide and the "

@@ -11,13 +11,9 @@ from ranklens.stats.chunking import block_generators, chunk_sizes, offsets, run_
 from ranklens.stats.errors import InsufficientSampleError
 from ranklens.stats.pairing import Deltas, as_deltas
 from ranklens.stats.results import Seed
+from ranklens.stats.tolerance import SUM_TIES
 
 _PERMUTATION_STREAM = 2  # purpose tag of the permutation test's random streams
-
-# Flipped sums that equal the observed one mathematically differ from it by rounding only.
-# The tolerance is relative to the scale of the differences (sum of their magnitudes), so
-# that differences of 1e-13 are judged exactly like differences of 0.1.
-_RELATIVE_TIES = 1e-9
 
 _BITS = 8  # one random byte flips the signs of 8 consecutive differences
 # About 320 permutations per block: a tile's index array (320 x 128 x 8 bytes) stays in
@@ -42,7 +38,7 @@ def _sign_table(values: Deltas) -> npt.NDArray[np.float64]:
     return padded.reshape(n_groups, _BITS) @ signs.T  # (groups, 256)
 
 
-def _all_sums(values: Deltas) -> npt.NDArray[np.float64]:
+def all_sums(values: Deltas) -> npt.NDArray[np.float64]:
     """Signed sums of ``values`` under all 2^len sign patterns."""
     sums = np.zeros(1)
     for value in values:
@@ -57,7 +53,7 @@ def _exact_count(values: Deltas, threshold: float) -> tuple[int, int]:
     time, so memory stays near 2^22 sums even when a large ``n_permutations`` allows
     enumerating 2^30 patterns.
     """
-    head, tail = _all_sums(values[:16]), _all_sums(values[16:])
+    head, tail = all_sums(values[:16]), all_sums(values[16:])
     step = max(1, (1 << 22) // head.size)
     extreme = 0
     for start in range(0, tail.size, step):
@@ -111,8 +107,11 @@ def permutation_test(
     the reference set, so it is never 0 — with 10k permutations the smallest reportable
     value is 1/10001. When all ``2^n`` sign patterns are no more than ``n_permutations``,
     they are enumerated instead and the p-value is exact: the share of patterns at least as
-    extreme, the observed one included. "At least as extreme" forgives rounding relative
-    to the scale of the differences, so rescaling them does not change the p-value.
+    extreme, the observed one included. "At least as extreme" forgives rounding of the sums
+    relative to the scale of the differences (`ranklens.stats.tolerance.SUM_TIES`), so
+    rescaling them does not change the p-value. The differences are taken as given: whether
+    a difference is float noise depends on the metric values, which `compare` knows and sets
+    to 0 first (`ranklens.stats.tolerance`). `sign_flip_interval` inverts this test.
 
     A small p-value says the mean difference of **this metric** is unlikely to be noise
     of the query sample. It says nothing about how differently the two runs order
@@ -128,7 +127,7 @@ def permutation_test(
     scale = float(np.abs(values).sum())
     if scale == 0.0:  # all differences are zero: every sign pattern ties with the observed one
         return 1.0
-    threshold = abs(float(values.sum())) - _RELATIVE_TIES * scale
+    threshold = abs(float(values.sum())) - SUM_TIES * scale
     if values.size < 63 and 2**values.size <= n_permutations:
         extreme, patterns = _exact_count(values, threshold)
         return extreme / patterns

@@ -19,6 +19,19 @@ from ranklens.stats.pairing import Deltas, as_deltas
 
 POWER_METHODS = ("z", "t")
 
+MIN_POWER_QUERIES = 2
+"""The fewest queries `power` and `minimum_detectable_effect` accept and `required_queries`
+returns: on one query no test can tell a difference from noise (there is no spread to
+measure it against)."""
+
+
+def _check_n(n_queries: int) -> None:
+    if n_queries < MIN_POWER_QUERIES:
+        raise ValueError(
+            f"n_queries must be >= {MIN_POWER_QUERIES}, got {n_queries}: on fewer queries no "
+            "test can tell a difference from noise"
+        )
+
 
 def _check(alpha: float, power: float) -> None:
     check_probability("alpha", alpha)
@@ -47,8 +60,7 @@ def power(
     _check_method(method)
     if sd < 0:
         raise ValueError(f"sd must be >= 0, got {sd}")
-    if n_queries < 2:
-        raise ValueError(f"n_queries must be >= 2, got {n_queries}")
+    _check_n(n_queries)
     if sd == 0.0:
         return alpha if delta == 0.0 else 1.0
     noncentrality = abs(delta) * math.sqrt(n_queries) / sd
@@ -68,18 +80,16 @@ def minimum_detectable_effect(
     deviation of the per-query differences. A smaller difference is not "absent":
     it is simply below the resolution of this many queries. ``method="t"`` solves the
     noncentral-t power equation of the paired t-test instead (a larger MDE on few queries).
+    Needs ``n_queries >= 2``, like `power` (`MIN_POWER_QUERIES`).
     """
     _check(alpha, power)
     _check_method(method)
     if sd < 0:
         raise ValueError(f"sd must be >= 0, got {sd}")
-    if n_queries < 1:
-        raise ValueError(f"n_queries must be >= 1, got {n_queries}")
+    _check_n(n_queries)
     closed_form = float(_factor(alpha, power) * sd / np.sqrt(n_queries))
     if method == "z" or sd == 0.0:
         return closed_form
-    if n_queries < 2:
-        raise ValueError("the t-based MDE needs n_queries >= 2 (one degree of freedom)")
     return _solve_delta(sd, n_queries, alpha, power, start=closed_form)
 
 
@@ -117,12 +127,12 @@ def required_queries(
         raise ValueError(f"delta must be > 0, got {delta}")
     if sd < 0:
         raise ValueError(f"sd must be >= 0, got {sd}")
-    n = max(2, math.ceil((_factor(alpha, power) * sd / delta) ** 2))
+    n = max(MIN_POWER_QUERIES, math.ceil((_factor(alpha, power) * sd / delta) ** 2))
     if method == "z" or sd == 0.0:
         return n
     while _power_t(delta, sd, n, alpha) < power:
         n += 1
-    while n > 2 and _power_t(delta, sd, n - 1, alpha) >= power:
+    while n > MIN_POWER_QUERIES and _power_t(delta, sd, n - 1, alpha) >= power:
         n -= 1
     return n
 

@@ -1,4 +1,23 @@
-"""PPI++: a difference measured on cheap proxy judgements, corrected on a small gold sample."""
+"""PPI++: a difference measured on cheap proxy judgements, corrected on a small gold sample.
+
+Two ways to turn the estimate into an interval (``method`` of `ppi_compare`):
+
+- ``"finite-sample"`` (default): lambda is the slope of gold on proxy differences within the
+  gold sample, divided by (1 + n/N); when it is estimated, the spread of the corrected gold
+  part is measured with n - 2 degrees of freedom (one for its mean, one for the fitted slope)
+  and the interval and p-value use Student's t with n - 2 (n - 1 for a fixed lambda). This is
+  the regression estimator of double sampling (Cochran, Sampling Techniques, 1977, 12.6) with
+  its small-sample variance. Measured (20,000 simulated samples per setting, N = 2,000
+  proxy-only queries, the methods page's good / bad / unrelated proxies;
+  ``bench/validity.py --only ppi --replications 20000``): coverage of the 95% interval
+  .951 / .947 / .950 at 30 gold queries, where the asymptotic one gives .936 / .933 / .936;
+  mean width .950 / .985 / 1.010 times the narrower of classic PPI and gold only computed
+  with the same t rule. At 200 gold queries the spreads of the estimate are those of the
+  methods page's table (.0029 / .0069 / .0071 against .0029 / .0067 / .0070).
+- ``"asymptotic"``: the PPI++ of Angelopoulos et al. (2023) as the methods page and ppi_py
+  compute it: lambda* = c / ((1 + n/N) var_p) with var_p over all proxy differences and a
+  normal quantile. Right for hundreds of gold queries; below about 100 it under-covers.
+"""
 
 from __future__ import annotations
 
@@ -10,13 +29,21 @@ import numpy as np
 import numpy.typing as npt
 
 from ranklens.data import MetricResult, QueryId
-from ranklens.stats.distributions import normal_quantile, normal_two_sided
+from ranklens.stats.distributions import (
+    normal_quantile,
+    normal_two_sided,
+    t_quantile,
+    t_two_sided,
+)
 from ranklens.stats.errors import InsufficientSampleError, SmallSampleWarning, check_probability
-from ranklens.stats.pairing import check_finite
+from ranklens.stats.pairing import check_finite, examples
 from ranklens.stats.results import PPIComparison
 
 MIN_GOLD = 30
 """Fewer gold queries give a correction too noisy to rely on; a warning is emitted."""
+
+PPI_METHODS = ("finite-sample", "asymptotic")
+"""How `ppi_compare` estimates lambda and turns the estimate into an interval (module docs)."""
 
 Array = npt.NDArray[np.float64]
 
@@ -34,33 +61,54 @@ def optimal_lambda(
     Needs N >= 1 proxy-only and n >= 2 gold queries; `ppi_compare` decides the zero weight
     for smaller samples before calling this.
     """
-    n, big_n = gold.shape[-1], proxy_only.shape[-1]
+    proxy_all = np.concatenate((proxy_gold, proxy_only), axis=-1)
+    return _weight(gold, proxy_gold, proxy_all.var(axis=-1, ddof=1), proxy_only.shape[-1], clip)
+
+
+def regression_lambda(
+    gold: Array, proxy_gold: Array, proxy_only: Array, *, clip: bool = True
+) -> Array:
+    """Lambda of the finite-sample method: the slope of gold on proxy, / (1 + n / N).
+
+    c / ((1 + n / N) * var_p) as in `optimal_lambda`, but with ``var_p`` measured on the gold
+    queries, where ``c`` is measured. Both then move with the same sample, so their ratio (the
+    least-squares slope) is far steadier on few gold queries: at 30 gold queries and the
+    methods page's good proxy its spread over 2,000 samples is .055 against .245 for
+    `optimal_lambda` (.053 against .159 after clipping), whose noisy weight made PPI++ wider
+    than classic PPI. Same expectation, same axes, same ``clip`` and the same requirements as
+    `optimal_lambda`.
+    """
+    variance = proxy_gold.var(axis=-1, ddof=1)
+    return _weight(gold, proxy_gold, variance, proxy_only.shape[-1], clip)
+
+
+def _weight(gold: Array, proxy_gold: Array, variance: Array, big_n: int, clip: bool) -> Array:
+    n = gold.shape[-1]
     centered_gold = gold - gold.mean(axis=-1, keepdims=True)
     centered_proxy = proxy_gold - proxy_gold.mean(axis=-1, keepdims=True)
     covariance = (centered_gold * centered_proxy).sum(axis=-1) / (n - 1)
-    proxy_all = np.concatenate((proxy_gold, proxy_only), axis=-1)
-    variance = proxy_all.var(axis=-1, ddof=1)
     safe = np.where(variance > 0, variance, 1.0)
     weight = np.where(variance > 0, covariance / ((1.0 + n / big_n) * safe), 0.0)
     return np.clip(weight, 0.0, 1.0) if clip else weight
 
 
 def estimate(
-    gold: Array, proxy_gold: Array, proxy_only: Array, weight: float | Array
+    gold: Array, proxy_gold: Array, proxy_only: Array, weight: float | Array, *, ddof: int = 1
 ) -> tuple[Array, Array]:
     """PPI estimate of the mean and its variance for a given proxy weight, along the last axis.
 
     estimate = w * mean(proxy_only) + mean(gold - w * proxy_gold);
     variance = w^2 var(proxy_only) / N + var(gold - w * proxy_gold) / n (the two query sets
-    are disjoint, so the parts are independent). With fewer than two proxy-only queries only
-    ``weight = 0`` is meaningful.
+    are disjoint, so the parts are independent). ``ddof`` is that of the gold part's
+    variance: 1, or 2 when ``weight`` was fitted on these gold queries. With fewer than two
+    proxy-only queries only ``weight = 0`` is meaningful.
     """
     w = np.asarray(weight, dtype=np.float64)
     w_last = w[..., None] if w.ndim else w
     rectifier = gold - w_last * proxy_gold
     n = gold.shape[-1]
     value = rectifier.mean(axis=-1)
-    variance = rectifier.var(axis=-1, ddof=1) / n
+    variance = rectifier.var(axis=-1, ddof=ddof) / n
     if proxy_only.shape[-1] >= 2:
         value = value + w * proxy_only.mean(axis=-1)
         variance = variance + w * w * proxy_only.var(axis=-1, ddof=1) / proxy_only.shape[-1]
@@ -77,6 +125,24 @@ def _array(values: Mapping[QueryId, float], queries: list[QueryId]) -> Array:
     return np.fromiter((values[q] for q in queries), dtype=np.float64, count=len(queries))
 
 
+def _one_sided(
+    a: MetricResult, b: MetricResult, judgements: str
+) -> tuple[tuple[QueryId, ...], tuple[QueryId, ...]]:
+    """Queries measured in one run only under ``judgements``, warned about as `compare` does."""
+    only_a = tuple(sorted(a.per_query.keys() - b.per_query.keys()))
+    only_b = tuple(sorted(b.per_query.keys() - a.per_query.keys()))
+    if only_a or only_b:
+        warnings.warn(
+            f"dropped {len(only_a)} {judgements} queries only in run A "
+            f"({examples(only_a) or 'none'}) and {len(only_b)} only in run B "
+            f"({examples(only_b) or 'none'}): a paired difference needs both runs measured "
+            f"on the query under {judgements} judgements",
+            UserWarning,
+            stacklevel=3,
+        )
+    return only_a, only_b
+
+
 def ppi_compare(
     proxy_a: MetricResult,
     proxy_b: MetricResult,
@@ -86,6 +152,7 @@ def ppi_compare(
     lam: float | None = None,
     alpha: float = 0.05,
     clip: bool = True,
+    method: str = "finite-sample",
 ) -> PPIComparison:
     """Difference B - A of one metric, measured on proxy judgements and corrected on gold.
 
@@ -95,14 +162,25 @@ def ppi_compare(
     proxy part: 0 is gold only, 1 is classic PPI; None estimates it (PPI++), clipped to
     [0, 1] unless ``clip=False``.
 
+    ``method="finite-sample"`` (default) estimates lambda by `regression_lambda` and uses
+    Student's t with n_gold - 2 degrees of freedom (n_gold - 1 for a fixed ``lam``); it needs
+    3 gold queries when lambda is estimated. ``method="asymptotic"`` is the methods page's
+    PPI++ (`optimal_lambda`, normal quantile), as ppi_py computes it. See the module docstring
+    for the measured coverage of both. The p-value is two-sided, from the same distribution
+    as the interval, so it is at most ``alpha`` exactly when the interval excludes 0.
+
     With fewer than two proxy-only queries the spread of the proxy part cannot be
     measured, so the weight is 0 whatever ``lam`` says (a warning says so when ``lam`` was
-    given): an interval that ignores that spread would be too narrow. Queries measured
-    under proxy judgements in only one of the runs are not used. The interval and the
-    p-value, 2 * Phi(-|z|), are normal approximations. The estimate is unbiased only if the
-    gold queries are a random sample of all queries.
+    given): an interval that ignores that spread would be too narrow. A query measured in one
+    run only (under gold or under proxy judgements) has no difference there: a warning gives
+    the count and the first ids, as `compare` does, and the result lists them
+    (``unpaired_gold_a`` ...). Such a query is not a gold query; if both runs have its proxy
+    value it counts as proxy-only. The estimate is unbiased only if the gold queries are a
+    random sample of all queries.
     """
     check_probability("alpha", alpha)
+    if method not in PPI_METHODS:
+        raise ValueError(f"method must be one of {PPI_METHODS}, got {method!r}")
     if lam is not None and not math.isfinite(lam):
         raise ValueError(f"lam must be a finite number or None, got {lam}")
     metrics = {proxy_a.metric, proxy_b.metric, gold_a.metric, gold_b.metric}
@@ -116,6 +194,8 @@ def ppi_compare(
     ):
         check_finite(result.per_query, side)
 
+    unpaired_gold = _one_sided(gold_a, gold_b, "gold")
+    unpaired_proxy = _one_sided(proxy_a, proxy_b, "proxy")
     proxy = _deltas(proxy_a.per_query, proxy_b.per_query)
     gold = _deltas(gold_a.per_query, gold_b.per_query)
     missing = gold.keys() - proxy.keys()
@@ -124,8 +204,12 @@ def ppi_compare(
             f"{len(missing)} gold queries have no proxy measurement, e.g. {min(missing)!r}: "
             "the correction needs both judgements on the same query"
         )
-    if len(gold) < 2:
-        raise InsufficientSampleError(len(gold), 2, unit="gold queries")
+    finite_sample = method == "finite-sample"
+    # a lambda fitted on the gold queries costs the gold part a degree of freedom
+    fitted = lam is None and len(proxy) - len(gold) >= 2
+    needed = 3 if finite_sample and fitted else 2
+    if len(gold) < needed:
+        raise InsufficientSampleError(len(gold), needed, unit="gold queries")
     if len(gold) < MIN_GOLD:
         warnings.warn(
             f"{len(gold)} gold queries: the correction is too noisy to rely on; "
@@ -148,17 +232,24 @@ def ppi_compare(
             )
         weight = 0.0
     elif lam is None:
-        weight = float(optimal_lambda(g, p_g, p_u, clip=clip))
+        estimator = regression_lambda if finite_sample else optimal_lambda
+        weight = float(estimator(g, p_g, p_u, clip=clip))
     else:
         weight = float(lam)
 
-    delta_array, variance_array = estimate(g, p_g, p_u, weight)
+    ddof = 2 if finite_sample and fitted else 1
+    delta_array, variance_array = estimate(g, p_g, p_u, weight, ddof=ddof)
     delta, variance = float(delta_array), float(variance_array)
     sd = math.sqrt(variance)
-    half = normal_quantile(1.0 - alpha / 2.0) * sd
-    # with no spread at all the difference is exactly what was measured
-    no_spread_p = 1.0 if delta == 0 else 0.0
-    p_value = normal_two_sided(delta / sd) if sd > 0 else no_spread_p
+    df = float(len(queries_g) - ddof) if finite_sample else math.inf
+    if finite_sample:
+        half = t_quantile(1.0 - alpha / 2.0, df) * sd
+        p_value = t_two_sided(delta / sd, df) if sd > 0 else 1.0
+    else:
+        half = normal_quantile(1.0 - alpha / 2.0) * sd
+        p_value = normal_two_sided(delta / sd) if sd > 0 else 1.0
+    if sd == 0:  # no spread at all: the difference is exactly what was measured
+        p_value = 1.0 if delta == 0 else 0.0
     mean_a = float(
         estimate(
             _array(gold_a.per_query, queries_g),
@@ -179,4 +270,10 @@ def ppi_compare(
         lam=weight,
         n_proxy=len(queries_u),
         n_gold=len(queries_g),
+        df=df,
+        method=method,
+        unpaired_gold_a=unpaired_gold[0],
+        unpaired_gold_b=unpaired_gold[1],
+        unpaired_proxy_a=unpaired_proxy[0],
+        unpaired_proxy_b=unpaired_proxy[1],
     )

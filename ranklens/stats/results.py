@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
+
+from ranklens.data import QueryId
 
 Seed = int | np.random.SeedSequence
 
@@ -24,10 +27,13 @@ def at_most(value: float, alpha: float) -> bool:
 
 @dataclass(frozen=True)
 class BootstrapInterval:
-    """Bootstrap confidence interval of the mean per-query difference B - A.
+    """Confidence interval of the mean per-query difference B - A.
 
-    ``method`` is ``"percentile"`` or ``"studentized"`` (bootstrap-t). It says how precisely
-    the mean is measured; it tests nothing.
+    ``method`` is ``"percentile"`` or ``"studentized"`` (bootstrap-t), or ``"sign-flip"``: the
+    exact permutation test inverted (`ranklens.stats.sign_flip`), whose ``n_resamples`` is the
+    number of sign patterns enumerated and whose ``seed`` is 0 (nothing is drawn). It says how
+    precisely the mean is measured; it tests nothing. An end that cannot be bounded is
+    infinite (and was warned about), never a large finite placeholder.
     """
 
     delta: float
@@ -52,7 +58,11 @@ class _Decided:
 
     @property
     def significant(self) -> bool:
-        """Discovery at ``alpha``: the q-value when set (after `adjust`), else the p-value."""
+        """Discovery at ``alpha``: the q-value when set (after `adjust`), else the p-value.
+
+        "At most alpha" (``<=``), as the textbook rules and statsmodels decide; the seeds'
+        methods page writes ``q < alpha``. They differ only for a value exactly at alpha.
+        """
         return at_most(self.p_value if self.q_value is None else self.q_value, self.alpha)
 
 
@@ -60,11 +70,14 @@ class _Decided:
 class ComparisonResult(_Decided):
     """Run B against run A on one metric: means, interval, p-values and effect sizes.
 
-    ``ci_low``/``ci_high`` is the bootstrap interval (``interval`` says which kind),
-    ``p_value`` the sign-flip permutation p-value; ``t_p_value`` and ``t_ci_low``/``t_ci_high``
-    the paired t-test beside them. ``effect_size`` is the standardized mean difference of the
-    per-query deltas (mean / sd, Cohen's d_z). ``n_only_a``/``n_only_b`` count queries measured
-    in one run only, handled as ``missing`` says. ``q_value`` is None until `adjust`.
+    ``ci_low``/``ci_high`` is the interval of the mean difference; ``interval`` says which one
+    was used ("studentized", "percentile" or "sign-flip"; `ranklens.stats.interval_description`
+    says it in words). ``p_value`` is the sign-flip permutation p-value; ``t_p_value`` and
+    ``t_ci_low``/``t_ci_high`` the paired t-test beside them. ``effect_size`` is the
+    standardized mean difference of the per-query deltas (mean / sd, Cohen's d_z).
+    ``n_only_a``/``n_only_b`` count queries measured in one run only, handled as ``missing``
+    says. ``n_snapped`` counts per-query differences within float noise of 0 that were set to
+    exactly 0 (`ranklens.stats.tolerance`). ``q_value`` is None until `adjust`.
     """
 
     metric: str
@@ -91,6 +104,7 @@ class ComparisonResult(_Decided):
     n_only_b: int
     missing: str = "drop"
     q_value: float | None = None
+    n_snapped: int = 0
 
 
 @dataclass(frozen=True)
@@ -99,7 +113,10 @@ class PPIComparison(_Decided):
 
     ``lam`` is the weight that was used for the proxy part (0: gold only, 1: classic PPI);
     ``n_proxy`` counts proxy-only queries, ``n_gold`` gold queries. The interval and p-value
-    are normal approximations. ``q_value`` is None until `adjust`.
+    use Student's t with ``df`` degrees of freedom (``inf``: the normal approximation);
+    ``method`` says how (`ranklens.stats.ppi.PPI_METHODS`). ``unpaired_gold_a``/``_b`` are
+    the gold queries measured in run A (B) only and ``unpaired_proxy_a``/``_b`` the same under
+    proxy judgements: left out, and warned about. ``q_value`` is None until `adjust`.
     """
 
     metric: str
@@ -114,6 +131,17 @@ class PPIComparison(_Decided):
     n_proxy: int
     n_gold: int
     q_value: float | None = None
+    df: float = math.inf
+    method: str = "asymptotic"
+    unpaired_gold_a: tuple[QueryId, ...] = ()
+    unpaired_gold_b: tuple[QueryId, ...] = ()
+    unpaired_proxy_a: tuple[QueryId, ...] = ()
+    unpaired_proxy_b: tuple[QueryId, ...] = ()
+
+    @property
+    def n_unpaired_gold(self) -> int:
+        """Gold queries left out because only one of the runs was measured on them."""
+        return len(self.unpaired_gold_a) + len(self.unpaired_gold_b)
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,8 @@ def paired_t_test(deltas: Sequence[float] | Deltas, *, alpha: float = 0.05) -> T
     Reported beside the permutation p-value and the bootstrap interval: with tens of queries
     or more the t-test holds its nominal level on IR metrics as well as the permutation test
     (Urbano et al., SIGIR 2019). When every difference is the same there is no spread: the
-    interval is that value and the p-value is 1 if it is 0, else 0.
+    interval is that value and the p-value is 1 if it is 0, else 0. The differences are taken
+    as given (`compare` sets float noise to 0 first, see `ranklens.stats.tolerance`).
     """
     values = as_deltas(deltas)
     check_probability("alpha", alpha)

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ranklens.stats import BootstrapInterval, chunking, paired_bootstrap, resample_means
+from ranklens.stats import (
+    BootstrapInterval,
+    InsufficientSampleError,
+    SmallSampleWarning,
+    chunking,
+    paired_bootstrap,
+    resample_means,
+)
 
 
 def test_resampling_two_values_gives_binomial_means() -> None:
@@ -79,12 +88,23 @@ def test_identical_differences_give_a_point_interval() -> None:
 
 
 def test_studentized_survives_resamples_without_spread() -> None:
-    # one query differs, nineteen tie: many resamples contain only zeros (sd* = 0)
+    # one query differs, nineteen tie: 36% of resamples contain only zeros (sd* = 0, t* = -inf),
+    # so the upper end is unbounded: +inf with a warning, not a finite placeholder (issue 15)
     deltas = np.zeros(20)
     deltas[0] = 1.0
-    interval = paired_bootstrap(deltas, n_resamples=4000, interval="studentized")
-    assert np.isfinite(interval.low) and np.isfinite(interval.high)
+    with pytest.warns(SmallSampleWarning, match=r"infinite end: 3\d\.\d% of the resamples"):
+        interval = paired_bootstrap(deltas, n_resamples=4000, interval="studentized")
+    assert np.isfinite(interval.low) and interval.high == np.inf
     assert interval.low <= interval.delta <= interval.high
+
+
+def test_studentized_on_two_values_is_unbounded_not_a_placeholder() -> None:
+    # issue 15: [0.1, 0.2] gave +-8.99e306; half of the resamples repeat one value
+    with pytest.warns(SmallSampleWarning, match="4 or more at alpha 0.05"):
+        interval = paired_bootstrap([0.1, 0.2], interval="studentized")
+    assert (interval.low, interval.high) == (-np.inf, np.inf)
+    with pytest.raises(InsufficientSampleError, match="at least 2"):
+        paired_bootstrap([0.1], interval="studentized")
 
 
 @pytest.mark.parametrize(
@@ -154,8 +174,18 @@ def test_huge_differences_do_not_overflow() -> None:
     st.sampled_from(["percentile", "studentized"]),
 )
 def test_percentile_interval_stays_within_the_data(deltas: list[float], method: str) -> None:
-    interval = paired_bootstrap(deltas, n_resamples=300, seed=1, interval=method)
-    assert np.isfinite(interval.low) and np.isfinite(interval.high)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        interval = paired_bootstrap(deltas, n_resamples=300, seed=1, interval=method)
+    unbounded = [w for w in caught if issubclass(w.category, SmallSampleWarning)]
+    # finite ends, or (studentized only) an infinite end that a warning explains
+    assert not unbounded or method == "studentized"
+    if not unbounded:
+        assert np.isfinite(interval.low) and np.isfinite(interval.high)
+    else:
+        assert "infinite end" in str(unbounded[0].message)
+        assert np.isinf(interval.low) or np.isinf(interval.high)
+    assert not np.isnan(interval.low) and not np.isnan(interval.high)
     assert interval.low <= interval.high
     if method == "percentile":  # resampled means can never leave the range of the data
         assert min(deltas) - 1e-12 <= interval.low and interval.high <= max(deltas) + 1e-12

@@ -30,7 +30,7 @@ def pair(rng: np.random.Generator) -> tuple[MetricResult, MetricResult]:
 
 def test_fields_agree_with_the_functions_they_come_from(pair) -> None:  # type: ignore[no-untyped-def]
     a, b = pair
-    result = compare(a, b, n_resamples=2000, n_permutations=2000, seed=4)
+    result = compare(a, b, n_resamples=2000, n_permutations=2000, seed=4, interval="percentile")
     deltas = b.values - a.values
     interval = paired_bootstrap(deltas, n_resamples=2000, seed=4)
     t_test = paired_t_test(deltas)

@@ -1,9 +1,10 @@
-"""The home-made Student t and noncentral t against scipy (a test-only dependency)."""
+"""The Student t and noncentral t wrappers (scipy.special) against scipy.stats."""
 
 from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -51,6 +52,18 @@ def test_noncentral_t_power_matches_scipy(df: int, noncentrality: float) -> None
         -critical, df, noncentrality
     )
     assert t_power(noncentrality, df, critical) == pytest.approx(expected, abs=1e-8)
+
+
+def test_noncentral_t_power_survives_scipys_nan_lower_tail() -> None:
+    # scipy's nctdtr gives NaN for a lower tail far below 1e-15 (here df 14, noncentrality
+    # 8.85); that tail is below Phi(-8.85) = 4e-19, so the power is the upper tail alone
+    critical = stats.t.ppf(0.975, 14)
+    if np.isnan(special.nctdtr(14, 8.85, -critical)):  # the case this guards against
+        assert t_power(8.85, 14, critical) == pytest.approx(
+            stats.nct.sf(critical, 14, 8.85), abs=1e-12
+        )
+    with pytest.raises(ValueError, match="noncentrality"):
+        t_power(-1.0, 14, critical)
 
 
 def test_two_sided_normal_tail_does_not_underflow() -> None:

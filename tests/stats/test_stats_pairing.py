@@ -121,6 +121,8 @@ def test_no_common_query_is_insufficient_sample() -> None:
         paired_deltas({"a": 1.0}, {"b": 1.0})
     assert raised.value.n == 0
     assert "0 paired queries" in str(raised.value)
+    # a paired comparison needs 2 queries, not 1 (issue 15)
+    assert raised.value.needed == 2 and "at least 2 are needed" in str(raised.value)
 
 
 def test_small_sample_warning_below_min_queries_only() -> None:

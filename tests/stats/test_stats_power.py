@@ -8,6 +8,7 @@ from scipy import stats
 from statsmodels.stats.power import TTestPower
 
 from ranklens.stats import (
+    MIN_POWER_QUERIES,
     mde,
     minimum_detectable_effect,
     power,
@@ -93,6 +94,19 @@ def test_zero_spread_and_floor_of_two_queries() -> None:
 def test_invalid_arguments(call, message: str) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_mde_and_power_accept_the_same_smallest_number_of_queries() -> None:
+    # issue 15: mde(sd, 1) returned 0.28 while power(..., n=1) raised
+    assert MIN_POWER_QUERIES == 2
+    for method in ("z", "t"):
+        with pytest.raises(ValueError, match="n_queries must be >= 2, got 1"):
+            mde(sd=0.1, n_queries=1, method=method)
+        with pytest.raises(ValueError, match="n_queries must be >= 2, got 1"):
+            power(0.01, 0.1, 1, method=method)
+        assert mde(sd=0.1, n_queries=2, method=method) > 0
+        assert 0 < power(0.01, 0.1, 2, method=method) < 1
+    assert required_queries(10.0, sd=0.1) == MIN_POWER_QUERIES
 
 
 def test_standard_deviation_is_the_sample_sd() -> None:

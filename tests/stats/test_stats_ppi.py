@@ -18,11 +18,12 @@ import warnings
 import numpy as np
 import pytest
 from ppi_py import ppi_mean_ci
+from scipy import special
 
 from ranklens.data import MetricResult
 from ranklens.stats import InsufficientSampleError, SmallSampleWarning, ppi_compare
-from ranklens.stats.distributions import normal_quantile
-from ranklens.stats.ppi import estimate, optimal_lambda
+from ranklens.stats.distributions import normal_quantile, t_quantile
+from ranklens.stats.ppi import estimate, optimal_lambda, regression_lambda
 from tests.support.stats_helpers import results_from
 
 N_PROXY, N_GOLD, TRUE_DELTA = 2000, 200, 0.010
@@ -36,11 +37,11 @@ def _proxy(kind: str, gold: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return rng.normal(0.016, 0.101, gold.shape)
 
 
-def _sample(kind: str, rng: np.random.Generator, repeats: int = 1):  # type: ignore[no-untyped-def]
+def _sample(kind: str, rng: np.random.Generator, repeats: int = 1, n_gold: int = N_GOLD):  # type: ignore[no-untyped-def]
     """(gold deltas on G, proxy deltas on G, proxy deltas on U), each (repeats, size)."""
-    gold_all = rng.normal(TRUE_DELTA, 0.1, (repeats, N_GOLD + N_PROXY))
+    gold_all = rng.normal(TRUE_DELTA, 0.1, (repeats, n_gold + N_PROXY))
     proxy_all = _proxy(kind, gold_all, rng)
-    return gold_all[:, :N_GOLD], proxy_all[:, :N_GOLD], proxy_all[:, N_GOLD:]
+    return gold_all[:, :n_gold], proxy_all[:, :n_gold], proxy_all[:, n_gold:]
 
 
 def _four(gold, proxy_gold, proxy_only):  # type: ignore[no-untyped-def]
@@ -102,7 +103,7 @@ def test_simulation_reproduces_the_shape_of_the_methods_page_table(kind: str) ->
 
 def test_ppi_compare_runs_the_same_computation_as_the_simulation() -> None:
     gold, proxy_gold, proxy_only = (x[0] for x in _sample("good", np.random.default_rng(4)))
-    result = ppi_compare(*_four(gold, proxy_gold, proxy_only))
+    result = ppi_compare(*_four(gold, proxy_gold, proxy_only), method="asymptotic")
     lam = float(optimal_lambda(gold, proxy_gold, proxy_only))
     delta, variance = estimate(gold, proxy_gold, proxy_only, lam)
     assert result.lam == pytest.approx(lam, rel=1e-9)
@@ -112,6 +113,112 @@ def test_ppi_compare_runs_the_same_computation_as_the_simulation() -> None:
     assert result.mean_b - result.mean_a == pytest.approx(result.delta)
 
 
+# --- the finite-sample default (issue 15) -------------------------------------------------
+
+
+def _finite_sample(gold, proxy_gold, proxy_only):  # type: ignore[no-untyped-def]
+    """ppi_compare's default over a stack of samples: (estimates, half-widths) for PPI++,
+    classic PPI (lambda 1) and gold only (lambda 0), in that order."""
+    n = gold.shape[-1]
+    lam = regression_lambda(gold, proxy_gold, proxy_only)
+    tuned, tuned_variance = estimate(gold, proxy_gold, proxy_only, lam, ddof=2)
+    out = [(tuned, t_quantile(0.975, n - 2) * np.sqrt(tuned_variance))]
+    for weight in (1.0, 0.0):
+        value, variance = estimate(gold, proxy_gold, proxy_only, weight)
+        out.append((value, t_quantile(0.975, n - 1) * np.sqrt(variance)))
+    return out, lam
+
+
+@pytest.mark.parametrize("lam", [None, 1.0, 0.0])
+def test_finite_sample_ppi_compare_runs_the_same_computation_as_the_simulation(
+    lam: float | None,
+) -> None:
+    gold, proxy_gold, proxy_only = (x[:1] for x in _sample("good", np.random.default_rng(4)))
+    result = ppi_compare(*_four(gold[0], proxy_gold[0], proxy_only[0]), lam=lam)
+    estimates, weight = _finite_sample(gold, proxy_gold, proxy_only)
+    (delta, half), expected_lam, df = {
+        None: (estimates[0], float(weight[0]), N_GOLD - 2),
+        1.0: (estimates[1], 1.0, N_GOLD - 1),
+        0.0: (estimates[2], 0.0, N_GOLD - 1),
+    }[lam]
+    assert (result.method, result.df) == ("finite-sample", df)
+    assert result.lam == pytest.approx(expected_lam, rel=1e-9)
+    assert result.delta == pytest.approx(float(delta[0]), abs=1e-12)
+    assert result.ci_high - result.delta == pytest.approx(float(half[0]), rel=1e-9)
+    z = result.delta / (float(half[0]) / t_quantile(0.975, df))
+    assert result.p_value == pytest.approx(float(2 * special.stdtr(df, -abs(z))), rel=1e-9)
+
+
+@pytest.mark.parametrize("kind", ["good", "bad", "unrelated"])
+def test_finite_sample_default_keeps_the_methods_page_table(kind: str) -> None:
+    # same samples as the asymptotic test above; the table is rounded to 2 digits (+-1.7%)
+    # and the Monte Carlo error of a spread over 2,000 samples is 1.6%
+    rng = np.random.default_rng({"good": 1, "bad": 2, "unrelated": 3}[kind])
+    samples = _sample(kind, rng, repeats=2000)
+    estimates, lam = _finite_sample(*samples)
+    spreads = [value.std() for value, _ in estimates]
+    np.testing.assert_allclose(spreads, TABLE[kind][:3], rtol=0.05)
+    assert lam.mean() == pytest.approx(TABLE[kind][3], abs=0.03)
+    coverage = [np.mean(np.abs(value - TRUE_DELTA) <= half) for value, half in estimates]
+    assert min(coverage) >= 0.94 and max(coverage) <= 0.965
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["good", "bad", "unrelated"])
+def test_finite_sample_ppi_covers_at_thirty_gold_queries(kind: str) -> None:
+    # issue 15: the asymptotic interval covered .926-.940 at 30 gold queries, and with the
+    # estimated lambda came out wider than classic PPI; 2,000 samples, fixed seeds
+    rng = np.random.default_rng({"good": 1, "bad": 2, "unrelated": 3}[kind])
+    samples = _sample(kind, rng, repeats=2000, n_gold=30)
+    estimates, _ = _finite_sample(*samples)
+    (tuned, half), (_, classic_half), (_, gold_half) = estimates
+    assert np.mean(np.abs(tuned - TRUE_DELTA) <= half) >= 0.945
+    # no wider than the better of classic PPI and gold only (same t rule) by more than 2%
+    assert half.mean() <= 1.02 * min(classic_half.mean(), gold_half.mean())
+    # the asymptotic method on the same samples is the under-coverage the issue measured
+    lam = optimal_lambda(*samples)
+    value, variance = estimate(*samples, lam)
+    assert np.mean(np.abs(value - TRUE_DELTA) <= normal_quantile(0.975) * np.sqrt(variance)) < 0.945
+
+
+def test_regression_lambda_is_steadier_than_the_methods_page_lambda_on_few_gold_queries() -> None:
+    samples = _sample("good", np.random.default_rng(12), repeats=2000, n_gold=30)
+    steady, noisy = regression_lambda(*samples), optimal_lambda(*samples)
+    assert steady.std() < 0.4 * noisy.std()  # measured .053 against .159
+    unclipped = regression_lambda(*samples, clip=False), optimal_lambda(*samples, clip=False)
+    assert unclipped[0].std() < 0.3 * unclipped[1].std()  # .055 against .245
+    assert steady.mean() == pytest.approx(0.01 / ((1 + 30 / N_PROXY) * 0.010961), abs=0.01)
+
+
+def test_unpaired_gold_queries_are_warned_about_and_listed() -> None:
+    # issue 15: gold queries one side lacks were dropped silently (n_gold 100 -> 60)
+    proxy_a, proxy_b, gold_a, gold_b = _small(100, 400)
+    kept = dict(list(gold_b.per_query.items())[:60])
+    with pytest.warns(UserWarning, match=r"dropped 40 gold queries only in run A \('q060', "):
+        result = ppi_compare(proxy_a, proxy_b, gold_a, MetricResult(gold_b.metric, kept))
+    assert result.n_gold == 60 and result.n_unpaired_gold == 40
+    assert result.unpaired_gold_a == tuple(f"q{i:03d}" for i in range(60, 100))
+    assert result.unpaired_gold_b == () and result.unpaired_proxy_a == ()
+    assert result.n_proxy == 440  # the 40 still have both proxy values: proxy-only now
+    short_b = MetricResult(proxy_b.metric, dict(list(proxy_b.per_query.items())[:-3]))
+    with pytest.warns(UserWarning, match="dropped 3 proxy queries only in run A"):
+        result = ppi_compare(proxy_a, short_b, gold_a, gold_b)
+    assert result.unpaired_proxy_a == ("q497", "q498", "q499") and result.n_proxy == 397
+
+
+def test_finite_sample_needs_three_gold_queries_to_estimate_lambda() -> None:
+    proxy_a, proxy_b, gold_a, gold_b = _small(2, 50)
+    with pytest.raises(InsufficientSampleError, match="at least 3 are needed") as raised:
+        ppi_compare(proxy_a, proxy_b, gold_a, gold_b)
+    assert (raised.value.n, raised.value.needed) == (2, 3)
+    with pytest.warns(SmallSampleWarning):
+        fixed = ppi_compare(proxy_a, proxy_b, gold_a, gold_b, lam=0.5)
+        asymptotic = ppi_compare(proxy_a, proxy_b, gold_a, gold_b, method="asymptotic")
+    assert fixed.df == 1 and asymptotic.df == np.inf
+    with pytest.raises(ValueError, match="method must be one of"):
+        ppi_compare(proxy_a, proxy_b, gold_a, gold_b, method="exact")
+
+
 # --- agreement with ppi_py ----------------------------------------------------------------
 
 
@@ -119,7 +226,7 @@ def test_ppi_compare_runs_the_same_computation_as_the_simulation() -> None:
 @pytest.mark.parametrize("lam", [0.0, 0.4, 1.0, None])
 def test_same_lambda_as_ppi_py_gives_the_same_interval(kind: str, lam: float | None) -> None:
     gold, proxy_gold, proxy_only = (x[0] for x in _sample(kind, np.random.default_rng(5)))
-    ours = ppi_compare(*_four(gold, proxy_gold, proxy_only), lam=lam)
+    ours = ppi_compare(*_four(gold, proxy_gold, proxy_only), lam=lam, method="asymptotic")
     low, high = ppi_mean_ci(gold, proxy_gold, proxy_only, alpha=0.05, lam=ours.lam)
     assert ours.ci_low == pytest.approx(float(np.squeeze(low)), abs=1e-4)
     assert ours.ci_high == pytest.approx(float(np.squeeze(high)), abs=1e-4)
@@ -181,10 +288,16 @@ def test_p_value_does_not_underflow_to_zero() -> None:
     rng = np.random.default_rng(11)
     gold = rng.normal(0.04, 0.1, N_GOLD)
     four = _four(gold, gold + rng.normal(0, 0.03, N_GOLD), rng.normal(0.04, 0.1, N_PROXY))
-    result = ppi_compare(*four)
+    result = ppi_compare(*four, method="asymptotic")
     z = result.delta / ((result.ci_high - result.delta) / normal_quantile(0.975))
     assert z > 9
-    assert 0.0 < result.p_value == pytest.approx(math.erfc(z / math.sqrt(2)), rel=1e-9)
+    assert 0.0 < result.p_value == pytest.approx(math.erfc(z / math.sqrt(2)), rel=1e-9, abs=0)
+    # the finite-sample default: Student's t with n_gold - 2 degrees of freedom, same tail care
+    t_based = ppi_compare(*four)
+    t = t_based.delta / ((t_based.ci_high - t_based.delta) / t_quantile(0.975, t_based.df))
+    assert t_based.df == N_GOLD - 2 and t > 9
+    expected = 2 * special.stdtr(t_based.df, -t)
+    assert 0.0 < t_based.p_value == pytest.approx(expected, rel=1e-9, abs=0)
 
 
 def test_gold_query_without_proxy_measurement_is_an_error() -> None:
