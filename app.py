@@ -12,7 +12,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ranklens import __version__
+from ranklens import __version__, methods
 from ranklens.app import share_widget
 from ranklens.app.entrypoint import running_in_app
 from ranklens.share import PAGE_KINDS
@@ -31,6 +31,8 @@ def pages() -> list[st.Page]:
                 icon=":material/straighten:", url_path="mde"),
         st.Page(HERE / "pages" / "ppi.py", title="Cheap labels (PPI++)",
                 icon=":material/balance:", url_path="ppi"),
+        st.Page(HERE / "pages" / "methods.py", title=methods.TITLE,
+                icon=":material/function:", url_path=methods.URL_PATH),
     ]
 
 
@@ -63,8 +65,9 @@ def main() -> None:
     menu = pages()
     page = resolve_page(menu, compare_alias())
     shared_sidebar()
-    # PAGE_KINDS is in menu order: compare, mde, ppi.
-    if share_widget.enter_shared(link, page, dict(zip(PAGE_KINDS, menu, strict=True))):
+    # PAGE_KINDS is in menu order: compare, mde, ppi (the Methods page has no shared state).
+    if share_widget.enter_shared(link, page, dict(zip(PAGE_KINDS, menu[:len(PAGE_KINDS)],
+                                                      strict=True))):
         with running_in_app():
             page.run()
 

@@ -8,6 +8,7 @@ settings and draws what the library returns: no statistics, no parsing here.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -17,12 +18,13 @@ from streamlit.delta_generator import DeltaGenerator
 
 from ranklens.app import downloads, markup, share_widget, widgets
 from ranklens.app import state as app_state
+from ranklens.app.cards import show_card
 from ranklens.app.entrypoint import run_through_app
 from ranklens.compare import charts, views
 from ranklens.compare.analysis import CompareSettings, LoadedInputs
 from ranklens.compare.rankings import UNJUDGED, query_rbo, side_by_side
 from ranklens.compare.report import Report
-from ranklens.compare.segments import INTERVALS_NOTE
+from ranklens.compare.segments import INTERVALS_NOTE, MetricComparison
 from ranklens.compare.words import (
     caveat,
     conclusion,
@@ -30,7 +32,7 @@ from ranklens.compare.words import (
     interval_note,
     segments_summary,
 )
-from ranklens.formats import format_delta, format_interval, format_p
+from ranklens.formats import Card, format_delta, format_interval, format_p
 from ranklens.io import InputError, InputFile
 from ranklens.share import compare_settings
 
@@ -41,6 +43,7 @@ MISSING_POLICIES = {
     "drop": "Leave out (compare queries in both runs)",
     "zero": "Score 0 where missing (trec_eval -c)",
 }
+ORDERS = {"score": "Score (trec_eval)", "rank": "Rank column"}
 
 
 # ---- inputs -------------------------------------------------------------------------------
@@ -116,6 +119,12 @@ def choose_settings(inputs: LoadedInputs) -> CompareSettings | None:
                                    help="Same inputs and seed, same numbers.")
             missing = st.radio("Queries missing from one run", tuple(MISSING_POLICIES),
                                format_func=MISSING_POLICIES.__getitem__, key="missing")
+            order = st.radio(
+                "Order documents by", tuple(ORDERS), format_func=ORDERS.__getitem__,
+                key="order", disabled=tables is not None,
+                help="Score, ties broken by doc id descending, as trec_eval does; or the "
+                     "runs' rank column, for runs whose scores do not carry their order "
+                     "(a constant score, ranks only).")
     if not metrics:
         st.info("Pick at least one metric in the sidebar.")
         return None
@@ -123,7 +132,7 @@ def choose_settings(inputs: LoadedInputs) -> CompareSettings | None:
         metrics=tuple(metrics),
         segment_column=None if segment == NO_SEGMENTS else segment,
         alpha=float(alpha), n_resamples=int(resamples), n_permutations=int(resamples),
-        seed=int(seed), missing=str(missing),
+        seed=int(seed), missing=str(missing), order=str(order),
         run_names=(name_a.strip() or default_a, name_b.strip() or default_b),
     )
 
@@ -173,9 +182,19 @@ def show_inputs(report: Report) -> None:
                         unsafe_allow_html=True)
 
 
+def as_shown(comparison: MetricComparison) -> MetricComparison:
+    """The comparison with its metric and segment names escaped for Markdown (display only:
+    the words of ``ranklens.compare.words`` then render them literally)."""
+    return dataclasses.replace(
+        comparison, metric=markup.text(comparison.metric),
+        segments=tuple(dataclasses.replace(row, segment=markup.text(row.segment))
+                       for row in comparison.segments))
+
+
 def show_verdict(report: Report, metric: str) -> None:
-    comparison = report.comparison(metric)
+    comparison = as_shown(report.comparison(metric))
     result = comparison.overall
+    metric = comparison.metric
     name_a, name_b = shown = markup.names(report.run_names)
     first = conclusion(comparison, shown)
     with st.container(border=True):
@@ -185,8 +204,10 @@ def show_verdict(report: Report, metric: str) -> None:
         cells = st.columns([1, 1, 2, 1, 1])
         mean_help = f"Mean {metric} over the {result.n_queries:,} paired queries."
         cells[0].metric(f"{name_a} (A)", f"{result.mean_a:.4f}", help=mean_help)
-        cells[1].metric(f"{name_b} (B)", f"{result.mean_b:.4f}", help=mean_help,
-                        delta=format_delta(result.delta), delta_arrow="auto")
+        # the delta's text has a real minus: its arrow and colour come from the number
+        show_card(cells[1], Card(f"{name_b} (B)", f"{result.mean_b:.4f}", result.mean_b,
+                                 help=mean_help, delta=format_delta(result.delta),
+                                 trend=result.delta))
         cells[2].metric(f"{level}% interval of B \u2212 A",
                         format_interval(result.ci_low, result.ci_high),
                         help=interval_note(comparison))
@@ -202,7 +223,7 @@ def show_segments(report: Report, metric: str) -> None:
     table = views.segment_table(comparison, run_names)
     if comparison.segment_column:
         st.subheader(f"Where: by {markup.text(comparison.segment_column)}", anchor=False)
-        st.markdown(segments_summary(comparison, markup.names(run_names)))
+        st.markdown(segments_summary(as_shown(comparison), markup.names(run_names)))
     else:
         st.subheader("Overall interval", anchor=False)
         st.caption("Pick a segment column in the sidebar (with a segment map) to see where "
@@ -453,7 +474,8 @@ def main() -> None:
         show_metric(report, report.metrics[0], inputs, segments)
         return
     # One tab per metric; only the open one is drawn (switching tabs reruns, from the caches).
-    tabs = st.tabs(list(report.metrics), key="metric_tab", on_change="rerun")
+    tabs = st.tabs([markup.text(m) for m in report.metrics], key="metric_tab",
+                   on_change="rerun")
     for tab, metric in zip(tabs, report.metrics, strict=True):
         if tab.open is not False:
             with tab:

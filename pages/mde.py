@@ -18,8 +18,11 @@ import streamlit as st
 
 from ranklens.app import downloads, share_widget, widgets
 from ranklens.app import state as app_state
+from ranklens.app.cards import show_card
 from ranklens.app.entrypoint import run_through_app
+from ranklens.formats import literal
 from ranklens.io import InputError, InputFile
+from ranklens.methods import methods_link
 from ranklens.plan import analysis as planning
 from ranklens.plan import charts as plan_charts
 from ranklens.plan import html as html_plan
@@ -32,6 +35,8 @@ run_through_app(__file__)  # see ranklens.app.entrypoint: a page always runs ins
 DEMO, PILOT, TABLES, TYPED = ("Demo pilot runs", "My pilot runs", "My per-query table(s)",
                               "Type it in")
 DIFFERENCES_ONLY = "(none: column B already holds B − A)"
+TYPED_QUERIES = 200  # a typed-in spread starts at the Methods page's example (sd 0.1, n 200)
+ORDERS = {"score": "score (trec_eval)", "rank": "rank column"}
 
 
 # ---- results, kept in the app's cache ---------------------------------------------------------
@@ -74,13 +79,14 @@ def choose_spread() -> planning.Pilot | float | None:
             return float(st.number_input(
                 "sd of per-query differences", min_value=0.0001, max_value=2.0, value=0.1,
                 step=0.01, format="%.4f", key="mde_sd",
-                help="The methods page's example uses 0.1 (NDCG@10 differences)."))
+                help=f"The example on the {methods_link('mde')} uses 0.1 (nDCG@10 "
+                     "differences)."))
         if source == DEMO:
             st.caption("Bundled demo: a BM25 baseline against a neural re-ranker on 400 "
                        "queries with graded judgements.")
             demo = app_state.demo_files()
-            return app_state.pilot(demo["run_a"], demo["run_b"], demo["qrels"],
-                                   widgets.metric("mde_metric"))
+            metric, order = widgets.metric("mde_metric"), choose_order()
+            return app_state.pilot(demo["run_a"], demo["run_b"], demo["qrels"], metric, order)
         if source == PILOT:
             help_text = widgets.FORMATS_HELP
             run_a, run_b, qrels = (
@@ -88,14 +94,21 @@ def choose_spread() -> planning.Pilot | float | None:
                 st.file_uploader("Pilot run B", key="mde_run_b", help=help_text),
                 st.file_uploader("Judgements (qrels)", key="mde_qrels",
                                  help="query_id, doc_id, grade. " + help_text))
-            metric = widgets.metric("mde_metric")
+            metric, order = widgets.metric("mde_metric"), choose_order()
             if run_a is None or run_b is None or qrels is None:
                 st.info("Upload both pilot runs and their judgements.")
                 return None
             return app_state.pilot(app_state.input_file("run_a", run_a),
                                    app_state.input_file("run_b", run_b),
-                                   app_state.input_file("qrels", qrels), metric)
+                                   app_state.input_file("qrels", qrels), metric, order)
         return choose_tables()
+
+
+def choose_order() -> str:
+    return str(st.radio("Order documents by", tuple(ORDERS), format_func=ORDERS.__getitem__,
+                        key="mde_order", horizontal=True,
+                        help="Score, ties broken by doc id as trec_eval does; or the runs' "
+                             "rank column, for runs whose scores do not carry their order."))
 
 
 def choose_tables() -> planning.Pilot | None:
@@ -108,15 +121,16 @@ def choose_tables() -> planning.Pilot | None:
     if upload_a is None:
         st.info("Upload a per-query table.")
         return None
-    columns_a = app_state.per_query_columns(app_state.input_file("table_a", upload_a))
+    first = app_state.input_file("table_a", upload_a)
+    columns_a = app_state.per_query_columns(first)
     if upload_b is not None:
-        columns_b = app_state.per_query_columns(app_state.input_file("table_b", upload_b))
-        common = [name for name in columns_a if name in columns_b]
-        if not common:
-            raise ValueError(f"the two tables share no metric column ({', '.join(columns_a)} "
-                             f"against {', '.join(columns_b)})")
+        second = app_state.input_file("table_b", upload_b)
+        columns_b = app_state.per_query_columns(second)
+        common = planning.common_columns((first.name, list(columns_a)),
+                                         (second.name, list(columns_b)))
         metric = st.selectbox("Metric", common, key="mde_table_metric")
-        return planning.pilot_from_columns(columns_a[metric], columns_b[metric])
+        return planning.pilot_from_columns(columns_a[metric], columns_b[metric],
+                                           files=(first.name, second.name))
     names = list(columns_a)
     column_b = st.selectbox("Column of run B", names, index=min(1, len(names) - 1),
                             key="mde_column_b")
@@ -128,19 +142,25 @@ def choose_tables() -> planning.Pilot | None:
 
 
 def choose_settings(default_n: int) -> tuple[int, float, float, str, float]:
-    """Sidebar: number of queries, alpha, power, method and the user's target difference."""
+    """Sidebar: number of queries, alpha, power, method and the user's target difference.
+
+    The number of queries follows ``default_n`` (the pilot's, or the Methods page's example
+    for a typed-in spread) until the user types one of their own.
+    """
     with st.sidebar:
         st.subheader("Test", anchor=False)
+        widgets.follow_default("mde_n", default_n)
         n_queries = st.number_input(
-            "Number of queries", min_value=2, max_value=10_000_000, value=default_n, step=50,
-            key="mde_n", help="How many queries the comparison will have (default: the pilot's).")
+            "Number of queries", min_value=2, max_value=10_000_000, step=50, key="mde_n",
+            help="How many queries the comparison will have. Default: the pilot's, or "
+                 f"{TYPED_QUERIES} for a typed-in spread; a number you type stays.")
         alpha = widgets.alpha("mde_alpha", two_sided_test=True)
         power = st.slider("Power", min_value=0.5, max_value=0.99, value=0.8, step=0.01,
                           key="mde_power",
                           help="Chance that a true difference of the MDE comes out significant.")
         method = st.radio(
             "Method", ("z", "t"), key="mde_method", horizontal=True,
-            format_func={"z": "z (methods page)", "t": "t (noncentral)"}.__getitem__,
+            format_func={"z": "z (normal)", "t": "t (noncentral)"}.__getitem__,
             help=planning.METHOD_NOTE)
         target = st.number_input(
             "Target difference", min_value=0.0001, max_value=1.0, value=0.01, step=0.001,
@@ -163,10 +183,12 @@ def spread_snapshot() -> tuple[dict[str, Any], tuple[InputFile, ...]]:
         return {"source": source, "sd": float(state["mde_sd"])}, ()
     if source == "demo":
         demo = app_state.demo_files()
-        return ({"source": source, "metric": str(state["mde_metric"])},
+        return ({"source": source, "metric": str(state["mde_metric"]),
+                 "order": str(state["mde_order"])},
                 tuple(demo[role] for role, _ in PILOT_ROLES))
     if source == "pilot":
-        return ({"source": source, "metric": str(state["mde_metric"])},
+        return ({"source": source, "metric": str(state["mde_metric"]),
+                 "order": str(state["mde_order"])},
                 tuple(app_state.input_file(role, state[key]) for role, key in PILOT_ROLES))
     files = tuple(app_state.input_file(role, state[key]) for role, key
                   in (("table_a", "mde_table_a"), ("table_b", "mde_table_b"))
@@ -185,12 +207,13 @@ def shared_spread(shared: Shared) -> planning.Pilot | float:
     files = {f.role: f for f in shared.files}
     if settings["source"] in ("demo", "pilot"):
         return app_state.pilot(files["run_a"], files["run_b"], files["qrels"],
-                               settings["metric"])
+                               settings["metric"], str(settings.get("order", "score")))
     columns_a = app_state.per_query_columns(files["table_a"])
     if "table_b" in files:
         columns_b = app_state.per_query_columns(files["table_b"])
         return planning.pilot_from_columns(columns_a[settings["metric"]],
-                                           columns_b[settings["metric"]])
+                                           columns_b[settings["metric"]],
+                                           files=(files["table_a"].name, files["table_b"].name))
     column_a = settings["column_a"]
     return planning.pilot_from_columns(
         None if column_a == DIFFERENCES_ONLY else columns_a[column_a],
@@ -209,7 +232,10 @@ def shared_settings(shared: Shared) -> tuple[int, float, float, str, float]:
 def show_spread(measured: planning.Pilot | float) -> float:
     if isinstance(measured, planning.Pilot):
         st.caption(plan_views.spread_caption(measured.sd, measured.note,
-                                                 measured.mean_delta))
+                                             measured.mean_delta))
+        if measured.warnings:
+            st.warning("\n".join(f"- {literal(m)}" for m in measured.warnings),
+                       icon=":material/warning:")
         return measured.sd
     st.caption(plan_views.spread_caption(measured, None, None))
     return measured
@@ -220,7 +246,7 @@ def show_headline(plan: planning.QueryPlan, target_row: planning.PlanRow,
     with st.container(border=True):
         for cell, card in zip(st.columns(4), plan_views.mde_cards(plan, target_row,
                                                                       other_mde), strict=True):
-            cell.metric(card.label, card.value, help=card.help or None)
+            show_card(cell, card)
         st.markdown(plan_views.mde_sentence(plan, other_mde))
 
 
@@ -230,8 +256,8 @@ def show_table(plan: planning.QueryPlan) -> None:
         plan_views.plan_table(plan), hide_index=True, width="stretch", key="mde_table",
         column_config={
             "queries needed": st.column_config.NumberColumn(format="localized"),
-            f"power with {plan.n_queries:,} queries":
-                st.column_config.ProgressColumn(format="percent", min_value=0, max_value=1),
+            plan_views.power_column(plan):
+                st.column_config.ProgressColumn(format="%.1f%%", min_value=0, max_value=100),
         })
 
 
@@ -252,11 +278,12 @@ def main() -> None:
     try:
         measured = choose_spread() if shared is None else shared_spread(shared)
     except (InputError, InsufficientSampleError, ValueError) as error:
-        st.error(str(error), icon=":material/error:")
+        st.error(f"**Cannot measure the spread.** {literal(error)}", icon=":material/error:")
         return
     if measured is None:
         return
-    default_n = measured.n_queries if isinstance(measured, planning.Pilot) else 200
+    default_n = (measured.n_queries if isinstance(measured, planning.Pilot)
+                 else TYPED_QUERIES)
     n_queries, alpha, power, method, target = (choose_settings(max(2, default_n))
                                                if shared is None else shared_settings(shared))
     sd = show_spread(measured)
@@ -277,10 +304,16 @@ def main() -> None:
         plan = plan_for(sd, n_queries, deltas, alpha, power, method)
     target_row = next(row for row in plan.rows if row.delta == target)
     other_mde = plan_views.other_method_mde(plan)
-    show_headline(plan, target_row, other_mde)
     export = html_plan.MdeExport(plan, target, other_mde,
                                  measured if isinstance(measured, planning.Pilot) else None,
                                  settings, tuple(files))
+    if sd < planning.NO_SPREAD_SD:  # nothing to plan: say so instead of an MDE of 0
+        st.warning(planning.no_spread_sentence(
+            sd, measured if isinstance(measured, planning.Pilot) else None),
+            icon=":material/block:")
+        offer_html(html_place, export)
+        return
+    show_headline(plan, target_row, other_mde)
 
     table_column, note_column = st.columns([3, 2], gap="large")
     with table_column:
@@ -293,10 +326,6 @@ def main() -> None:
             st.markdown(planning.METHOD_NOTE)
 
     assert plan.mde is not None
-    if sd < 1e-12:  # float noise of identical differences counts as none
-        st.info(plan_views.NO_SPREAD)
-        offer_html(html_place, export)
-        return
     largest = max(row.queries_needed for row in plan.rows)
     up_to = max(2.5 * plan.mde, 1.2 * max(plan_delta.delta for plan_delta in plan.rows))
     mde_curve, power_curve = curves_for(sd, n_queries, largest, alpha, power, method, up_to)

@@ -14,21 +14,24 @@ import streamlit as st
 
 from ranklens.app import downloads, share_widget, widgets
 from ranklens.app import state as app_state
+from ranklens.app.cards import show_card
 from ranklens.app.entrypoint import run_through_app
+from ranklens.formats import literal
 from ranklens.io import InputError, InputFile
 from ranklens.ppi import charts as ppi_charts
 from ranklens.ppi import html as html_ppi
 from ranklens.ppi import views as ppi_views
+from ranklens.ppi import words
 from ranklens.ppi.analysis import PPIAnalysis, budget_curve
-from ranklens.ppi.text import ppi_sentences
 from ranklens.stats import MIN_GOLD, InsufficientSampleError
 
 run_through_app(__file__)  # see ranklens.app.entrypoint: a page always runs inside app.py
 
 ROLES = ("run_a", "run_b", "qrels_proxy", "qrels_gold")
+ORDERS = {"score": "score (trec_eval)", "rank": "rank column"}
 
 
-def choose_inputs() -> tuple[tuple[InputFile, ...], str, float] | None:
+def choose_inputs() -> tuple[tuple[InputFile, ...], str, float, str] | None:
     """Sidebar: the four files, metric and alpha. None until the uploads are complete."""
     with st.sidebar:
         files: tuple[InputFile, ...] | None = None
@@ -56,11 +59,15 @@ def choose_inputs() -> tuple[tuple[InputFile, ...], str, float] | None:
         st.warning(ppi_views.RANDOM_SAMPLE_WARNING, icon=":material/casino:")
         metric = widgets.metric("ppi_metric")
         alpha = widgets.alpha("ppi_alpha")
+        order = st.radio("Order documents by", tuple(ORDERS), format_func=ORDERS.__getitem__,
+                         key="ppi_order", horizontal=True,
+                         help="Score, ties broken by doc id as trec_eval does; or the runs' "
+                              "rank column, for runs whose scores do not carry their order.")
     if files is None:
         st.info("Upload run A, run B, the proxy judgements and the gold judgements in the "
                 "sidebar, or switch **Data** back to the demo.")
         return None
-    return files, str(metric), float(alpha)
+    return files, str(metric), float(alpha), str(order)
 
 
 def show_headline(analysis: PPIAnalysis) -> None:
@@ -68,8 +75,8 @@ def show_headline(analysis: PPIAnalysis) -> None:
         st.subheader(ppi_views.ppi_title(analysis), anchor=False)
         cells = st.columns([1, 1.8, 0.8, 0.7, 1.1])
         for cell, card in zip(cells, ppi_views.ppi_cards(analysis), strict=True):
-            cell.metric(card.label, card.value, help=card.help or None)
-        for sentence in ppi_sentences(analysis)[1:]:
+            show_card(cell, card)
+        for sentence in words.ppi_sentences(analysis)[1:]:
             st.markdown(sentence)
 
 
@@ -79,6 +86,7 @@ def show_intervals(analysis: PPIAnalysis) -> None:
                     key="ppi_intervals")
     table = ppi_views.intervals_table(analysis, ppi_charts.intervals_data(analysis))
     st.dataframe(table, hide_index=True, width="stretch", key="ppi_table")
+    st.caption(words.intervals_note(analysis))
     note = ppi_views.lambda_note(analysis)
     if note:
         st.caption(note)
@@ -86,22 +94,23 @@ def show_intervals(analysis: PPIAnalysis) -> None:
 
 
 def show_bias(analysis: PPIAnalysis) -> None:
-    bias = analysis.bias
-    if bias is None:
+    bias, sentence = analysis.bias, ppi_views.bias_sentence(analysis)
+    if bias is None or sentence is None:
         return
     st.subheader("The proxy's bias on this difference", anchor=False)
-    left, right = st.columns([1, 2.2], vertical_alignment="center")
-    card = ppi_views.bias_card(bias)
-    left.metric(card.label, card.value, help=card.help)
-    right.markdown(ppi_views.bias_sentence(bias))
+    for cell, card in zip(st.columns([1, 1.4, 0.8]), ppi_views.bias_cards(bias), strict=True):
+        show_card(cell, card)
+    st.markdown(sentence)
+    st.caption(words.BIAS_MEANING)
 
 
 def show_warnings(analysis: PPIAnalysis) -> None:
+    """The analysis's warnings in a warning box; a reassuring note only as a caption."""
     messages = ppi_views.ppi_warnings(analysis)
     note = ppi_views.enough_gold_note(analysis)
     if messages:
-        st.warning("\n".join(f"- {m}" for m in messages), icon=":material/warning:")
-    elif note:
+        st.warning("\n".join(f"- {literal(m)}" for m in messages), icon=":material/warning:")
+    if note:
         st.caption(note)
 
 
@@ -120,9 +129,8 @@ def show_budget(analysis: PPIAnalysis) -> tuple[ppi_views.GoldBudget, pd.DataFra
             value=ppi_views.default_planned(model), step=10, key="ppi_planned_gold",
             help=f"Out of the same {pool:,} queries; the rest keep proxy labels only.")
         budget = ppi_views.gold_budget(model, int(planned))
-        expected, gold_only = ppi_views.budget_cards(budget)
-        st.metric(expected.label, expected.value, delta=expected.delta, delta_color="inverse")
-        st.metric(gold_only.label, gold_only.value)
+        for card in ppi_views.budget_cards(budget):
+            show_card(st, card)
         st.caption(ppi_views.correlation_note(model))
     with left:
         curve = budget_curve(model)
@@ -139,21 +147,23 @@ def main() -> None:
                "trusted labels say about B − A, and about the cheap labels' bias?")
     shared = share_widget.shared_for("ppi")  # a ?report= link: its inputs and settings
     chosen = (choose_inputs() if shared is None else
-              (shared.files, str(shared.settings["metric"]), float(shared.settings["alpha"])))
+              (shared.files, str(shared.settings["metric"]), float(shared.settings["alpha"]),
+               str(shared.settings.get("order", "score"))))
     if chosen is None:
         return
-    files, metric, alpha = chosen
+    files, metric, alpha, order = chosen
     try:
         by_role = {f.role: f for f in files}
         analysis = app_state.ppi_analysis(by_role["run_a"], by_role["run_b"],
                                           by_role["qrels_proxy"], by_role["qrels_gold"],
-                                          metric, alpha)
+                                          metric, alpha, order)
     except (InputError, InsufficientSampleError, ValueError) as error:
-        st.error(str(error), icon=":material/error:")
+        st.error(f"**Cannot correct these labels.** {literal(error)}", icon=":material/error:")
         return
     name_a, name_b = analysis.run_names
-    st.caption(f"**{name_b}** (B) against **{name_a}** (A) on {analysis.metric}")
-    settings = {"metric": metric, "alpha": alpha}
+    st.caption(f"**{literal(name_b)}** (B) against **{literal(name_a)}** (A) on "
+               f"{literal(analysis.metric)}")
+    settings = {"metric": metric, "alpha": alpha, "order": order}
     actions = st.container(horizontal=True)
     html_place = actions.container(width="content")  # filled once the budget is chosen
     with actions.container():

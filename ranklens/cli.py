@@ -198,6 +198,7 @@ def _add_compare(commands: argparse._SubParsersAction[_Parser]) -> None:
                    "the sign-flip interval, i.e. the exact permutation test inverted, below)")
     p.add_argument("--adjust", choices=("bh", "by", "holm"), default="bh",
                    help="multiple-comparison adjustment of q-values (default bh)")
+    _add_order(p)
     p.add_argument("--format", "-f", choices=(*compare_text.FORMATS, "html"), default="text",
                    help="output format (default text)")
     p.add_argument("--output", "-o", metavar="PATH", help="write to PATH instead of stdout")
@@ -213,6 +214,12 @@ def _add_engine_options(p: argparse.ArgumentParser) -> None:
                    "ranklens[spark]; paths may then be directories, globs or lake URLs)")
     p.add_argument("--spark-master", default="local[*]", metavar="URL",
                    help="Spark master for --engine spark (default local[*])")
+
+
+def _add_order(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--order", choices=("score", "rank"), default="score",
+                   help="order documents by score, ties by doc id as trec_eval does (default), "
+                   "or by the run's rank column")
 
 
 def _add_alpha(p: argparse.ArgumentParser) -> None:
@@ -289,6 +296,7 @@ def _add_mde(commands: argparse._SubParsersAction[_Parser]) -> None:
                    help="normal approximation (default) or the paired t-test's noncentral t")
     p.add_argument("--missing", choices=("drop", "zero", "error"), default="drop",
                    help="pilot queries measured in one run only (default drop)")
+    _add_order(p)
     p.add_argument("--format", "-f", choices=("text", "json"), default="text")
     p.set_defaults(handler=run_mde)
 
@@ -308,6 +316,7 @@ def _add_ppi(commands: argparse._SubParsersAction[_Parser]) -> None:
     p.add_argument("--metric", "-m", type=_metric, default=DEFAULT_METRICS[0],
                    help="metric (default nDCG@10)")
     _add_alpha(p)
+    _add_order(p)
     p.add_argument("--format", "-f", choices=("text", "json"), default="text")
     p.set_defaults(handler=run_ppi)
 
@@ -330,7 +339,8 @@ def run_compare(args: argparse.Namespace) -> int:
         segment_column=None if segments_path is None else
         chosen_segment_column(inputs, segments_path, column),
         alpha=args.alpha, n_resamples=args.n_resamples, n_permutations=args.n_permutations,
-        seed=args.seed, missing=args.missing, interval=args.interval, adjust_method=args.adjust)
+        seed=args.seed, missing=args.missing, interval=args.interval, adjust_method=args.adjust,
+        order=args.order)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the report carries every warning in words
         report = inputs.report(settings, progress=status)
@@ -390,7 +400,10 @@ def chosen_metrics(inputs: LoadedInputs, asked: Sequence[str] | None) -> tuple[s
             parse_metric(name)  # an unknown name fails here, before any scoring
         return names
     if not available:
-        raise UsageError("the two per-query tables have no metric in common")
+        from ranklens.plan.analysis import common_columns
+
+        common_columns((inputs.file_name("run_a"), list(inputs.tables_a or ())),
+                       (inputs.file_name("run_b"), list(inputs.tables_b or ())))
     if not asked:
         return available
     return tuple(_table_metric(name, available) for name in asked)
@@ -485,9 +498,12 @@ def run_mde(args: argparse.Namespace) -> int:
             raise UsageError(f"{PROG} mde: the tables have several metrics "
                              f"({', '.join(metrics)}); pick one with --metric")
         results_a, results_b, _ = inputs.results(
-            CompareSettings(metrics=metrics, missing=args.missing))
+            CompareSettings(metrics=metrics, missing=args.missing, order=args.order))
+        inputs.check_shared_queries(results_a, results_b, args.missing)
         name = next(iter(results_a))
-        measured = pilot(results_a[name], results_b[name], missing=args.missing)
+        measured = dataclasses.replace(
+            pilot(results_a[name], results_b[name], missing=args.missing),
+            warnings=inputs.input_warnings(order=args.order))
         status.done()
         plan = plan_queries(measured.sd, n_queries=args.queries or measured.n_queries,
                             deltas=deltas, alpha=args.alpha, target_power=args.power,
@@ -510,7 +526,8 @@ def run_ppi(args: argparse.Namespace) -> int:
     analysis = analyse_ppi(
         InputFile.from_path("run_a", args.run_a), InputFile.from_path("run_b", args.run_b),
         InputFile.from_path("proxy_qrels", args.proxy_qrels),
-        InputFile.from_path("gold_qrels", args.gold_qrels), args.metric, alpha=args.alpha)
+        InputFile.from_path("gold_qrels", args.gold_qrels), args.metric, alpha=args.alpha,
+        order=args.order)
     status.done()
     if args.format == "json":
         write(json.dumps(dataclasses.asdict(analysis), indent=2) + "\n", None)
@@ -623,6 +640,9 @@ def run_compare_spark(args: argparse.Namespace) -> int:
     if args.qrels is None:
         raise UsageError(f"{PROG} compare --engine spark scores runs: give --qrels (per-query "
                          "tables need no Spark: leave --engine out)")
+    if args.order != "score":
+        raise UsageError(f"{PROG} compare --engine spark orders documents by score only: "
+                         "leave --order out, or use the local engine for --order rank")
     status = Status(timings=args.timings)
     segments_path, column = split_segments_argument(args.segments)
     if segments_path is not None:

@@ -19,11 +19,18 @@ import dataclasses
 import html
 import json
 import math
-import re
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Protocol
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
-from ranklens.formats import format_delta, format_p
+from ranklens.formats import (
+    Card,
+    direction,
+    format_delta,
+    format_p,
+    format_percent,
+    format_value,
+    spans,
+)
 from ranklens.io import InputFile
 
 STYLE = """
@@ -39,12 +46,15 @@ h3 { font-size: 1.05rem; margin-top: 1.5rem; }
             padding: 0.6rem 1rem 0.6rem 2rem; }
 .assumption { background: #fff8c5; border: 1px solid #d4a72c; border-radius: 6px;
               padding: 0.6rem 1rem; }
-.cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(170px, 1fr));
-         gap: 0.5rem 1.5rem; margin: 0.4rem 0 0.8rem; }
+.cards { display: flex; flex-wrap: wrap; gap: 0.5rem 2rem; margin: 0.4rem 0 0.8rem; }
+.card { flex: 1 1 auto; min-width: 9rem; max-width: 100%; }
 .card .label { font-size: 0.85rem; color: #57606a; }
 .card .value { font-size: 1.6rem; font-variant-numeric: tabular-nums; white-space: nowrap; }
-.card .help { font-size: 0.8rem; color: #57606a; }
+.card .help { font-size: 0.8rem; color: #57606a; max-width: 22rem; }
 .card .delta { font-size: 0.9rem; font-variant-numeric: tabular-nums; }
+.card .delta.green { color: #1a7f37; }
+.card .delta.red { color: #cf222e; }
+.notes { color: #57606a; }
 .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(420px, 1fr));
           gap: 0 2rem; }
 figure { margin: 1rem 0; }
@@ -60,11 +70,11 @@ code { font-size: 0.85em; word-break: break-all; }
 @media print { h2 { break-before: page; } figure, table, .card { break-inside: avoid; } }
 """
 
-_FORMATS = {
-    "value": lambda number: f"{number:.4f}",
+_FORMATS: dict[str, Callable[[float], str]] = {
+    "value": format_value,
     "delta": format_delta,
     "p": format_p,
-    "percent": lambda number: f"{number:.0%}",
+    "percent": format_percent,
     "weight": lambda number: f"{number:.2f}",
 }
 """How a number cell writes its number (besides "count", a whole number with separators)."""
@@ -198,32 +208,27 @@ def text_cell(value: str) -> str:
     return f"<td>{text(value)}</td>"
 
 
-class CardLike(Protocol):
-    """A metric card (``ranklens.formats.Card``)."""
-
-    @property
-    def label(self) -> str: ...
-    @property
-    def value(self) -> str: ...
-    @property
-    def exact(self) -> float | int | None: ...
-    @property
-    def help(self) -> str: ...
-    @property
-    def delta(self) -> str: ...
+_ARROWS = {"up": "\u2191 ", "down": "\u2193 ", "off": ""}
 
 
-def cards(items: Iterable[CardLike]) -> str:
+def cards(items: Iterable[Card]) -> str:
     """Metric cards as the pages show them: label, value as shown, delta and help below.
 
-    The exact value (None when the card shows words) goes to the value's ``data-value``.
+    The exact value (None when the card shows words) goes to the value's ``data-value``; a
+    change carries its arrow and colour from the card's ``trend`` (``formats.direction``).
+    Labels and help are the pages' Markdown dialect.
     """
     cells = []
     for card in items:
         data = "" if card.exact is None else f' data-value="{text(_exact(card.exact))}"'
-        below = "".join(f'<div class="{name}">{text(line)}</div>'
-                        for name, line in (("delta", card.delta), ("help", card.help)) if line)
-        cells.append(f'<div class="card"><div class="label">{text(card.label)}</div>'
+        below = ""
+        if card.delta:
+            way = direction(card)
+            below += (f'<div class="delta {way.colour}" data-direction="{way.arrow}">'
+                      f"{_ARROWS[way.arrow]}{text(card.delta)}</div>")
+        if card.help:
+            below += f'<div class="help">{markdown(card.help)}</div>'
+        cells.append(f'<div class="card"><div class="label">{markdown(card.label)}</div>'
                      f'<div class="value"{data}>{text(card.value)}</div>{below}</div>')
     return f'<div class="cards">{"".join(cells)}</div>'
 
@@ -275,8 +280,15 @@ def parameters_section(params: Mapping[str, Any], version: str, *,
 
 
 def markdown(source: str) -> str:
-    """The little Markdown the pages' sentences use, as HTML: ``**bold**`` only, escaped."""
-    return re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", text(source))
+    """The pages' Markdown dialect (``ranklens.formats``) as HTML: bold, escaped literals and
+    links. A link into the app (``/methods``) is its label only: the file is read offline."""
+    out = []
+    for span in spans(source):
+        shown = text(span.text)
+        if span.link is not None and span.link.startswith(("https://", "http://")):
+            shown = f'<a href="{text(span.link)}">{shown}</a>'
+        out.append(f"<strong>{shown}</strong>" if span.bold else shown)
+    return "".join(out)
 
 
 def text(value: str) -> str:

@@ -229,10 +229,12 @@ def cached_rbo(inputs: LoadedInputs, *, order: str = "score",
 
 # ---- MDE and PPI --------------------------------------------------------------------------
 
-def pilot(run_a: InputFile, run_b: InputFile, qrels: InputFile, metric: str) -> planning.Pilot:
-    """The MDE page's pilot: ``metric`` scored on two runs, once per (digests, metric)."""
-    return cached("mde_pilot", (input_key((run_a, run_b, qrels)), metric),
-                  lambda: planning.pilot_from_files(run_a, run_b, qrels, metric),
+def pilot(run_a: InputFile, run_b: InputFile, qrels: InputFile, metric: str,
+          order: str = "score") -> planning.Pilot:
+    """The MDE page's pilot: ``metric`` scored on two runs (documents ordered by ``order``),
+    once per (digests, metric, order)."""
+    return cached("mde_pilot", (input_key((run_a, run_b, qrels)), metric, order),
+                  lambda: planning.pilot_from_files(run_a, run_b, qrels, metric, order=order),
                   label="Scoring the pilot runs…")
 
 
@@ -244,10 +246,11 @@ def per_query_columns(table: InputFile) -> dict[str, MetricResult]:
 
 
 def ppi_analysis(run_a: InputFile, run_b: InputFile, proxy: InputFile, gold: InputFile,
-                 metric: str, alpha: float) -> PPIAnalysis:
-    """The PPI page's analysis, once per (digests, metric, alpha)."""
-    return cached("ppi", (input_key((run_a, run_b, proxy, gold)), metric, alpha),
-                  lambda: analyse_ppi(run_a, run_b, proxy, gold, metric, alpha=alpha),
+                 metric: str, alpha: float, order: str = "score") -> PPIAnalysis:
+    """The PPI page's analysis, once per (digests, metric, alpha, order)."""
+    return cached("ppi", (input_key((run_a, run_b, proxy, gold)), metric, alpha, order),
+                  lambda: analyse_ppi(run_a, run_b, proxy, gold, metric, alpha=alpha,
+                                      order=order),
                   label="Scoring both runs under proxy and gold labels…")
 
 

@@ -3,7 +3,9 @@
 Each function draws one widget under the caller's ``key`` and answers its value, so the
 Compare, MDE and PPI pages offer the same metrics (``ranklens.metrics.COMMON_METRICS``), the
 same significance levels and the same words about file formats. What a page does with the
-value is the page's business; nothing here reads a file or computes.
+value is the page's business; nothing here reads a file or computes. ``follow_default`` keeps
+an input on its default (the pilot's number of queries, say) until the user types a value:
+Streamlit keeps a keyed widget's value when its default changes.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ DEFAULT_ALPHA = 0.05
 FORMATS_HELP = ("TREC format (whitespace separated), CSV, TSV, Parquet or JSON lines; "
                 "gzip is fine. Columns are found by name (query_id, doc_id, score, ...).")
 TYPE_ANOTHER = "Type another (e.g. nDCG@3, P(rel=2)@10, map_cut_100)."
+_DEFAULTS = "_follow_default:"
 
 
 def uses_demo(key: str, demo_caption: str) -> bool:
@@ -54,3 +57,18 @@ def alpha(key: str, *, two_sided_test: bool = False) -> float:
     return float(st.selectbox("Significance level (alpha)", ALPHAS,
                               index=ALPHAS.index(DEFAULT_ALPHA), key=key,
                               format_func=describe))
+
+
+def follow_default(key: str, default: object) -> None:
+    """Put ``default`` into the widget state ``key`` unless the user changed that value.
+
+    Call before creating the widget with ``key`` (and without a ``value``): the first run and
+    every run after the default moved (another pilot, another spread source) show the new
+    default, while a value the user typed stays until they change it again.
+    """
+    state = st.session_state
+    remembered = _DEFAULTS + key
+    previous = state.get(remembered, None)
+    if key not in state or state[key] == previous:
+        state[key] = default
+    state[remembered] = default

@@ -12,6 +12,7 @@ input digests, the CLI builds one per invocation.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import warnings
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -23,8 +24,14 @@ from ranklens.compare.report import InputRecord, Report
 from ranklens.compare.segments import compare_metrics
 from ranklens.data import MetricResult, Qrels, Run
 from ranklens.io import InputFile
+from ranklens.io.shared_queries import (
+    RUN_AND_QRELS_FIX,
+    TWO_RUNS_FIX,
+    check_shared_queries,
+)
 from ranklens.io.source import file_stem
 from ranklens.metrics import Evaluation, evaluate, parse_metric
+from ranklens.metrics.checks import no_relevant_warning, tied_scores_warning
 from ranklens.stats import DEFAULT_INTERVAL, MIN_QUERIES
 
 DEFAULT_METRICS = ("nDCG@10",)
@@ -102,6 +109,8 @@ class LoadedInputs:
     # scored metrics by argument set; shared with the copies `with_segments` makes
     scored: dict[tuple[Any, ...], tuple[Evaluation, Evaluation]] = field(
         default_factory=dict, repr=False)
+    # the inputs' own warnings (tied scores, no relevant document), by argument set
+    checked: dict[tuple[Any, ...], tuple[str, ...]] = field(default_factory=dict, repr=False)
 
     def with_segments(self, segments: InputFile | None, *,
                       max_bytes: int | None = None) -> LoadedInputs:
@@ -127,6 +136,47 @@ class LoadedInputs:
         """Names shown for A and B: the run tags or file names."""
         files = {f.role: f.name for f in self.files}
         return (file_stem(files.get("run_a", "A")), file_stem(files.get("run_b", "B")))
+
+    def file_name(self, role: str) -> str:
+        """The name of the file read for ``role`` (the role itself when there is none)."""
+        return next((f.name for f in self.files if f.role == role), role)
+
+    def input_warnings(self, *, order: str = "score", relevance_level: int = 1,
+                       run_names: tuple[str, str] | None = None) -> tuple[str, ...]:
+        """What in the inputs makes the metrics say little, in words: judgements without a
+        relevant document, a run tied on most queries (scored by score only). Memoized."""
+        labels = run_names or self.default_run_names
+        key = (order, relevance_level, labels)
+        if key not in self.checked:
+            found: list[str] = []
+            if self.qrels is not None:
+                found.append(no_relevant_warning(self.qrels, self.file_name("qrels"),
+                                                 relevance_level) or "")
+            if order == "score":
+                for run, role, label in ((self.run_a, "run_a", labels[0]),
+                                         (self.run_b, "run_b", labels[1])):
+                    if run is not None:
+                        found.append(tied_scores_warning(
+                            run, _run_label(label, self.file_name(role))) or "")
+            self.checked[key] = tuple(message for message in found if message)
+        return self.checked[key]
+
+    def check_shared_queries(self, results_a: Mapping[str, MetricResult],
+                             results_b: Mapping[str, MetricResult], missing: str) -> None:
+        """Refuse, naming the files and showing ids of each, inputs that share no query:
+        a run and the judgements, or the two runs (two tables)."""
+        name_a, name_b = self.file_name("run_a"), self.file_name("run_b")
+        if self.qrels is not None:
+            judged = self.qrels.query_ids()
+            for run, name in ((self.run_a, name_a), (self.run_b, name_b)):
+                assert run is not None
+                check_shared_queries((name, run.query_ids()), (self.file_name("qrels"), judged),
+                                     RUN_AND_QRELS_FIX)
+        if missing == "zero":
+            return
+        for metric in results_a:
+            check_shared_queries((name_a, list(results_a[metric].per_query)),
+                                 (name_b, list(results_b[metric].per_query)), TWO_RUNS_FIX)
 
     @property
     def available_metrics(self) -> tuple[str, ...] | None:
@@ -186,6 +236,10 @@ class LoadedInputs:
         if progress:
             progress("scoring the runs")
         results_a, results_b, notes = self.results(settings)
+        self.check_shared_queries(results_a, results_b, settings.missing)
+        notes = [*self.input_warnings(order=settings.order,
+                                      relevance_level=settings.relevance_level,
+                                      run_names=settings.run_names), *notes]
         if progress:
             progress("comparing")
         return report_from_results(
@@ -265,7 +319,9 @@ def load_inputs(
     files = tuple(f for f in (run_a, run_b, qrels, segments) if f is not None)
     summaries: dict[str, io.ReadSummary] = {}
     loaded: dict[str, Any] = {}
-    read = io.read_run if qrels is not None else io.read_per_query
+    # runs keep their rank column: order="rank" is offered when scores are tied
+    read = functools.partial(io.read_run, keep_ranks=True) if qrels is not None \
+        else io.read_per_query
     # Every file is parsed in its own thread and the digests computed meanwhile (arrow, numpy
     # and hashlib release the GIL): on two cores the single-threaded phases of one read
     # overlap another. Errors surface in the order of a sequential read (A, B, qrels, ...).
@@ -318,6 +374,11 @@ def demo_files() -> dict[str, InputFile]:
     from ranklens import demo
 
     return {role: InputFile.from_path(role, path) for role, path in demo.paths().items()}
+
+
+def _run_label(label: str, file: str) -> str:
+    """A run as warnings name it: its name, and its file when that says more."""
+    return label if label == file else f"{label} ({file})"
 
 
 def input_record(file: InputFile, summary: io.ReadSummary | None) -> InputRecord:

@@ -17,6 +17,7 @@ carries over to the queries that will be labelled.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import warnings
@@ -29,8 +30,12 @@ import pandas as pd
 
 from ranklens import io
 from ranklens.data import MetricResult, Qrels, Run
+from ranklens.formats import format_delta, literal
 from ranklens.io import InputFile
+from ranklens.io.shared_queries import RUN_AND_QRELS_FIX, TWO_RUNS_FIX, check_shared_queries
+from ranklens.methods import methods_link
 from ranklens.metrics import evaluate, parse_metric
+from ranklens.metrics.checks import no_relevant_warning, tied_scores_warning
 from ranklens.stats import (
     minimum_detectable_effect,
     paired_deltas,
@@ -41,6 +46,8 @@ from ranklens.stats import (
 from ranklens.stats.distributions import t_quantile
 
 DEFAULT_DELTAS = (0.02, 0.01, 0.005)
+NO_SPREAD_SD = 1e-12
+"""A spread below this is float noise of identical differences: no spread at all."""
 
 
 @dataclass(frozen=True)
@@ -49,7 +56,9 @@ class Pilot:
 
     ``sd`` is the sample standard deviation (n - 1) of ``n_queries`` paired differences,
     ``mean_delta`` their mean (for orientation: a plan uses only the sd). ``source`` says what
-    the differences were computed from; ``left_out`` counts queries measured on one side only.
+    the differences were computed from; ``left_out`` counts queries measured on one side only;
+    ``warnings`` say what in the inputs makes the spread say little (judgements without a
+    relevant document, a run tied on most queries).
     """
 
     metric: str
@@ -58,6 +67,12 @@ class Pilot:
     mean_delta: float
     source: str = "paired per-query values"
     left_out: int = 0
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def no_spread(self) -> bool:
+        """True when every query moved by the same amount: there is nothing to plan from."""
+        return self.sd < NO_SPREAD_SD
 
     @property
     def note(self) -> str:
@@ -110,28 +125,44 @@ def pilot(result_a: MetricResult, result_b: MetricResult, *, missing: str = "dro
                  float(deltas.mean()), source, left_out)
 
 
-def pilot_from_runs(run_a: Run, run_b: Run, qrels: Qrels, metric: str) -> Pilot:
+def pilot_from_runs(run_a: Run, run_b: Run, qrels: Qrels, metric: str, *,
+                    order: str = "score",
+                    files: tuple[str, str, str] | None = None) -> Pilot:
     """Score two pilot rankings with ``metric`` on ``qrels`` and measure the spread of B - A.
 
     ``metric`` is any name ``ranklens.metrics.parse_metric`` accepts (``ValueError`` if not).
     Judged queries a run did not answer are left out, as trec_eval does without ``-c``.
+    ``files`` (run A, run B, qrels) name the inputs in errors and warnings: runs that share
+    no query with the judgements or with each other are a ``ValueError`` showing ids of each.
     """
-    result_a = evaluate(run_a, qrels, [metric])[metric]
-    result_b = evaluate(run_b, qrels, [metric])[metric]
-    return pilot(result_a, result_b, source="pilot runs scored on the qrels")
+    name_a, name_b, name_q = files or (run_a.name, run_b.name, qrels.name)
+    judged = qrels.query_ids()
+    for run, name in ((run_a, name_a), (run_b, name_b)):
+        check_shared_queries((name, run.query_ids()), (name_q, judged), RUN_AND_QRELS_FIX)
+    result_a = evaluate(run_a, qrels, [metric], order=order)[metric]
+    result_b = evaluate(run_b, qrels, [metric], order=order)[metric]
+    check_shared_queries((name_a, list(result_a.per_query)),
+                         (name_b, list(result_b.per_query)), TWO_RUNS_FIX)
+    found = [no_relevant_warning(qrels, name_q)]
+    if order == "score":
+        found += [tied_scores_warning(run_a, name_a), tied_scores_warning(run_b, name_b)]
+    measured = pilot(result_a, result_b, source="pilot runs scored on the qrels")
+    return dataclasses.replace(measured, warnings=tuple(m for m in found if m))
 
 
-def pilot_from_files(run_a: InputFile, run_b: InputFile, qrels: InputFile, metric: str) -> Pilot:
+def pilot_from_files(run_a: InputFile, run_b: InputFile, qrels: InputFile, metric: str, *,
+                     order: str = "score") -> Pilot:
     """Read two pilot rankings and their judgements, then measure the spread of ``metric``.
 
     Any format ``ranklens.io`` reads; a bad file is an ``io.InputError`` in words, an unknown
-    metric a ``ValueError``.
+    metric a ``ValueError``. ``order`` "rank" orders documents by the runs' rank column.
     """
     name = parse_metric(metric).name
-    read_a, _ = io.read_run(run_a.data, name=run_a.name)
-    read_b, _ = io.read_run(run_b.data, name=run_b.name)
+    read_a, _ = io.read_run(run_a.data, name=run_a.name, keep_ranks=True)
+    read_b, _ = io.read_run(run_b.data, name=run_b.name, keep_ranks=True)
     judgements, _ = io.read_qrels(qrels.data, name=qrels.name)
-    return pilot_from_runs(read_a, read_b, judgements, name)
+    return pilot_from_runs(read_a, read_b, judgements, name, order=order,
+                           files=(run_a.name, run_b.name, qrels.name))
 
 
 def per_query_columns(table: InputFile) -> dict[str, MetricResult]:
@@ -139,10 +170,35 @@ def per_query_columns(table: InputFile) -> dict[str, MetricResult]:
     return dict(io.read_per_query(table.data, name=table.name).metrics)
 
 
-def pilot_from_columns(column_a: MetricResult | None, column_b: MetricResult) -> Pilot:
-    """Spread of B - A from two per-query columns; with ``column_a`` None, B holds B - A."""
+def common_columns(first: tuple[str, Sequence[str]], second: tuple[str, Sequence[str]]
+                   ) -> list[str]:
+    """The metric columns two per-query tables share, in the first table's order.
+
+    ``first`` and ``second`` are (file name, its columns); none in common is a ``ValueError``
+    naming both files, their columns and the fix.
+    """
+    (name_a, columns_a), (name_b, columns_b) = first, second
+    common = [name for name in columns_a if name in columns_b]
+    if not common:
+        raise ValueError(
+            f"{name_a} and {name_b} share no metric column: {name_a} has "
+            f"{', '.join(columns_a) or 'none'}, {name_b} has {', '.join(columns_b) or 'none'}. "
+            "Give the same metric the same column name in both tables (e.g. ndcg_cut_10 in "
+            "each), or put both runs in one table and pick its two columns.")
+    return common
+
+
+def pilot_from_columns(column_a: MetricResult | None, column_b: MetricResult, *,
+                       files: tuple[str, str] | None = None) -> Pilot:
+    """Spread of B - A from two per-query columns; with ``column_a`` None, B holds B - A.
+
+    ``files`` (the tables of A and B) name them when the columns share no query.
+    """
     if column_a is None:
         return pilot_from_differences(column_b)
+    name_a, name_b = files or ("column A", "column B")
+    check_shared_queries((name_a, list(column_a.per_query)),
+                         (name_b, list(column_b.per_query)), TWO_RUNS_FIX)
     return pilot(column_a, column_b, source="per-query tables")
 
 
@@ -190,17 +246,18 @@ NON_SIGNIFICANT_MEANING = (
     "A non-significant result on a small sample does not mean “there is no effect”: "
     "it means the effect is below the resolution of this sample."
 )
-"""The methods page's words, shown wherever a number of queries is chosen."""
+"""The Methods page's words, shown wherever a number of queries is chosen."""
 
 METHOD_SUMMARY = (
-    "**z** (default): the methods page's formula; it treats the spread as known. **t**: what "
-    "a paired t-test achieves when the spread is estimated from the same queries; it asks "
-    "for a slightly larger difference on small samples and agrees with z from a few hundred "
-    "queries on."
+    f"**z** (default): the normal-approximation formula of the {methods_link('mde')}; it "
+    "treats the spread as known. **t**: what a paired t-test achieves when the spread is "
+    "estimated from the same queries; it asks for a slightly larger difference on small "
+    "samples and agrees with z from a few hundred queries on."
 )
 METHOD_NOTE = (
-    "**z (default)** is the methods page's formula, MDE = (z₁₋α/₂ + z_power) · sd / √n. It "
-    "treats the spread as known, which is accurate from a few dozen queries on. "
+    "**z (default)** is the normal approximation, MDE = (z₁₋α/₂ + z_power) · sd / √n "
+    f"({methods_link('mde')}). It treats the spread as known, which is accurate from a few "
+    "dozen queries on. "
     "**t** (noncentral t, as in Sakai's topic set size design) is what the paired t-test "
     "actually achieves when the spread is itself estimated from the same n queries: the "
     "critical value is Student's t with n − 1 degrees of freedom and the power comes from the "
@@ -209,6 +266,22 @@ METHOD_NOTE = (
     "to the third digit."
 )
 """Why there are two methods and when they differ, for the page."""
+
+
+def no_spread_sentence(sd: float, pilot: Pilot | None) -> str:
+    """Why nothing can be planned from differences without spread (the Markdown dialect)."""
+    if pilot is None:
+        return (f"A spread of {sd:g} means every query moves by the same amount: there is "
+                "nothing to plan. Type the sd of per-query differences B − A you expect.")
+    if pilot.mean_delta == 0:
+        moved = "both runs score the same on every query"
+    else:
+        moved = f"every query moved by the same {format_delta(pilot.mean_delta)}"
+    return (f"The {pilot.n_queries:,} paired differences of {literal(pilot.metric)} have no "
+            f"spread (sd 0: {moved}), so nothing can be planned from them: the MDE and the "
+            "queries a difference needs come from how much the difference varies across "
+            "queries. Measure the spread on two runs that differ, or type in one from an "
+            "earlier comparison.")
 
 
 def n_grid(n_queries: int, largest_needed: int = 0, points: int = 60) -> np.ndarray:

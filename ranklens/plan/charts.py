@@ -8,12 +8,19 @@ browser.
 
 from __future__ import annotations
 
+import math
+
 import altair as alt
 import pandas as pd
 
 from ranklens.charts import CHOSEN, CURVE, FIT_WIDTH, MUTED, TARGET, log_ticks, width_ticks
-from ranklens.formats import format_delta
+from ranklens.formats import format_delta, format_percent, format_value
 from ranklens.plan.analysis import QueryPlan
+
+LABEL_ABOVE, LABEL_BELOW = -10, 14
+"""Vertical offsets (pixels) of the chosen point's label: above the point, or below it."""
+LABEL_CLEARANCE = 18
+"""Pixels a target rule must keep from the label's middle line not to run through its text."""
 
 
 def mde_chart(curve: pd.DataFrame, plan: QueryPlan, *, height: int = 320) -> alt.LayerChart:
@@ -51,17 +58,46 @@ def mde_chart(curve: pd.DataFrame, plan: QueryPlan, *, height: int = 320) -> alt
         ).encode(x=alt.value(0), y="target:Q", text="label:N")
         layers += [rules, labels]
     if plan.mde is not None and plan.n_queries is not None:
-        chosen = pd.DataFrame({"n_queries": [plan.n_queries], "mde": [plan.mde],
-                               "label": [f"{plan.n_queries:,} queries → MDE {plan.mde:.4f}"]})
+        chosen = pd.DataFrame({
+            "n_queries": [plan.n_queries], "mde": [plan.mde],
+            "label": [f"{plan.n_queries:,} queries → MDE {format_value(plan.mde)}"]})
         point = alt.Chart(chosen).mark_point(
             color=CHOSEN, filled=True, size=90).encode(
             x="n_queries:Q", y="mde:Q",
             tooltip=[alt.Tooltip("label:N", title="your choice")])
+        offset = point_label_offset(plan.mde, list(targets["target"]), y_range, height)
         text = alt.Chart(chosen).mark_text(
-            align="left", dx=8, dy=-10, color=CHOSEN, fontWeight="bold", fontSize=12,
+            align="left", dx=8, dy=offset, color=CHOSEN, fontWeight="bold", fontSize=12,
         ).encode(x="n_queries:Q", y="mde:Q", text="label:N")
         layers += [point, text]
     return alt.LayerChart(layer=layers, height=height, width="container", autosize=FIT_WIDTH)
+
+
+def point_label_offset(mde: float, targets: list[float], y_range: list[float],
+                       height: int) -> int:
+    """Where the chosen point's label goes: above the point, or below when a target rule
+    would run through the text above (and the side below is clearer).
+
+    Positions are compared in pixels on the chart's log y scale (``y_range`` over
+    ``height``); a rule closer than ``LABEL_CLEARANCE`` to the label's middle line crosses
+    its letters.
+    """
+    low, high = (math.log(value) for value in y_range)
+    span = high - low
+    if span <= 0 or mde <= 0:
+        return LABEL_ABOVE
+
+    def pixels(value: float) -> float:  # distance above the point, in pixels
+        return height * (math.log(value) - math.log(mde)) / span
+
+    def clearance(offset: int) -> float:
+        middle = -offset  # the label's middle, in pixels above the point
+        return min((abs(pixels(t) - middle) for t in targets if t > 0), default=math.inf)
+
+    above, below = clearance(LABEL_ABOVE), clearance(LABEL_BELOW)
+    if above >= LABEL_CLEARANCE or above >= below:
+        return LABEL_ABOVE
+    return LABEL_BELOW
 
 
 def target_rules_data(plan: QueryPlan) -> pd.DataFrame:
@@ -92,7 +128,8 @@ def power_chart(curve: pd.DataFrame, plan: QueryPlan, *, height: int = 320) -> a
     layers: list[alt.Chart] = [line, wanted]
     if plan.mde is not None:
         mde = pd.DataFrame({"mde": [plan.mde], "power": [plan.power],
-                            "label": [f"MDE {plan.mde:.4f}: {plan.power:.0%} power"]})
+                            "label": [f"MDE {format_value(plan.mde)}: "
+                                      f"{format_percent(plan.power)} power"]})
         layers.append(alt.Chart(mde).mark_rule(color=CHOSEN).encode(x="mde:Q"))
         layers.append(alt.Chart(mde).mark_text(
             align="left", dx=6, dy=14, color=CHOSEN, fontWeight="bold", fontSize=12,

@@ -28,7 +28,15 @@ from ranklens.html import markdown, number_cell, text, text_cell
 from ranklens.io import InputFile
 from ranklens.plan import charts as plan_charts
 from ranklens.plan import views as plan_views
-from ranklens.plan.analysis import METHOD_NOTE, METHOD_SUMMARY, Pilot, PlanRow, QueryPlan
+from ranklens.plan.analysis import (
+    METHOD_NOTE,
+    METHOD_SUMMARY,
+    NO_SPREAD_SD,
+    Pilot,
+    PlanRow,
+    QueryPlan,
+    no_spread_sentence,
+)
 
 JSON_ID = "ranklens-mde"
 CHART_WIDTH = 500
@@ -71,15 +79,19 @@ def render(export: MdeExport) -> str:
     plan = export.plan
     assert plan.n_queries is not None and plan.mde is not None
     metric = export.pilot.metric if export.pilot is not None else "typed-in spread"
+    no_spread = plan.sd < NO_SPREAD_SD
+    sections = ((_spread_section(export), _no_spread_section(export)) if no_spread
+                else (_spread_section(export), _headline_section(export),
+                      _table_section(plan), _method_section(), _charts_section(export)))
     return html_common.planning_document(
-        title=f"ranklens: MDE with {plan.n_queries:,} queries",
+        title=("ranklens: no spread to plan from" if no_spread
+               else f"ranklens: MDE with {plan.n_queries:,} queries"),
         heading="How many queries? Minimum detectable effect",
         subtitle=(f"{text(metric)} · {plan.n_queries:,} queries · alpha {plan.alpha:g} "
-                  f"(two-sided) · power {plan.power:.0%} · {text(plan.method)}-method · "
-                  f"ranklens {text(export.version)}"),
+                  f"(two-sided) · power {formats.format_percent(plan.power)} · "
+                  f"{text(plan.method)}-method · ranklens {text(export.version)}"),
         version=export.version,
-        sections=(_spread_section(export), _headline_section(export), _table_section(plan),
-                  _method_section(), _charts_section(export)),
+        sections=sections,
         inputs=export.inputs, settings=export.settings,
         holds="The plan (settings, every row, the headline numbers and the curves' points) is",
         json_id=JSON_ID, payload=_payload(export))
@@ -99,8 +111,18 @@ def _spread_section(export: MdeExport) -> str:
         None if pilot is None else pilot.mean_delta)
     source = SOURCES.get(str(export.settings.get("source", "")), "")
     origin = f"<p>Spread from {text(source)}.</p>" if source and pilot is not None else ""
+    warned = "" if pilot is None or not pilot.warnings else (
+        '<ul class="warnings">' + "".join(f"<li>{text(m)}</li>" for m in pilot.warnings)
+        + "</ul>")
     return (f'<section id="spread"><h2>Spread of per-query differences</h2>{origin}'
-            f"<p>{markdown(caption)}</p></section>")
+            f"<p>{markdown(caption)}</p>{warned}</section>")
+
+
+def _no_spread_section(export: MdeExport) -> str:
+    """Differences without spread: why nothing is planned (no cards, table or charts)."""
+    sentence = no_spread_sentence(export.plan.sd, export.pilot)
+    return (f'<section id="headline"><div class="verdict"><p>{markdown(sentence)}</p></div>'
+            "</section>")
 
 
 def _headline_section(export: MdeExport) -> str:
@@ -133,8 +155,7 @@ def _charts_section(export: MdeExport) -> str:
     plan = export.plan
     assert plan.n_queries is not None
     if export.mde_curve is None or export.power_curve is None:
-        return (f'<section id="charts"><h2>Charts</h2><p class="note">'
-                f"{text(plan_views.NO_SPREAD)}</p></section>")
+        return ""
     mde = html_common.figure(
         html_common.chart_svg(plan_charts.mde_chart(export.mde_curve, plan), CHART_WIDTH),
         "MDE against the number of queries, log scales, the chosen number of queries marked",
@@ -165,8 +186,9 @@ def _payload(export: MdeExport) -> dict[str, Any]:
         "target": export.target,
         "other_method": {"method": plan_views.other_method(plan.method),
                          "mde": export.other_mde},
-        "headline": [formats.card_dict(card) for card in
-                     plan_views.mde_cards(plan, export.target_row, export.other_mde)],
+        "headline": [] if plan.sd < NO_SPREAD_SD else [
+            formats.card_dict(card)
+            for card in plan_views.mde_cards(plan, export.target_row, export.other_mde)],
         "inputs": html_common.files_json(export.inputs),
         "curves": curves,
     }

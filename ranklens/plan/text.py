@@ -1,33 +1,51 @@
 """The MDE plan as text a person reads: what ``ranklens mde`` prints.
 
-It formats a ``QueryPlan``; it computes nothing (that is ``ranklens.plan.analysis``).
+It formats a ``QueryPlan``; it computes nothing (that is ``ranklens.plan.analysis``). Numbers
+read as on the page and in its HTML export (``ranklens.formats``): power with one decimal.
 """
 
 from __future__ import annotations
 
 import textwrap
 
-from ranklens.formats import DASH, format_delta, plain_table
-from ranklens.plan.analysis import QueryPlan
+from ranklens.formats import (
+    DASH,
+    format_delta,
+    format_percent,
+    format_value,
+    plain,
+    plain_table,
+)
+from ranklens.plan.analysis import NO_SPREAD_SD, QueryPlan, no_spread_sentence
 
 
 def render_plan(plan: QueryPlan, width: int = 100) -> str:
-    """What ``ranklens mde`` prints: the spread used, the MDE, and the queries per difference."""
+    """What ``ranklens mde`` prints: the spread used, the MDE, and the queries per difference.
+
+    Differences without spread plan nothing: the spread and why, no table. The pilot's
+    warnings (judgements without a relevant document, tied runs) come last.
+    """
     approximation = "normal approximation" if plan.method == "z" else "paired t-test"
-    settings = (f"alpha {plan.alpha:g}, power {plan.power:.0%}, two-sided, {approximation}")
+    settings = (f"alpha {plan.alpha:g}, power {format_percent(plan.power)}, two-sided, "
+                f"{approximation}")
     out = []
     if plan.pilot is not None:
         p = plan.pilot
         out.append(f"Pilot: {p.metric} on {p.n_queries:,} paired queries; mean difference "
-                   f"{format_delta(p.mean_delta)}, sd of per-query differences {p.sd:.4f}.")
+                   f"{format_delta(p.mean_delta)}, sd of per-query differences "
+                   f"{format_value(p.sd)}.")
     else:
-        out.append(f"sd of per-query differences: {plan.sd:g}.")
+        out.append(f"sd of per-query differences: {format_value(plan.sd)}.")
+    if plan.sd < NO_SPREAD_SD:
+        out.append(plain(no_spread_sentence(plan.sd, plan.pilot)))
+        lines = [line for sentence in out for line in textwrap.wrap(sentence, width)]
+        return "\n".join([*lines, *_warnings(plan, width)]) + "\n"
     if plan.mde is not None and plan.n_queries is not None:
         out.append(f"Minimum detectable effect with {plan.n_queries:,} queries: "
-                   f"{plan.mde:.4f} ({settings}).")
-        out.append(f"A true difference below {plan.mde:.4f} is under what {plan.n_queries:,} "
-                   "queries resolve: a non-significant result there is not evidence of no "
-                   "effect.")
+                   f"{format_value(plan.mde)} ({settings}).")
+        out.append(f"A true difference below {format_value(plan.mde)} is under what "
+                   f"{plan.n_queries:,} queries resolve: a non-significant result there is "
+                   "not evidence of no effect.")
     else:
         out.append(f"Queries needed ({settings}):")
     header = ["difference", "queries needed"]
@@ -35,10 +53,21 @@ def render_plan(plan: QueryPlan, width: int = 100) -> str:
         header.append(f"power with {plan.n_queries:,} queries")
     rows = []
     for row in plan.rows:
-        cells_ = [format_delta(row.delta), str(row.queries_needed)]
+        cells_ = [format_delta(row.delta), f"{row.queries_needed:,}"]
         if plan.n_queries is not None:
-            cells_.append(DASH if row.power_at_n is None else f"{row.power_at_n:.1%}")
+            cells_.append(DASH if row.power_at_n is None else format_percent(row.power_at_n))
         rows.append(cells_)
     out = [line for sentence in out for line in textwrap.wrap(sentence, width)]
-    out += ["", *plain_table(header, rows, {0, 1, 2})]
+    out += ["", *plain_table(header, rows, {0, 1, 2}), *_warnings(plan, width)]
     return "\n".join(out) + "\n"
+
+
+def _warnings(plan: QueryPlan, width: int) -> list[str]:
+    messages = () if plan.pilot is None else plan.pilot.warnings
+    if not messages:
+        return []
+    out = ["", "Warnings:"]
+    for message in messages:
+        out.extend(textwrap.wrap(message, width, initial_indent="  - ",
+                                 subsequent_indent="    "))
+    return out

@@ -2,7 +2,8 @@
 
 The page (``pages/mde.py``) draws these with Streamlit; its HTML report (``ranklens.plan.html``)
 writes the same cards, tables and sentences into a file, so a number reads the same in both.
-Sentences are Markdown with ``**bold**`` only.
+Sentences are the Markdown dialect of ``ranklens.formats``: ``**bold**``, links to the Methods
+page, user strings (the metric, column names) through ``literal``.
 
 One number is worked out here for the page with one library call: the MDE under the other
 method (``other_method_mde``). Everything else only formats what ``ranklens.plan.analysis``
@@ -13,14 +14,12 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ranklens.formats import Card, format_delta
+from ranklens.formats import Card, format_delta, format_percent, format_value, literal
 from ranklens.plan.analysis import NON_SIGNIFICANT_MEANING, PlanRow, QueryPlan
 from ranklens.stats import minimum_detectable_effect
 
 MDE_CHART_CAPTION = ("Red: your choice. Dashed: target differences; the curve crosses each at "
                      "the number of queries it needs.")
-NO_SPREAD = ("The per-query differences have no spread (every query moved by the same amount), "
-             "so there is no curve to draw: any true difference would be detected.")
 
 
 def other_method(method: str) -> str:
@@ -38,9 +37,10 @@ def other_method_mde(plan: QueryPlan) -> float:
 def spread_caption(sd: float, note: str | None, mean_delta: float | None) -> str:
     """Where the spread came from: a pilot's ``note`` and mean difference, or typed in."""
     if note is None or mean_delta is None:
-        return f"Spread: **sd {sd:.4f}**, typed in."
-    return (f"Spread: **sd {sd:.4f}** — {note}. Mean difference on the pilot "
-            f"{format_delta(mean_delta)}; the plan uses only the spread, not this difference.")
+        return f"Spread: **sd {format_value(sd)}**, typed in."
+    return (f"Spread: **sd {format_value(sd)}** — {literal(note)}. Mean difference on the "
+            f"pilot {format_delta(mean_delta)}; the plan uses only the spread, not this "
+            "difference.")
 
 
 def mde_cards(plan: QueryPlan, target_row: PlanRow, other_mde: float) -> tuple[Card, ...]:
@@ -50,15 +50,16 @@ def mde_cards(plan: QueryPlan, target_row: PlanRow, other_mde: float) -> tuple[C
     target = format_delta(target_row.delta)
     power_now = target_row.power_at_n
     return (
-        Card(f"MDE with {plan.n_queries:,} queries", f"{plan.mde:.4f}", plan.mde,
-             f"Smallest true difference detected with {plan.power:.0%} power at alpha "
-             f"{plan.alpha:g}. With the {other}-method: {other_mde:.4f}."),
+        Card(f"MDE with {plan.n_queries:,} queries", format_value(plan.mde), plan.mde,
+             f"Smallest true difference detected with {format_percent(plan.power)} power at "
+             f"alpha {plan.alpha:g}. With the {other}-method: {format_value(other_mde)}."),
         Card(f"Queries needed for {target}", f"{target_row.queries_needed:,}",
              target_row.queries_needed, "The target difference is set in the sidebar."),
-        Card(f"Power for {target} now", "—" if power_now is None else f"{power_now:.0%}",
+        Card(f"Power for {target} now",
+             "—" if power_now is None else format_percent(power_now),
              power_now, f"Chance that {plan.n_queries:,} queries show a true {target} as "
                         "significant."),
-        Card("sd of differences", f"{plan.sd:.4f}", plan.sd),
+        Card("sd of differences", format_value(plan.sd), plan.sd),
     )
 
 
@@ -67,25 +68,32 @@ def mde_sentence(plan: QueryPlan, other_mde: float) -> str:
     assert plan.mde is not None and plan.n_queries is not None
     z_and_t = {plan.method: plan.mde, other_method(plan.method): other_mde}
     return (f"With {plan.n_queries:,} queries, a true difference smaller than "
-            f"**{plan.mde:.4f}** will often come out non-significant "
-            f"(z-based MDE {z_and_t['z']:.4f}, t-based {z_and_t['t']:.4f}). "
-            f"{NON_SIGNIFICANT_MEANING}")
+            f"**{format_value(plan.mde)}** will often come out non-significant "
+            f"(z-based MDE {format_value(z_and_t['z'])}, t-based "
+            f"{format_value(z_and_t['t'])}). {NON_SIGNIFICANT_MEANING}")
 
 
 def plan_table(plan: QueryPlan) -> pd.DataFrame:
     """The queries-needed table as the page shows it: one row per target difference.
 
     Columns: "target difference" (signed text), "queries needed", "power with N queries"
-    (a fraction) and "detectable with N?" (yes/no).
+    (in percent, 0 to 100: the page shows it with one decimal, as everywhere) and
+    "detectable with N?" (yes/no).
     """
     assert plan.n_queries is not None
     return pd.DataFrame([
         {"target difference": format_delta(row.delta),
          "queries needed": row.queries_needed,
-         f"power with {plan.n_queries:,} queries": row.power_at_n,
+         power_column(plan): None if row.power_at_n is None else 100.0 * row.power_at_n,
          f"detectable with {plan.n_queries:,}?":
              "yes" if row.queries_needed <= plan.n_queries else "no"}
         for row in plan.rows])
+
+
+def power_column(plan: QueryPlan) -> str:
+    """The name of the queries-needed table's power column."""
+    assert plan.n_queries is not None
+    return f"power with {plan.n_queries:,} queries"
 
 
 def power_chart_caption(alpha: float) -> str:

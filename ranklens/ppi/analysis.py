@@ -18,6 +18,7 @@ assumes the gold queries are a random sample of all queries (``RANDOM_SAMPLE_ASS
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import warnings
 from collections.abc import Sequence
@@ -27,10 +28,12 @@ import numpy as np
 import pandas as pd
 
 from ranklens import io
-from ranklens.data import MetricResult
+from ranklens.data import MetricResult, Qrels, Run
 from ranklens.io import InputFile
+from ranklens.io.shared_queries import RUN_AND_QRELS_FIX, check_shared_queries, example_ids
 from ranklens.io.source import file_stem  # the run names compare shows
 from ranklens.metrics import evaluate, parse_metric
+from ranklens.metrics.checks import no_relevant_warning, tied_scores_warning
 from ranklens.stats import (
     MIN_GOLD,
     PPIComparison,
@@ -295,17 +298,60 @@ def budget_grid(n_gold: int, pool: int, points: int = 60) -> np.ndarray:
 def analyse_ppi(
     run_a: InputFile, run_b: InputFile, proxy_qrels: InputFile, gold_qrels: InputFile,
     metric: str, *, alpha: float = 0.05, run_names: tuple[str, str] | None = None,
+    order: str = "score",
 ) -> PPIAnalysis:
     """Read both runs and both judgement sets, score ``metric`` four ways, compare (PPI++).
 
-    Every problem with a file is an ``io.InputError``; an unknown metric a ``ValueError``.
+    Every problem with a file is an ``io.InputError``; an unknown metric a ``ValueError``;
+    judgements that share no query with the runs (or gold queries without proxy judgements)
+    a ``ValueError`` naming the files with example ids. ``order`` "rank" orders documents by
+    the runs' rank column. The analysis's warnings say which judgements mark no document
+    relevant and which run is tied on most queries.
     """
     name = parse_metric(metric).name
-    run_a_read, _ = io.read_run(run_a.data, name=run_a.name)
-    run_b_read, _ = io.read_run(run_b.data, name=run_b.name)
+    run_a_read, _ = io.read_run(run_a.data, name=run_a.name, keep_ranks=True)
+    run_b_read, _ = io.read_run(run_b.data, name=run_b.name, keep_ranks=True)
     proxy, _ = io.read_qrels(proxy_qrels.data, name=proxy_qrels.name)
     gold, _ = io.read_qrels(gold_qrels.data, name=gold_qrels.name)
-    scored = [evaluate(run, qrels, [name])[name]
+    check_judged_queries((run_a.name, run_a_read), (run_b.name, run_b_read),
+                         (proxy_qrels.name, proxy), (gold_qrels.name, gold))
+    scored = [evaluate(run, qrels, [name], order=order)[name]
               for qrels in (proxy, gold) for run in (run_a_read, run_b_read)]
     names = run_names or (file_stem(run_a.name), file_stem(run_b.name))
-    return compare_ppi(*scored, run_names=names, alpha=alpha)
+    analysis = compare_ppi(*scored, run_names=names, alpha=alpha)
+    found = [no_relevant_warning(proxy, proxy_qrels.name),
+             no_relevant_warning(gold, gold_qrels.name)]
+    if order == "score":
+        found += [tied_scores_warning(run_a_read, _run_label(names[0], run_a.name)),
+                  tied_scores_warning(run_b_read, _run_label(names[1], run_b.name))]
+    extra = tuple(message for message in found if message)
+    return dataclasses.replace(analysis, warnings=(*extra, *analysis.warnings))
+
+
+def check_judged_queries(run_a: tuple[str, Run], run_b: tuple[str, Run],
+                         proxy: tuple[str, Qrels], gold: tuple[str, Qrels]) -> None:
+    """Refuse, naming the files with example ids, inputs that cannot be paired: a run and the
+    proxy judgements without a common query, gold judgements on no query of the runs, or gold
+    queries that have no proxy judgements."""
+    (proxy_name, proxy_qrels), (gold_name, gold_qrels) = proxy, gold
+    proxy_ids = proxy_qrels.query_ids()
+    run_ids = {}
+    for name, run in (run_a, run_b):
+        run_ids[name] = run.query_ids()
+        check_shared_queries((name, run_ids[name]), (proxy_name, proxy_ids), RUN_AND_QRELS_FIX)
+    gold_ids = gold_qrels.query_ids()
+    both = sorted(set(run_ids[run_a[0]]) & set(run_ids[run_b[0]]))
+    check_shared_queries((gold_name, gold_ids), (f"{run_a[0]} and {run_b[0]}", both),
+                         "The gold judgements must use the runs' query ids: the same "
+                         "spelling, case and prefix; the correction needs gold labels on "
+                         "queries both runs answer.")
+    unjudged = sorted(set(gold_ids) - set(proxy_ids))
+    if unjudged:
+        raise ValueError(
+            f"{len(unjudged):,} queries of {gold_name} have no judgements in {proxy_name}, "
+            f"e.g. {example_ids(unjudged)}: each gold query needs proxy judgements too, "
+            "because the correction compares the two labelings on the same queries.")
+
+
+def _run_label(label: str, file: str) -> str:
+    return label if label == file else f"{label} ({file})"

@@ -12,7 +12,8 @@ import altair as alt
 import pandas as pd
 
 from ranklens.charts import CHOSEN, CURVE, FIT_WIDTH, MUTED, log_ticks, width_ticks
-from ranklens.formats import format_delta
+from ranklens.formats import format_delta, format_interval, format_value
+from ranklens.ppi import words
 from ranklens.ppi.analysis import PPIAnalysis
 
 ESTIMATE_COLOURS = {"ppi++": "#0969da", "gold": "#1a7f37", "ppi": "#8250df",
@@ -22,34 +23,28 @@ ESTIMATE_COLOURS = {"ppi++": "#0969da", "gold": "#1a7f37", "ppi": "#8250df",
 def intervals_data(analysis: PPIAnalysis) -> pd.DataFrame:
     """One row per estimate, top to bottom: PPI++, gold only, classic PPI, proxy uncorrected.
 
-    Columns: ``key``, ``label`` (the y label; the proxy's says "biased"), ``delta``, ``low``,
-    ``high``, ``lam`` (NaN for the proxy), ``queries`` (what it was measured on), ``text``.
+    Columns: ``key``, ``label`` (the y label; the proxy's says "biased" only when its bias
+    on the gold queries shows, ``words.estimate_label``), ``delta``, ``low``, ``high``,
+    ``lam`` (NaN for the proxy), ``queries`` (what it was measured on), ``method`` (how the
+    interval is computed) and ``text`` (the label drawn beside the point).
     """
-    order = ("ppi++", "gold", "ppi", "proxy")
-    labels = {"ppi++": "PPI++ (λ estimated)", "gold": "gold only (λ = 0)",
-              "ppi": "classic PPI (λ = 1)", "proxy": "proxy, uncorrected (biased)"}
     rows = []
-    for key in order:
+    for key in ("ppi++", "gold", "ppi", "proxy"):
         result = analysis.estimate(key).result
-        if key == "proxy":
-            queries = f"{result.n_proxy:,} queries, proxy labels"
-        elif key == "gold":
-            queries = f"{result.n_gold:,} gold queries"
-        else:
-            queries = f"{result.n_gold:,} gold + {result.n_proxy:,} proxy-only"
         rows.append({
-            "key": key, "label": labels[key], "delta": result.delta,
+            "key": key, "label": words.estimate_label(analysis, key), "delta": result.delta,
             "low": result.ci_low, "high": result.ci_high,
             "lam": float("nan") if key == "proxy" else result.lam,
-            "queries": queries,
-            "text": f"{format_delta(result.delta)} [{format_delta(result.ci_low)}, "
-                    f"{format_delta(result.ci_high)}]",
+            "queries": words.measured_on(result, key),
+            "method": words.interval_method(result, key),
+            "text": f"{format_delta(result.delta)} "
+                    f"({format_interval(result.ci_low, result.ci_high)})",
         })
     return pd.DataFrame(rows)
 
 
 def intervals_chart(analysis: PPIAnalysis, *, row_height: int = 44) -> alt.LayerChart:
-    """The four intervals of B - A on one axis, a dashed rule at 0, the biased one in red."""
+    """The four intervals of B - A on one axis, a dashed rule at 0, the proxy in red."""
     data = intervals_data(analysis)
     order = list(data["label"])
     level = round(100 * (1 - analysis.estimate("ppi++").result.alpha))
@@ -60,7 +55,8 @@ def intervals_chart(analysis: PPIAnalysis, *, row_height: int = 44) -> alt.Layer
                                        range=list(ESTIMATE_COLOURS.values())))
     tooltip = [alt.Tooltip("label:N", title="estimate"),
                alt.Tooltip("text:N", title=f"B − A [{level}% CI]"),
-               alt.Tooltip("queries:N", title="measured on")]
+               alt.Tooltip("queries:N", title="measured on"),
+               alt.Tooltip("method:N", title="interval")]
     base = alt.Chart(data).encode(y=y, color=colour, tooltip=tooltip)
     bars = base.mark_rule(strokeWidth=3).encode(
         x=alt.X("low:Q", title=f"{analysis.metric}: B − A with {level}% interval",
@@ -112,7 +108,7 @@ def budget_chart(curve: pd.DataFrame, current_n: int, current_width: float,
         layers.append(alt.Chart(pd.DataFrame({"n_gold": [min_gold]})).mark_rule(
             color=MUTED, strokeDash=[2, 2]).encode(x="n_gold:Q"))
     here = pd.DataFrame({"n_gold": [current_n], "width": [current_width],
-                         "label": [f"now: {current_n:,} gold → {current_width:.4f}"]})
+                         "label": [f"now: {current_n:,} gold → {format_value(current_width)}"]})
     layers.append(alt.Chart(here).mark_point(color=CHOSEN, filled=True, size=90).encode(
         x="n_gold:Q", y="width:Q", tooltip=[alt.Tooltip("label:N", title="your sample")]))
     layers.append(alt.Chart(here).mark_text(

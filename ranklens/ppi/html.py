@@ -11,7 +11,7 @@ is embedded as JSON (``<script type="application/json" id="ranklens-ppi">``, rea
 
 It computes no statistics: the analysis, the budget and its curve are the page's
 (``PPIExport`` carries them); the words are ``ranklens.ppi.views``'s and
-``ranklens.ppi.text.ppi_sentences``, as on the page. Deterministic: the same export gives the
+``ranklens.ppi.words``'s, as on the page and in the CLI. Deterministic: the same export gives the
 same bytes.
 """
 
@@ -29,9 +29,10 @@ from ranklens.html import markdown, number_cell, text, text_cell
 from ranklens.io import InputFile
 from ranklens.ppi import charts as ppi_charts
 from ranklens.ppi import views as ppi_views
+from ranklens.ppi import words
 from ranklens.ppi.analysis import PPIAnalysis
-from ranklens.ppi.text import ppi_sentences
 from ranklens.ppi.views import GoldBudget
+from ranklens.ppi.words import ppi_sentences
 from ranklens.stats import MIN_GOLD
 
 JSON_ID = "ranklens-ppi"
@@ -73,8 +74,8 @@ def render(export: PPIExport) -> str:
                   f"{best.n_proxy:,} proxy-only · ranklens {text(export.version)}"),
         version=export.version,
         sections=(_verdict_section(analysis), _warnings_section(analysis),
-                  _intervals_section(analysis), _bias_section(analysis),
-                  _budget_section(export)),
+                  _notes_section(analysis), _intervals_section(analysis),
+                  _bias_section(analysis), _budget_section(export)),
         inputs=export.inputs, settings=_settings(export),
         holds="The analysis (every estimate, the bias, the variance model and the gold "
               "budget) is",
@@ -92,21 +93,26 @@ def _verdict_section(analysis: PPIAnalysis) -> str:
     sentences = ppi_sentences(analysis)
     rest = "".join(f"<p>{markdown(sentence)}</p>" for sentence in sentences[1:])
     return (f'<section id="verdict"><div class="verdict">'
-            f'<p class="conclusion">{text(ppi_views.ppi_title(analysis))}</p>'
+            f'<p class="conclusion">{markdown(ppi_views.ppi_title(analysis))}</p>'
             f"{html_common.cards(ppi_views.ppi_cards(analysis))}{rest}</div></section>")
 
 
 def _warnings_section(analysis: PPIAnalysis) -> str:
+    """The analysis's warnings; no section when there are none."""
     messages = ppi_views.ppi_warnings(analysis)
-    assumption = (f'<p class="assumption">{markdown(ppi_views.RANDOM_SAMPLE_WARNING)}'
-                  "</p>")
-    if messages:
-        items = "".join(f"<li>{text(message)}</li>" for message in messages)
-        listed = f'<ul class="warnings">{items}</ul>'
-    else:
-        note = ppi_views.enough_gold_note(analysis)
-        listed = f'<p class="note">{text(note)}</p>' if note else ""
-    return f'<section id="warnings"><h2>Warnings</h2>{listed}{assumption}</section>'
+    if not messages:
+        return ""
+    items = "".join(f"<li>{text(message)}</li>" for message in messages)
+    return f'<section id="warnings"><h2>Warnings</h2><ul class="warnings">{items}</ul></section>'
+
+
+def _notes_section(analysis: PPIAnalysis) -> str:
+    """What holds whatever the numbers: the random-sample assumption, and a reassuring note
+    when the gold sample is large enough (never under "Warnings")."""
+    note = ppi_views.enough_gold_note(analysis)
+    return ('<section id="notes"><h2>Notes</h2>'
+            f'<p class="assumption">{markdown(ppi_views.RANDOM_SAMPLE_WARNING)}</p>'
+            + (f'<p class="note">{text(note)}</p>' if note else "") + "</section>")
 
 
 def _intervals_section(analysis: PPIAnalysis) -> str:
@@ -121,6 +127,7 @@ def _intervals_section(analysis: PPIAnalysis) -> str:
             number_cell(result.delta, "delta"),
             f'<td class="num" data-low="{result.ci_low!r}" data-high="{result.ci_high!r}">'
             f"{text(str(record['interval']))}</td>",
+            text_cell(str(record["interval from"])),
             number_cell(result.p_value, "p"),
             number_cell(lam, "weight"),
             text_cell(str(record["measured on"])),
@@ -130,21 +137,22 @@ def _intervals_section(analysis: PPIAnalysis) -> str:
         html_common.chart_svg(ppi_charts.intervals_chart(analysis), CHART_WIDTH),
         f"The four estimates of {analysis.metric} B \u2212 A with their {level}% intervals, "
         "as in the table below")
-    notes = [note for note in (ppi_views.lambda_note(analysis),
+    notes = [note for note in (words.intervals_note(analysis), ppi_views.lambda_note(analysis),
                                ppi_views.INTERVALS_CAPTION) if note]
     return ('<section id="estimates"><h2>Four estimates of the same difference</h2>'
             + chart + html_common.table(list(shown.columns), rows, css_class="estimates",
                                         row_classes=["chosen", "", "", ""])
-            + "".join(f'<p class="note">{text(note)}</p>' for note in notes) + "</section>")
+            + "".join(f'<p class="note">{markdown(note)}</p>' for note in notes) + "</section>")
 
 
 def _bias_section(analysis: PPIAnalysis) -> str:
-    bias = analysis.bias
-    if bias is None:
+    bias, sentence = analysis.bias, ppi_views.bias_sentence(analysis)
+    if bias is None or sentence is None:
         return ""
     return ('<section id="bias"><h2>The proxy\'s bias on this difference</h2>'
-            + html_common.cards([ppi_views.bias_card(bias)])
-            + f"<p>{markdown(ppi_views.bias_sentence(bias))}</p></section>")
+            + html_common.cards(ppi_views.bias_cards(bias))
+            + f"<p>{markdown(sentence)}</p>"
+            + f'<p class="note">{markdown(words.BIAS_MEANING)}</p></section>')
 
 
 def _budget_section(export: PPIExport) -> str:
@@ -158,14 +166,14 @@ def _budget_section(export: PPIExport) -> str:
             "</h2>"
             f"<p>With <strong>{budget.planned:,}</strong> of the {budget.pool:,} queries "
             f"labelled gold (today: {model.n_gold:,}; the interval is "
-            f"{budget.realised:.4f} wide now):</p>"
+            f"{formats.format_value(budget.realised)} wide now):</p>"
             + html_common.cards(ppi_views.budget_cards(budget))
             + f"<p>{markdown(ppi_views.correlation_note(model))}</p>"
             + html_common.figure(
                 html_common.chart_svg(chart, BUDGET_CHART_WIDTH),
                 "Expected interval width against the number of gold queries, PPI++ and gold "
                 "only, today's sample marked",
-                text(ppi_views.budget_caption(model)))
+                markdown(ppi_views.budget_caption(model)))
             + "</section>")
 
 
@@ -190,7 +198,7 @@ def _payload(export: PPIExport) -> dict[str, Any]:
         "ranklens_version": export.version,
         "settings": html_common.jsonable(_settings(export)),
         "analysis": html_common.jsonable(analysis),
-        "verdict": ppi_sentences(analysis),
+        "verdict": [formats.plain(sentence) for sentence in ppi_sentences(analysis)],
         "headline": [formats.card_dict(card)
                      for card in ppi_views.ppi_cards(analysis)],
         "budget": budget,

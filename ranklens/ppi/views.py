@@ -2,7 +2,8 @@
 
 The page (``pages/ppi.py``) draws these with Streamlit; its HTML report (``ranklens.ppi.html``)
 writes the same cards, tables and sentences into a file, so a number reads the same in both.
-Sentences are Markdown with ``**bold**`` only.
+Sentences, labels and help texts are the Markdown dialect of ``ranklens.formats`` (user strings
+through ``literal``); the verdict's sentences are ``ranklens.ppi.words``'s, as in the CLI.
 
 One number is worked out here for the page with one library call: the gold-budget planner's
 widths (``gold_budget``). Everything else only formats what ``ranklens.ppi.analysis``
@@ -15,14 +16,22 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ranklens.formats import Card, format_delta, format_interval, format_p
+from ranklens.formats import (
+    Card,
+    format_delta,
+    format_interval,
+    format_p,
+    format_value,
+    literal,
+)
+from ranklens.methods import methods_link
+from ranklens.ppi import words
 from ranklens.ppi.analysis import (
     RANDOM_SAMPLE_ASSUMPTION,
     PPIAnalysis,
     ProxyBias,
     VarianceModel,
 )
-from ranklens.ppi.text import interval_words, ppi_sentences
 from ranklens.stats import MIN_GOLD
 
 RANDOM_SAMPLE_WARNING = f"**Gold queries must be a random sample.** {RANDOM_SAMPLE_ASSUMPTION}"
@@ -34,8 +43,8 @@ INTERVALS_CAPTION = (
 
 
 def ppi_title(analysis: PPIAnalysis) -> str:
-    """The verdict box's heading: the first sentence up to its colon."""
-    return ppi_sentences(analysis)[0].split(":")[0] + "."
+    """The verdict box's heading: which run is better after the correction, or neither."""
+    return words.conclusion(analysis)
 
 
 def ppi_cards(analysis: PPIAnalysis) -> tuple[Card, ...]:
@@ -43,15 +52,16 @@ def ppi_cards(analysis: PPIAnalysis) -> tuple[Card, ...]:
     best = analysis.estimate("ppi++").result
     level = round(100 * (1 - best.alpha))
     return (
-        Card(f"PPI++ {analysis.metric}, B − A", format_delta(best.delta), best.delta),
+        Card(f"PPI++ {literal(analysis.metric)}, B − A", format_delta(best.delta), best.delta),
         Card(f"{level}% interval",
              format_interval(best.ci_low, best.ci_high), None,
-             f"PPI++ variance, {interval_words(best)}."),
+             f"PPI++ variance, {words.interval_words(best)}."),
         Card("p", format_p(best.p_value), best.p_value,
-             f"Two-sided, {interval_words(best)}."),
+             f"Two-sided, {words.interval_words(best)}."),
         Card("Weight λ", f"{best.lam:.2f}", best.lam,
              "Weight of the proxy part: 0 is gold only, 1 is classic PPI; estimated to "
-             "minimise the variance (clipped to [0, 1])."),
+             "minimise the variance (clipped to [0, 1]). The covariance in it is divided by "
+             f"n − 1, not n as in ppi_py: see the {methods_link('choices')}."),
         Card("Gold / proxy-only", f"{best.n_gold:,} / {best.n_proxy:,}", None,
              "Queries with gold labels (and proxy labels) / queries with proxy labels only."),
     )
@@ -72,12 +82,15 @@ def enough_gold_note(analysis: PPIAnalysis) -> str | None:
 
 
 def intervals_table(analysis: PPIAnalysis, data: pd.DataFrame) -> pd.DataFrame:
-    """The four estimates as the page's table shows them, from ``intervals_data``'s rows."""
+    """The four estimates as the page's table shows them, from ``intervals_data``'s rows:
+    each with its interval and how that interval is computed (normal or paired t)."""
     return pd.DataFrame({
         "estimate": data["label"],
         "B − A": [format_delta(v) for v in data["delta"]],
         "interval": [format_interval(lo, hi)
                      for lo, hi in zip(data["low"], data["high"], strict=True)],
+        "interval from": [words.interval_method(analysis.estimate(k).result, k)
+                          for k in data["key"]],
         "p": [format_p(analysis.estimate(k).result.p_value) for k in data["key"]],
         "λ": ["—" if pd.isna(v) else f"{v:.2f}" for v in data["lam"]],
         "measured on": data["queries"],
@@ -94,23 +107,24 @@ def lambda_note(analysis: PPIAnalysis) -> str | None:
             f"{twin} coincide here.")
 
 
-def bias_card(bias: ProxyBias) -> Card:
-    return Card("Proxy − gold, on gold queries", format_delta(bias.bias), bias.bias,
-                f"Mean proxy delta minus mean gold delta over the {bias.n_gold:,} gold "
-                "queries; paired t-interval.")
-
-
-def bias_sentence(bias: ProxyBias) -> str:
-    """The proxy's bias on B - A in words, and how it differs from the proxy-vs-PPI++ gap."""
+def bias_cards(bias: ProxyBias) -> tuple[Card, ...]:
+    """The proxy's bias on B − A measured on the gold queries: value, interval and p."""
     level = round(100 * (1 - bias.alpha))
-    direction = "overstates" if bias.bias > 0 else "understates"
-    return (f"On the {bias.n_gold:,} queries with both labels the proxy {direction} B − A by "
-            f"**{format_delta(bias.bias)}** ({level}% interval "
-            f"{format_interval(bias.low, bias.high)}, p {format_p(bias.p_value)}). This is the "
-            "bias of the "
-            "difference, not of the labels: a proxy can over-rate both runs and still get "
-            "B − A right. The proxy-vs-PPI++ gap in the box above is a different number: the "
-            "proxy over all queries against the corrected estimate.")
+    return (
+        Card("Proxy − gold, on gold queries", format_delta(bias.bias), bias.bias,
+             f"Mean proxy delta minus mean gold delta over the {bias.n_gold:,} gold "
+             "queries."),
+        Card(f"{level}% interval (paired t)", format_interval(bias.low, bias.high), None),
+        Card("p (no bias)", format_p(bias.p_value), bias.p_value,
+             "Paired t-test of proxy − gold = 0 on the gold queries."),
+    )
+
+
+def bias_sentence(analysis: PPIAnalysis) -> str | None:
+    """The proxy's bias in words, as the verdict says it (``words.bias_statement``)."""
+    if analysis.bias is None:
+        return None
+    return words.bias_statement(analysis.bias, analysis.run_names)
 
 
 @dataclass(frozen=True)
@@ -148,15 +162,18 @@ def gold_budget(model: VarianceModel, planned: int) -> GoldBudget:
 def budget_cards(budget: GoldBudget) -> tuple[Card, ...]:
     """Expected PPI++ width (with its change against today) and the gold-only width."""
     return (
-        Card(f"Expected PPI++ width with {budget.planned:,} gold", f"{budget.expected:.4f}",
-             budget.expected, delta=f"{budget.change:+.4f} vs now"),
-        Card(f"Gold only with {budget.planned:,} gold", f"{budget.gold_only:.4f}",
+        Card(f"Expected PPI++ width with {budget.planned:,} gold",
+             format_value(budget.expected), budget.expected,
+             delta=f"{format_delta(budget.change)} vs now", trend=budget.change,
+             better="down"),
+        Card(f"Gold only with {budget.planned:,} gold", format_value(budget.gold_only),
              budget.gold_only),
     )
 
 
 def correlation_note(model: VarianceModel) -> str:
-    return (f"Correlation of gold and proxy deltas so far: **{model.correlation:.2f}** on "
+    return (f"Correlation of gold and proxy deltas so far: "
+            f"**{format_value(model.correlation, 2)}** on "
             f"{model.n_gold:,} gold queries. The higher it is, the more each proxy label is "
             "worth.")
 
@@ -165,7 +182,8 @@ def budget_caption(model: VarianceModel) -> str:
     """What the gold-budget chart draws, and that it is a prediction."""
     pool = model.n_gold + model.n_proxy_only
     return (f"Expected width of the {round(100 * (1 - model.alpha))}% interval if n of the "
-            f"{pool:,} queries had gold labels (the methods page's PPI++ variance with the "
+            f"{pool:,} queries had gold labels (the PPI++ variance of the "
+            f"{methods_link('ppi')}, with the "
             "spreads and correlation observed so far, pinned to today's interval at the red "
             f"point, never above gold only). Dotted grey: the {MIN_GOLD}-gold-query warning "
             "line. A prediction, not a promise.")

@@ -14,7 +14,7 @@ Two ways to turn the estimate into an interval (``method`` of `ppi_compare`):
   mean width .950 / .985 / 1.010 times the narrower of classic PPI and gold only computed
   with the same t rule. At 200 gold queries the spreads of the estimate are those of the
   methods page's table (.0029 / .0069 / .0071 against .0029 / .0067 / .0070).
-- ``"asymptotic"``: the PPI++ of Angelopoulos et al. (2023) as the methods page and ppi_py
+- ``"asymptotic"``: the PPI++ of Angelopoulos et al. (2023) as the seeds' methods text and ppi_py
   compute it: lambda* = c / ((1 + n/N) var_p) with var_p over all proxy differences and a
   normal quantile. Right for hundreds of gold queries; below about 100 it under-covers.
 """
@@ -164,9 +164,9 @@ def ppi_compare(
 
     ``method="finite-sample"`` (default) estimates lambda by `regression_lambda` and uses
     Student's t with n_gold - 2 degrees of freedom (n_gold - 1 for a fixed ``lam``); it needs
-    3 gold queries when lambda is estimated. ``method="asymptotic"`` is the methods page's
-    PPI++ (`optimal_lambda`, normal quantile), as ppi_py computes it. See the module docstring
-    for the measured coverage of both. The p-value is two-sided, from the same distribution
+    3 gold queries when lambda is estimated. ``method="asymptotic"`` is the PPI++ of the
+    seeds' methods text (`optimal_lambda`, normal quantile), as ppi_py computes it. See the
+    module docstring for the measured coverage of both. The p-value is two-sided, from the same distribution
     as the interval, so it is at most ``alpha`` exactly when the interval excludes 0.
 
     With fewer than two proxy-only queries the spread of the proxy part cannot be

@@ -10,6 +10,7 @@ from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.testing.v1 import AppTest
 
 from ranklens.compare.analysis import demo_files
+from ranklens.formats import format_percent
 from ranklens.plan.analysis import (
     METHOD_NOTE,
     METHOD_SUMMARY,
@@ -57,7 +58,7 @@ def test_first_visit_shows_the_demo_pilots_numbers(demo_pilot: Pilot) -> None:
     assert values[f"MDE with {n} queries"] == f"{minimum_detectable_effect(demo_pilot.sd, n):.4f}"
     assert values["sd of differences"] == f"{demo_pilot.sd:.4f}"
     assert values["Queries needed for +0.0100"] == f"{required_queries(0.01, demo_pilot.sd):,}"
-    assert values["Power for +0.0100 now"] == f"{power(0.01, demo_pilot.sd, n):.0%}"
+    assert values["Power for +0.0100 now"] == format_percent(power(0.01, demo_pilot.sd, n))
     assert any(f"sd {demo_pilot.sd:.4f}" in caption.value for caption in at.caption)
 
 

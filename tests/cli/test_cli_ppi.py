@@ -41,8 +41,16 @@ def test_ppi_text(ranklens: Runner, demo_paths: dict[str, Path]) -> None:
     done = ranklens("ppi", demo_paths["run_a"], demo_paths["run_b"], "--proxy-qrels",
                     demo_paths["qrels_proxy"], "--gold-qrels", demo_paths["qrels_gold"])
     assert done.code == 0, done.err
-    for label in ("PPI++", "classic PPI (weight 1)", "gold only (weight 0)",
-                  "proxy, uncorrected"):
-        assert label in done.out
-    assert "The proxy alone says" in done.out
-    assert done.out.index("Warnings:") > done.out.index("The proxy alone says")  # last
+    rows = {line.split("  ")[0]: line for line in done.out.splitlines()}
+    # the page's labels, each row with how its interval is computed
+    # finite-sample PPI on the demo's 60 gold queries: t with 58 df for PPI++ (a fitted weight),
+    # 59 for the fixed weights; the uncorrected proxy is a paired t-interval
+    for label, method in (("PPI++ (λ estimated)", "t, 58 df"), ("classic PPI (λ = 1)", "t, 59 df"),
+                          ("gold only (λ = 0)", "t, 59 df"), ("proxy, uncorrected", "paired t")):
+        assert f"  {method}  " in rows[label], rows
+    assert "normal approximations" not in done.out.split("Intervals:")[0]
+    # the demo's bias interval (-0.0007 to +0.0232) holds 0: no direction is claimed
+    assert "No bias of the proxy" in done.out and "biased upward" not in done.out
+    assert "Uncorrected, the proxy says" in done.out
+    assert done.out.index("Assumption:") > done.out.index("Uncorrected, the proxy says")
+    assert "Warnings:" not in done.out  # the demo has none; the assumption is not a warning

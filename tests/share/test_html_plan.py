@@ -9,6 +9,7 @@ import pytest
 
 from ranklens import __version__
 from ranklens.compare.analysis import demo_files
+from ranklens.formats import format_percent, plain
 from ranklens.plan import analysis as planning
 from ranklens.plan import html as html_plan
 from ranklens.plan import views as plan_views
@@ -88,7 +89,7 @@ def test_demo_headline_table_and_sentence(demo_document: str,
     exact, mde_text = shown["MDE with 400 queries"]
     assert mde_text == f"{plan.mde:.4f}" and float(exact or "nan") == plan.mde
     assert shown["Queries needed for +0.0100"][1] == f"{row.queries_needed:,}"
-    assert shown["Power for +0.0100 now"][1] == f"{row.power_at_n:.0%}"
+    assert shown["Power for +0.0100 now"][1] == format_percent(row.power_at_n)  # 25.2%
     assert shown["sd of differences"][1] == f"{plan.sd:.4f}"
     body = table_rows(demo_document, 0)
     for cells, plan_row in zip(body, plan.rows, strict=True):
@@ -100,7 +101,7 @@ def test_demo_headline_table_and_sentence(demo_document: str,
     assert f"t-based {demo_export.other_mde:.4f}" in text
     assert " ".join(NON_SIGNIFICANT_MEANING.split()) in text
     assert demo_export.pilot is not None and demo_export.pilot.note in text
-    assert " ".join(METHOD_NOTE.replace("**", "").split()) in text
+    assert " ".join(plain(METHOD_NOTE).split()) in text
 
 
 def test_both_charts_are_inline_svg(demo_document: str,
@@ -111,7 +112,7 @@ def test_both_charts_are_inline_svg(demo_document: str,
     assert plan.mde is not None
     for row in plan.rows:  # the MDE chart's target rules, labelled with the queries needed
         assert f"needs {row.queries_needed:,} queries" in first
-    assert f"MDE {plan.mde:.4f}: 80% power" in second
+    assert f"MDE {plan.mde:.4f}: 80.0% power" in second
 
 
 def test_inputs_with_digests_and_every_setting(demo_document: str,
@@ -140,10 +141,15 @@ def test_embedded_json_holds_the_plan(demo_document: str,
 
 
 def test_no_spread_has_no_charts_and_says_why() -> None:
-    export = dataclasses.replace(export_for(0.1, 200), mde_curve=None, power_curve=None)
+    """Two identical pilot runs: the file says the spread is zero, not "MDE 0.0000"."""
+    pilot = planning.Pilot("nDCG@10", 600, 0.0, 0.0, "pilot runs scored on the qrels")
+    plan = planning.plan_queries(0.0, n_queries=600, pilot=pilot)
+    export = html_plan.MdeExport(plan, 0.01, 0.0, pilot, {**SETTINGS, "n_queries": 600})
     document = html_plan.render(export)
-    assert "<svg" not in document
-    assert plan_views.NO_SPREAD in page_text(document)
+    text = page_text(document)
+    assert "<svg" not in document and "MDE with" not in text and "queries needed" not in text
+    assert ("The 600 paired differences of nDCG@10 have no spread (sd 0: both runs score the "
+            "same on every query), so nothing can be planned from them") in text
     assert html_plan.embedded(document)["curves"] == {"mde": None, "power": None}
 
 

@@ -7,11 +7,11 @@ import dataclasses
 import pytest
 
 from ranklens import __version__
-from ranklens.formats import format_delta, format_p
+from ranklens.formats import format_delta, format_p, plain
 from ranklens.ppi import html as html_ppi
 from ranklens.ppi import views as ppi_views
 from ranklens.ppi.analysis import RANDOM_SAMPLE_ASSUMPTION, analyse_ppi, budget_curve
-from ranklens.ppi.text import ppi_sentences
+from ranklens.ppi.words import ppi_sentences
 from tests.support.html_outline import (
     assert_self_contained,
     cards,
@@ -55,31 +55,33 @@ def test_verdict_cards_as_the_page_shows_them(document: str,
     assert shown["Weight λ"] == (repr(best.lam), f"{best.lam:.2f}")
     assert shown["Gold / proxy-only"][1] == f"{best.n_gold:,} / {best.n_proxy:,}" == "60 / 340"
     text = page_text(document)
-    assert ppi_views.ppi_title(demo_export.analysis) in text
+    assert plain(ppi_views.ppi_title(demo_export.analysis)) in text
     for sentence in ppi_sentences(demo_export.analysis)[1:]:
-        assert " ".join(sentence.split()) in text
+        assert " ".join(plain(sentence).split()) in text
 
 
 def test_four_estimates_table_and_chart(document: str,
                                         demo_export: html_ppi.PPIExport) -> None:
     analysis = demo_export.analysis
     rows = table_rows(document, 0)
+    # the demo's bias interval holds 0: the proxy's row does not call it biased
     assert [row[0][1] for row in rows] == ["PPI++ (λ estimated)", "gold only (λ = 0)",
-                                           "classic PPI (λ = 1)",
-                                           "proxy, uncorrected (biased)"]
+                                           "classic PPI (λ = 1)", "proxy, uncorrected"]
     for row, key in zip(rows, ("ppi++", "gold", "ppi", "proxy"), strict=True):
         result = analysis.estimate(key).result
         assert row[1] == (repr(result.delta), format_delta(result.delta))
         assert row[2][1] == f"{format_delta(result.ci_low)} to {format_delta(result.ci_high)}"
-        assert row[3] == (repr(result.p_value), format_p(result.p_value))
-        assert row[4] == (("", "—") if key == "proxy"
+        assert row[3][1] == {"ppi++": "t, 58 df", "gold": "t, 59 df", "ppi": "t, 59 df",
+                             "proxy": "paired t"}[key]  # the demo's 60 gold queries
+        assert row[4] == (repr(result.p_value), format_p(result.p_value))
+        assert row[5] == (("", "—") if key == "proxy"
                           else (repr(result.lam), f"{result.lam:.2f}"))
     assert document.count("<svg") == 2  # the four intervals and the gold budget
-    intervals_svg = document.split("<svg")[1]
-    assert "proxy, uncorrected (biased)" in intervals_svg
+    intervals_svg = document.split("<svg")[1].split("</svg>")[0]
+    assert "proxy, uncorrected" in intervals_svg and "biased" not in intervals_svg
     best = analysis.estimate("ppi++").result
-    assert (f"{format_delta(best.delta, 4)} [{format_delta(best.ci_low, 4)}, "
-            f"{format_delta(best.ci_high, 4)}]") in intervals_svg
+    assert (f"{format_delta(best.delta, 4)} ({format_delta(best.ci_low, 4)} to "
+            f"{format_delta(best.ci_high, 4)})") in intervals_svg
 
 
 def test_bias_budget_and_random_sample_warning(document: str,
@@ -92,10 +94,15 @@ def test_bias_budget_and_random_sample_warning(document: str,
                                                            f"{budget.expected:.4f}")
     assert shown["Gold only with 120 gold"][1] == f"{budget.gold_only:.4f}"
     text = page_text(document)
-    assert f"{budget.change:+.4f} vs now" in text
+    assert f"{format_delta(budget.change)} vs now" in text  # a real minus
+    assert budget.change < 0 and 'class="delta green" data-direction="down"' in document
     assert f"so far: {analysis.model.correlation:.2f} on 60 gold queries" in text
     assert " ".join(RANDOM_SAMPLE_ASSUMPTION.split()) in text
     assert "Gold queries must be a random sample." in text
+    # no warning in the demo: no Warnings section; the reassuring note sits under Notes
+    assert 'id="warnings"' not in document
+    notes = document.split('<section id="notes">')[1].split("</section>")[0]
+    assert "60 gold queries: at or above the 30" in notes
     budget_svg = document.split("<svg")[2]
     assert f"now: 60 gold → {analysis.model.realised_width:.4f}" in budget_svg
 
@@ -127,7 +134,7 @@ def test_embedded_json_holds_the_analysis(document: str,
     assert embedded["budget"]["planned"] == 120
     assert demo_export.budget_curve is not None
     assert embedded["budget"]["curve"]["ppi"] == list(demo_export.budget_curve["ppi"])
-    assert embedded["verdict"] == ppi_sentences(analysis)
+    assert embedded["verdict"] == [plain(s) for s in ppi_sentences(analysis)]
     assert [f["sha256"] for f in embedded["inputs"]] == [f.sha256 for f in demo_export.inputs]
 
 

@@ -1,0 +1,80 @@
+"""What in a run or its judgements makes every metric say little: checked before anyone reads one.
+
+``no_relevant_documents`` answers "do these judgements mark a single document relevant?" (if
+not, every metric is 0 for every run and no comparison can find a difference);
+``tied_queries`` answers "on how many queries does this run give every document the same
+score?" (then the order within those queries is trec_eval's tie-break, descending doc id, not
+the run's: a model that wrote a constant, or a run that keeps its order only in the rank
+column). Each has a ``*_warning`` that says it in words, naming the file or run, or None.
+
+They count; they neither score nor refuse anything.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ranklens.data import Qrels, Run
+from ranklens.metrics.ordering import ordering_keys, sort_blocks
+
+TIED_SHARE = 0.5
+"""A run is warned about when more than this share of its queries have one score throughout."""
+
+
+def relevant_documents(qrels: Qrels, relevance_level: int = 1) -> int:
+    """How many judged (query, document) pairs count as relevant (grade >= ``relevance_level``)."""
+    return int(np.count_nonzero(np.asarray(qrels.relevance) >= relevance_level))
+
+
+def no_relevant_documents(qrels: Qrels, relevance_level: int = 1) -> bool:
+    """True when no judgement reaches ``relevance_level``: every metric is 0 for every run."""
+    return relevant_documents(qrels, relevance_level) == 0
+
+
+def no_relevant_warning(qrels: Qrels, file: str, relevance_level: int = 1) -> str | None:
+    """The warning for judgements without one relevant document (``file`` names them), or None.
+
+    Says what follows (every metric is 0 for both runs) and what to check.
+    """
+    if not no_relevant_documents(qrels, relevance_level):
+        return None
+    grades = np.unique(np.asarray(qrels.relevance))
+    shown = ", ".join(str(int(g)) for g in grades[:5]) + (", ..." if len(grades) > 5 else "")
+    return (f"{file} marks no document relevant: its {len(qrels):,} judgements have grades "
+            f"{shown or 'none'}, none at or above {relevance_level}. Every metric is 0 for "
+            "both runs, so there is no difference to find. Check that the grade column is the "
+            "relevance (not an iteration or a rank) and that relevant documents are graded 1 "
+            "or more.")
+
+
+def tied_queries(run: Run) -> tuple[int, int]:
+    """(queries whose documents all share one score, queries with two or more documents).
+
+    One pass over the run sorted by query: a query is tied when its highest and lowest
+    score are equal. Queries with a single document are not counted either way.
+    """
+    if not len(run):
+        return 0, 0
+    order = sort_blocks(run.query_codes, ordering_keys(run, "score"))
+    starts, lengths = order.starts[:-1], order.lengths
+    several = lengths >= 2
+    highest = order.keys[starts[several]]
+    lowest = order.keys[starts[several] + lengths[several] - 1]
+    return int(np.count_nonzero(highest == lowest)), int(np.count_nonzero(several))
+
+
+def tied_scores_warning(run: Run, label: str, *, has_ranks: bool | None = None) -> str | None:
+    """The warning for a run tied on most of its queries (``label`` names it), or None.
+
+    Offers rank order when the run has a rank column (``has_ranks``, default: the run's).
+    """
+    tied, counted = tied_queries(run)
+    if counted == 0 or tied <= TIED_SHARE * counted:
+        return None
+    ranks = run.ranks is not None if has_ranks is None else has_ranks
+    remedy = ("If its order is in the rank column, order by rank instead (\"Order documents "
+              "by: rank\" on the page, --order rank in the CLI)." if ranks else
+              "Give each document its own score: the run has no rank column to order by.")
+    return (f"{label} gives every document the same score on {tied:,} of its {counted:,} "
+            "queries: their documents are ordered by doc id (trec_eval's tie-break), not by "
+            f"the run, and its metrics say little. {remedy}")

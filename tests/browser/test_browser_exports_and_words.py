@@ -1,0 +1,136 @@
+"""The MDE and PPI pages as a user meets them in Chromium: exports whose headline cards never
+overlap, a loss drawn as a loss, file names shown as typed, and the Methods page they link to.
+
+Every wait is on a state: Streamlit's finished runs (``streamlit_page``), a download event, an
+element being attached; never on time.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from ranklens import demo
+from tests.support.streamlit_page import (
+    ERROR_ELEMENTS,
+    assert_no_error,
+    choose_radio,
+    go_to_page,
+    open_app,
+    submit_form,
+    upload_file,
+)
+
+WIDTHS = (1200, 1440, 1920)
+MDE_PAGE, PPI_PAGE = "How many queries (MDE)", "Cheap labels (PPI++)"
+HOSTILE = "click me **bold** $x^2$.trec"
+
+# Every card's box, and the box of what it holds: a card must not intersect another, and its
+# value (nowrap) must end inside its own card.
+_CARD_BOXES = """() => [...document.querySelectorAll('.cards')].map(group =>
+  [...group.querySelectorAll(':scope > .card')].map(card => {
+    const box = card.getBoundingClientRect();
+    const value = card.querySelector('.value');
+    const range = document.createRange();
+    range.selectNodeContents(value);
+    const text = range.getBoundingClientRect();
+    return {label: card.querySelector('.label').innerText, left: box.left, right: box.right,
+            top: box.top, bottom: box.bottom, textLeft: text.left, textRight: text.right};
+  }))"""
+
+
+def download_export(page: Page, app_url: str, nav: str | None, folder: Path) -> Path:
+    """Open the page, click "Report (HTML)" and keep the file it downloads."""
+    open_app(page, app_url)
+    if nav is not None:
+        go_to_page(page, nav)
+    button = page.get_by_test_id("stDownloadButton").get_by_role("button",
+                                                                  name="Report (HTML)")
+    expect(button).to_be_enabled()
+    with page.expect_download() as info:
+        button.click()
+    target = folder / info.value.suggested_filename
+    info.value.save_as(target)
+    return target
+
+
+def assert_cards_apart(page: Page, document: Path) -> None:
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 900})
+        page.goto(document.as_uri())
+        expect(page.locator(".cards .card").first).to_be_visible()
+        groups = page.evaluate(_CARD_BOXES)
+        assert groups and all(groups)
+        for cards in groups:
+            for card in cards:
+                assert card["textLeft"] >= card["left"] - 0.5, (width, card)
+                assert card["textRight"] <= card["right"] + 0.5, (width, card)  # fits its card
+            for i, one in enumerate(cards):
+                for other in cards[i + 1:]:
+                    apart = (one["right"] <= other["left"] or other["right"] <= one["left"]
+                             or one["bottom"] <= other["top"] or other["bottom"] <= one["top"])
+                    assert apart, (width, one, other)
+
+
+@pytest.mark.parametrize(("nav", "name"), [(MDE_PAGE, "ranklens-mde.html"),
+                                           (PPI_PAGE, "ranklens-ppi.html")])
+def test_exported_headline_cards_never_overlap(page: Page, app_url: str, tmp_path: Path,
+                                               nav: str, name: str) -> None:
+    document = download_export(page, app_url, nav, tmp_path)
+    assert document.name == name
+    assert_cards_apart(page, document)
+
+
+def test_a_loss_shows_a_red_arrow_down(page: Page, app_url: str) -> None:
+    paths = demo.paths()
+    open_app(page, app_url)
+    choose_radio(page, "Data", "My files")
+    upload_file(page, "Judgements (qrels)", paths["qrels"])
+    upload_file(page, "Run A (baseline)", paths["run_b"])  # swapped: B is the weaker run
+    upload_file(page, "Run B (candidate)", paths["run_a"])
+    submit_form(page, "Compare")
+    tile = page.get_by_test_id("stMetric").filter(
+        has=page.get_by_test_id("stMetricLabel").get_by_text("bm25_baseline (B)"))
+    expect(tile).to_have_count(1)
+    delta = tile.get_by_test_id("stMetricDelta")
+    expect(delta).to_contain_text("\u22120.0300")
+    expect(delta.get_by_test_id("stMetricDeltaIcon-Down")).to_have_count(1)
+    expect(delta.get_by_test_id("stMetricDeltaIcon-Up")).to_have_count(0)
+    red, green, _ = (int(part) for part in delta.evaluate(
+        "e => getComputedStyle(e).color").removeprefix("rgb(").rstrip(")").split(",")[:3])
+    assert red > 150 and green < 100, (red, green)
+    assert_no_error(page)
+
+
+def test_a_file_name_with_markdown_is_shown_as_typed(page: Page, app_url: str,
+                                                     tmp_path: Path) -> None:
+    bad = tmp_path / HOSTILE
+    bad.write_text("q0000 Q0 d1 1 notanumber tag\n")
+    open_app(page, app_url)
+    go_to_page(page, MDE_PAGE)
+    choose_radio(page, "Spread from", "My pilot runs")
+    upload_file(page, "Pilot run A", demo.paths()["run_a"])
+    upload_file(page, "Judgements (qrels)", demo.paths()["qrels"])
+    upload_file(page, "Pilot run B", bad)
+    error = page.locator(ERROR_ELEMENTS)
+    expect(error).to_have_count(1)
+    expect(error).to_contain_text(f"{HOSTILE}, line 1")  # the characters, not bold or math
+    expect(error.locator("strong", has_text="bold")).to_have_count(0)
+    expect(error.locator(".katex")).to_have_count(0)
+
+
+def test_the_methods_page_shows_the_formulas_and_is_linked(page: Page, app_url: str) -> None:
+    open_app(page, app_url)
+    go_to_page(page, MDE_PAGE)
+    link = page.get_by_role("link", name="Methods page").first
+    expect(link).to_have_attribute("href", "/methods#mde")
+    open_app(page, f"{app_url}/methods#mde")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Methods")
+    for heading in ("How many queries: the MDE", "Cheap labels: PPI++", "Assumptions",
+                    "Where ranklens differs from a reference"):
+        expect(page.get_by_role("heading", name=heading)).to_have_count(1)
+    expect(page.locator(".katex").first).to_be_attached()  # LaTeX typeset, not raw dollars
+    assert "$$" not in page.inner_text("body")
+    assert_no_error(page)
