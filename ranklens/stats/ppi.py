@@ -166,8 +166,9 @@ def ppi_compare(
     Student's t with n_gold - 2 degrees of freedom (n_gold - 1 for a fixed ``lam``); it needs
     3 gold queries when lambda is estimated. ``method="asymptotic"`` is the PPI++ of the
     seeds' methods text (`optimal_lambda`, normal quantile), as ppi_py computes it. See the
-    module docstring for the measured coverage of both. The p-value is two-sided, from the same distribution
-    as the interval, so it is at most ``alpha`` exactly when the interval excludes 0.
+    module docstring for the measured coverage of both. The p-value is two-sided, from the
+    same distribution as the interval, so it is at most ``alpha`` exactly when the interval
+    excludes 0.
 
     With fewer than two proxy-only queries the spread of the proxy part cannot be
     measured, so the weight is 0 whatever ``lam`` says (a warning says so when ``lam`` was
