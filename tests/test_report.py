@@ -58,3 +58,16 @@ def test_unknown_schema_is_refused_with_a_reason():
         assert "schema" in str(error)
     else:
         raise AssertionError("schema 99 was accepted")
+
+
+def test_a_schema_1_report_still_reads_with_no_snapped_deltas():
+    data = _report().to_dict()
+    data["schema"] = 1
+    for comparison in data["comparisons"]:
+        del comparison["overall"]["n_snapped"]
+        for row in comparison["segments"]:
+            if row["result"] is not None:
+                del row["result"]["n_snapped"]
+    report = Report.from_dict(data)
+    assert report.comparisons[0].overall.n_snapped == 0
+    assert report.comparisons[0].overall.delta == _report().comparisons[0].overall.delta

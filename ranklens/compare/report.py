@@ -22,7 +22,12 @@ from ranklens import __version__
 from ranklens.compare.segments import MetricComparison, SegmentRow
 from ranklens.stats import ComparisonResult
 
-SCHEMA = 1
+SCHEMA = 2
+"""Version 2 (issue 15): every result carries ``n_snapped`` (per-query differences within the
+float-noise tolerance, counted as ties) and ``interval`` names the interval actually shown
+("studentized" or "sign-flip" under the default rule by n). Version-1 reports still read: their
+results get ``n_snapped`` 0."""
+READABLE_SCHEMAS = (1, 2)
 
 
 @dataclass(frozen=True)
@@ -83,9 +88,9 @@ class Report:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Report:
-        if data.get("schema") != SCHEMA:
+        if data.get("schema") not in READABLE_SCHEMAS:
             raise ValueError(f"unsupported report schema {data.get('schema')!r}; "
-                             f"this ranklens reads schema {SCHEMA}")
+                             f"this ranklens reads schemas {READABLE_SCHEMAS}")
         return cls(
             params=data["params"],
             inputs=tuple(InputRecord(**record) for record in data["inputs"]),
