@@ -23,7 +23,7 @@ BROKEN_RUN = b"q0000 Q0 d1 1 notanumber tag\n"
 
 
 def test_a_markdown_file_name_is_shown_literally_on_every_page() -> None:
-    compare = run_page(ROOT / "pages" / "compare.py")
+    compare = run_page(ROOT / "app.py")  # Compare is the default page
     compare.radio(key="data_source").set_value("My files").run()
     for role, name, data in (("run_a", "a.trec", DEMO["run_a"]), ("run_b", HOSTILE, BROKEN_RUN),
                              ("qrels", "qrels.trec", DEMO["qrels"])):
@@ -110,7 +110,7 @@ def test_identical_pilot_runs_say_there_is_no_spread() -> None:
 def test_a_tied_run_is_named_and_rank_order_can_be_chosen() -> None:
     flat = "".join(" ".join([*line.split()[:4], "1.0", line.split()[5]]) + "\n"
                    for line in DEMO["run_b"].decode().splitlines()).encode()
-    at = run_page(ROOT / "pages" / "compare.py")
+    at = run_page(ROOT / "app.py")  # Compare is the default page
     at.radio(key="data_source").set_value("My files").run()
     for role, name, data in (("run_a", "bm25.trec", DEMO["run_a"]),
                              ("run_b", "run_b_flat.trec", flat),
@@ -130,7 +130,7 @@ def test_a_tied_run_is_named_and_rank_order_can_be_chosen() -> None:
 
 
 def test_a_loss_is_drawn_as_a_loss() -> None:
-    at = run_page(ROOT / "pages" / "compare.py")
+    at = run_page(ROOT / "app.py")  # Compare is the default page
     at.radio(key="data_source").set_value("My files").run()
     for role, name, data in (("run_a", "neural.trec", DEMO["run_b"]),
                              ("run_b", "bm25.trec", DEMO["run_a"]),
