@@ -57,11 +57,13 @@ def source() -> str:
 
 def validity_table() -> str | None:
     """The validity section's Markdown from ``docs/validity.md`` (without its own top-level
-    heading), or None when the file is not there."""
+    heading, its sections one level down), or None when the file is not there."""
     if not VALIDITY_FILE.is_file():
         return None
     text = VALIDITY_FILE.read_text(encoding="utf-8")
-    return re.sub(r"\A\s*# [^\n]*\n", "", text).strip()
+    text = re.sub(r"\A\s*# [^\n]*\n", "", text).strip()
+    # its "## ..." sections sit inside the page's own "Validity" section: one level down
+    return re.sub(r"^(#{2,5}) ", lambda m: "#" + m.group(1) + " ", text, flags=re.MULTILINE)
 
 
 def introduction() -> str:

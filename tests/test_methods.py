@@ -42,7 +42,7 @@ def test_the_formulas_and_choices_are_stated() -> None:
     assert "the MDE on 200 queries is 0.0198" in text
     assert "197, 785 and 3,140 queries" in text and "(199, 787 and 3,142 queries" in text
     choices = next(part.body for part in methods.sections() if part.anchor == "choices")
-    assert "ppi_py divides that covariance by $n$" in choices
+    assert "In the asymptotic method ppi_py divides $c$\n  by $n$" in choices
     assert "$n/(n-1)$ times ppi_py's" in choices
     assert r"**Findings at $q \le \alpha$.**" in choices
     assumptions = next(part.body for part in methods.sections() if part.anchor == "assumptions")
@@ -97,3 +97,13 @@ def test_every_methods_reference_links_to_the_page() -> None:
                 assert ("methods_link" in line or "](/methods" in line
                         or line.strip().startswith(("#", '"""', "``")) or "Methods page's" in line
                         or path.name == "methods.py"), (path, line)
+
+
+def test_the_repository_validity_file_is_shown_one_level_down() -> None:
+    if not methods.VALIDITY_FILE.is_file():
+        pytest.skip("docs/validity.md is not in this checkout")
+    body = next(part.body for part in methods.sections() if part.anchor == "validity")
+    assert body != methods.VALIDITY_MISSING
+    assert "| n | method |" in body  # its tables
+    assert not re.search(r"^## ", body, re.MULTILINE)  # never a heading at the page's level
+    assert re.search(r"^### ", body, re.MULTILINE)

@@ -58,13 +58,24 @@ def ppi_cards(analysis: PPIAnalysis) -> tuple[Card, ...]:
              f"PPI++ variance, {words.interval_words(best)}."),
         Card("p", format_p(best.p_value), best.p_value,
              f"Two-sided, {words.interval_words(best)}."),
-        Card("Weight λ", f"{best.lam:.2f}", best.lam,
-             "Weight of the proxy part: 0 is gold only, 1 is classic PPI; estimated to "
-             "minimise the variance (clipped to [0, 1]). The covariance in it is divided by "
-             f"n − 1, not n as in ppi_py: see the {methods_link('choices')}."),
+        Card("Weight λ", f"{best.lam:.2f}", best.lam, weight_help(best.method)),
         Card("Gold / proxy-only", f"{best.n_gold:,} / {best.n_proxy:,}", None,
              "Queries with gold labels (and proxy labels) / queries with proxy labels only."),
     )
+
+
+def weight_help(method: str) -> str:
+    """What the weight λ is and how it was estimated (the λ card's tooltip)."""
+    what = ("Weight of the proxy part: 0 is gold only, 1 is classic PPI; estimated to minimise "
+            "the variance, clipped to [0, 1].")
+    if method == "asymptotic":
+        how = ("As in ppi_py, but with the covariance divided by n − 1, not n: see the "
+               f"{methods_link('choices')}.")
+    else:
+        how = ("Fitted on the gold queries (the slope of gold on proxy differences, divided by "
+               "1 + n/N), which costs the interval a degree of freedom: see the "
+               f"{methods_link('ppi')}.")
+    return f"{what} {how}"
 
 
 def ppi_warnings(analysis: PPIAnalysis) -> tuple[str, ...]:
