@@ -1,9 +1,11 @@
 """Compare page: is run B really better than run A, and where?
 
-Inputs (the bundled demo, or uploaded runs + judgements + an optional segment map) and settings
-in the sidebar; in the main area the verdict per metric, the forest plot of segments with its
-table, and per-query detail down to two rankings side by side. The page collects files and
-settings and draws what the library returns: no statistics, no parsing here.
+Inputs (the bundled demo, or uploaded runs + judgements + an optional segment map and proxy
+judgements) and settings in the sidebar; in the main area per metric the judgement-coverage
+banner when unjudged documents could change the verdict, the verdict, the forest plot of
+segments with its table, the same comparison under three treatments of unjudged documents, and
+per-query detail down to two rankings side by side. The page collects files and settings and
+draws what the library returns: no statistics, no parsing here.
 """
 
 from __future__ import annotations
@@ -20,8 +22,9 @@ from ranklens.app import downloads, markup, share_widget, widgets
 from ranklens.app import state as app_state
 from ranklens.app.cards import show_card
 from ranklens.app.entrypoint import run_through_app
-from ranklens.compare import charts, views
+from ranklens.compare import charts, coverage_words, views
 from ranklens.compare.analysis import CompareSettings, LoadedInputs
+from ranklens.compare.coverage import TREATMENT_NAMES
 from ranklens.compare.rankings import UNJUDGED, query_rbo, side_by_side
 from ranklens.compare.report import Report
 from ranklens.compare.segments import INTERVALS_NOTE, MetricComparison
@@ -44,6 +47,12 @@ MISSING_POLICIES = {
     "zero": "Score 0 where missing (trec_eval -c)",
 }
 ORDERS = {"score": "Score (trec_eval)", "rank": "Rank column"}
+DEMO_CANDIDATES = {
+    "run_b": "Neural re-ranker (judged alike)",
+    "run_dense": "Dense retriever (many unjudged documents)",
+}
+PER_QUERY_COLUMNS = ("query_id", "a", "b", "delta", "judged_a", "judged_b", "residual_a",
+                     "residual_b", "segment")
 
 
 # ---- inputs -------------------------------------------------------------------------------
@@ -52,10 +61,15 @@ def choose_files() -> tuple[dict[str, InputFile], str] | None:
     """Sidebar: the demo data or the user's files. None when uploads are not complete yet."""
     with st.sidebar:
         if widgets.uses_demo("data_source", "Bundled demo: a BM25 baseline against a neural "
-                             "re-ranker on 400 queries with graded judgements and two segment "
+                             "re-ranker or a dense retriever on 400 queries with graded "
+                             "judgements, proxy labels of each run's top 20 and two segment "
                              "columns (intent, length)."):
-            demo = app_state.demo_files()
-            return {role: demo[role] for role in app_state.ROLES}, "demo data"
+            candidate = st.radio(
+                "Candidate (B)", tuple(DEMO_CANDIDATES), format_func=DEMO_CANDIDATES.__getitem__,
+                key="demo_candidate",
+                help="The dense retriever also finds documents outside the judged pool: its "
+                     "top 10 is far less judged than BM25's, and the coverage banner shows.")
+            return app_state.demo_compare_files(candidate), "demo data"
         # A form: picking four files triggers no rerun until "Compare", so a 250 MB run is
         # not read again each time the next file arrives.
         with st.form("uploads", border=False):
@@ -75,6 +89,11 @@ def choose_files() -> tuple[dict[str, InputFile], str] | None:
                     "Segment map (optional)", key="upload_segments",
                     help="query_id and one or more segment columns (intent, market, "
                          "length...)."),
+                "qrels_proxy": st.file_uploader(
+                    "Proxy judgements (optional)", key="upload_proxy",
+                    help="Cheap labels (an LLM judge) of documents nobody judged: the "
+                         "robustness view then also fills the holes with them. Same formats as "
+                         "the judgements."),
             }
             st.form_submit_button("Compare", type="primary", icon=":material/play_arrow:")
     if uploads["run_a"] is None or uploads["run_b"] is None:
@@ -125,6 +144,16 @@ def choose_settings(inputs: LoadedInputs) -> CompareSettings | None:
                 help="Score, ties broken by doc id descending, as trec_eval does; or the "
                      "runs' rank column, for runs whose scores do not carry their order "
                      "(a constant score, ranks only).")
+        treatments = inputs.treatments
+        unjudged = "nonrelevant"
+        if treatments:
+            unjudged = st.radio(
+                "Unjudged documents", treatments, format_func=TREATMENT_NAMES.__getitem__,
+                key=f"unjudged:{len(treatments)}",
+                help="How documents without a judgement are scored in the verdict, the "
+                     "segments and the per-query view. The section "
+                     f"\u201c{coverage_words.ROBUSTNESS_TITLE}\u201d shows all of them side by "
+                     "side whatever you pick here.")
     if not metrics:
         st.info("Pick at least one metric in the sidebar.")
         return None
@@ -134,6 +163,7 @@ def choose_settings(inputs: LoadedInputs) -> CompareSettings | None:
         alpha=float(alpha), n_resamples=int(resamples), n_permutations=int(resamples),
         seed=int(seed), missing=str(missing), order=str(order),
         run_names=(name_a.strip() or default_a, name_b.strip() or default_b),
+        unjudged=str(unjudged),
     )
 
 
@@ -214,7 +244,99 @@ def show_verdict(report: Report, metric: str) -> None:
         cells[3].metric("p (permutation)", format_p(result.p_value),
                         help=f"Sign-flip permutation test, {result.n_permutations:,} flips.")
         cells[4].metric("p (t-test)", format_p(result.t_p_value), help="Paired t-test.")
+        coverage = None if report.coverage is None else report.coverage.metric(metric)
+        if coverage is not None:
+            note = coverage_words.coverage_note(coverage, result, report.run_names)
+            st.caption(markup.text(coverage_words.coverage_line(coverage, report.run_names)
+                                   + (f" {note}" if note else "")))
         st.caption(caveat(metric))
+
+
+def show_banner(report: Report, metric: str) -> None:
+    """The judgement-coverage guardrail, before the result, linking to the robustness view."""
+    coverage = None if report.coverage is None else report.coverage.metric(metric)
+    if coverage is None:
+        return
+    text = coverage_words.banner(coverage, report.comparison(metric).overall, report.run_names)
+    if text:
+        anchor = coverage_words.robustness_anchor(metric)
+        st.warning(f"**{coverage_words.BANNER_TITLE}** {markup.text(text)} "
+                   f"[Go to the robustness view](#{anchor}).", icon=":material/rule:")
+
+
+def show_robustness(report: Report, metric: str) -> None:
+    """The same comparison under each treatment of unjudged documents, side by side, and the
+    judged@k of both runs per segment."""
+    if report.coverage is None:
+        return
+    st.subheader(coverage_words.ROBUSTNESS_TITLE, anchor=coverage_words.robustness_anchor(metric))
+    rows = coverage_words.treatment_rows(report.coverage, metric, report.run_names)
+    if rows:
+        show_treatments(report, metric, rows)
+    for note in report.coverage.notes:
+        st.caption(markup.text(note))
+    show_segment_coverage(report, metric)
+
+
+def show_treatments(report: Report, metric: str, rows: list[dict[str, str]]) -> None:
+    """The robustness view's table, its notes and whether the treatments agree."""
+    assert report.coverage is not None
+    name_a, name_b = report.run_names
+    level = round(100 * (1 - report.comparison(metric).overall.alpha))
+    st.dataframe(
+        pd.DataFrame(rows), hide_index=True, key=f"robustness:{metric}",
+        column_order=("treatment", "mean_a", "mean_b", "delta", "interval", "p", "reads"),
+        column_config={
+            "treatment": st.column_config.TextColumn("Unjudged documents", width=190),
+            "mean_a": st.column_config.TextColumn("Mean A", width=70,
+                                                  help=markup.text(name_a)),
+            "mean_b": st.column_config.TextColumn("Mean B", width=70,
+                                                  help=markup.text(name_b)),
+            "delta": st.column_config.TextColumn("B \u2212 A", width=75),
+            "interval": st.column_config.TextColumn(f"{level}% interval", width=140),
+            "p": st.column_config.TextColumn("p", width=65),
+            "reads": st.column_config.TextColumn("Reads", width=200),
+        })
+    notes = [f"{row['treatment']}: {row['note']}" for row in rows if row["note"]]
+    if notes:
+        st.caption(markup.text(" · ".join(notes)))
+    summary = coverage_words.robustness_summary(report.coverage, metric, report.run_names)
+    if summary:
+        st.markdown(markup.text(summary))
+    st.caption(coverage_words.TREATMENTS_CAPTION)
+
+
+def show_segment_coverage(report: Report, metric: str) -> None:
+    """Judged@k of both runs per row, the same-rate shift and the rows at risk (expander)."""
+    coverage = None if report.coverage is None else report.coverage.metric(metric)
+    table = views.coverage_table(report, metric)
+    if coverage is None or table is None:
+        return
+    flagged = coverage_words.segments_flagged(coverage)
+    with st.expander(f"{coverage.judged_metric} per segment" + (": verdicts at risk"
+                                                                 if flagged else "")):
+        if flagged:
+            st.markdown(markup.text(flagged))
+        st.dataframe(
+            table.assign(judged_a=100 * table["judged_a"], judged_b=100 * table["judged_b"],
+                         gap=100 * table["gap"]),
+            hide_index=True, key=f"coverage:{metric}",
+            column_config={
+                "segment": st.column_config.TextColumn("Rows", pinned=True),
+                "n_queries": _number_column("Queries", "localized", width=70),
+                "judged_a": _number_column(f"{coverage.judged_metric} A", "%.1f%%",
+                                           width=90),
+                "judged_b": _number_column(f"{coverage.judged_metric} B", "%.1f%%",
+                                           width=90),
+                "gap": _number_column("A \u2212 B", "%+.1f", width=70,
+                                      help="Judged@k of A minus B, in points: positive when B "
+                                           "is less judged"),
+                "shift": _number_column("Shift of B \u2212 A", "%+.4f", width=110,
+                                        help="If the less-judged run's extra unjudged "
+                                             "documents were relevant as often as its judged "
+                                             "ones"),
+                "could_change": st.column_config.CheckboxColumn("Verdict could change"),
+            })
 
 
 def show_segments(report: Report, metric: str) -> None:
@@ -281,7 +403,8 @@ def show_per_query(report: Report, metric: str, inputs: LoadedInputs,
                    segments: Mapping[str, str] | None) -> None:
     result = report.comparison(metric).overall
     name_a, name_b = report.run_names
-    per_query = views.per_query_table(report, metric, segments)
+    per_query = views.with_query_coverage(report, metric,
+                                          views.per_query_table(report, metric, segments))
     st.subheader("Per query", anchor=False)
     left, right = st.columns([3, 1])
     left.altair_chart(charts.delta_histogram(per_query, metric=metric, run_names=report.run_names),
@@ -293,6 +416,12 @@ def show_per_query(report: Report, metric: str, inputs: LoadedInputs,
         show_orderings(inputs, str(report.params.get("order", "score")))
     lost, won = views.biggest_changes(per_query, n=10)
     pick_key = f"query:{metric}"
+    coverage = None if report.coverage is None else report.coverage.metric(metric)
+    judged_help = ("" if coverage is None else
+                   f"{coverage.judged_metric}: share of the top {coverage.depth} documents "
+                   "that have a judgement")
+    residual_help = markup.text(f"The most unjudged documents could add to this query's "
+                                f"{metric}")
     columns = st.columns(2)
     for column, frame, title, key in ((columns[0], lost, f"Queries {name_b} lost most", "lost"),
                                       (columns[1], won, f"Queries {name_b} won most", "won")):
@@ -300,12 +429,23 @@ def show_per_query(report: Report, metric: str, inputs: LoadedInputs,
         column.dataframe(
             frame.drop(columns=["outcome"]), hide_index=True, key=f"{key}:{metric}",
             on_select=_picker(f"{key}:{metric}", frame, pick_key), selection_mode="single-row",
+            column_order=[c for c in PER_QUERY_COLUMNS if c in frame.columns],
             column_config={
-                "query_id": "Query",
-                "a": st.column_config.NumberColumn(name_a, format="%.4f"),
-                "b": st.column_config.NumberColumn(name_b, format="%.4f"),
-                "delta": st.column_config.NumberColumn("B \u2212 A", format="%+.4f"),
+                "query_id": st.column_config.TextColumn("Query", width=60),
+                "a": st.column_config.NumberColumn(name_a, format="%.4f", width=75,
+                                                   help=markup.text(f"{metric} of {name_a} (A)")),
+                "b": st.column_config.NumberColumn(name_b, format="%.4f", width=75,
+                                                   help=markup.text(f"{metric} of {name_b} (B)")),
+                "delta": st.column_config.NumberColumn("B \u2212 A", format="%+.4f", width=70),
                 "segment": "Segment",
+                "judged_a": st.column_config.NumberColumn("Judged A", format="percent",
+                                                          help=judged_help, width=70),
+                "judged_b": st.column_config.NumberColumn("Judged B", format="percent",
+                                                          help=judged_help, width=70),
+                "residual_a": st.column_config.NumberColumn(
+                    "Residual A", format="+%.3f", help=residual_help),
+                "residual_b": st.column_config.NumberColumn(
+                    "Residual B", format="+%.3f", help=residual_help),
             },
         )
     show_rankings(report, metric, inputs, per_query.sort_values(["delta", "query_id"]), pick_key)
@@ -435,8 +575,10 @@ def _slug(text: str) -> str:
 
 def show_metric(report: Report, metric: str, inputs: LoadedInputs,
                 segments: Mapping[str, str] | None) -> None:
+    show_banner(report, metric)
     show_verdict(report, metric)
     show_segments(report, metric)
+    show_robustness(report, metric)
     show_per_query(report, metric, inputs, segments)
 
 

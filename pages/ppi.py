@@ -145,6 +145,7 @@ def main() -> None:
     st.title("Cheap labels, corrected on gold (PPI++)")
     st.caption("My labels are cheap (an LLM, one assessor). What does a small random sample of "
                "trusted labels say about B − A, and about the cheap labels' bias?")
+    st.caption(f"{ppi_views.FILL_OR_CORRECT} [{ppi_views.FILL_LINK_LABEL}](/)")
     shared = share_widget.shared_for("ppi")  # a ?report= link: its inputs and settings
     chosen = (choose_inputs() if shared is None else
               (shared.files, str(shared.settings["metric"]), float(shared.settings["alpha"]),

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, NoReturn, TextIO
 from ranklens import __version__, io
 from ranklens.compare import text as compare_text
 from ranklens.compare.analysis import DEFAULT_METRICS, CompareSettings, LoadedInputs, load_inputs
+from ranklens.compare.coverage import TREATMENTS
 from ranklens.compare.report import Report
 from ranklens.io import InputFile
 from ranklens.metrics import Evaluation, parse_metric
@@ -184,6 +185,13 @@ def _add_compare(commands: argparse._SubParsersAction[_Parser]) -> None:
                    "every metric both tables have): ndcg@10, map, P@5, recall@100, mrr ...")
     p.add_argument("--segments", metavar="FILE[:COLUMN]",
                    help="segment map (query id + segment column(s)); pick a column with :COLUMN")
+    p.add_argument("--unjudged", choices=TREATMENTS, default="nonrelevant",
+                   help="documents without a judgement: non-relevant (default, as trec_eval), "
+                   "removed from the rankings (judged-only, trec_eval -J) or labelled by "
+                   "--proxy-qrels (proxy); every report shows all three side by side")
+    p.add_argument("--proxy-qrels", metavar="QRELS",
+                   help="cheap judgements (an LLM judge) that fill the holes of --qrels: "
+                   "adds the proxy row to the robustness view, and --unjudged proxy")
     _add_alpha(p)
     p.add_argument("--n-resamples", type=_count(100), default=10_000, metavar="N",
                    help="bootstrap resamples (default 10000)")
@@ -329,18 +337,25 @@ def run_compare(args: argparse.Namespace) -> int:
     status = Status(timings=args.timings)
     status("reading the inputs")
     segments_path, column = split_segments_argument(args.segments)
+    if args.qrels is None and (args.proxy_qrels is not None or args.unjudged != "nonrelevant"):
+        raise UsageError(f"{PROG} compare: --unjudged and --proxy-qrels need --qrels (per-query "
+                         "tables carry no judgements)")
+    if args.unjudged == "proxy" and args.proxy_qrels is None:
+        raise UsageError(f"{PROG} compare: --unjudged proxy needs --proxy-qrels FILE")
     inputs = load_inputs(
         InputFile.from_path("run_a", args.run_a), InputFile.from_path("run_b", args.run_b),
         qrels=None if args.qrels is None else InputFile.from_path("qrels", args.qrels),
         segments=None if segments_path is None else
-        InputFile.from_path("segments", segments_path))
+        InputFile.from_path("segments", segments_path),
+        proxy_qrels=None if args.proxy_qrels is None else
+        InputFile.from_path("qrels_proxy", args.proxy_qrels))
     settings = CompareSettings(
         metrics=chosen_metrics(inputs, args.metric),
         segment_column=None if segments_path is None else
         chosen_segment_column(inputs, segments_path, column),
         alpha=args.alpha, n_resamples=args.n_resamples, n_permutations=args.n_permutations,
         seed=args.seed, missing=args.missing, interval=args.interval, adjust_method=args.adjust,
-        order=args.order)
+        order=args.order, unjudged=args.unjudged)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the report carries every warning in words
         report = inputs.report(settings, progress=status)

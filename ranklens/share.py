@@ -146,7 +146,7 @@ def compare_report(shared: Shared) -> Report:
     """
     files = {f.role: f for f in shared.files}
     inputs = load_inputs(files["run_a"], files["run_b"], qrels=files.get("qrels"),
-                         segments=files.get("segments"))
+                         segments=files.get("segments"), proxy_qrels=files.get("qrels_proxy"))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the report carries every warning in words
         return inputs.report(compare_settings(shared))

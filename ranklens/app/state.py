@@ -37,9 +37,12 @@ from ranklens.metrics import rbo
 from ranklens.plan import analysis as planning
 from ranklens.ppi.analysis import PPIAnalysis, analyse_ppi
 
-ROLES = ("run_a", "run_b", "qrels", "segments")
+ROLES = ("run_a", "run_b", "qrels", "segments", "qrels_proxy")
 ROLE_NAMES = {"run_a": "run A", "run_b": "run B", "qrels": "judgements",
-              "segments": "segment map"}
+              "segments": "segment map", "qrels_proxy": "proxy judgements"}
+DEMO_ROLES = {"qrels_proxy": "qrels_proxy_full"}
+"""Compare-page role -> demo role, where they differ: the proxy labels of every run's top 20
+(the PPI page's demo proxy file labels the judged documents only)."""
 _DIGESTS = "_ranklens_upload_digests"  # session: {upload id: sha256 of its bytes}
 InputKey = tuple[tuple[str, str, str], ...]
 T = TypeVar("T")
@@ -83,6 +86,19 @@ def _demo_files() -> dict[str, InputFile]:
     files = bundled()
     for file in files.values():
         _ = file.sha256  # computed here, once, for every session
+    return files
+
+
+def demo_compare_files(candidate: str = "run_b") -> dict[str, InputFile]:
+    """The Compare page's demo inputs by its roles: BM25 as run A, ``candidate`` as run B
+    (``run_b``: the neural re-ranker, ``run_dense``: the dense retriever with many unjudged
+    documents), the qrels, the segment map and the proxy labels of every run's top 20."""
+    demo = demo_files()
+    files = {}
+    for role in ROLES:
+        file = demo[candidate if role == "run_b" else DEMO_ROLES.get(role, role)]
+        files[role] = (file if file.role == role
+                       else InputFile.with_digest(role, file.name, file.data, file.sha256))
     return files
 
 
@@ -146,7 +162,8 @@ def progress_box(label: str) -> Iterator[StatusContainer]:
 # ---- Compare ------------------------------------------------------------------------------
 
 def loaded_inputs(files: Mapping[str, InputFile]) -> LoadedInputs:
-    """Parsed inputs for ``files`` (roles run_a, run_b and optionally qrels, segments)."""
+    """Parsed inputs for ``files`` (roles run_a, run_b and optionally qrels, segments,
+    qrels_proxy)."""
     ordered = tuple(files[role] for role in ROLES if role in files)
     key = ("inputs", input_key(ordered))
     cache = app_cache()
@@ -166,7 +183,8 @@ def loaded_inputs(files: Mapping[str, InputFile]) -> LoadedInputs:
     sizes = ", ".join(f"{ROLE_NAMES[f.role]} {megabytes(f.size)}" for f in ordered)
     with progress_box(f"Reading {sizes}…"):
         inputs = load_inputs(ordered[0], ordered[1], qrels=files.get("qrels"),
-                             segments=files.get("segments"), max_bytes=max_bytes)
+                             segments=files.get("segments"),
+                             proxy_qrels=files.get("qrels_proxy"), max_bytes=max_bytes)
     cache.put(key, inputs)
     return inputs
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from ranklens import html as html_common
-from ranklens.compare import charts, views
+from ranklens.compare import charts, coverage_words, views
 from ranklens.compare.report import Report
 from ranklens.compare.words import caveat, conclusion, headline, interval_note, segments_summary
 
@@ -65,6 +65,7 @@ def render(report: Report) -> str:
         version=report.version,
         sections=(_warnings_section(report),
                   *(_metric_section(report, metric) for metric in report.metrics),
+                  _coverage_section(report),
                   _inputs_section(report), _parameters_section(report)),
         footer=f"Made with ranklens {_text(report.version)}. The complete report (every "
                "per-query value) is embedded in this file as JSON "
@@ -102,10 +103,12 @@ def _metric_section(report: Report, metric: str) -> str:
     return "\n".join(part for part in (
         f'<section class="metric" id="metric-{_slug(metric)}">',
         f"<h2>{_text(metric)}</h2>",
+        _banner(report, metric),
         '<div class="verdict">',
         f'<p class="conclusion">{_text(first)}</p>',
         f"<p>{_text(rest)}</p>" if rest else "",
         "</div>",
+        _coverage_paragraph(report, metric),
         where,
         f"<p>{_text(summary)}</p>" if summary else "",
         html_common.figure(
@@ -117,6 +120,80 @@ def _metric_section(report: Report, metric: str) -> str:
         f'<p class="caveat">{_text(caveat(metric))}</p>',
         "</section>",
     ) if part)
+
+
+def _banner(report: Report, metric: str) -> str:
+    """The coverage guardrail before the verdict, linking to the robustness view."""
+    coverage = None if report.coverage is None else report.coverage.metric(metric)
+    if coverage is None:
+        return ""
+    text = coverage_words.banner(coverage, report.comparison(metric).overall, report.run_names)
+    if not text:
+        return ""
+    anchor = coverage_words.robustness_anchor(metric)
+    return (f'<div class="warnings guardrail" role="alert"><p><strong>'
+            f"{_text(coverage_words.BANNER_TITLE)}</strong> {_text(text)} "
+            f'<a href="#{anchor}">Go to the robustness view</a>.</p></div>')
+
+
+def _coverage_paragraph(report: Report, metric: str) -> str:
+    coverage = None if report.coverage is None else report.coverage.metric(metric)
+    if coverage is None:
+        return ""
+    result = report.comparison(metric).overall
+    sentences = [coverage_words.coverage_line(coverage, report.run_names),
+                 coverage_words.coverage_note(coverage, result, report.run_names),
+                 coverage_words.segments_flagged(coverage)]
+    return f'<p class="coverage">{_text(" ".join(s for s in sentences if s))}</p>'
+
+
+def _coverage_section(report: Report) -> str:
+    """Per metric, the robustness view and judged@k per row (after every metric's verdict, so
+    each metric section keeps one table; the banners link here)."""
+    if report.coverage is None:
+        return ""
+    parts = [_robustness(report, metric) for metric in report.metrics]
+    return ('<section id="coverage"><h2>Judgement coverage</h2>'
+            + "\n".join(p for p in parts if p) + "</section>")
+
+
+def _robustness(report: Report, metric: str) -> str:
+    """The same comparison under each treatment of unjudged documents, and judged@k per row."""
+    if report.coverage is None:
+        return ""
+    rows = coverage_words.treatment_rows(report.coverage, metric, report.run_names)
+    if not rows:
+        return "".join(f"<p>{_text(note)}</p>" for note in report.coverage.notes)
+    name_a, name_b = report.run_names
+    keys = ("treatment", "mean_a", "mean_b", "delta", "interval", "p", "reads", "note")
+    headers = ["Unjudged documents", f"Mean {name_a}", f"Mean {name_b}",
+               f"{name_b} \u2212 {name_a}", "Interval", "p", "Reads", "Note"]
+    treatments = html_common.table(
+        headers, [[html_common.text_cell(row[key]) for key in keys] for row in rows],
+        css_class="robustness")
+    summary = coverage_words.robustness_summary(report.coverage, metric, report.run_names)
+    parts = [f'<h3 id="{coverage_words.robustness_anchor(metric)}">'
+             f"{_text(metric)}: {_text(coverage_words.ROBUSTNESS_TITLE)}</h3>", treatments]
+    if summary:
+        parts.append(f"<p>{_text(summary)}</p>")
+    parts.append(f'<p class="caveat">{_text(coverage_words.TREATMENTS_CAPTION)}</p>')
+    coverage = report.coverage.metric(metric)
+    table = views.coverage_table(report, metric)
+    if coverage is not None and table is not None:
+        judged = coverage.judged_metric
+        parts.append(html_common.table(
+            ["Rows", "Queries", f"{judged} {name_a}", f"{judged} {name_b}", "A \u2212 B",
+             "Same-rate shift of B \u2212 A", "Verdict could change"],
+            [[html_common.text_cell(str(r["segment"])),
+              html_common.number_cell(r["n_queries"], "count"),
+              html_common.number_cell(r["judged_a"], "value"),
+              html_common.number_cell(r["judged_b"], "value"),
+              html_common.number_cell(r["gap"], "delta"),
+              html_common.number_cell(r["shift"], "delta"),
+              html_common.text_cell("yes" if r["could_change"] else "no")]
+             for r in table.to_dict("records")],
+            css_class="coverage"))
+    return "\n".join(parts)
 
 
 def _forest_svg(table: Any, metric: str, run_names: tuple[str, str], alpha: float) -> str:

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from ranklens import __version__
+from ranklens.compare.coverage import Coverage, coverage_from_dict, coverage_to_dict
 from ranklens.compare.segments import MetricComparison, SegmentRow
 from ranklens.stats import ComparisonResult
 
@@ -48,7 +49,9 @@ class Report:
 
     ``per_query`` maps a metric to ``{"a": {query: value}, "b": {query: value}}`` so that the
     per-query view, exports and a shared link need no recomputation. ``warnings`` are in words,
-    for people; ``run_names`` are the display names of A and B.
+    for people; ``run_names`` are the display names of A and B. ``coverage`` is the judgement
+    coverage of both runs, its guardrail and the robustness view (None for per-query tables,
+    which carry no judgements; absent from reports written before it existed).
     """
 
     params: Mapping[str, Any]
@@ -59,6 +62,7 @@ class Report:
     run_names: tuple[str, str] = ("A", "B")
     version: str = __version__
     kind: str = "compare"
+    coverage: Coverage | None = None
 
     @property
     def metrics(self) -> tuple[str, ...]:
@@ -81,6 +85,8 @@ class Report:
             "comparisons": [_comparison_to_dict(c) for c in self.comparisons],
             "per_query": _plain(self.per_query),
             "warnings": list(self.warnings),
+            **({} if self.coverage is None else
+               {"coverage": coverage_to_dict(self.coverage, _result_to_dict)}),
         }
 
     def to_json(self, *, indent: int | None = 2) -> str:
@@ -100,6 +106,8 @@ class Report:
             run_names=(data["run_names"][0], data["run_names"][1]),
             version=data["version"],
             kind=data.get("kind", "compare"),
+            coverage=(None if data.get("coverage") is None
+                      else coverage_from_dict(data["coverage"], _result_from_dict)),
         )
 
     @classmethod

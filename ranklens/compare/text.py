@@ -15,6 +15,7 @@ import io
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from ranklens.compare import coverage_words
 from ranklens.compare.report import Report
 from ranklens.compare.segments import INTERVALS_NOTE, MetricComparison, SegmentRow
 from ranklens.compare.words import caveat, headline, interval_note, segments_summary
@@ -127,6 +128,49 @@ def _verdict(comparison: MetricComparison, run_names: tuple[str, str]) -> list[s
     return sentences
 
 
+def _banner(report: Report, comparison: MetricComparison) -> str | None:
+    coverage = None if report.coverage is None else report.coverage.metric(comparison.metric)
+    if coverage is None:
+        return None
+    return coverage_words.banner(coverage, comparison.overall, report.run_names)
+
+
+def _coverage_sentences(report: Report, comparison: MetricComparison) -> list[str]:
+    """The coverage line, why there is no banner (or which segments are flagged)."""
+    coverage = None if report.coverage is None else report.coverage.metric(comparison.metric)
+    if coverage is None:
+        return []
+    sentences = [coverage_words.coverage_line(coverage, report.run_names),
+                 coverage_words.coverage_note(coverage, comparison.overall, report.run_names),
+                 coverage_words.segments_flagged(coverage)]
+    return [s for s in sentences if s]
+
+
+def _robustness_lines(report: Report, metric: str) -> list[str]:
+    """The robustness view as an aligned table, and whether the treatments agree."""
+    if report.coverage is None:
+        return []
+    rows = coverage_words.treatment_rows(report.coverage, metric, report.run_names)
+    if not rows:
+        return list(report.coverage.notes)
+    keys = ("treatment", "mean_a", "mean_b", "delta", "interval", "p", "reads")
+    header = {"treatment": "unjudged documents", "mean_a": "A", "mean_b": "B",
+              "delta": "B \u2212 A", "interval": "interval", "p": "p", "reads": "reads"}
+    table = [header, *rows]
+    widths = {k: max(len(r[k]) for r in table) for k in keys}
+    lines = [f"{coverage_words.ROBUSTNESS_TITLE} ({metric}):"]
+    for r in table:
+        lines.append("  " + "  ".join(r[k].rjust(widths[k]) if k in ("mean_a", "mean_b",
+                                                                      "delta", "p")
+                                      else r[k].ljust(widths[k]) for k in keys).rstrip())
+    notes = [r["note"] for r in rows if r["note"]]
+    lines += [f"  note: {note}" for note in notes]
+    summary = coverage_words.robustness_summary(report.coverage, metric, report.run_names)
+    if summary:
+        lines.append(f"  {summary}")
+    return lines
+
+
 def _input_lines(report: Report) -> list[str]:
     return [str(record.summary.get("description") or f"{record.name}: {record.size:,} bytes")
             for record in report.inputs]
@@ -140,6 +184,12 @@ def render_text(report: Report, width: int = 100) -> str:
     for comparison in report.comparisons:
         out.append(f"{comparison.metric}")
         out.append("")
+        warning = _banner(report, comparison)
+        if warning:
+            out.extend(textwrap.wrap(f"! {coverage_words.BANNER_TITLE} {warning} "
+                                     f"{coverage_words.BANNER_POINTER}", width,
+                                     subsequent_indent="  "))
+            out.append("")
         out.extend(aligned_table(comparison, report.run_names))
         out.append("")
         out.append(_settings_line(comparison))
@@ -148,6 +198,15 @@ def render_text(report: Report, width: int = 100) -> str:
         out.append("")
         for sentence in _verdict(comparison, report.run_names):
             out.extend(textwrap.wrap(sentence, width) or [""])
+            out.append("")
+        coverage = _coverage_sentences(report, comparison)
+        for sentence in coverage:
+            out.extend(textwrap.wrap(sentence, width) or [""])
+        if coverage:
+            out.append("")
+        robustness = _robustness_lines(report, comparison.metric)
+        if robustness:
+            out.extend(robustness)
             out.append("")
     out.append("Inputs:")
     out.extend(f"  {line}" for line in _input_lines(report))
@@ -178,6 +237,10 @@ def render_markdown(report: Report) -> str:
     out = [f"# {name_b} vs {name_a}", ""]
     for comparison in report.comparisons:
         out += [f"## {comparison.metric}", ""]
+        warning = _banner(report, comparison)
+        if warning:
+            out += [f"> **{coverage_words.BANNER_TITLE}** {warning} "
+                    f"{coverage_words.BANNER_POINTER}", ""]
         header = _columns(_headers(comparison, report.run_names))
         header[8] = "sig."
         out += markdown_table(header, [_columns(cells(row)) for row in comparison.rows])
@@ -186,6 +249,19 @@ def render_markdown(report: Report) -> str:
             out += [INTERVALS_NOTE, ""]
         for sentence in _verdict(comparison, report.run_names):
             out += [sentence, ""]
+        for sentence in _coverage_sentences(report, comparison):
+            out += [sentence, ""]
+        if report.coverage is not None:
+            rows = coverage_words.treatment_rows(report.coverage, comparison.metric,
+                                                 report.run_names)
+            if rows:  # a list, so that each metric keeps one Markdown table
+                out += [f"### {coverage_words.ROBUSTNESS_TITLE}", ""]
+                out += [f"- **{r['treatment']}**: A {r['mean_a']}, B {r['mean_b']}, "
+                        f"B \u2212 A {r['delta']} ({r['interval']}), p {r['p']}: {r['reads']}"
+                        + (f" ({r['note']})" if r["note"] else "") for r in rows]
+                summary = coverage_words.robustness_summary(report.coverage, comparison.metric,
+                                                            report.run_names)
+                out += ["", summary, ""] if summary else [""]
     out += ["## Inputs", ""] + [f"- {line}" for line in _input_lines(report)]
     if report.warnings:
         out += ["", "## Warnings", ""] + [f"- {message}" for message in report.warnings]

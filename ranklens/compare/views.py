@@ -148,3 +148,34 @@ def biggest_changes(per_query: pd.DataFrame, n: int = 10) -> tuple[pd.DataFrame,
     wins = per_query[per_query["delta"] > 0].sort_values(["delta", "query_id"],
                                                          ascending=[False, True])
     return losses.head(n).reset_index(drop=True), wins.head(n).reset_index(drop=True)
+
+
+COVERAGE_COLUMNS = ("segment", "n_queries", "judged_a", "judged_b", "gap", "shift",
+                    "could_change")
+
+
+def coverage_table(report: Report, metric: str) -> pd.DataFrame | None:
+    """Judged@k of both runs per row of ``metric``'s comparison (overall first, segments in
+    the comparison's order): the gap in judged@k, the same-rate shift of B - A and whether it
+    could change that row's verdict. None when the report has no coverage (per-query tables).
+    """
+    coverage = None if report.coverage is None else report.coverage.metric(metric)
+    if coverage is None:
+        return None
+    records = [{"segment": row.segment, "n_queries": row.n_queries, "judged_a": row.judged_a,
+                "judged_b": row.judged_b, "gap": row.gap, "shift": row.shift,
+                "could_change": row.could_change}
+               for row in coverage.rows]
+    return pd.DataFrame.from_records(records, columns=list(COVERAGE_COLUMNS))
+
+
+def with_query_coverage(report: Report, metric: str, per_query: pd.DataFrame) -> pd.DataFrame:
+    """``per_query`` (from `per_query_table`) with judged@k of A and B per query
+    (``judged_a``, ``judged_b``) and, for RBP, each run's residual (``residual_a``,
+    ``residual_b``); unchanged when the report has no coverage."""
+    coverage = None if report.coverage is None else report.coverage.metric(metric)
+    if coverage is None:
+        return per_query
+    columns = {key: [values.get(q, math.nan) for q in per_query["query_id"]]
+               for key, values in coverage.per_query.items()}
+    return per_query.assign(**columns)

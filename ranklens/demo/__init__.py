@@ -16,6 +16,8 @@ FILES = {
     "qrels_proxy": "qrels_proxy.trec",
     "qrels_gold": "qrels_gold.trec",
     "segments": "segments.tsv",
+    "run_dense": "dense_retriever.trec",
+    "qrels_proxy_full": "qrels_proxy_full.trec",
 }
 
 
@@ -25,6 +27,8 @@ def data_dir() -> Path:
 
 
 def paths() -> dict[str, Path]:
-    """Role -> path of each demo file (run_a, run_b, qrels, qrels_proxy, qrels_gold, segments)."""
+    """Role -> path of each demo file (run_a, run_b, qrels, qrels_proxy, qrels_gold, segments,
+    run_dense: a dense first stage with many unjudged documents, qrels_proxy_full: proxy
+    labels of the judged documents and of every run's top 20)."""
     folder = data_dir()
     return {role: folder / name for role, name in FILES.items()}

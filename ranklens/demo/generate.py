@@ -9,6 +9,14 @@ qrels on a random 15% of queries, and a segment map with two
 columns (``intent``: 6 segments; ``length``: 3 buckets). Run B is better than A overall, much
 better on ``product`` and ``local``, and worse on ``navigational``. Scores are rounded to two
 decimals, so ties occur as they do in real runs.
+
+A third run, ``dense_retriever.trec``, is a neural first stage: it also retrieves documents
+outside the judged pool (as good as the pooled ones, but nobody judged them), so its top 10 is
+far less judged than BM25's and trec_eval's "unjudged = non-relevant" makes it look worse than
+it is (the Compare page's coverage guardrail). ``qrels_proxy_full.trec`` holds the proxy
+judge's labels of the judged documents and of every document in the top 20 of the three runs,
+for the robustness view's "holes filled with proxy labels". Both come from their own random
+stream, after the files above, so adding them changed none of those bytes.
 """
 
 from __future__ import annotations
@@ -22,6 +30,8 @@ N_QUERIES = 400
 DEPTH = 100
 POOL = 140  # candidate documents per query; the extra ones are judged but never retrieved
 SEED = 20261129
+DENSE_NEW = 60  # documents per query only the dense retriever finds (outside the judged pool)
+PROXY_DEPTH = 20  # the proxy judge labels the top 20 of every run
 
 # intent -> (share of queries, B's quality change on relevant documents)
 INTENTS = {
@@ -108,6 +118,50 @@ def generate(outdir: Path) -> None:
     _write(outdir / "qrels_gold.trec", gold)
     _write(outdir / "segments.tsv", ["query_id\tintent\tlength"] + [
         f"{qids[q]}\t{names[intent[q]]}\t{length[q]}" for q in range(N_QUERIES)
+    ])
+    _dense_retriever(outdir, qids, probs, rel, difficulty, doc_index, judged, proxy,
+                     [score_a, score_b])
+
+
+def _dense_retriever(outdir: Path, qids: list[str], probs: np.ndarray, rel: np.ndarray,
+                     difficulty: np.ndarray, doc_index: np.ndarray, judged: np.ndarray,
+                     proxy: np.ndarray, pool_scores: list[np.ndarray]) -> None:
+    """Write ``dense_retriever.trec`` and ``qrels_proxy_full.trec`` from their own stream."""
+    rng = np.random.default_rng([SEED, 2])
+    # new documents: same grade distribution as the pool, ids outside the pool's id range
+    u = rng.random((N_QUERIES, DENSE_NEW))
+    new_rel = (u[:, :, None] > probs.cumsum(axis=1)[:, None, :]).sum(axis=2).clip(0, 3)
+    new_index = np.array([100_000 + rng.permutation(100_000)[:DENSE_NEW]
+                          for _ in range(N_QUERIES)])
+    rels = np.concatenate([rel, new_rel], axis=1)
+    ids = np.concatenate([doc_index, new_index], axis=1)
+    noise = rng.normal(0.0, 1.0, size=rels.shape)
+    score_d = np.round(rels * (0.95 + difficulty) + noise, 2)
+
+    lines = []
+    for q in range(N_QUERIES):
+        order = np.argsort(-score_d[q], kind="stable")[:DEPTH]
+        for rank, d in enumerate(order, start=1):
+            lines.append(f"{qids[q]} Q0 doc{ids[q, d]:06d} {rank} {score_d[q, d]:.2f} "
+                         "dense_retriever")
+    _write(outdir / "dense_retriever.trec", lines)
+
+    # the proxy judge (same bias: generous to long documents) on the judged documents and on
+    # the top PROXY_DEPTH of every run
+    new_long = rng.random((N_QUERIES, DENSE_NEW)) < 0.4
+    u = rng.random((N_QUERIES, DENSE_NEW))
+    up = new_long & (u < 0.35) | ~new_long & (u < 0.08)
+    down = ~up & (u > 0.93)
+    new_proxy = np.clip(new_rel + up.astype(int) - down.astype(int), 0, 3)
+    labels = np.concatenate([proxy, new_proxy], axis=1)
+    labelled = np.concatenate([judged, np.zeros((N_QUERIES, DENSE_NEW), dtype=bool)], axis=1)
+    for scores in [*(np.pad(s, ((0, 0), (0, DENSE_NEW)), constant_values=-np.inf)
+                     for s in pool_scores), score_d]:
+        top = np.argsort(-scores, axis=1, kind="stable")[:, :PROXY_DEPTH]
+        np.put_along_axis(labelled, top, True, axis=1)
+    _write(outdir / "qrels_proxy_full.trec", [
+        f"{qids[q]} 0 doc{ids[q, d]:06d} {labels[q, d]}"
+        for q in range(N_QUERIES) for d in np.flatnonzero(labelled[q])
     ])
 
 

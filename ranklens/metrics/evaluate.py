@@ -17,6 +17,8 @@ import numpy as np
 from ranklens.data import MetricResult, Qrels, Run
 from ranklens.metrics.arrow import take
 from ranklens.metrics.average_precision import average_precision
+from ranklens.metrics.bpref import bpref
+from ranklens.metrics.err import err
 from ranklens.metrics.judged_only import condense_to_judged
 from ranklens.metrics.judgements import Judgements, QueryJoin, check_duplicates
 from ranklens.metrics.names import MetricSpec, parse_metric
@@ -29,6 +31,7 @@ from ranklens.metrics.ordering import (
 )
 from ranklens.metrics.precision import judged, precision, r_precision, recall, success, unjudged
 from ranklens.metrics.ranked import RankedLabels
+from ranklens.metrics.rbp import rbp, rbp_residual
 from ranklens.metrics.reciprocal_rank import reciprocal_rank
 
 if TYPE_CHECKING:
@@ -44,10 +47,29 @@ FAMILIES: dict[str, Callable[[RankedLabels, MetricSpec], np.ndarray]] = {
     "success": success,
     "judged": judged,
     "unjudged": unjudged,
+    "bpref": bpref,
+    "RBP": rbp,
+    "ERR": err,
 }
 # what an empty ranking scores, per family: a judged query missing from the run gets this under
 # missing="zero" (trec_eval -c adds 0 for every measure; 1 - unj_k = 1 for Judged@k)
 EMPTY_RANKING: dict[str, float] = {"judged": 1.0}
+
+# families reported with a residual (the most unjudged documents could add), and what an empty
+# ranking's residual is: every rank unknown
+RESIDUALS: dict[str, Callable[[RankedLabels, MetricSpec], np.ndarray]] = {
+    "RBP": rbp_residual,
+}
+EMPTY_RESIDUAL = 1.0
+
+# families that tell an unjudged document from a judged non-relevant one (ties between them
+# must be put in trec_eval's order)
+_UNJUDGED_AWARE = {"judged", "unjudged", "bpref", "RBP"}
+
+
+def residual_name(metric: str | MetricSpec) -> str:
+    """How the residual of ``metric`` is named: ``RBP(p=0.8)_residual``."""
+    return f"{parse_metric(metric).name}_residual"
 
 
 @dataclass(frozen=True)
@@ -59,7 +81,9 @@ class Evaluation:
     did not answer: left out with ``missing="drop"``, scored as an empty ranking with
     ``missing="zero"`` (trec_eval ``-c``). ``evaluation[name]`` accepts any spelling of a
     requested metric, read with the ``relevance_level`` and ``gain`` the evaluation used
-    (``evaluate(..., ["P_5"], relevance_level=2)["P_5"]`` is ``P(rel=2)@5``).
+    (``evaluate(..., ["P_5"], relevance_level=2)["P_5"]`` is ``P(rel=2)@5``). ``residuals``
+    maps the canonical name of each metric that has one (RBP) to its per-query residual: the
+    most unjudged documents could add (1 for an empty ranking).
     """
 
     results: Mapping[str, MetricResult]
@@ -69,9 +93,11 @@ class Evaluation:
     run: str = field(default="", compare=False)
     relevance_level: int = field(default=1, compare=False)
     gain: str = field(default="linear", compare=False)
+    residuals: Mapping[str, MetricResult] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "results", MappingProxyType(dict(self.results)))
+        object.__setattr__(self, "residuals", MappingProxyType(dict(self.residuals)))
 
     def __getitem__(self, metric: str | MetricSpec) -> MetricResult:
         """The result of ``metric``, by canonical name or any accepted spelling."""
@@ -142,7 +168,8 @@ def evaluate(
       evaluated, as an empty ranking;
     - ``gain`` ("linear" = trec_eval, or "exp" = 2^grade - 1) applies to nDCG names that do not
       say it; ``relevance_level`` to binary metrics whose name does not say it (``-l``);
-    - a (query, document) pair listed twice in the run or the qrels is a ``ValueError``.
+    - a (query, document) pair listed twice in the run or the qrels is a ``ValueError``;
+    - metrics with a residual (``RBP``) get it in ``Evaluation.residuals``.
 
     It does not compare runs (``ranklens.stats``) nor read files (``ranklens.io``).
     """
@@ -151,7 +178,7 @@ def evaluate(
         raise ValueError(f"missing must be 'drop' or 'zero', not {missing!r}")
     scores = score_queries(run, qrels, specs, order=order, judged_only=judged_only)
     join = scores.join
-    results = {}
+    results, residuals = {}, {}
     query_ids = list(join.query_ids)
     if missing == "zero":
         query_ids += list(join.missing)
@@ -162,8 +189,15 @@ def evaluate(
                                                      EMPTY_RANKING.get(spec.family, 0.0))])
         results[spec.name] = MetricResult.from_arrays(spec.name, query_ids, values,
                                                       run=run.name)
+        if spec.name in scores.residuals:
+            residual = scores.residuals[spec.name]
+            if missing == "zero":
+                residual = np.concatenate([residual, np.full(len(join.missing),
+                                                             EMPTY_RESIDUAL)])
+            residuals[spec.name] = MetricResult.from_arrays(residual_name(spec), query_ids,
+                                                            residual, run=run.name)
     return Evaluation(results, tuple(join.ignored), tuple(join.missing), missing, run=run.name,
-                      relevance_level=relevance_level, gain=gain)
+                      relevance_level=relevance_level, gain=gain, residuals=residuals)
 
 
 def metric_specs(
@@ -185,11 +219,13 @@ class QueryScores:
     """Each metric's values as an array over the evaluated queries, in ``join.query_ids`` order.
 
     The array form of an ``Evaluation`` without a ``missing`` policy, for callers that keep
-    values columnar (the Spark engine scores many queries per Arrow batch).
+    values columnar (the Spark engine scores many queries per Arrow batch). ``residuals`` holds
+    the residual of each metric that has one (RBP), in the same order.
     """
 
     join: QueryJoin
     values: Mapping[str, np.ndarray]
+    residuals: Mapping[str, np.ndarray] = field(default_factory=dict)
 
 
 def score_queries(
@@ -210,7 +246,9 @@ def score_queries(
         run = condense_to_judged(run, qrels)  # same query dictionary: ``join`` still applies
         keys = ordering_keys(run, order)
     ranked = rank_and_label(run, keys, join, judgements, specs)
-    return QueryScores(join, {spec.name: FAMILIES[spec.family](ranked, spec) for spec in specs})
+    return QueryScores(join, {spec.name: FAMILIES[spec.family](ranked, spec) for spec in specs},
+                       {spec.name: RESIDUALS[spec.family](ranked, spec) for spec in specs
+                        if spec.family in RESIDUALS})
 
 
 def depth_needed(specs: list[MetricSpec], judgements: Judgements) -> np.ndarray:
@@ -228,9 +266,9 @@ def depth_needed(specs: list[MetricSpec], judgements: Judgements) -> np.ndarray:
 
 def distinguishing_labels(labels: np.ndarray, specs: list[MetricSpec]) -> np.ndarray:
     """Labels coarsened to what the requested metrics can tell apart (fewer ties to sort)."""
-    if any(spec.family in ("judged", "unjudged") for spec in specs):
+    if any(spec.family in _UNJUDGED_AWARE for spec in specs):
         return labels
-    if any(spec.family == "ndcg" for spec in specs):
+    if any(spec.family in ("ndcg", "ERR") for spec in specs):
         return np.maximum(labels, 0)
     levels = sorted({spec.relevance_level for spec in specs})
     return np.searchsorted(np.asarray(levels), labels, side="right")
@@ -267,9 +305,11 @@ def rank_and_label(
 __all__ = [
     "EMPTY_RANKING",
     "FAMILIES",
+    "RESIDUALS",
     "Evaluation",
     "QueryScores",
     "evaluate",
     "metric_specs",
+    "residual_name",
     "score_queries",
 ]

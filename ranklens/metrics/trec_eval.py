@@ -13,7 +13,7 @@ override cutoffs given with ``-m``; ``-c`` averages over every query of the qrel
 query adds what an empty ranking scores: 0, and log(0.00001) for ``gm_map``) while the counts
 ``num_ret``, ``num_rel``, ``num_rel_ret`` stay sums over the evaluated queries; ``num_q`` and
 ``runid`` appear in the summary only. Measures of trec_eval that ranklens does not compute
-(``bpref``, ``iprec_at_recall``, ``relstring`` ...) are named in ``notes`` when a nickname asks
+(``iprec_at_recall``, ``relstring`` ...) are named in ``notes`` when a nickname asks
 for them and are an error when asked by name.
 """
 
@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from ranklens.data import Qrels, Run
 from ranklens.metrics.counts import retrieval_counts
-from ranklens.metrics.evaluate import EMPTY_RANKING, evaluate
+from ranklens.metrics.evaluate import EMPTY_RANKING, EMPTY_RESIDUAL, evaluate
 from ranklens.metrics.names import parse_metric
 
 MIN_GEO_MEAN = 0.00001  # trec_eval's floor of AP before the log of gm_map
@@ -58,6 +58,7 @@ MEASURES: tuple[TrecMeasure, ...] = (
     TrecMeasure("map", "value", "AP"),
     TrecMeasure("gm_map", "gm", "AP"),
     TrecMeasure("Rprec", "value", "R-Prec"),
+    TrecMeasure("bpref", "value", "bpref"),
     TrecMeasure("recip_rank", "value", "RR"),
     TrecMeasure("P", "cut", "P@{k}", _CUTS),
     TrecMeasure("recall", "cut", "R@{k}", _CUTS),
@@ -69,7 +70,7 @@ MEASURES: tuple[TrecMeasure, ...] = (
 )
 BY_NAME = {measure.name: measure for measure in MEASURES}
 NOT_COMPUTED = frozenset({
-    "bpref", "iprec_at_recall", "relstring", "infAP", "gm_bpref", "Rprec_mult", "utility",
+    "iprec_at_recall", "relstring", "infAP", "gm_bpref", "Rprec_mult", "utility",
     "11pt_avg", "binG", "G", "dcg", "ideal_dcg", "ndcg_rel", "Rndcg", "relative_P", "set_P",
     "set_relative_P", "set_recall", "set_map", "set_F", "num_nonrel_judged_ret", "ndcg_p",
     "Runj", "yaap", "rbp", "rbp_resid", "prefs_simp", "map_avgjg", "P_avgjg"})
@@ -232,6 +233,10 @@ def trec_eval_output(
         result = evaluation[metric]
         empty = EMPTY_RANKING.get(parse_metric(metric).family, 0.0)
         columns.append((result.metric, f"metric:{empty}", dict(result.per_query)))
+        residual = evaluation.residuals.get(result.metric)
+        if residual is not None:  # RBP: the most unjudged documents could add, beside it
+            columns.append((residual.metric, f"metric:{EMPTY_RESIDUAL}",
+                            dict(residual.per_query)))
     lines: list[str] = []
     if per_query:
         for query in queries:

@@ -41,6 +41,16 @@ INTERVALS_CAPTION = (
     "PPI++ keeps gold's unbiasedness and borrows the proxy's precision as far as the two agree."
 )
 
+FILL_OR_CORRECT = (
+    "Fill holes or correct on gold? When a run retrieves documents nobody judged, the Compare "
+    "page can fill those holes with proxy labels, as a second opinion on its verdict (the "
+    "proxy's bias comes along); to estimate B \u2212 A itself with an honest interval, correct "
+    "the proxy on a random gold sample, here."
+)
+"""The one sentence that tells the two uses of proxy labels apart (the PPI page links to the
+Compare page's robustness view after it)."""
+FILL_LINK_LABEL = "Compare runs: “Unjudged documents three ways”"
+
 
 def ppi_title(analysis: PPIAnalysis) -> str:
     """The verdict box's heading: which run is better after the correction, or neither."""

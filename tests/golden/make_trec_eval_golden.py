@@ -32,12 +32,12 @@ HERE = Path(__file__).resolve().parent / "trec_eval"
 CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 # trec_eval's measure order (measures.c) for the measures ranklens computes
 ORDER = [("num_ret", None), ("num_rel", None), ("num_rel_ret", None), ("map", None),
-         ("gm_map", None), ("Rprec", None), ("recip_rank", None), ("P", CUTS),
+         ("gm_map", None), ("Rprec", None), ("bpref", None), ("recip_rank", None), ("P", CUTS),
          ("recall", CUTS), ("ndcg", None), ("ndcg_cut", CUTS), ("map_cut", CUTS),
          ("success", (1, 5, 10)), ("unj", (5, 10, 20))]
 COUNTS = {"num_ret", "num_rel", "num_rel_ret"}
-PYTREC = {"num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "recip_rank", "P",
-          "recall", "ndcg", "ndcg_cut", "map_cut", "success"}
+PYTREC = {"num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
+          "P", "recall", "ndcg", "ndcg_cut", "map_cut", "success"}
 TAG = "golden_run"
 
 
@@ -113,7 +113,7 @@ def expected_lines(run, qrels, *, level: int, complete: bool, judged_only: bool)
     for q, d, g in qrels:
         qrels_dict.setdefault(q, {})[d] = g
     evaluator = pytrec_eval.RelevanceEvaluator(
-        qrels_dict, {"num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec",
+        qrels_dict, {"num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
                      "recip_rank", "P", "recall", "ndcg", "ndcg_cut", "map_cut", "success"},
         relevance_level=level, judged_docs_only_flag=judged_only)
     values = evaluator.evaluate(run_dict)

@@ -1,0 +1,382 @@
+"""Judgement coverage of a comparison, and the guardrail on its verdict.
+
+Judgements are usually pooled from older systems. A new run that retrieves documents nobody
+judged is scored as if they were all non-relevant (trec_eval's rule, and ranklens' default), and
+looks worse than it is. This module answers, for every metric of a comparison:
+
+- **how much of each run's top k is judged**: ``Judged@k`` (1 - trec_eval's ``unj_k``: the
+  share of the top k positions whose relevance is known; a negative grade is unjudged) at the
+  metric's cutoff, overall and per segment (`coverage_depth` says which k for metrics without
+  one);
+- **could the coverage gap change the verdict?** The guardrail imputes the less-judged run's
+  *extra* unjudged documents as relevant at the rate of its judged ones: its mean is scaled
+  by the ratio of the two runs' coverage (judged share of the documents retrieved in the top
+  k, ``coverage``), which is exact in expectation for P@k and close for other top-heavy
+  metrics. The shift of B - A moves the bootstrap interval by the same amount; when the
+  shifted interval reads differently (above 0, below 0, or around 0) the verdict could
+  change, and the faces show a banner before the result (`MetricCoverage.alert`).
+
+The rule, and the evidence for it (``bench/sim_unjudged.py``; a smaller grid runs in
+``tests/test_coverage_simulation.py``). 200 queries; A's documents judged (94% of them), B
+ranks a share of new documents nobody judged, relevant at the rate of its judged ones
+(measured: 0.64-0.74 for both); 20 fixed-seed replicates per cell; a verdict is B better / B
+worse / no difference at p <= 0.05, compared with the verdict under complete judgements:
+
+1. There is no one coverage gap at which verdicts flip: it depends on the effect and its
+   interval. On nDCG@10 (about 0.45), a null comparison was reported as "B worse" in 25% of
+   replicates at a 1.7-point gap, 50% at 3.2 points and 95% at 4.9 points; a true +0.038 was
+   lost in 45% at 1.5 points and 95% at 3.1 points; a true +0.066 in 20% at 4.7 points, 75%
+   at 6.3 and always from 9.5; a true +0.11 in 25% at 9.4 points and always from 14. The
+   shift this module computes matched the bias it stands for (e.g. +0.070 predicted against
+   +0.073 measured at a 9-point gap).
+2. So the guardrail tests the shift against the interval, not the gap against a constant. Over
+   1,600 outcomes (nDCG@10 and P@10) it flagged 98% of the flipped verdicts and 3% of the kept
+   ones; a fixed threshold flagged 81% / 12% at 5 points and 54% / 1% at 10 points. Where
+   unjudged documents are half as often relevant (``--hole-relevance 0.5``: the scenario then
+   overstates) it flagged 96% of flips and 18% of kept verdicts (among them the cells with
+   gaps of 10-22 points, where the reported difference was three or more times the true one),
+   a 5-point threshold 71% / 22%.
+3. ``MIN_GAP`` = 1 point of judged@k, the sampling noise of coverage itself between runs judged
+   alike (up to 1 point at 200 queries), keeps such runs quiet. 3 points would flag 92% / 1%
+   (87% / 18% in the half-relevant world) of the same outcomes, 5 points 81% / 1%.
+
+The shift is an upper-end scenario (unjudged documents as relevant as judged ones; pools
+usually found most relevant documents), not an estimate of the truth: the banner says "could",
+and points to the robustness view (judged-only lists, proxy labels) for a second opinion. It is
+not applied to bpref, Judged@k and Unjudged@k (they do not score unjudged documents as
+non-relevant) nor to judged-only lists (they hold no unjudged document).
+
+Segments get the same test on their own means, coverage and (unadjusted) bootstrap interval;
+their verdict is the q-value's, so a flagged segment is a warning to look, not a recomputed q.
+Metrics without a cutoff are checked at judged@10 (RBP at the depth holding 90% of its
+weight): a proxy for where those metrics put their weight, not their exact coverage.
+
+Coverage needs rankings and judgements: a comparison of per-query tables has none.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ranklens.compare.segments import OVERALL, UNSEGMENTED, MetricComparison
+from ranklens.data import MetricResult, Run
+from ranklens.metrics import parse_metric
+from ranklens.metrics.arrow import take
+from ranklens.stats import ComparisonResult
+
+TREATMENTS = ("nonrelevant", "judged-only", "proxy")
+"""How unjudged documents are treated: as non-relevant (trec_eval's default), removed from the
+rankings (judged-only / condensed lists, trec_eval -J), or labelled by a proxy judge."""
+
+TREATMENT_NAMES = {
+    "nonrelevant": "Unjudged = non-relevant (trec_eval default)",
+    "judged-only": "Judged-only lists (trec_eval -J, condensed)",
+    "proxy": "Holes filled with proxy labels",
+}
+TREATMENT_SHORT = {
+    "nonrelevant": "Non-relevant (default)",
+    "judged-only": "Judged-only (-J)",
+    "proxy": "Proxy labels",
+}
+"""Names of the treatments in tables (``TREATMENT_NAMES`` in settings and sentences)."""
+
+MIN_GAP = 0.01
+"""Smallest judged@k gap (1 point) that can raise the guardrail; see the module docstring."""
+
+DEFAULT_DEPTH = 10
+"""Coverage depth of metrics without a cutoff (AP, nDCG, RR, R-Prec, bpref, ERR)."""
+
+RBP_WEIGHT = 0.9
+"""RBP's coverage depth holds this share of the weight: the smallest d with p^d <= 0.1."""
+
+_NOT_GUARDED = {"bpref": "bpref skips unjudged documents instead of scoring them",
+                "judged": "Judged@k measures coverage itself",
+                "unjudged": "Unjudged@k measures coverage itself"}
+
+
+def coverage_depth(metric: str) -> int:
+    """The k at which a metric's coverage is measured: its cutoff; for RBP without one the
+    depth holding 90% of its weight; 10 for other metrics without a cutoff."""
+    spec = parse_metric(metric)
+    if spec.cutoff is not None:
+        return spec.cutoff
+    if spec.family == "RBP" and spec.p is not None:
+        return max(1, math.ceil(math.log(1.0 - RBP_WEIGHT) / math.log(spec.p) - 1e-9))
+    return DEFAULT_DEPTH
+
+
+def judged_name(depth: int) -> str:
+    """The judged@k metric measured at ``depth``: ``Judged@10``."""
+    return f"Judged@{depth}"
+
+
+def ranking_depths(run: Run) -> dict[str, int]:
+    """Documents retrieved per query of ``run``."""
+    counts = np.bincount(run.query_codes, minlength=len(run.queries))
+    present = np.flatnonzero(counts)
+    ids = take(run.queries, present).to_pylist()
+    return dict(zip(ids, counts[present].tolist(), strict=True))
+
+
+def interval_reading(low: float, high: float) -> str:
+    """``"above"`` (the interval excludes 0 from above), ``"below"`` or ``"around"`` 0."""
+    if low > 0:
+        return "above"
+    if high < 0:
+        return "below"
+    return "around"
+
+
+def same_rate_shift(mean_a: float, mean_b: float, coverage_a: float, coverage_b: float,
+                    ceiling: float = 1.0) -> float:
+    """Change of B - A if the less-judged run's extra unjudged documents were relevant at the
+    rate of its judged ones: its mean scaled by the coverage ratio (capped at ``ceiling``).
+
+    Positive when B is the less-judged run (B would gain), negative when A is; 0 when the
+    coverage is equal or a run has no judged document to take a rate from.
+    """
+    if coverage_b < coverage_a and coverage_b > 0:
+        return min(ceiling, mean_b * coverage_a / coverage_b) - mean_b
+    if coverage_a < coverage_b and coverage_a > 0:
+        return -(min(ceiling, mean_a * coverage_b / coverage_a) - mean_a)
+    return 0.0
+
+
+@dataclass(frozen=True)
+class CoverageRow:
+    """Judgement coverage of one row of a comparison (overall or a segment).
+
+    ``judged_a``/``judged_b`` are mean judged@k over the row's queries; ``coverage_a``/
+    ``coverage_b`` the judged share of the documents retrieved in the top k (equal to judged@k
+    when every ranking has k documents). ``shift`` is `same_rate_shift` of B - A and
+    ``could_change`` whether the interval moved by it reads differently; both are 0/False
+    where the guardrail does not apply. ``residual_a``/``residual_b`` are mean RBP residuals
+    (None for other metrics).
+    """
+
+    segment: str
+    n_queries: int
+    judged_a: float
+    judged_b: float
+    coverage_a: float
+    coverage_b: float
+    shift: float = 0.0
+    could_change: bool = False
+    residual_a: float | None = None
+    residual_b: float | None = None
+
+    @property
+    def gap(self) -> float:
+        """judged@k of A minus judged@k of B: positive when B is less judged."""
+        return self.judged_a - self.judged_b
+
+
+@dataclass(frozen=True)
+class MetricCoverage:
+    """Coverage of one metric's comparison: judged@k per row, the guardrail, residuals.
+
+    ``rows`` are the overall row then the comparison's segments (same names). ``guarded`` is
+    False where the guardrail does not apply (``note`` says why). ``per_query`` holds the
+    per-query values the rows summarise: ``judged_a``/``judged_b`` (judged@k) and, for RBP,
+    ``residual_a``/``residual_b``.
+    """
+
+    metric: str
+    depth: int
+    rows: tuple[CoverageRow, ...]
+    guarded: bool = True
+    note: str = ""
+    per_query: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
+
+    @property
+    def judged_metric(self) -> str:
+        return judged_name(self.depth)
+
+    @property
+    def overall(self) -> CoverageRow:
+        return self.rows[0]
+
+    @property
+    def alert(self) -> bool:
+        """Whether the verdict needs the banner: the overall coverage gap is at least
+        `MIN_GAP` and imputing the extra unjudged documents could change the verdict."""
+        row = self.overall
+        return self.guarded and abs(row.gap) >= MIN_GAP and row.could_change
+
+    @property
+    def flagged_segments(self) -> tuple[CoverageRow, ...]:
+        """Segments whose own verdict could change (same rule as `alert`)."""
+        return tuple(row for row in self.rows[1:]
+                     if self.guarded and abs(row.gap) >= MIN_GAP and row.could_change)
+
+
+@dataclass(frozen=True)
+class TreatmentResult:
+    """One metric's overall comparison under one treatment of unjudged documents.
+
+    ``informative`` is False when the treatment changed nothing (proxy labels that fill no
+    hole of these runs): the row is shown, but does not count as a second opinion.
+    """
+
+    treatment: str
+    result: ComparisonResult
+    note: str = ""
+    informative: bool = True
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """Coverage of a whole report: the treatment used, one `MetricCoverage` per metric, and the
+    robustness view (metric -> the overall comparison under each treatment available)."""
+
+    treatment: str
+    metrics: tuple[MetricCoverage, ...]
+    robustness: Mapping[str, tuple[TreatmentResult, ...]] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+
+    def metric(self, name: str) -> MetricCoverage | None:
+        return next((m for m in self.metrics if m.metric == name), None)
+
+    @property
+    def alerts(self) -> tuple[MetricCoverage, ...]:
+        return tuple(m for m in self.metrics if m.alert)
+
+
+# ---- building ------------------------------------------------------------------------------
+
+def metric_coverage(
+    comparison: MetricComparison,
+    judged_a: MetricResult,
+    judged_b: MetricResult,
+    depths_a: Mapping[str, int],
+    depths_b: Mapping[str, int],
+    *,
+    segments: Mapping[str, str] | None = None,
+    missing: str = "drop",
+    residual_a: MetricResult | None = None,
+    residual_b: MetricResult | None = None,
+    guarded: bool = True,
+    note: str = "",
+) -> MetricCoverage:
+    """Coverage of ``comparison`` from the runs' per-query judged@k at the metric's depth.
+
+    ``depths_a``/``depths_b`` are the documents each run retrieved per query
+    (`ranking_depths`). Each row covers the queries its comparison paired (both runs under
+    ``missing="drop"``, either under ``"zero"``, where a missing ranking counts as no document
+    retrieved). ``guarded=False`` switches the guardrail off for this metric.
+    """
+    metric = comparison.metric
+    depth = coverage_depth(metric)
+    family = parse_metric(metric).family
+    if family in _NOT_GUARDED:
+        guarded, note = False, _NOT_GUARDED[family]
+    queries = _paired_queries(judged_a.per_query, judged_b.per_query, missing)
+    groups: dict[str, list[str]] = {OVERALL: queries}
+    if segments is not None:
+        for query in queries:
+            groups.setdefault(segments.get(query, UNSEGMENTED), []).append(query)
+    rows = []
+    for row in comparison.rows:
+        members = groups.get(row.segment, [])
+        rows.append(_row(row.segment, members, row.result, judged_a, judged_b, depths_a,
+                         depths_b, depth, residual_a, residual_b, guarded))
+    per_query: dict[str, Mapping[str, float]] = {
+        "judged_a": dict(judged_a.per_query), "judged_b": dict(judged_b.per_query)}
+    if residual_a is not None and residual_b is not None:
+        per_query.update(residual_a=dict(residual_a.per_query),
+                         residual_b=dict(residual_b.per_query))
+    return MetricCoverage(metric, depth, tuple(rows), guarded, note, per_query)
+
+
+def _paired_queries(a: Mapping[str, float], b: Mapping[str, float], missing: str) -> list[str]:
+    keys = (a.keys() | b.keys()) if missing == "zero" else (a.keys() & b.keys())
+    return sorted(keys)
+
+
+def _row(segment: str, queries: list[str], result: ComparisonResult | None,
+         judged_a: MetricResult, judged_b: MetricResult, depths_a: Mapping[str, int],
+         depths_b: Mapping[str, int], depth: int, residual_a: MetricResult | None,
+         residual_b: MetricResult | None, guarded: bool) -> CoverageRow:
+    def values(result: MetricResult | None, default: float) -> np.ndarray:
+        if result is None:
+            return np.zeros(0)
+        return np.fromiter((result.per_query.get(q, default) for q in queries),
+                           dtype=np.float64, count=len(queries))
+
+    def retrieved(depths: Mapping[str, int]) -> np.ndarray:
+        return np.fromiter((min(depth, depths.get(q, 0)) for q in queries), dtype=np.float64,
+                           count=len(queries))
+
+    # Judged@k counts the positions past the end of a short ranking as judged (trec_eval's
+    # unj_k), so the unjudged documents are k (1 - judged@k); an empty ranking has none
+    ja, jb = values(judged_a, 1.0), values(judged_b, 1.0)
+    cov_a = _judged_share(depth * (1.0 - ja).sum(), retrieved(depths_a).sum())
+    cov_b = _judged_share(depth * (1.0 - jb).sum(), retrieved(depths_b).sum())
+    shift, changes = 0.0, False
+    if guarded and result is not None:
+        shift = same_rate_shift(result.mean_a, result.mean_b, cov_a, cov_b)
+        changes = (interval_reading(result.ci_low, result.ci_high)
+                   != interval_reading(result.ci_low + shift, result.ci_high + shift))
+    res_a = None if residual_a is None else _mean(values(residual_a, 1.0))
+    res_b = None if residual_b is None else _mean(values(residual_b, 1.0))
+    return CoverageRow(segment, len(queries), _mean(ja), _mean(jb), cov_a, cov_b, shift,
+                       changes, res_a, res_b)
+
+
+def _mean(values: np.ndarray) -> float:
+    return float(values.mean()) if len(values) else math.nan
+
+
+def _judged_share(unjudged: float, retrieved: float) -> float:
+    """Judged share of the documents retrieved in the top k (1 when none were retrieved)."""
+    return float(1.0 - unjudged / retrieved) if retrieved > 0 else 1.0
+
+
+# ---- JSON ----------------------------------------------------------------------------------
+
+def coverage_to_dict(coverage: Coverage, result_to_dict: Any) -> dict[str, Any]:
+    """Plain JSON of ``coverage``; ``result_to_dict`` writes a ComparisonResult (the report's)."""
+    return {
+        "treatment": coverage.treatment,
+        "metrics": [
+            {"metric": m.metric, "depth": m.depth, "guarded": m.guarded, "note": m.note,
+             "rows": [_row_to_dict(row) for row in m.rows],
+             "per_query": {key: dict(values) for key, values in m.per_query.items()}}
+            for m in coverage.metrics
+        ],
+        "robustness": {
+            metric: [{"treatment": t.treatment, "note": t.note, "informative": t.informative,
+                      "result": result_to_dict(t.result)} for t in rows]
+            for metric, rows in coverage.robustness.items()
+        },
+        "notes": list(coverage.notes),
+    }
+
+
+def coverage_from_dict(data: Mapping[str, Any], result_from_dict: Any) -> Coverage:
+    return Coverage(
+        treatment=data["treatment"],
+        metrics=tuple(
+            MetricCoverage(m["metric"], int(m["depth"]),
+                           tuple(CoverageRow(**row) for row in m["rows"]),
+                           bool(m["guarded"]), m.get("note", ""), m.get("per_query", {}))
+            for m in data["metrics"]),
+        robustness={metric: tuple(TreatmentResult(t["treatment"],
+                                                  result_from_dict(t["result"]),
+                                                  t.get("note", ""), t.get("informative", True))
+                              for t in rows)
+                    for metric, rows in data.get("robustness", {}).items()},
+        notes=tuple(data.get("notes", ())),
+    )
+
+
+def _row_to_dict(row: CoverageRow) -> dict[str, Any]:
+    return {"segment": row.segment, "n_queries": row.n_queries, "judged_a": row.judged_a,
+            "judged_b": row.judged_b, "coverage_a": row.coverage_a,
+            "coverage_b": row.coverage_b, "shift": row.shift, "could_change": row.could_change,
+            "residual_a": row.residual_a, "residual_b": row.residual_b}

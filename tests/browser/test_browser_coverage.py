@@ -1,0 +1,29 @@
+"""The coverage guardrail in Chromium: the banner sits before the verdict, follows the
+candidate, and its link scrolls to the robustness view."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from ranklens.compare.coverage_words import BANNER_TITLE, ROBUSTNESS_TITLE
+from tests.support.streamlit_page import assert_no_error, choose_radio, open_app
+
+
+def test_dense_demo_shows_the_banner_and_links_to_the_robustness_view(page: Page,
+                                                                      app_url: str) -> None:
+    open_app(page, app_url)
+    alert = page.get_by_test_id("stAlertContainer").filter(has_text=BANNER_TITLE)
+    # the first-visit pair differs by 2 points (BM25 less judged), enough to move its +0.030
+    expect(alert).to_have_count(1)
+    expect(alert).to_contain_text("neural_reranker's top 10 is 74% judged, bm25_baseline's 71%")
+    choose_radio(page, "Candidate (B)", "Dense retriever (many unjudged documents)")
+    assert_no_error(page)
+    expect(alert).to_have_count(1)
+    expect(alert).to_contain_text("dense_retriever's top 10 is 54% judged, bm25_baseline's 71%")
+    verdict = page.get_by_text("bm25_baseline is better than dense_retriever on nDCG@10.")
+    assert alert.bounding_box()["y"] < verdict.bounding_box()["y"]  # before the result
+    alert.get_by_role("link", name="Go to the robustness view").click()
+    heading = page.get_by_role("heading", name=ROBUSTNESS_TITLE)
+    expect(heading).to_be_in_viewport()
+    table = page.get_by_test_id("stDataFrame").filter(has_text="Judged-only (-J)")
+    expect(table).to_be_visible()
