@@ -56,6 +56,14 @@ def banners(at: AppTest) -> list[str]:
     return [w.value for w in at.warning if w.icon == ":material/rule:"]
 
 
+def test_first_visit_pair_judged_alike_gets_a_note_not_a_banner() -> None:
+    at = run_page(ROOT / "app.py")
+    assert not at.exception, [e.value for e in at.exception]
+    assert not banners(at)
+    notes = [c.value for c in at.caption if "judged alike" in c.value]
+    assert len(notes) == 1 and "gap 2.1 points, under 3" in notes[0], notes
+
+
 def test_banner_before_the_verdict_says_the_librarys_words(dense_page: AppTest) -> None:
     report = dense_report()
     coverage = report.coverage.metric("nDCG@10")
