@@ -24,6 +24,7 @@ from ranklens.app.cards import show_card
 from ranklens.app.entrypoint import run_through_app
 from ranklens.compare import charts, coverage_words, views
 from ranklens.compare.analysis import CompareSettings, LoadedInputs
+from ranklens.compare.changes import report_changes
 from ranklens.compare.coverage import TREATMENT_NAMES
 from ranklens.compare.rankings import UNJUDGED, query_rbo, side_by_side
 from ranklens.compare.report import Report
@@ -37,7 +38,7 @@ from ranklens.compare.words import (
 )
 from ranklens.formats import Card, format_delta, format_interval, format_p
 from ranklens.io import InputError, InputFile
-from ranklens.share import compare_settings
+from ranklens.share import StoredResultError, compare_settings, stored_report
 
 run_through_app(__file__)  # see ranklens.app.entrypoint: a page always runs inside app.py
 
@@ -100,6 +101,13 @@ def choose_files() -> tuple[dict[str, InputFile], str] | None:
         st.info("Choose run A, run B and the judgements in the sidebar, then **Compare**. "
                 "Without judgements, the two files are read as per-query metric tables. "
                 "Or switch **Data** back to the demo.")
+        # A file over the limit never reaches the server (the browser refuses it and marks
+        # it red, its reason in a tooltip): say here what the limit is and what to do.
+        limit = f"{app_state.upload_limit_bytes() // 2**20:,} MB"  # as the uploaders say it
+        st.caption(f"Each file can be up to {limit}, this server's upload limit (a gzip file "
+                   "counts by its decompressed size). A larger file is marked red in its box "
+                   "and is not sent: remove it (×) and choose a smaller one, or ask "
+                   "whoever runs this app to raise `server.maxUploadSize`.")
         return None
     files = {role: app_state.input_file(role, upload)
              for role, upload in uploads.items() if upload is not None}
@@ -600,14 +608,25 @@ def main() -> None:
     settings = choose_settings(inputs) if shared is None else compare_settings(shared)
     if settings is None:
         return
+    stored = None  # a shared link's report as its author saw it: drawn as stored
+    if shared is not None:
+        try:
+            stored = stored_report(shared)
+        except StoredResultError as error:
+            share_widget.show_unreadable_result(str(error))
+    recompute = stored is None or (shared is not None and share_widget.recompute_wanted(shared))
     try:
-        report = app_state.cached_report(inputs, settings)
+        report = app_state.cached_report(inputs, settings) if recompute else stored
     except ValueError as error:  # InputError, unknown metric, no common queries ...
         st.error(f"**Cannot compare these inputs.** {markup.text(error)}",
                  icon=":material/error:")
         return
+    assert report is not None
     show_title(place, report, origin)
-    share_widget.share_action("compare", settings, inputs.files)
+    if shared is None:
+        share_widget.share_action("compare", settings, inputs.files, report)
+    elif stored is not None and recompute:
+        share_widget.show_recomputed(shared, report_changes(stored, report))
     show_warnings(report)
     show_inputs(report)
     segments = (inputs.segment_maps.get(settings.segment_column)

@@ -20,6 +20,7 @@ from ranklens.app import downloads, share_widget, widgets
 from ranklens.app import state as app_state
 from ranklens.app.cards import show_card
 from ranklens.app.entrypoint import run_through_app
+from ranklens.changes import payload_changes
 from ranklens.formats import literal
 from ranklens.io import InputError, InputFile
 from ranklens.methods import methods_link
@@ -220,6 +221,44 @@ def shared_spread(shared: Shared) -> planning.Pilot | float:
         columns_a[settings["column_b"]])
 
 
+def stored_export(shared: Shared | None) -> html_plan.MdeExport | None:
+    """The plan a shared link stored, when the viewer looks at the stored numbers; None for
+    the user's own page, a recomputation, or a link that stored no numbers."""
+    if shared is None or shared.result is None or share_widget.recompute_wanted(shared):
+        return None
+    try:
+        return html_plan.export_from_payload(shared.result, shared.files)
+    except ValueError as error:
+        share_widget.show_unreadable_result(
+            f"The numbers stored with this link (computed by ranklens {shared.computed_by}) "
+            f"cannot be read by this version ({error})")
+        return None
+
+
+def shared_deltas(shared: Shared, target: float) -> tuple[float, ...]:
+    """The target differences of a shared plan's table (links before format 2: the defaults)."""
+    stored = shared.settings.get("deltas")
+    if stored is None:
+        return tuple(dict.fromkeys((*planning.DEFAULT_DELTAS, target)))
+    return tuple(float(delta) for delta in stored)
+
+
+def offer_actions(places: tuple[Any, Any], export: html_plan.MdeExport,
+                  shared: Shared | None, stored: html_plan.MdeExport | None) -> None:
+    """The HTML download, and the Share button (own page) or what a recomputation changed,
+    in ``places`` (the actions row, and the place above it for the recomputation's note)."""
+    actions, notice = places
+    offer_html(actions.container(width="content"), export)
+    if shared is None:
+        with actions.container():
+            share_widget.share_action("mde", export.settings, export.inputs,
+                                      html_plan.payload(export))
+    elif stored is None and shared.result is not None:
+        with notice:
+            share_widget.show_recomputed(
+                shared, payload_changes(shared.result, html_plan.payload(export)))
+
+
 def shared_settings(shared: Shared) -> tuple[int, float, float, str, float]:
     """Number of queries, alpha, power, method and target of a shared MDE page."""
     s = shared.settings
@@ -275,8 +314,13 @@ def main() -> None:
     st.caption("Asked before labelling: which difference can this many queries resolve, and "
                "how many queries does the difference I care about need?")
     shared = share_widget.shared_for("mde")  # a ?report= link: its inputs and settings
+    stored = stored_export(shared)  # ... and its numbers, drawn as stored
+    measured: planning.Pilot | float | None
     try:
-        measured = choose_spread() if shared is None else shared_spread(shared)
+        if stored is not None:
+            measured = stored.pilot if stored.pilot is not None else stored.plan.sd
+        else:
+            measured = choose_spread() if shared is None else shared_spread(shared)
     except (InputError, InsufficientSampleError, ValueError) as error:
         st.error(f"**Cannot measure the spread.** {literal(error)}", icon=":material/error:")
         return
@@ -287,23 +331,26 @@ def main() -> None:
     n_queries, alpha, power, method, target = (choose_settings(max(2, default_n))
                                                if shared is None else shared_settings(shared))
     sd = show_spread(measured)
+    deltas = (tuple(dict.fromkeys((*planning.DEFAULT_DELTAS, target))) if shared is None
+              else shared_deltas(shared, target))
     if shared is None:
         spread, files = spread_snapshot()
+        if isinstance(measured, planning.Pilot) and "metric" in spread:
+            spread["metric"] = measured.metric  # resolved: the canonical metric name
+        # every setting resolved, the table's target differences included: a link shows
+        # what its author chose even after a default changes
         settings: dict[str, Any] = {**spread, "n_queries": n_queries, "alpha": alpha,
-                                    "power": power, "method": method, "target": target}
+                                    "power": power, "method": method, "target": target,
+                                    "deltas": list(deltas)}
     else:
         settings, files = dict(shared.settings), tuple(shared.files)
-    actions = st.container(horizontal=True)
-    html_place = actions.container(width="content")  # filled once the plan is ready
-    if shared is None:
-        with actions.container():
-            share_widget.share_action("mde", settings, files)
-    deltas = tuple(dict.fromkeys((*planning.DEFAULT_DELTAS, target)))
+    places = (st.container(horizontal=True), st.container())  # filled once the plan is ready
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        plan = plan_for(sd, n_queries, deltas, alpha, power, method)
+        plan = (stored.plan if stored is not None
+                else plan_for(sd, n_queries, deltas, alpha, power, method))
     target_row = next(row for row in plan.rows if row.delta == target)
-    other_mde = plan_views.other_method_mde(plan)
+    other_mde = stored.other_mde if stored is not None else plan_views.other_method_mde(plan)
     export = html_plan.MdeExport(plan, target, other_mde,
                                  measured if isinstance(measured, planning.Pilot) else None,
                                  settings, tuple(files))
@@ -311,7 +358,7 @@ def main() -> None:
         st.warning(planning.no_spread_sentence(
             sd, measured if isinstance(measured, planning.Pilot) else None),
             icon=":material/block:")
-        offer_html(html_place, export)
+        offer_actions(places, export, shared, stored)
         return
     show_headline(plan, target_row, other_mde)
 
@@ -328,9 +375,14 @@ def main() -> None:
     assert plan.mde is not None
     largest = max(row.queries_needed for row in plan.rows)
     up_to = max(2.5 * plan.mde, 1.2 * max(plan_delta.delta for plan_delta in plan.rows))
-    mde_curve, power_curve = curves_for(sd, n_queries, largest, alpha, power, method, up_to)
-    offer_html(html_place, dataclasses.replace(export, mde_curve=mde_curve,
-                                               power_curve=power_curve))
+    if stored is not None and stored.mde_curve is not None and stored.power_curve is not None:
+        mde_curve, power_curve = stored.mde_curve, stored.power_curve
+    else:
+        mde_curve, power_curve = curves_for(sd, n_queries, largest, alpha, power, method,
+                                            up_to)
+    offer_actions(places,
+                  dataclasses.replace(export, mde_curve=mde_curve, power_curve=power_curve),
+                  shared, stored)
     left, right = st.columns(2, gap="large")
     with left:
         st.subheader("MDE against the number of queries", anchor=False)

@@ -16,6 +16,7 @@ from ranklens.app import downloads, share_widget, widgets
 from ranklens.app import state as app_state
 from ranklens.app.cards import show_card
 from ranklens.app.entrypoint import run_through_app
+from ranklens.changes import payload_changes
 from ranklens.formats import literal
 from ranklens.io import InputError, InputFile
 from ranklens.ppi import charts as ppi_charts
@@ -23,6 +24,7 @@ from ranklens.ppi import html as html_ppi
 from ranklens.ppi import views as ppi_views
 from ranklens.ppi import words
 from ranklens.ppi.analysis import PPIAnalysis, budget_curve
+from ranklens.share import Shared
 from ranklens.stats import MIN_GOLD, InsufficientSampleError
 
 run_through_app(__file__)  # see ranklens.app.entrypoint: a page always runs inside app.py
@@ -141,6 +143,24 @@ def show_budget(analysis: PPIAnalysis) -> tuple[ppi_views.GoldBudget, pd.DataFra
     return budget, curve
 
 
+VIEWER_CHOICES = ("budget", "planned_gold_queries")
+"""Payload parts the viewer of a page sets (the gold-budget planner), not the version."""
+
+
+def stored_analysis(shared: Shared | None) -> PPIAnalysis | None:
+    """The analysis a shared link stored, when the viewer looks at the stored numbers; None
+    for the user's own page, a recomputation, or a link that stored no numbers."""
+    if shared is None or shared.result is None or share_widget.recompute_wanted(shared):
+        return None
+    try:
+        return html_ppi.analysis_from_payload(shared.result)
+    except ValueError as error:
+        share_widget.show_unreadable_result(
+            f"The numbers stored with this link (computed by ranklens {shared.computed_by}) "
+            f"cannot be read by this version ({error})")
+        return None
+
+
 def main() -> None:
     st.title("Cheap labels, corrected on gold (PPI++)")
     st.caption("My labels are cheap (an LLM, one assessor). What does a small random sample of "
@@ -153,28 +173,37 @@ def main() -> None:
     if chosen is None:
         return
     files, metric, alpha, order = chosen
+    stored = stored_analysis(shared)  # a link's numbers, drawn as stored
     try:
         by_role = {f.role: f for f in files}
-        analysis = app_state.ppi_analysis(by_role["run_a"], by_role["run_b"],
-                                          by_role["qrels_proxy"], by_role["qrels_gold"],
-                                          metric, alpha, order)
+        analysis = stored if stored is not None else app_state.ppi_analysis(
+            by_role["run_a"], by_role["run_b"], by_role["qrels_proxy"], by_role["qrels_gold"],
+            metric, alpha, order)
     except (InputError, InsufficientSampleError, ValueError) as error:
         st.error(f"**Cannot correct these labels.** {literal(error)}", icon=":material/error:")
         return
     name_a, name_b = analysis.run_names
     st.caption(f"**{literal(name_b)}** (B) against **{literal(name_a)}** (A) on "
                f"{literal(analysis.metric)}")
-    settings = {"metric": metric, "alpha": alpha, "order": order}
+    # resolved: the canonical metric name (the analysis's), not what was typed
+    settings = ({"metric": analysis.metric, "alpha": alpha, "order": order} if shared is None
+                else dict(shared.settings))
     actions = st.container(horizontal=True)
     html_place = actions.container(width="content")  # filled once the budget is chosen
-    with actions.container():
-        share_widget.share_action("ppi", settings, files)
+    share_place, notice_place = actions.container(), st.container()
     show_headline(analysis)
     show_warnings(analysis)
     show_intervals(analysis)
     show_bias(analysis)
     budget, curve = show_budget(analysis) or (None, None)
     export = html_ppi.PPIExport(analysis, settings, tuple(files), budget, curve)
+    if shared is None:
+        with share_place:
+            share_widget.share_action("ppi", settings, files, html_ppi.payload(export))
+    elif stored is None and shared.result is not None:
+        with notice_place:
+            share_widget.show_recomputed(shared, payload_changes(
+                shared.result, html_ppi.payload(export), viewer_choices=VIEWER_CHOICES))
     downloads.html_button(
         lambda: html_ppi.render(export), file_name="ranklens-ppi.html", container=html_place,
         key="ppi_html",

@@ -1,23 +1,34 @@
-"""Share links: a page's inputs and settings frozen in a report store, and given back.
+"""Share links: a page's inputs, settings and numbers frozen in a report store, and given back.
 
-``share(store, kind, settings, files)`` answers "which token reopens exactly this page";
-``reopen(store, token)`` gives the page kind, every setting and the input files back, byte for
-byte, so that the page recomputes the same report (``compare_report`` does it for the Compare
-page: its ``Report.to_json()`` is identical to the shared one's).
+``share(store, kind, settings, files, result=...)`` answers "which token reopens exactly this
+page"; ``reopen(store, token)`` gives the page kind, every setting, the input files (byte for
+byte) and the numbers the author saw back.
 
-What a snapshot holds (the store's ``params``)::
+What a snapshot holds (the store's ``params``), format 2::
 
-    {"format": 1, "kind": "compare" | "mde" | "ppi",
-     "settings": {...every setting of the page...},
-     "files": [{"role": "run_a", "name": "bm25.trec", "sha256": "..."}, ...]}
+    {"format": 2, "kind": "compare" | "mde" | "ppi",
+     "settings": {...every setting of the page, resolved: no default left implicit...},
+     "files": [{"role": "run_a", "name": "bm25.trec", "sha256": "..."}, ...],
+     "result": {"role": "computed_result", "sha256": "...", "computed_by": "0.4.0"}}
 
-and the input bytes under their roles (the store deduplicates them by digest and compresses
-them). No results are stored: numbers are recomputed from inputs and settings, which is what
-makes a link trustworthy. It does not know about Streamlit or URLs (``ranklens.app`` does).
+and the input bytes under their roles, plus the computed result as UTF-8 JSON under the role
+``computed_result`` (the store deduplicates blobs by digest and compresses them). The result is
+``Report.to_dict()`` for the Compare page and the page's export payload for MDE and PPI
+(``ranklens.plan.html.payload``, ``ranklens.ppi.html.payload``).
+
+Why the numbers are stored: a link is opened by whatever ranklens serves it later, and defaults
+and methods change between versions. A reopened link shows the stored numbers and says which
+version computed them (``stored_report`` for Compare, ``Shared.result`` for the others);
+``compare_report`` recomputes from the stored inputs and settings with this version, a separate
+view the page labels as such. Format-1 snapshots (settings and inputs only) are still read:
+their ``result`` is None and the pages recompute, saying so. It does not know about Streamlit
+or URLs (``ranklens.app`` does).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -29,9 +40,13 @@ from ranklens.compare.report import Report
 from ranklens.io import InputFile, sha256_hex
 from ranklens.store import ReportStore, ReportToken
 
-SNAPSHOT_FORMAT = 1
+SNAPSHOT_FORMAT = 2
+READABLE_FORMATS = (1, 2)
+"""Format 1 (before links kept their numbers): settings and inputs only."""
 PAGE_KINDS = ("compare", "mde", "ppi")
 """The pages a link can reopen; each is also the page's ``url_path`` in ``app.py``."""
+RESULT_ROLE = "computed_result"
+"""The blob role of a snapshot's computed result; no input file may use it."""
 
 
 class SharedFormatError(ValueError):
@@ -44,11 +59,13 @@ class SharedFormatError(ValueError):
 
 @dataclass(frozen=True)
 class Shared:
-    """A reopened share link: the page kind, its settings and its input files.
+    """A reopened share link: the page kind, its settings, its input files and its numbers.
 
     ``settings`` is the page's plain settings dict (for ``compare``, `compare_settings` turns
     it back into ``CompareSettings``); ``files`` are in the order they were shared;
-    ``version`` is the ranklens version that shared them.
+    ``version`` is the ranklens version that shared them. ``result`` is the computed result
+    stored with the link (plain JSON, see the module docstring) and ``computed_by`` the version
+    that computed it; both None for a format-1 link, which stored no numbers.
     """
 
     token: ReportToken
@@ -58,10 +75,18 @@ class Shared:
     version: str
     created_at: datetime
     expires_at: datetime | None
+    result: dict[str, Any] | None = None
+    computed_by: str | None = None
+    format: int = SNAPSHOT_FORMAT
 
     def file(self, role: str) -> InputFile | None:
         """The input shared under ``role``, or None."""
         return next((f for f in self.files if f.role == role), None)
+
+    @property
+    def keeps_numbers(self) -> bool:
+        """Whether the link stored the numbers its author saw (format 2 and later)."""
+        return self.result is not None
 
 
 def share(
@@ -70,14 +95,20 @@ def share(
     settings: CompareSettings | Mapping[str, Any],
     files: Iterable[InputFile],
     *,
+    result: Report | Mapping[str, Any],
     ttl: timedelta | None = None,
 ) -> ReportToken:
-    """Store ``files`` and ``settings`` of a ``kind`` page; answers the token of the new link.
+    """Store ``files``, ``settings`` and the computed ``result`` of a ``kind`` page; answers the
+    token of the new link.
 
+    ``result`` is what the page shows: the ``Report`` for ``compare`` (its ``params`` are the
+    settings resolved, and are what the link stores: run names and canonical metric names
+    filled in), the page's export payload (a plain JSON mapping) for ``mde`` and ``ppi``.
     ``settings`` must survive JSON unchanged (lists, not tuples; string keys). Every call
     makes a new, immutable report, even for the same inputs (their bytes are stored once).
     Raises ``StoreLimitError`` when the report or the store would be too big, ``ValueError``
-    for an unknown kind, duplicate roles or settings that are not plain JSON.
+    for an unknown kind, duplicate roles, settings that are not plain JSON, or a Compare
+    report computed with other settings than ``settings``.
     """
     if kind not in PAGE_KINDS:
         raise ValueError(f"unknown page kind {kind!r}; expected one of {PAGE_KINDS}")
@@ -86,13 +117,21 @@ def share(
     roles = [f.role for f in files]
     if len(set(roles)) != len(roles):
         raise ValueError(f"each input needs its own role; got {roles}")
+    if RESULT_ROLE in roles:
+        raise ValueError(f"the role {RESULT_ROLE!r} is the computed result's; name the input "
+                         "file's role otherwise")
+    computed, plain = _result_json(kind, plain, result)
+    encoded = computed.encode("utf-8")
     params = {
         "format": SNAPSHOT_FORMAT,
         "kind": kind,
         "settings": plain,
         "files": [{"role": f.role, "name": f.name, "sha256": f.sha256} for f in files],
+        "result": {"role": RESULT_ROLE, "sha256": sha256_hex(encoded),
+                   "computed_by": _computed_by(result)},
     }
-    return store.put(params, {f.role: f.data for f in files}, ttl=ttl)
+    return store.put(params, {**{f.role: f.data for f in files}, RESULT_ROLE: encoded},
+                     ttl=ttl)
 
 
 def reopen(store: ReportStore, token: str) -> Shared:
@@ -104,7 +143,8 @@ def reopen(store: ReportStore, token: str) -> Shared:
     snapshot = store.get(token)
     params = snapshot.params
     version = snapshot.ranklens_version
-    if params.get("format") != SNAPSHOT_FORMAT or params.get("kind") not in PAGE_KINDS:
+    form = params.get("format")
+    if form not in READABLE_FORMATS or params.get("kind") not in PAGE_KINDS:
         raise SharedFormatError(
             f"this report was shared by ranklens {version} in a format this version cannot "
             "open; open it with that version or newer")
@@ -120,9 +160,11 @@ def reopen(store: ReportStore, token: str) -> Shared:
             raise SharedFormatError("this shared report is damaged (an input does not match "
                                     "its digest)")
         files.append(InputFile.with_digest(role, name, data, digest))  # checked: no second hash
+    result, computed_by = (None, None) if form == 1 else _stored_result(params, snapshot.inputs)
     shared = Shared(token=snapshot.token, kind=params["kind"], settings=settings,
                     files=tuple(files), version=version, created_at=snapshot.created_at,
-                    expires_at=snapshot.expires_at)
+                    expires_at=snapshot.expires_at, result=result, computed_by=computed_by,
+                    format=int(form))
     if shared.kind == "compare":
         compare_settings(shared)  # refuse settings this version does not know, now
     return shared
@@ -139,8 +181,28 @@ def compare_settings(shared: Shared) -> CompareSettings:
     return _compare_settings_from_dict(shared.settings, shared.version)
 
 
+def stored_report(shared: Shared) -> Report | None:
+    """The Compare page's report as its author saw it, read back from the link; None for a
+    format-1 link (it stored no numbers).
+
+    Computes nothing. Raises `StoredResultError` when the stored report is in a form this
+    version cannot read (the page then shows the recomputation, saying why).
+    """
+    if shared.kind != "compare":
+        raise ValueError(f"a {shared.kind!r} link has no compare report")
+    if shared.result is None:
+        return None
+    try:
+        return Report.from_dict(shared.result)
+    except (ValueError, KeyError, TypeError, IndexError) as error:
+        raise StoredResultError(
+            f"the numbers stored with this link (computed by ranklens {shared.computed_by}) "
+            f"cannot be read by this version ({error})") from None
+
+
 def compare_report(shared: Shared) -> Report:
-    """The Compare page's report, recomputed from the shared inputs and settings.
+    """The Compare page's report, recomputed from the shared inputs and settings by this
+    version of ranklens (not the stored numbers: `stored_report` gives those).
 
     Reads and scores the inputs (seconds for large runs); the app caches this by digest.
     """
@@ -150,6 +212,11 @@ def compare_report(shared: Shared) -> Report:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the report carries every warning in words
         return inputs.report(compare_settings(shared))
+
+
+class StoredResultError(SharedFormatError):
+    """The numbers stored with a link cannot be read by this version (a newer report schema,
+    or damage); the inputs and settings still can, so the page can recompute."""
 
 
 def _plain_settings(kind: str, settings: CompareSettings | Mapping[str, Any]) -> dict[str, Any]:
@@ -163,6 +230,64 @@ def _plain_settings(kind: str, settings: CompareSettings | Mapping[str, Any]) ->
     if kind == "compare":
         _compare_settings_from_dict(plain, "this")  # fail at share time, not at reopen
     return plain
+
+
+def _result_json(kind: str, settings: dict[str, Any],
+                 result: Report | Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The result as JSON text, and the settings to store (for Compare: the report's own)."""
+    if kind == "compare":
+        if not isinstance(result, Report):
+            raise TypeError(f"a Compare link stores its Report, not {type(result).__name__}")
+        resolved = CompareSettings.from_dict(result.params)
+        if not _agrees(CompareSettings.from_dict(settings), resolved):
+            raise ValueError("the report was computed with other settings than the ones "
+                             "shared; share the report of these settings")
+        return result.to_json(indent=None), resolved.to_dict()
+    if not isinstance(result, Mapping) or result.get("kind") != kind:
+        raise ValueError(f"a {kind!r} link stores the page's payload (a mapping with kind "
+                         f"{kind!r})")
+    try:
+        text = json.dumps(dict(result), ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"the {kind} result is not plain JSON: {error}") from None
+    return text, settings
+
+
+def _agrees(chosen: CompareSettings, resolved: CompareSettings) -> bool:
+    """Whether ``resolved`` is ``chosen`` with only the implicit parts filled in (run names
+    from the files, metric names in canonical form)."""
+    try:
+        canonical = chosen.canonical().metrics
+    except ValueError:  # metric columns of per-query tables keep their own names
+        canonical = chosen.metrics
+    return (chosen.run_names in (None, resolved.run_names)
+            and resolved.metrics in (chosen.metrics, canonical)
+            and dataclasses.replace(chosen, metrics=resolved.metrics,
+                                    run_names=resolved.run_names) == resolved)
+
+
+def _computed_by(result: Report | Mapping[str, Any]) -> str:
+    if isinstance(result, Report):
+        return result.version
+    return str(result.get("ranklens_version", "unknown"))
+
+
+def _stored_result(params: Mapping[str, Any],
+                   blobs: Mapping[str, bytes]) -> tuple[dict[str, Any], str]:
+    entry = params.get("result")
+    role = entry.get("role") if isinstance(entry, dict) else None
+    data = blobs.get(role) if isinstance(role, str) else None
+    if data is None or sha256_hex(data) != entry.get("sha256"):  # type: ignore[union-attr]
+        raise SharedFormatError("this shared report is damaged (its stored numbers are "
+                                "missing or do not match their digest)")
+    try:
+        result = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        result = None
+    if not isinstance(result, dict):
+        raise SharedFormatError("this shared report is damaged (its stored numbers are not "
+                                "readable JSON)")
+    return result, str(entry.get("computed_by", "unknown"))  # type: ignore[union-attr]
 
 
 def _compare_settings_from_dict(data: Mapping[str, Any], version: str) -> CompareSettings:

@@ -11,9 +11,13 @@ In ``app.py``::
 open while the user switches pages (switching clears the URL's query); ``enter_shared`` shows
 the "Report not found" page, switches to the page the report was shared from, or shows the
 read-only banner. A page asks ``shared_for(kind)`` whether to take its inputs and settings
-from a shared report, and calls ``share_action(kind, settings, files)`` to offer the link.
+from a shared report, and calls ``share_action(kind, settings, files, result)`` to offer the
+link (``result``: what the page shows, stored with the link).
 
-Nothing here computes a report; ``ranklens.share`` stores and reopens, the pages recompute.
+A link keeps its numbers: the banner says which ranklens version computed them and offers
+"Recompute with ranklens X" (``recompute_wanted``); the page then shows this version's numbers
+and ``show_recomputed`` says what differs. Nothing here computes a report; ``ranklens.share``
+stores and reopens, the pages draw.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 from urllib.parse import urlsplit
@@ -32,6 +36,7 @@ from ranklens import __version__
 from ranklens.app import markup
 from ranklens.app.report_store import reopened, report_store
 from ranklens.compare.analysis import CompareSettings
+from ranklens.compare.report import Report
 from ranklens.io import InputFile
 from ranklens.share import Shared, SharedFormatError, share
 from ranklens.store import ReportNotFound, StoreError, StoreLimitError, StoreUnavailable
@@ -159,13 +164,29 @@ def _show_banner(shared: Shared) -> None:
     expiry = ("" if shared.expires_at is None
               else f" The link expires {shared.expires_at.strftime('%Y-%m-%d %H:%M UTC')}.")
     with st.container(border=True, key="shared_banner"):
-        st.markdown(
-            f":material/lock: **Shared report, read-only.** The inputs and settings someone "
-            f"shared on {created} with ranklens {shared.version}, recomputed here; the "
-            f"controls that would change them are hidden.{expiry}")
-        if shared.version != __version__:
-            st.caption(f"This app runs ranklens {__version__}: numbers can differ from what "
-                       f"ranklens {shared.version} showed if a method changed since.")
+        if not shared.keeps_numbers:
+            st.markdown(
+                f":material/lock: **Shared report, read-only.** The inputs and settings someone "
+                f"shared on {created} with ranklens {shared.version}, recomputed here by "
+                f"ranklens {__version__} (links of that version did not store their numbers); "
+                f"the controls that would change them are hidden.{expiry}")
+            if shared.version != __version__:
+                st.caption(f"Numbers can differ from what ranklens {shared.version} showed if "
+                           "a method or a default changed since.")
+        else:
+            recomputing = recompute_wanted(shared)
+            shown = (f"recomputed now by ranklens {__version__} from the stored inputs and "
+                     "settings (not the numbers the link stored)" if recomputing
+                     else f"the numbers ranklens {shared.computed_by} computed then, stored "
+                          "with the link")
+            st.markdown(
+                f":material/lock: **Shared report, read-only.** Shared on {created}. Shown: "
+                f"{shown}; the controls that would change the inputs and settings are hidden."
+                f"{expiry}")
+            st.toggle(f"Recompute with ranklens {__version__}", key=_recompute_key(shared),
+                      help="Show the numbers this version of ranklens computes from the same "
+                           "inputs and settings, and what differs from the stored ones. Turn "
+                           "off to see the stored numbers again.")
         with st.expander("Link, inputs and settings of this report"):
             st.code(share_url(shared.token), language=None)
             st.markdown("\n".join(f"- **{f.role.replace('_', ' ')}**: {markup.text(f.name)} "
@@ -175,6 +196,41 @@ def _show_banner(shared: Shared) -> None:
         st.button("Start my own analysis", on_click=leave_shared, key="shared_leave",
                   icon=":material/edit:", help="Close this shared report and choose your own "
                                                "inputs and settings.")
+
+
+def recompute_wanted(shared: Shared) -> bool:
+    """Whether the viewer asked to see ``shared`` recomputed by this version (the banner's
+    toggle); always True for a link that stored no numbers (format 1)."""
+    return not shared.keeps_numbers or bool(st.session_state.get(_recompute_key(shared)))
+
+
+def show_recomputed(shared: Shared, changes: Sequence[str] | None) -> None:
+    """The label of a recomputed view: by which version, and what differs from the stored
+    numbers (``changes`` from the library; None when the link stored none to compare)."""
+    if changes is None:
+        return
+    stored_by = f"ranklens {shared.computed_by}"
+    with st.container(border=True, key="shared_recomputed"):
+        if not changes:
+            st.markdown(f":material/check_circle: **Recomputed with ranklens {__version__}:** "
+                        f"every number is the same as the ones {stored_by} stored.")
+            return
+        st.markdown(f":material/difference: **Recomputed with ranklens {__version__}:** these "
+                    f"numbers differ from the ones {stored_by} stored with the link "
+                    f"({len(changes)} differences). Turn off **Recompute** in the banner to "
+                    "see the stored numbers.")
+        st.markdown("\n".join(f"- {markup.text(line)}" for line in changes))
+
+
+def show_unreadable_result(message: str) -> None:
+    """The stored numbers cannot be read by this version: say so above the recomputation."""
+    st.warning(f"{markup.text(message)}. Shown instead: the numbers this version "
+               f"(ranklens {__version__}) computes from the stored inputs and settings.",
+               icon=":material/history:")
+
+
+def _recompute_key(shared: Shared) -> str:
+    return f"shared_recompute:{shared.token}"
 
 
 def _show_sidebar_note(shared: Shared, target: Any) -> None:
@@ -188,12 +244,14 @@ def _show_sidebar_note(shared: Shared, target: Any) -> None:
 # ---- sharing ------------------------------------------------------------------------------
 
 def share_action(kind: str, settings: CompareSettings | Mapping[str, Any],
-                 files: Iterable[InputFile]) -> None:
+                 files: Iterable[InputFile], result: Report | Mapping[str, Any]) -> None:
     """The Share button of a ``kind`` page and, once shared, the link in a copyable block.
 
-    While a shared report is open the link is its own (nothing is stored again). The same
-    inputs and settings shared twice in a session give the same link. A report over the
-    store's limits is refused with the limit in words.
+    ``result`` is what the page shows (the Compare page's ``Report``, the MDE and PPI pages'
+    export payload): stored with the link, so that it shows these numbers whatever version
+    of ranklens opens it later. While a shared report is open the link is its own (nothing is
+    stored again). The same inputs and settings shared twice in a session give the same link.
+    A report over the store's limits is refused with the limit in words.
     """
     shared = shared_for(kind)
     if shared is not None:
@@ -205,7 +263,7 @@ def share_action(kind: str, settings: CompareSettings | Mapping[str, Any],
                         help="Store these inputs and settings and get a link that opens this "
                              "page, with the same numbers, for anyone who can reach this app.")
     if clicked and identity not in links:
-        token = _store_snapshot(kind, settings, files)
+        token = _store_snapshot(kind, settings, files, result)
         if token is not None:
             links[identity] = token
     if identity in links:
@@ -215,7 +273,8 @@ def share_action(kind: str, settings: CompareSettings | Mapping[str, Any],
 
 
 def _store_snapshot(kind: str, settings: CompareSettings | Mapping[str, Any],
-                    files: tuple[InputFile, ...]) -> str | None:
+                    files: tuple[InputFile, ...],
+                    result: Report | Mapping[str, Any]) -> str | None:
     """Store the page and answer its token, or show in words why not and answer None."""
     try:
         store = report_store()
@@ -231,7 +290,7 @@ def _store_snapshot(kind: str, settings: CompareSettings | Mapping[str, Any],
         st.error(_NOT_STORED, icon=":material/cloud_off:")
         return None
     try:
-        return share(store, kind, settings, files)
+        return share(store, kind, settings, files, result=result)
     except StoreLimitError as error:
         st.error(f"**This report is too large to share:** {error}. Share fewer or smaller "
                  "files, or ask whoever runs this app to raise the limit.",

@@ -37,6 +37,7 @@ from ranklens.plan.analysis import (
     QueryPlan,
     no_spread_sentence,
 )
+from ranklens.rebuild import from_jsonable
 
 JSON_ID = "ranklens-mde"
 CHART_WIDTH = 500
@@ -192,3 +193,33 @@ def _payload(export: MdeExport) -> dict[str, Any]:
         "inputs": html_common.files_json(export.inputs),
         "curves": curves,
     }
+
+
+def payload(export: MdeExport) -> dict[str, Any]:
+    """The plan as plain JSON: what the HTML file embeds and what a share link stores."""
+    return _payload(export)
+
+
+def export_from_payload(data: Mapping[str, Any],
+                        inputs: tuple[InputFile, ...] = ()) -> MdeExport:
+    """The ``MdeExport`` a `payload` was made from, numbers as stored (nothing recomputed).
+
+    ``inputs`` are the files (a payload lists only their names and digests). Raises
+    ``ValueError`` for a payload of another kind or shape (stored by another version).
+    """
+    if data.get("kind") != "mde":
+        raise ValueError(f"not an MDE result (kind {data.get('kind')!r})")
+    try:
+        spread, curves = data["spread"], data["curves"]
+        frames = {name: None if curves.get(name) is None else pd.DataFrame(curves[name])
+                  for name in ("mde", "power")}
+        return MdeExport(
+            plan=from_jsonable(QueryPlan, data["plan"]),
+            target=float(data["target"]),
+            other_mde=float(data["other_method"]["mde"]),
+            pilot=None if spread.get("pilot") is None else from_jsonable(Pilot, spread["pilot"]),
+            settings=dict(data["settings"]), inputs=inputs,
+            mde_curve=frames["mde"], power_curve=frames["power"],
+            version=str(data["ranklens_version"]))
+    except (KeyError, TypeError, AttributeError) as error:
+        raise ValueError(f"the MDE result lacks {error}") from None

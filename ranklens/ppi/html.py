@@ -33,6 +33,7 @@ from ranklens.ppi import words
 from ranklens.ppi.analysis import PPIAnalysis
 from ranklens.ppi.views import GoldBudget
 from ranklens.ppi.words import ppi_sentences
+from ranklens.rebuild import from_jsonable
 from ranklens.stats import MIN_GOLD
 
 JSON_ID = "ranklens-ppi"
@@ -204,3 +205,22 @@ def _payload(export: PPIExport) -> dict[str, Any]:
         "budget": budget,
         "inputs": html_common.files_json(export.inputs),
     }
+
+
+def payload(export: PPIExport) -> dict[str, Any]:
+    """The analysis as plain JSON: what the HTML file embeds and what a share link stores."""
+    return _payload(export)
+
+
+def analysis_from_payload(data: Mapping[str, Any]) -> PPIAnalysis:
+    """The ``PPIAnalysis`` a `payload` was made from, numbers as stored (nothing recomputed).
+
+    The gold-budget planner is not part of it: the page plans from the analysis's variance
+    model. Raises ``ValueError`` for a payload of another kind or shape.
+    """
+    if data.get("kind") != "ppi":
+        raise ValueError(f"not a PPI result (kind {data.get('kind')!r})")
+    try:
+        return from_jsonable(PPIAnalysis, data["analysis"])
+    except KeyError as error:
+        raise ValueError(f"the PPI result lacks {error}") from None

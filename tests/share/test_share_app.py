@@ -20,6 +20,7 @@ from tests.support.share_helpers import (
     ROOT,
     app,
     ppi_files,
+    ppi_result,
     run_clean,
     shown_link,
     shown_numbers,
@@ -179,7 +180,7 @@ def test_bad_token_shows_report_not_found(store_path: Path, token: str,
 def test_near_miss_of_a_real_token_shows_report_not_found(store_path: Path,
                                                           unknown_page: str) -> None:
     token = share(SQLiteReportStore(store_path), "ppi", {"metric": "AP", "alpha": 0.05},
-                  ppi_files())
+                  ppi_files(), result=ppi_result())
     for near in (token[:-1] + ("A" if token[-1] != "A" else "B"), token.lower(), token[:-1],
                  token + "A", f" {token}x"):
         at = run_clean(app(report=near))
@@ -190,14 +191,15 @@ def test_near_miss_of_a_real_token_shows_report_not_found(store_path: Path,
 def test_expired_link_shows_report_not_found(store_path: Path, unknown_page: str) -> None:
     an_hour_ago = SQLiteReportStore(store_path, clock=lambda: time.time() - 3600)
     token = share(an_hour_ago, "ppi", {"metric": "AP", "alpha": 0.05}, ppi_files(),
-                  ttl=timedelta(minutes=1))
+                  result=ppi_result(), ttl=timedelta(minutes=1))
     at = run_clean(app(report=token))
     assert not_found_text(at) == unknown_page
 
 
 def test_deleted_link_shows_report_not_found(store_path: Path, unknown_page: str) -> None:
     store = SQLiteReportStore(store_path)
-    token = share(store, "ppi", {"metric": "AP", "alpha": 0.05}, ppi_files())
+    token = share(store, "ppi", {"metric": "AP", "alpha": 0.05}, ppi_files(),
+                  result=ppi_result())
     store.delete(token)
     at = run_clean(app(report=token))
     assert not_found_text(at) == unknown_page
@@ -220,7 +222,7 @@ def test_unreadable_snapshot_says_why_without_a_traceback(store_path: Path) -> N
 
 def test_whitespace_around_a_pasted_token_is_ignored(store_path: Path) -> None:
     token = share(SQLiteReportStore(store_path), "ppi", {"metric": "AP", "alpha": 0.05},
-                  ppi_files())
+                  ppi_files(), result=ppi_result())
     at = run_clean(app(report=f"  {token}\n"))
     assert BANNER in markdown_text(at)
 

@@ -6,6 +6,7 @@ import dataclasses
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
+from ranklens.compare.analysis import build_report
 from ranklens.io import InputFile
 from ranklens.share import compare_settings, reopen, share
 from ranklens.store import SQLiteReportStore
@@ -16,6 +17,7 @@ THREADS = 20
 
 def test_twenty_threads_share_at_once(store: SQLiteReportStore) -> None:
     run_a, run_b, qrels, segments = compare_files()
+    report = build_report(run_a, run_b, qrels=qrels, segments=segments, settings=SETTINGS)
     start = threading.Barrier(THREADS)
 
     def share_one(index: int) -> tuple[int, str]:
@@ -24,8 +26,11 @@ def test_twenty_threads_share_at_once(store: SQLiteReportStore) -> None:
         own = InputFile("segments", f"segments-{index}.tsv",
                         segments.data + f"# thread {index}\n".encode())
         settings = dataclasses.replace(SETTINGS, seed=index)
+        # the store is under test, not the statistics: one report, relabelled per thread
+        result = dataclasses.replace(report, params={**report.params, "seed": index})
         start.wait()
-        return index, share(store, "compare", settings, (run_a, run_b, qrels, own))
+        return index, share(store, "compare", settings, (run_a, run_b, qrels, own),
+                            result=result)
 
     with ThreadPoolExecutor(THREADS) as pool:
         tokens = dict(pool.map(share_one, range(THREADS)))
@@ -39,5 +44,5 @@ def test_twenty_threads_share_at_once(store: SQLiteReportStore) -> None:
         assert own.data.endswith(f"# thread {index}\n".encode())
         assert shared.file("run_a") == run_a
     usage = store.usage()
-    assert (usage.reports, usage.blobs) == (THREADS, 3 + THREADS)
+    assert (usage.reports, usage.blobs) == (THREADS, 3 + 2 * THREADS)  # + own results
     assert store.integrity_check() == "ok"

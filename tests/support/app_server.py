@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,20 +36,23 @@ def _wait_healthy(url: str, process: subprocess.Popen[bytes], timeout: float = 6
     raise TimeoutError(f"streamlit did not answer on {url} within {timeout:.0f} s")
 
 
-def start_app(store: Path | str, log_path: Path) -> tuple[str, subprocess.Popen[bytes]]:
+def start_app(store: Path | str, log_path: Path, extra_args: Sequence[str] = (),
+              env: Mapping[str, str] | None = None) -> tuple[str, subprocess.Popen[bytes]]:
     """Start ``streamlit run app.py`` on a free localhost port; (base URL, process).
 
     ``store`` is the report store: a SQLite file, or a PostgreSQL URL several servers share.
+    ``extra_args`` go to ``streamlit run`` after ours (``--server.maxUploadSize 1``), ``env``
+    is added to the environment (``RANKLENS_CACHE_MB``).
     """
     port = _free_port()
-    env = {**os.environ, "RANKLENS_STORE": str(store)}
+    env = {**os.environ, **(env or {}), "RANKLENS_STORE": str(store)}
     log = log_path.open("wb")
     process = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
          "--server.port", str(port), "--server.address", "127.0.0.1",
          "--server.headless", "true", "--browser.gatherUsageStats", "false",
          # the code under test must not change mid-session (others edit the tree while we run)
-         "--server.fileWatcherType", "none"],
+         "--server.fileWatcherType", "none", *extra_args],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +11,8 @@ from streamlit.testing.v1 import AppTest
 
 from ranklens.compare.analysis import CompareSettings, demo_files
 from ranklens.io import InputFile
+from ranklens.ppi import html as html_ppi
+from ranklens.ppi.analysis import analyse_ppi
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
@@ -30,6 +33,16 @@ def compare_files() -> tuple[InputFile, ...]:
 def ppi_files() -> tuple[InputFile, ...]:
     files = demo_files()
     return tuple(files[role] for role in PPI_ROLES)
+
+
+def ppi_result(metric: str = "AP", alpha: float = 0.05) -> dict[str, Any]:
+    """The PPI page's result payload for the demo files (what a PPI link stores)."""
+    files = ppi_files()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        analysis = analyse_ppi(*files, metric, alpha=alpha)
+    return html_ppi.payload(html_ppi.PPIExport(analysis, {"metric": metric, "alpha": alpha},
+                                               files))
 
 
 def app(**query: str) -> AppTest:

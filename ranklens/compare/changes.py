@@ -1,0 +1,173 @@
+"""What differs between two reports of the same inputs: a shared link's stored numbers and the
+same inputs and settings recomputed by another ranklens version.
+
+``report_changes(stored, recomputed)`` answers "which numbers, verdicts, settings and warnings
+are not the same", one sentence per difference, in the order a reader meets them on the page
+(settings, then per metric the verdict, the headline numbers, the segment rows; then the
+warnings). An empty answer means every number is the same, bit for bit. It computes no
+statistic and does not decide which report is right: a change of method or default is for the
+reader to weigh (the page shows both views).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from ranklens.compare.report import Report
+from ranklens.compare.segments import MetricComparison, SegmentRow
+from ranklens.compare.words import conclusion
+from ranklens.formats import format_delta, format_interval, format_p
+from ranklens.stats import ComparisonResult
+
+MAX_SEGMENT_LINES = 5
+"""Changed segment rows named one by one; more are counted."""
+
+# (what, how to show it, the fields it is made of) for the headline numbers of a metric
+_HEADLINE: tuple[tuple[str, Callable[[ComparisonResult], str],
+                       tuple[str, ...]], ...] = (
+    ("paired queries", lambda r: f"{r.n_queries:,}", ("n_queries",)),
+    ("mean of A", lambda r: f"{r.mean_a:.4f}", ("mean_a",)),
+    ("mean of B", lambda r: f"{r.mean_b:.4f}", ("mean_b",)),
+    ("B \u2212 A", lambda r: format_delta(r.delta), ("delta",)),
+    ("interval of B \u2212 A", lambda r: f"{format_interval(r.ci_low, r.ci_high)} "
+                                          f"({r.interval})", ("ci_low", "ci_high", "interval")),
+    ("p (permutation)", lambda r: format_p(r.p_value), ("p_value",)),
+    ("p (t-test)", lambda r: format_p(r.t_p_value), ("t_p_value",)),
+    ("q across metrics", lambda r: "none" if r.q_value is None else format_p(r.q_value),
+     ("q_value",)),
+    ("wins / ties / losses of B", lambda r: f"{r.wins:,} / {r.ties:,} / {r.losses:,}",
+     ("wins", "ties", "losses")),
+)
+
+
+def report_changes(stored: Report, recomputed: Report) -> tuple[str, ...]:
+    """Every difference between ``stored`` and ``recomputed``, in words (empty: none).
+
+    Numbers are compared exactly; a number that differs only beyond the digits the page shows
+    is still named (with "beyond the digits shown"), since the page's downloads carry every
+    digit.
+    """
+    lines = list(_settings_changes(stored.params, recomputed.params))
+    names = recomputed.run_names
+    for metric in dict.fromkeys((*stored.metrics, *recomputed.metrics)):
+        if metric not in recomputed.metrics:
+            lines.append(f"{metric}: only in the stored report")
+            continue
+        if metric not in stored.metrics:
+            lines.append(f"{metric}: only in the recomputed report")
+            continue
+        lines.extend(_metric_changes(stored.comparison(metric), recomputed.comparison(metric),
+                                     names))
+        lines.extend(_per_query_changes(metric, stored.per_query.get(metric, {}),
+                                        recomputed.per_query.get(metric, {})))
+    lines.extend(_list_changes("warning", stored.warnings, recomputed.warnings))
+    return tuple(lines)
+
+
+def _settings_changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
+    lines = []
+    for key in dict.fromkeys((*before, *after)):
+        if key not in before:
+            lines.append(f"setting {key}: not in the stored settings (a newer setting), "
+                         f"recomputed with {after[key]!r}")
+        elif key not in after:
+            lines.append(f"setting {key}: {before[key]!r} in the stored settings, unknown to "
+                         "this version")
+        elif before[key] != after[key]:
+            lines.append(f"setting {key}: was {before[key]!r}, now {after[key]!r}")
+    return lines
+
+
+def _metric_changes(before: MetricComparison, after: MetricComparison,
+                    names: tuple[str, str]) -> list[str]:
+    metric = after.metric
+    lines = []
+    said_before, said_after = conclusion(before, names), conclusion(after, names)
+    if said_before != said_after:
+        lines.append(f"{metric}: the verdict was \u201c{said_before}\u201d, now "
+                     f"\u201c{said_after}\u201d")
+    lines.extend(f"{metric}: {line}" for line in _result_changes(before.overall, after.overall))
+    lines.extend(f"{metric}: {line}" for line in _segment_changes(before, after))
+    return lines
+
+
+def _result_changes(before: ComparisonResult, after: ComparisonResult) -> list[str]:
+    lines = []
+    for what, shown, fields in _HEADLINE:
+        if all(_same(getattr(before, f), getattr(after, f)) for f in fields):
+            continue
+        was, now = shown(before), shown(after)
+        if was == now:
+            lines.append(f"{what} {now}, differs beyond the digits shown")
+        else:
+            lines.append(f"{what} was {was}, now {now}")
+    return lines
+
+
+def _segment_changes(before: MetricComparison, after: MetricComparison) -> list[str]:
+    if before.segment_column != after.segment_column:
+        return [f"segments by {before.segment_column!r} in the stored report, by "
+                f"{after.segment_column!r} recomputed"]
+    rows_before = {row.segment: row for row in before.segments}
+    rows_after = {row.segment: row for row in after.segments}
+    lines = [f"segment {name!r} only in the stored report"
+             for name in rows_before if name not in rows_after]
+    lines += [f"segment {name!r} only in the recomputed report"
+              for name in rows_after if name not in rows_before]
+    changed = [(name, rows_before[name], rows_after[name]) for name in rows_after
+               if name in rows_before and not _same_row(rows_before[name], rows_after[name])]
+    for name, was, now in changed[:MAX_SEGMENT_LINES]:
+        lines.append(f"segment {name!r}: {_row_words(was)}, now {_row_words(now)}")
+    if len(changed) > MAX_SEGMENT_LINES:
+        lines.append(f"{len(changed) - MAX_SEGMENT_LINES} more segment rows differ")
+    return lines
+
+
+def _same_row(before: SegmentRow, after: SegmentRow) -> bool:
+    if before.n_queries != after.n_queries or before.note != after.note:
+        return False
+    if before.result is None or after.result is None:
+        return before.result is after.result
+    return all(_same(getattr(before.result, f), getattr(after.result, f))
+               for _, _, fields in _HEADLINE for f in fields)
+
+
+def _row_words(row: SegmentRow) -> str:
+    result = row.result
+    if result is None:
+        return f"{row.n_queries:,} queries, not compared" + (f" ({row.note})" if row.note
+                                                             else "")
+    q = "" if result.q_value is None else f", q {format_p(result.q_value)}"
+    return (f"B \u2212 A {format_delta(result.delta)}, interval "
+            f"{format_interval(result.ci_low, result.ci_high)}, p {format_p(result.p_value)}"
+            f"{q} on {row.n_queries:,} queries")
+
+
+def _per_query_changes(metric: str, before: Mapping[str, Mapping[str, float]],
+                       after: Mapping[str, Mapping[str, float]]) -> list[str]:
+    """Whether the scores themselves changed (not only the statistics on them)."""
+    lines = []
+    for side in ("a", "b"):
+        was, now = before.get(side, {}), after.get(side, {})
+        queries = set(was) | set(now)
+        differ = sum(1 for q in queries if q not in was or q not in now
+                     or not _same(was[q], now[q]))
+        if differ:
+            lines.append(f"{metric}: per-query values of {side.upper()} differ on {differ:,} "
+                         f"of {len(queries):,} queries (the scoring changed, not only the "
+                         "statistics)")
+    return lines
+
+
+def _list_changes(what: str, before: Sequence[str], after: Sequence[str]) -> list[str]:
+    gone = [f"{what} no longer given: {item}" for item in before if item not in after]
+    new = [f"new {what}: {item}" for item in after if item not in before]
+    return gone + new
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal, with NaN equal to NaN (a p-value of too few queries is NaN in both)."""
+    if isinstance(a, float) and isinstance(b, float) and a != a and b != b:
+        return True
+    return bool(a == b)

@@ -1,0 +1,244 @@
+"""A link keeps its numbers across upgrades (AppTest and library).
+
+A link is shared; then "ranklens is upgraded": the seed handling of the bootstrap and
+permutation streams changes, the default interval method becomes "studentized" and the version
+reads 0.2.0 (monkeypatched, caches cleared, as a restarted server would have them). Reopened,
+the link shows the numbers its author saw and says which version computed them; the toggle
+"Recompute with ranklens 0.2.0" shows the new numbers, labelled, with what differs; turned off,
+the stored numbers come back. The author's settings were stored resolved, so the new default
+interval does not leak into the recomputation. Links written before (format 1) still open,
+recomputed and saying so.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from ranklens import __version__
+from ranklens.compare import segments as compare_segments
+from ranklens.compare.analysis import CompareSettings, build_report
+from ranklens.compare.changes import report_changes
+from ranklens.formats import format_interval
+from ranklens.plan import analysis as planning
+from ranklens.ppi import analysis as ppi_analysis
+from ranklens.share import compare_report, reopen, share, stored_report
+from ranklens.store import SQLiteReportStore
+from tests.support.share_helpers import (
+    SETTINGS,
+    app,
+    compare_files,
+    run_clean,
+    shown_link,
+    shown_numbers,
+    token_of,
+)
+
+NEW_VERSION = "0.2.0"
+BANNER = "Shared report, read-only"
+RECOMPUTED = "Recomputed with ranklens"
+
+
+@pytest.fixture
+def upgrade(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """Call to make this process behave as a later ranklens: new seed handling, a new default
+    interval method, a new version string; the app's caches cleared as after a restart."""
+    def upgraded() -> None:
+        original_compare = compare_segments.compare
+
+        def reseeded(a: Any, b: Any, *, seed: Any, **options: Any) -> Any:
+            # "the bootstrap stream now mixes in a stream id": other draws, same inputs
+            entropy = seed.entropy if isinstance(seed, np.random.SeedSequence) else seed
+            key = seed.spawn_key if isinstance(seed, np.random.SeedSequence) else ()
+            stream = np.random.SeedSequence(entropy, spawn_key=(*key, 1))
+            return original_compare(a, b, seed=stream, **options)
+
+        monkeypatch.setattr(compare_segments, "compare", reseeded)
+        defaults = list(CompareSettings.__init__.__defaults__ or ())
+        names = [f.name for f in dataclasses.fields(CompareSettings)]
+        defaults[names.index("interval") - (len(names) - len(defaults))] = "studentized"
+        monkeypatch.setattr(CompareSettings.__init__, "__defaults__", tuple(defaults))
+        monkeypatch.setattr("ranklens.app.share_widget.__version__", NEW_VERSION)
+        st.cache_resource.clear()
+        st.cache_data.clear()
+
+    yield upgraded
+    st.cache_resource.clear()  # nothing computed under the patches outlives the test
+    st.cache_data.clear()
+
+
+def markdown_text(at: AppTest) -> str:
+    return "\n".join(m.value for m in at.markdown)
+
+
+def recompute_toggle(at: AppTest, token: str) -> Any:
+    return at.toggle(key=f"shared_recompute:{token}")
+
+
+def cards(at: AppTest) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def shared_compare_page() -> tuple[AppTest, str]:
+    """The Compare page with two metrics and seed 7, shared; (that session, its token)."""
+    at = run_clean(app())
+    at.multiselect(key="metrics:runs").set_value(["nDCG@10", "AP"])
+    at.number_input(key="seed").set_value(7)
+    run_clean(at)
+    at.button(key="share:compare").click()
+    run_clean(at)
+    return at, token_of(shown_link(at))
+
+
+def shared_page(page: str, key: str) -> tuple[AppTest, str]:
+    """The MDE or PPI page with its defaults, shared."""
+    at = run_clean(app())
+    run_clean(at.switch_page(page))
+    at.button(key=key).click()
+    run_clean(at)
+    return at, token_of(shown_link(at))
+
+
+# ---- library -------------------------------------------------------------------------------
+
+def test_stored_report_survives_a_changed_default_and_seed_handling(
+        store: SQLiteReportStore, upgrade: Any) -> None:
+    files = compare_files()
+    original = build_report(*files[:2], qrels=files[2], segments=files[3], settings=SETTINGS)
+    token = share(store, "compare", SETTINGS, files, result=original)
+    upgrade()
+    assert CompareSettings().interval == "studentized"  # the default did change
+    shared = reopen(store, token)
+    stored = stored_report(shared)
+    assert stored is not None and stored.to_json() == original.to_json()
+    recomputed = compare_report(shared)
+    assert recomputed.params["interval"] == "percentile"  # stored resolved: no new default
+    before, after = original.comparison("AP").overall, recomputed.comparison("AP").overall
+    assert (before.mean_a, before.mean_b, before.t_p_value) == (
+        after.mean_a, after.mean_b, after.t_p_value)  # same scores and t-test ...
+    assert (before.ci_low, before.ci_high) != (after.ci_low, after.ci_high)  # ... new draws
+    changes = report_changes(stored, recomputed)
+    assert (f"AP: interval of B \u2212 A was {format_interval(before.ci_low, before.ci_high)} "
+            f"(percentile), now {format_interval(after.ci_low, after.ci_high)} (percentile)"
+            in changes)
+    assert not any("per-query values" in line or "setting" in line for line in changes)
+
+
+def test_report_changes_of_identical_reports_is_empty() -> None:
+    files = compare_files()
+    report = build_report(*files[:2], qrels=files[2], segments=files[3], settings=SETTINGS)
+    again = build_report(*files[:2], qrels=files[2], segments=files[3], settings=SETTINGS)
+    assert report_changes(report, again) == ()
+
+
+# ---- the Compare page ---------------------------------------------------------------------
+
+def test_reopened_link_shows_the_stored_numbers_after_an_upgrade(store_path: Path,
+                                                                 upgrade: Any) -> None:
+    original, token = shared_compare_page()
+    upgrade()
+    reopened = run_clean(app(report=token))
+    assert shown_numbers(reopened) == shown_numbers(original)
+    assert BANNER in markdown_text(reopened)
+    assert f"the numbers ranklens {__version__} computed then" in markdown_text(reopened)
+    toggle = recompute_toggle(reopened, token)
+    assert (toggle.label, toggle.value) == (f"Recompute with ranklens {NEW_VERSION}", False)
+    assert RECOMPUTED not in markdown_text(reopened)
+
+
+def test_the_recomputed_view_shows_the_new_numbers_labelled(store_path: Path,
+                                                            upgrade: Any) -> None:
+    original, token = shared_compare_page()
+    upgrade()
+    at = run_clean(app(report=token))
+    recompute_toggle(at, token).set_value(True)
+    run_clean(at)
+    expected = compare_report(reopen(SQLiteReportStore(store_path), token))
+    overall = expected.comparison("nDCG@10").overall
+    shown = cards(at)
+    assert shown["95% interval of B \u2212 A"] == format_interval(overall.ci_low, overall.ci_high)
+    assert shown != cards(original)
+    text = markdown_text(at)
+    assert f"recomputed now by ranklens {NEW_VERSION}" in text
+    assert (f"{RECOMPUTED} {NEW_VERSION}:** these numbers differ from the ones ranklens "
+            f"{__version__} stored") in text
+    assert "interval of B \u2212 A was" in text
+    assert "setting interval" not in text  # the author's interval, resolved, is kept
+    recompute_toggle(at, token).set_value(False)
+    run_clean(at)
+    assert shown_numbers(at) == shown_numbers(original)
+    assert RECOMPUTED not in markdown_text(at)
+
+
+def test_recomputing_with_the_same_version_finds_nothing_changed(store_path: Path) -> None:
+    original, token = shared_compare_page()
+    at = run_clean(app(report=token))
+    recompute_toggle(at, token).set_value(True)
+    run_clean(at)
+    assert shown_numbers(at) == shown_numbers(original)
+    assert f"{RECOMPUTED} {__version__}:** every number is the same" in markdown_text(at)
+
+
+def test_a_format_1_link_opens_recomputed_and_says_so(store_path: Path) -> None:
+    files = compare_files()
+    params = {"format": 1, "kind": "compare", "settings": SETTINGS.to_dict(),
+              "files": [{"role": f.role, "name": f.name, "sha256": f.sha256} for f in files]}
+    token = SQLiteReportStore(store_path).put(params, {f.role: f.data for f in files})
+    at = run_clean(app(report=token))
+    assert "did not store their numbers" in markdown_text(at)
+    assert not at.toggle
+    expected = build_report(*files[:2], qrels=files[2], segments=files[3], settings=SETTINGS)
+    overall = expected.comparison("nDCG@10").overall  # the first tab is drawn
+    assert {m.value for m in at.metric} >= {f"{overall.mean_a:.4f}", f"{overall.mean_b:.4f}"}
+
+
+# ---- the MDE and PPI pages ------------------------------------------------------------------
+
+def test_mde_link_keeps_its_numbers_and_recomputes_on_request(
+        store_path: Path, monkeypatch: pytest.MonkeyPatch, upgrade: Any) -> None:
+    original, token = shared_page("pages/mde.py", "share:mde")
+    upgrade()
+    plan_queries = planning.plan_queries
+
+    def wider(sd: float, **options: Any) -> Any:  # "the plan now pads the spread by 5%"
+        return plan_queries(sd * 1.05, **options)
+
+    monkeypatch.setattr(planning, "plan_queries", wider)
+    monkeypatch.setattr(planning, "DEFAULT_DELTAS", (0.03,))  # a new default table
+    at = run_clean(app(report=token))
+    assert shown_numbers(at) == shown_numbers(original)
+    recompute_toggle(at, token).set_value(True)
+    run_clean(at)
+    assert cards(at) != cards(original)
+    text = markdown_text(at)
+    assert f"{RECOMPUTED} {NEW_VERSION}:** these numbers differ" in text
+    assert "stored values differ beyond the headline" in text
+    table = at.dataframe[0].value
+    # the author's target differences were stored: the new default table does not apply
+    assert sorted(table.iloc[:, 0].tolist()) == sorted(
+        original.dataframe[0].value.iloc[:, 0].tolist())
+
+
+def test_ppi_link_keeps_its_numbers_and_recomputes_on_request(
+        store_path: Path, monkeypatch: pytest.MonkeyPatch, upgrade: Any) -> None:
+    original, token = shared_page("pages/ppi.py", "share:ppi")
+    upgrade()
+    ppi_compare = ppi_analysis.ppi_compare
+
+    def half_weight(*args: Any, lam: float | None = None, **options: Any) -> Any:
+        return ppi_compare(*args, lam=0.5 if lam is None else lam, **options)
+
+    monkeypatch.setattr(ppi_analysis, "ppi_compare", half_weight)  # "a new weight rule"
+    at = run_clean(app(report=token))
+    assert shown_numbers(at)["metrics"] == shown_numbers(original)["metrics"]
+    recompute_toggle(at, token).set_value(True)
+    run_clean(at)
+    assert cards(at) != cards(original)
+    assert f"{RECOMPUTED} {NEW_VERSION}:** these numbers differ" in markdown_text(at)
