@@ -10,8 +10,9 @@ The measure counts what dominates a parsed input or a result: numpy arrays, Arro
 tables, pandas frames, raw bytes and text, each object once. It is taken when the value is
 put: a value that grows later (the scores a parsed input memoizes) is not measured again, and
 an array shared by two kept values counts in both, so the cache errs towards evicting early.
-This module does not import Streamlit; the app holds one instance per server process
-(``ranklens.app.state.app_cache``).
+``one_flight(key)`` makes sessions that ask for the same value at once compute it once: the
+others wait and then find it in the cache. This module does not import Streamlit; the app holds
+one instance per server process (``ranklens.app.state.app_cache``).
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from __future__ import annotations
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -158,3 +160,25 @@ class SizedLRU:
         """The keys, least recently used first."""
         with self._lock:
             return list(self._items)
+
+
+_FLIGHTS_LOCK = threading.Lock()
+_FLIGHTS: dict[Hashable, list[Any]] = {}  # key -> [its lock, threads holding or waiting]
+
+
+@contextmanager
+def one_flight(key: Hashable) -> Iterator[None]:
+    """Hold ``key``'s lock: a second session computing the same ``key`` waits for the first
+    (then finds the value in the cache, or computes it if it was not kept). The lock of a key
+    nobody holds or waits for is dropped."""
+    with _FLIGHTS_LOCK:
+        entry = _FLIGHTS.setdefault(key, [threading.Lock(), 0])
+        entry[1] += 1
+    try:
+        with entry[0]:
+            yield
+    finally:
+        with _FLIGHTS_LOCK:
+            entry[1] -= 1
+            if entry[1] == 0:
+                _FLIGHTS.pop(key, None)

@@ -12,23 +12,31 @@ sha256 digests of their bytes, never by hashes of DataFrames.
 and ``cached_rbo`` (Compare), ``pilot`` and ``per_query_columns`` (MDE) and ``ppi_analysis``
 (PPI) name the results the pages share. Work that is not cached yet runs inside an
 ``st.status`` box that names the step (reading how many megabytes, scoring, comparing), so a
-250 MB upload shows where it is; the box goes away when the step is done. Errors
+250 MB upload shows where it is; the box goes away when the step is done.
+
+Memory beyond the cache's budget is what running steps need meanwhile, so: sessions asking
+for the same value at once compute it once (``cache.one_flight``), and the steps on inputs of
+more than ``BIG_INPUT_BYTES`` (reading, scoring, RBO, the MDE pilot and the PPI analysis) run
+one at a time across sessions (`big_step`): reading two 247 MB runs needs about 850 MB beside
+its result while it runs, scoring AP on them about 900 MB, and several at once on two cores
+are not faster, only bigger. Errors
 (``ranklens.io.InputError`` and other ``ValueError``) propagate to the page and are not
 cached. It holds no statistics.
 """
 
 from __future__ import annotations
 
+import threading
 import warnings
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 import streamlit as st
 from streamlit.elements.lib.mutable_status_container import StatusContainer
 
 from ranklens.app import markup
-from ranklens.app.cache import SizedLRU, cache_limit_bytes
+from ranklens.app.cache import SizedLRU, cache_limit_bytes, one_flight
 from ranklens.compare.analysis import CompareSettings, LoadedInputs, load_inputs
 from ranklens.compare.report import Report
 from ranklens.data import MetricResult
@@ -54,7 +62,6 @@ class Upload(Protocol):
     file_id: str
     name: str
 
-    def getbuffer(self) -> Any: ...
     def getvalue(self) -> bytes: ...
 
 
@@ -63,13 +70,16 @@ class Upload(Protocol):
 def input_file(role: str, upload: Upload) -> InputFile:
     """``upload`` as the ``role`` input; its bytes are hashed once per upload (per session).
 
-    ``getvalue()`` of an upload hands out its buffer without copying it (``io.BytesIO``
-    copy-on-write), so building the file on every rerun costs nothing; the digest is the
-    expensive part and is remembered by the upload's id.
+    ``getvalue()`` of an upload hands out the bytes Streamlit holds without copying them
+    (``io.BytesIO`` copy-on-write), so building the file on every rerun costs nothing; the
+    digest is the expensive part and is remembered by the upload's id. The digest is taken
+    from ``getvalue()`` too: ``getbuffer()`` would make the upload's buffer private, a copy of
+    the whole file that the parsed inputs would then keep beside Streamlit's (250 MB more per
+    big run).
     """
     digests: dict[str, str] = st.session_state.setdefault(_DIGESTS, {})
     if upload.file_id not in digests:
-        digests[upload.file_id] = sha256_hex(upload.getbuffer())
+        digests[upload.file_id] = sha256_hex(upload.getvalue())
     return InputFile.with_digest(role, upload.name, upload.getvalue(), digests[upload.file_id])
 
 
@@ -131,20 +141,59 @@ def _shared_cache(capacity: int) -> SizedLRU:
 
 
 def cached(kind: str, key: Hashable, compute: Callable[[], T], *,
-           label: str | None = None) -> T:
+           label: str | None = None, input_size: int = 0) -> T:
     """``compute()`` once per ``(kind, key)`` in the app's cache, inside a progress box saying
-    ``label`` when given. Exceptions are not cached."""
+    ``label`` when given; sessions asking at once compute it once, and on inputs of
+    ``input_size`` bytes over ``BIG_INPUT_BYTES`` it waits its turn (`big_step`). Exceptions
+    are not cached."""
     cache = app_cache()
     found = cache.get((kind, key))
     if found is not None:
         return found
-    if label is None:
-        value = compute()
-    else:
-        with progress_box(label):
-            value = compute()
-    cache.put((kind, key), value)
-    return value
+    with one_flight((kind, key)):
+        found = cache.get((kind, key))  # another session may have computed it meanwhile
+        if found is not None:
+            return found
+        with big_step(input_size):
+            if label is None:
+                value = compute()
+            else:
+                with progress_box(label):
+                    value = compute()
+        cache.put((kind, key), value)
+        return value
+
+
+BIG_INPUT_BYTES = 50_000_000
+"""Inputs (all files of one step) over this many bytes are read and scored one step at a
+time across sessions (`big_step`)."""
+
+_BIG_STEP = threading.Semaphore(1)
+
+
+@contextmanager
+def big_step(size: int) -> Iterator[None]:
+    """One step on inputs of more than ``BIG_INPUT_BYTES`` at a time across sessions; a
+    session that has to wait says so in a status box. Steps on smaller inputs pass at once.
+
+    Never enter it while holding it (it is not reentrant), nor wait inside it for a
+    ``one_flight`` key another session may hold while waiting here.
+    """
+    if size <= BIG_INPUT_BYTES:
+        yield
+        return
+    if not _BIG_STEP.acquire(blocking=False):
+        with progress_box("Waiting for another session's work on large files to finish…"):
+            _BIG_STEP.acquire()
+    try:
+        yield
+    finally:
+        _BIG_STEP.release()
+
+
+def files_size(files: Iterable[InputFile]) -> int:
+    """Bytes of ``files`` together (what `big_step` weighs)."""
+    return sum(f.size for f in files)
 
 
 @contextmanager
@@ -166,10 +215,17 @@ def loaded_inputs(files: Mapping[str, InputFile]) -> LoadedInputs:
     qrels_proxy)."""
     ordered = tuple(files[role] for role in ROLES if role in files)
     key = ("inputs", input_key(ordered))
-    cache = app_cache()
-    found: LoadedInputs | None = cache.get(key)
+    found: LoadedInputs | None = app_cache().get(key)
     if found is not None:
         return found
+    with one_flight(key):
+        found = app_cache().get(key)  # another session may have read them meanwhile
+        return found if found is not None else _read_inputs(files, ordered, key)
+
+
+def _read_inputs(files: Mapping[str, InputFile], ordered: tuple[InputFile, ...],
+                 key: tuple[str, InputKey]) -> LoadedInputs:
+    cache = app_cache()
     same_runs = _without_segments(key[1])
     base: LoadedInputs | None = cache.find(
         lambda other: isinstance(other, tuple) and len(other) == 2 and other[0] == "inputs"
@@ -181,7 +237,7 @@ def loaded_inputs(files: Mapping[str, InputFile]) -> LoadedInputs:
         cache.put(key, inputs)
         return inputs
     sizes = ", ".join(f"{ROLE_NAMES[f.role]} {megabytes(f.size)}" for f in ordered)
-    with progress_box(f"Reading {sizes}…"):
+    with big_step(files_size(ordered)), progress_box(f"Reading {sizes}…"):
         inputs = load_inputs(ordered[0], ordered[1], qrels=files.get("qrels"),
                              segments=files.get("segments"),
                              proxy_qrels=files.get("qrels_proxy"), max_bytes=max_bytes)
@@ -208,7 +264,14 @@ def cached_report(inputs: LoadedInputs, settings: CompareSettings) -> Report:
     found: Report | None = app_cache().get(key)
     if found is not None:
         return found
-    with progress_box("Scoring and comparing…") as status:
+    with one_flight(key):
+        found = app_cache().get(key)  # another session may have computed it meanwhile
+        return found if found is not None else _compute_report(inputs, settings, key)
+
+
+def _compute_report(inputs: LoadedInputs, settings: CompareSettings,
+                    key: Hashable) -> Report:
+    with big_step(files_size(inputs.files)), progress_box("Scoring and comparing…") as status:
 
         def progress(step: str) -> None:
             status.update(label=f"{step[:1].upper()}{step[1:]}…")
@@ -242,7 +305,8 @@ def cached_rbo(inputs: LoadedInputs, *, order: str = "score",
     if found is not None or not compute:
         return found
     return cached("rbo", key, lambda: rbo(run_a, run_b, p=RBO_P, order=order),
-                  label="Comparing the two runs' orderings of every query (RBO)…")
+                  label="Comparing the two runs' orderings of every query (RBO)…",
+                  input_size=files_size(inputs.files))
 
 
 # ---- MDE and PPI --------------------------------------------------------------------------
@@ -253,7 +317,7 @@ def pilot(run_a: InputFile, run_b: InputFile, qrels: InputFile, metric: str,
     once per (digests, metric, order)."""
     return cached("mde_pilot", (input_key((run_a, run_b, qrels)), metric, order),
                   lambda: planning.pilot_from_files(run_a, run_b, qrels, metric, order=order),
-                  label="Scoring the pilot runs…")
+                  label="Scoring the pilot runs…", input_size=files_size((run_a, run_b, qrels)))
 
 
 def per_query_columns(table: InputFile) -> dict[str, MetricResult]:
@@ -269,7 +333,8 @@ def ppi_analysis(run_a: InputFile, run_b: InputFile, proxy: InputFile, gold: Inp
     return cached("ppi", (input_key((run_a, run_b, proxy, gold)), metric, alpha, order),
                   lambda: analyse_ppi(run_a, run_b, proxy, gold, metric, alpha=alpha,
                                       order=order),
-                  label="Scoring both runs under proxy and gold labels…")
+                  label="Scoring both runs under proxy and gold labels…",
+                  input_size=files_size((run_a, run_b, proxy, gold)))
 
 
 def megabytes(size: int) -> str:

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import hashlib
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pytest
 
+from ranklens.app import cache as cache_module
 from ranklens.app import state
 from ranklens.app.cache import (
     CACHE_MB_ENV,
@@ -129,3 +135,73 @@ def test_a_budget_smaller_than_the_inputs_keeps_them_out_and_the_pages_still_wor
     assert cache.capacity == 1_000_000 and 0 < cache.bytes <= 1_000_000
     kept = cache.keys()
     assert not any(key[0] == "inputs" for key in kept)  # type: ignore[index]
+
+
+# ---- sessions asking at once ----------------------------------------------------------------
+
+def _wait_until(condition: Any, what: str, timeout: float = 30.0) -> None:
+    """Poll ``condition`` (a state another thread reaches) until it holds, or fail."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.005)
+
+
+def test_the_same_key_asked_at_once_is_computed_once() -> None:
+    key = ("test-one-flight", time.monotonic_ns())
+    release = threading.Event()
+    calls: list[int] = []
+
+    def compute() -> str:
+        calls.append(1)
+        release.wait(30)
+        return "value"
+
+    with ThreadPoolExecutor(2) as pool:
+        first = pool.submit(state.cached, "test", key, compute)
+        _wait_until(lambda: calls, "the first computation to start")
+        second = pool.submit(state.cached, "test", key, compute)
+        _wait_until(lambda: cache_module._FLIGHTS[("test", key)][1] == 2,
+                    "the second to wait")
+        release.set()
+        assert (first.result(30), second.result(30)) == ("value", "value")
+    assert len(calls) == 1
+    assert ("test", key) not in cache_module._FLIGHTS  # no lock left behind
+
+
+def test_big_steps_take_turns_and_small_ones_do_not_wait() -> None:
+    inside, release = threading.Event(), threading.Event()
+    order: list[str] = []
+
+    def big(name: str, hold: bool) -> None:
+        with state.big_step(state.BIG_INPUT_BYTES + 1):
+            order.append(f"{name} in")
+            if hold:
+                inside.set()
+                release.wait(30)
+            order.append(f"{name} out")
+
+    with ThreadPoolExecutor(2) as pool:
+        first = pool.submit(big, "first", True)
+        assert inside.wait(30)
+        second = pool.submit(big, "second", False)
+        with state.big_step(state.BIG_INPUT_BYTES):  # small: not behind the big one
+            order.append("small")
+        assert "second in" not in order  # the semaphore is the first's until released
+        release.set()
+        first.result(30)
+        second.result(30)
+    assert order == ["first in", "small", "first out", "second in", "second out"]
+
+
+def test_an_upload_is_hashed_without_a_private_copy() -> None:
+    """The digest comes from getvalue(): the input file holds the very bytes Streamlit keeps
+    for the upload, not a second copy (getbuffer() would unshare the BytesIO)."""
+    from streamlit.runtime.uploaded_file_manager import UploadedFile, UploadedFileRec
+
+    record = UploadedFileRec(file_id="f1", name="run.trec", type="text/plain",
+                             data=b"q1 Q0 d1 1 2.0 x\n" * 1000)
+    upload = UploadedFile(record, None)  # type: ignore[arg-type]
+    file = state.input_file("run_a", upload)
+    assert file.data is record.data
+    assert file.sha256 == hashlib.sha256(record.data).hexdigest()
