@@ -406,7 +406,7 @@ def main() -> int:
                      "(python make_data.py DIR); or pass --big-sessions 0")
     load_before = os.getloadavg()
     env = {} if args.cache_mb is None else {"RANKLENS_CACHE_MB": str(args.cache_mb)}
-    from ranklens.app.state import cache_limit_bytes
+    from ranklens.app.cache import cache_limit_bytes
 
     cache_mb = cache_limit_bytes({**os.environ, **env}) // 1_000_000
     results = Results()
