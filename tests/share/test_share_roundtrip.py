@@ -63,7 +63,7 @@ def test_settings_are_stored_resolved(store: SQLiteReportStore, original: Report
     shared = reopen(store, token)
     assert shared.settings["run_names"] == ["bm25_baseline", "neural_reranker"]
     assert set(shared.settings) == set(CompareSettings().to_dict())
-    assert shared.settings["interval"] == "percentile"
+    assert shared.settings["interval"] == CompareSettings().interval  # written out
     assert compare_settings(shared) == dataclasses.replace(
         SETTINGS, run_names=("bm25_baseline", "neural_reranker"))
 

@@ -1,7 +1,8 @@
 """A link keeps its numbers across upgrades (AppTest and library).
 
 A link is shared; then "ranklens is upgraded": the seed handling of the bootstrap and
-permutation streams changes, the default interval method becomes "studentized" and the version
+permutation streams changes, the default interval method becomes "studentized" (it is "auto"
+since issue 15: the upgrade this guards against did happen once) and the version
 reads 0.2.0 (monkeypatched, caches cleared, as a restarted server would have them). Reopened,
 the link shows the numbers its author saw and says which version computed them; the toggle
 "Recompute with ranklens 0.2.0" shows the new numbers, labelled, with what differs; turned off,
@@ -114,20 +115,21 @@ def test_stored_report_survives_a_changed_default_and_seed_handling(
     original = build_report(*files[:2], qrels=files[2], segments=files[3], settings=SETTINGS)
     token = share(store, "compare", SETTINGS, files, result=original)
     upgrade()
-    assert CompareSettings().interval == "studentized"  # the default did change
+    assert CompareSettings().interval == "studentized" != original.params["interval"]
     shared = reopen(store, token)
     stored = stored_report(shared)
     assert stored is not None and stored.to_json() == original.to_json()
     recomputed = compare_report(shared)
-    assert recomputed.params["interval"] == "percentile"  # stored resolved: no new default
+    # the author's interval setting was stored written out: the new default does not apply
+    assert recomputed.params["interval"] == original.params["interval"]
     before, after = original.comparison("AP").overall, recomputed.comparison("AP").overall
     assert (before.mean_a, before.mean_b, before.t_p_value) == (
         after.mean_a, after.mean_b, after.t_p_value)  # same scores and t-test ...
     assert (before.ci_low, before.ci_high) != (after.ci_low, after.ci_high)  # ... new draws
     changes = report_changes(stored, recomputed)
     assert (f"AP: interval of B \u2212 A was {format_interval(before.ci_low, before.ci_high)} "
-            f"(percentile), now {format_interval(after.ci_low, after.ci_high)} (percentile)"
-            in changes)
+            f"({before.interval}), now {format_interval(after.ci_low, after.ci_high)} "
+            f"({after.interval})" in changes)
     assert not any("per-query values" in line or "setting" in line for line in changes)
 
 
