@@ -197,6 +197,21 @@ def test_report_json_round_trip_with_coverage(dense_report):
     assert again.coverage == dense_report.coverage
 
 
+def test_a_stored_report_keeps_the_rule_its_banner_was_raised_by(dense_report, monkeypatch):
+    """The banner of a stored report is the one its author saw: the report keeps the minimum
+    gap it was computed with, so a later version's rule does not re-decide it."""
+    data = json.loads(dense_report.to_json())
+    assert [m["min_gap"] for m in data["coverage"]["metrics"]] == [cov.MIN_GAP] * 3
+    monkeypatch.setattr(cov, "MIN_GAP", 0.5)  # "a later version asks for a 50-point gap"
+    again = Report.from_dict(data)
+    assert again.coverage.metric("nDCG@10").alert
+    assert again.coverage.metric("nDCG@10").alert == dense_report.coverage.metric("nDCG@10").alert
+    for entry in data["coverage"]["metrics"]:  # written before the rule was kept
+        del entry["min_gap"]
+    older = Report.from_dict(data).coverage.metric("nDCG@10")
+    assert older.min_gap == 0.5 and not older.alert  # this version's rule, the only one known
+
+
 def test_a_report_without_coverage_still_reads():
     data = json.loads(Report(params={}, inputs=(), comparisons=()).to_json())
     assert "coverage" not in data

@@ -3,10 +3,11 @@ same inputs and settings recomputed by another ranklens version.
 
 ``report_changes(stored, recomputed)`` answers "which numbers, verdicts, settings and warnings
 are not the same", one sentence per difference, in the order a reader meets them on the page
-(settings, then per metric the verdict, the headline numbers, the segment rows; then the
-warnings). An empty answer means every number is the same, bit for bit. It computes no
-statistic and does not decide which report is right: a change of method or default is for the
-reader to weigh (the page shows both views).
+(settings, then per metric the verdict, the headline numbers, the segment rows, the judgement
+coverage with its guardrail banner and the robustness view; then the warnings). An empty
+answer means every number is the same, bit for bit. It computes no statistic and does not
+decide which report is right: a change of method or default is for the reader to weigh (the
+page shows both views).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from ranklens.compare.coverage import TREATMENT_SHORT, Coverage, CoverageRow
 from ranklens.compare.report import Report
 from ranklens.compare.segments import MetricComparison, SegmentRow
 from ranklens.compare.words import conclusion
@@ -61,6 +63,12 @@ def report_changes(stored: Report, recomputed: Report) -> tuple[str, ...]:
                                      names))
         lines.extend(_per_query_changes(metric, stored.per_query.get(metric, {}),
                                         recomputed.per_query.get(metric, {})))
+        lines.extend(f"{metric}: {line}"
+                     for line in _coverage_changes(metric, stored.coverage,
+                                                   recomputed.coverage))
+    if stored.coverage is not None and recomputed.coverage is not None:
+        lines.extend(_list_changes("coverage note", stored.coverage.notes,
+                                   recomputed.coverage.notes))
     lines.extend(_list_changes("warning", stored.warnings, recomputed.warnings))
     return tuple(lines)
 
@@ -158,6 +166,97 @@ def _per_query_changes(metric: str, before: Mapping[str, Mapping[str, float]],
                          f"of {len(queries):,} queries (the scoring changed, not only the "
                          "statistics)")
     return lines
+
+
+def _coverage_changes(metric: str, before: Coverage | None,
+                      after: Coverage | None) -> list[str]:
+    """What differs in one metric's judgement coverage: the banner, judged@k of each run, the
+    guardrail's shift, flagged segments, per-query judged@k and the robustness view."""
+    was = None if before is None else before.metric(metric)
+    now = None if after is None else after.metric(metric)
+    if was is None and now is None:
+        return []
+    if before is None or after is None or was is None or now is None:
+        where = "stored" if now is None else "recomputed"
+        return [f"judgement coverage only in the {where} report"]
+    lines = []
+    if was.alert != now.alert:
+        lines.append(f"the coverage banner (unjudged documents could change the verdict) was "
+                     f"{_raised(was.alert)}, now {_raised(now.alert)}")
+    if was.min_gap != now.min_gap:
+        lines.append(f"the guardrail's smallest judged@k gap was {100 * was.min_gap:g} points, "
+                     f"now {100 * now.min_gap:g} points")
+    if was.depth != now.depth:
+        lines.append(f"coverage measured as {was.judged_metric}, now as {now.judged_metric}")
+    if was.guarded != now.guarded:
+        lines.append(f"the coverage guardrail {'applied' if was.guarded else 'did not apply'}, "
+                     f"now it {'applies' if now.guarded else 'does not apply'}")
+    lines.extend(_coverage_row_changes(now.judged_metric, was.overall, now.overall))
+    flagged_was = [row.segment for row in was.flagged_segments]
+    flagged_now = [row.segment for row in now.flagged_segments]
+    if flagged_was != flagged_now:
+        lines.append(f"segments whose verdict coverage could change were "
+                     f"{_names(flagged_was)}, now {_names(flagged_now)}")
+    for key in ("judged_a", "judged_b"):
+        values_was, values_now = was.per_query.get(key, {}), now.per_query.get(key, {})
+        queries = set(values_was) | set(values_now)
+        differ = sum(1 for q in queries if q not in values_was or q not in values_now
+                     or not _same(values_was[q], values_now[q]))
+        if differ:
+            lines.append(f"per-query {now.judged_metric} of {key[-1].upper()} differs on "
+                         f"{differ:,} of {len(queries):,} queries")
+    lines.extend(_robustness_changes(before, after, metric))
+    return lines
+
+
+def _coverage_row_changes(judged: str, before: CoverageRow, after: CoverageRow) -> list[str]:
+    lines = []
+    for what, field, shown in (
+            (f"{judged} of A", "judged_a", _share), (f"{judged} of B", "judged_b", _share),
+            ("judged share of A's retrieved documents", "coverage_a", _share),
+            ("judged share of B's retrieved documents", "coverage_b", _share),
+            ("the guardrail's shift of B \u2212 A", "shift", format_delta),
+            ("RBP residual of A", "residual_a", _residual),
+            ("RBP residual of B", "residual_b", _residual)):
+        old, new = getattr(before, field), getattr(after, field)
+        if _same(old, new):
+            continue
+        if shown(old) == shown(new):
+            lines.append(f"{what} {shown(new)}, differs beyond the digits shown")
+        else:
+            lines.append(f"{what} was {shown(old)}, now {shown(new)}")
+    return lines
+
+
+def _robustness_changes(before: Coverage, after: Coverage, metric: str) -> list[str]:
+    rows_was = {t.treatment: t for t in before.robustness.get(metric, ())}
+    rows_now = {t.treatment: t for t in after.robustness.get(metric, ())}
+    lines = []
+    for treatment in dict.fromkeys((*rows_was, *rows_now)):
+        name = TREATMENT_SHORT.get(treatment, treatment)
+        if treatment not in rows_now or treatment not in rows_was:
+            where = "stored" if treatment not in rows_now else "recomputed"
+            lines.append(f"unjudged documents three ways: {name} only in the {where} report")
+            continue
+        lines.extend(f"unjudged documents three ways, {name}: {line}" for line in
+                     _result_changes(rows_was[treatment].result, rows_now[treatment].result))
+    return lines
+
+
+def _raised(alert: bool) -> str:
+    return "raised" if alert else "not raised"
+
+
+def _names(segments: Sequence[str]) -> str:
+    return ", ".join(repr(s) for s in segments) if segments else "none"
+
+
+def _share(value: float | None) -> str:
+    return "none" if value is None else f"{100 * value:.1f}%"
+
+
+def _residual(value: float | None) -> str:
+    return "none" if value is None else f"+{value:.4f}"
 
 
 def _list_changes(what: str, before: Sequence[str], after: Sequence[str]) -> list[str]:

@@ -187,7 +187,9 @@ class MetricCoverage:
     ``rows`` are the overall row then the comparison's segments (same names). ``guarded`` is
     False where the guardrail does not apply (``note`` says why). ``per_query`` holds the
     per-query values the rows summarise: ``judged_a``/``judged_b`` (judged@k) and, for RBP,
-    ``residual_a``/``residual_b``.
+    ``residual_a``/``residual_b``. ``min_gap`` is the `MIN_GAP` the coverage was computed
+    with: kept with the report, so a stored report raises the banner its author saw even
+    after a later version changes the rule (it did once: 1 point, then 3).
     """
 
     metric: str
@@ -196,6 +198,7 @@ class MetricCoverage:
     guarded: bool = True
     note: str = ""
     per_query: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
+    min_gap: float = MIN_GAP
 
     @property
     def judged_metric(self) -> str:
@@ -208,15 +211,15 @@ class MetricCoverage:
     @property
     def alert(self) -> bool:
         """Whether the verdict needs the banner: the overall coverage gap is at least
-        `MIN_GAP` and imputing the extra unjudged documents could change the verdict."""
+        ``min_gap`` and imputing the extra unjudged documents could change the verdict."""
         row = self.overall
-        return self.guarded and abs(row.gap) >= MIN_GAP and row.could_change
+        return self.guarded and abs(row.gap) >= self.min_gap and row.could_change
 
     @property
     def flagged_segments(self) -> tuple[CoverageRow, ...]:
         """Segments whose own verdict could change (same rule as `alert`)."""
         return tuple(row for row in self.rows[1:]
-                     if self.guarded and abs(row.gap) >= MIN_GAP and row.could_change)
+                     if self.guarded and abs(row.gap) >= self.min_gap and row.could_change)
 
 
 @dataclass(frozen=True)
@@ -294,7 +297,8 @@ def metric_coverage(
     if residual_a is not None and residual_b is not None:
         per_query.update(residual_a=dict(residual_a.per_query),
                          residual_b=dict(residual_b.per_query))
-    return MetricCoverage(metric, depth, tuple(rows), guarded, note, per_query)
+    return MetricCoverage(metric, depth, tuple(rows), guarded, note, per_query,
+                          min_gap=MIN_GAP)  # read now: the rule of the version computing
 
 
 def _paired_queries(a: Mapping[str, float], b: Mapping[str, float], missing: str) -> list[str]:
@@ -349,7 +353,7 @@ def coverage_to_dict(coverage: Coverage, result_to_dict: Any) -> dict[str, Any]:
         "treatment": coverage.treatment,
         "metrics": [
             {"metric": m.metric, "depth": m.depth, "guarded": m.guarded, "note": m.note,
-             "rows": [_row_to_dict(row) for row in m.rows],
+             "min_gap": m.min_gap, "rows": [_row_to_dict(row) for row in m.rows],
              "per_query": {key: dict(values) for key, values in m.per_query.items()}}
             for m in coverage.metrics
         ],
@@ -363,12 +367,15 @@ def coverage_to_dict(coverage: Coverage, result_to_dict: Any) -> dict[str, Any]:
 
 
 def coverage_from_dict(data: Mapping[str, Any], result_from_dict: Any) -> Coverage:
+    """``coverage`` back from `coverage_to_dict`'s form. Coverage written before ``min_gap``
+    was kept takes this version's `MIN_GAP` (the rule it was computed with is not known)."""
     return Coverage(
         treatment=data["treatment"],
         metrics=tuple(
             MetricCoverage(m["metric"], int(m["depth"]),
                            tuple(CoverageRow(**row) for row in m["rows"]),
-                           bool(m["guarded"]), m.get("note", ""), m.get("per_query", {}))
+                           bool(m["guarded"]), m.get("note", ""), m.get("per_query", {}),
+                           float(m.get("min_gap", MIN_GAP)))
             for m in data["metrics"]),
         robustness={metric: tuple(TreatmentResult(t["treatment"],
                                                   result_from_dict(t["result"]),

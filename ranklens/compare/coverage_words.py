@@ -8,7 +8,6 @@ decision to raise the banner is ``MetricCoverage.alert``, taken by the library.
 from __future__ import annotations
 
 from ranklens.compare.coverage import (
-    MIN_GAP,
     TREATMENT_SHORT,
     Coverage,
     CoverageRow,
@@ -103,9 +102,9 @@ def coverage_note(coverage: MetricCoverage, result: ComparisonResult,
         return f"No coverage guardrail for {coverage.metric}: {coverage.note}."
     if coverage.alert:
         return ""
-    if abs(row.gap) < MIN_GAP:
+    if abs(row.gap) < coverage.min_gap:
         return (f"Both runs are judged alike (gap {100 * abs(row.gap):.1f} points, under "
-                f"{100 * MIN_GAP:.0f}): unjudged documents do not favour either run.")
+                f"{100 * coverage.min_gap:.0f}): unjudged documents do not favour either run.")
     less = _less_judged(row, run_names)
     return (f"{less} is less judged; if its extra unjudged documents were relevant as often "
             f"as its judged ones, {run_names[1]} \u2212 {run_names[0]} would move by about "

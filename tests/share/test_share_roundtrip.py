@@ -28,7 +28,7 @@ from ranklens.share import (
     stored_report,
 )
 from ranklens.store import ReportNotFound, SQLiteReportStore, StoreLimitError, StoreLimits
-from tests.support.share_helpers import ROOT, SETTINGS, compare_files, ppi_files
+from tests.support.share_helpers import ROOT, SETTINGS, compare_files, dense_files, ppi_files
 
 PAYLOAD = {"ranklens_version": __version__, "headline": [], "numbers": [0.25, None]}
 """A stand-in for the MDE and PPI pages' result payloads (plain JSON with the page's kind)."""
@@ -83,6 +83,30 @@ def test_rebuilt_report_is_byte_identical(store: SQLiteReportStore, original: Re
     token = share(store, "compare", SETTINGS, compare_files(), result=original)
     rebuilt = compare_report(reopen(store, token))
     assert rebuilt.to_json() == original.to_json()
+
+
+def test_a_link_keeps_the_coverage_and_its_proxy_judgements(store: SQLiteReportStore) -> None:
+    """The dense-retriever pair scored with holes filled by proxy labels: the proxy file is a
+    stored input (the recomputation needs it), and the stored report keeps its judgement
+    coverage, guardrail and robustness view."""
+    files = dense_files()
+    settings = dataclasses.replace(SETTINGS, unjudged="proxy")
+    original = build_report(files[0], files[1], qrels=files[2], segments=files[3],
+                            proxy_qrels=files[4], settings=settings)
+    assert original.coverage is not None and original.coverage.treatment == "proxy"
+    token = share(store, "compare", settings, files, result=original)
+    shared = reopen(store, token)
+    proxy = shared.file("qrels_proxy")
+    assert proxy is not None and (proxy.name, proxy.data) == (files[4].name, files[4].data)
+    assert shared.settings["unjudged"] == "proxy"
+    stored = stored_report(shared)
+    assert stored is not None and stored.to_json() == original.to_json()
+    assert stored.coverage == original.coverage
+    assert [m.metric for m in stored.coverage.alerts] == [
+        m.metric for m in original.coverage.alerts]
+    assert set(stored.coverage.robustness["AP"][i].treatment for i in range(3)) == {
+        "nonrelevant", "judged-only", "proxy"}
+    assert compare_report(shared).to_json() == original.to_json()
 
 
 def test_rebuilt_in_a_new_process_is_byte_identical(store: SQLiteReportStore,

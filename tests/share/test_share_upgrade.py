@@ -24,6 +24,8 @@ import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from ranklens import __version__
+from ranklens.app import markup
+from ranklens.compare import coverage as compare_coverage
 from ranklens.compare import segments as compare_segments
 from ranklens.compare.analysis import CompareSettings, build_report
 from ranklens.compare.changes import report_changes
@@ -36,6 +38,7 @@ from tests.support.share_helpers import (
     SETTINGS,
     app,
     compare_files,
+    dense_files,
     run_clean,
     shown_link,
     shown_numbers,
@@ -140,6 +143,56 @@ def test_report_changes_of_identical_reports_is_empty() -> None:
     assert report_changes(report, again) == ()
 
 
+def dense_report() -> Any:
+    files = dense_files()
+    return build_report(files[0], files[1], qrels=files[2], segments=files[3],
+                        proxy_qrels=files[4], settings=SETTINGS)
+
+
+def test_the_stored_coverage_banner_survives_a_changed_guardrail(
+        store: SQLiteReportStore, monkeypatch: pytest.MonkeyPatch, upgrade: Any) -> None:
+    original = dense_report()
+    assert original.coverage is not None and original.coverage.metric("nDCG@10").alert
+    token = share(store, "compare", SETTINGS, dense_files(), result=original)
+    upgrade()
+    monkeypatch.setattr(compare_coverage, "MIN_GAP", 0.5)  # "the banner now needs 50 points"
+    shared = reopen(store, token)
+    stored = stored_report(shared)
+    assert stored is not None and stored.to_json() == original.to_json()
+    assert stored.coverage is not None and stored.coverage.metric("nDCG@10").alert
+    recomputed = compare_report(shared)
+    assert recomputed.coverage is not None and not recomputed.coverage.alerts
+    changes = report_changes(stored, recomputed)
+    for metric in ("nDCG@10", "AP"):
+        assert (f"{metric}: the coverage banner (unjudged documents could change the "
+                "verdict) was raised, now not raised") in changes
+        assert (f"{metric}: the guardrail's smallest judged@k gap was 3 points, now 50 "
+                "points") in changes
+    assert not any("Judged@10 of" in line for line in changes)  # the coverage itself is kept
+
+
+def test_report_changes_names_judged_at_k_of_each_run() -> None:
+    report = dense_report()
+    assert report.coverage is not None
+    ndcg = report.coverage.metric("nDCG@10")
+    assert ndcg is not None
+    row = ndcg.overall
+    moved = dataclasses.replace(row, judged_b=row.judged_b + 0.1, coverage_b=row.coverage_b + 0.1)
+    other = dataclasses.replace(report, coverage=dataclasses.replace(
+        report.coverage, metrics=tuple(
+            dataclasses.replace(m, rows=(moved, *m.rows[1:])) if m.metric == "nDCG@10" else m
+            for m in report.coverage.metrics)))
+    changes = report_changes(report, other)
+    assert changes == (
+        f"nDCG@10: Judged@10 of B was {100 * row.judged_b:.1f}%, now "
+        f"{100 * (row.judged_b + 0.1):.1f}%",
+        f"nDCG@10: judged share of B's retrieved documents was {100 * row.coverage_b:.1f}%, "
+        f"now {100 * (row.coverage_b + 0.1):.1f}%")
+    assert report_changes(report, dataclasses.replace(report, coverage=None)) == (
+        "nDCG@10: judgement coverage only in the stored report",
+        "AP: judgement coverage only in the stored report")
+
+
 # ---- the Compare page ---------------------------------------------------------------------
 
 def test_reopened_link_shows_the_stored_numbers_after_an_upgrade(store_path: Path,
@@ -177,6 +230,40 @@ def test_the_recomputed_view_shows_the_new_numbers_labelled(store_path: Path,
     run_clean(at)
     assert shown_numbers(at) == shown_numbers(original)
     assert RECOMPUTED not in markdown_text(at)
+
+
+def coverage_banners(at: AppTest) -> list[str]:
+    return [w.value for w in at.warning if w.icon == ":material/rule:"]
+
+
+def test_a_reopened_link_keeps_its_coverage_banner_and_proxy_file(
+        store_path: Path, monkeypatch: pytest.MonkeyPatch, upgrade: Any) -> None:
+    """The dense-retriever demo, shared with its banner; "upgraded" to a guardrail that would
+    not raise it: the link still shows the banner its author saw, stores the proxy
+    judgements among its inputs, and the recomputed view says the banner is gone."""
+    at = run_clean(app())
+    next(r for r in at.radio if r.label == "Candidate (B)").set_value("run_dense")
+    run_clean(at)
+    assert len(coverage_banners(at)) == 1
+    at.button(key="share:compare").click()
+    token = token_of(shown_link(run_clean(at)))
+    proxy = reopen(SQLiteReportStore(store_path), token).file("qrels_proxy")
+    expected = dense_files()[4]
+    assert proxy is not None and (proxy.name, proxy.data) == (expected.name, expected.data)
+    before_upgrade = shown_numbers(run_clean(app(report=token)))
+    upgrade()
+    monkeypatch.setattr(compare_coverage, "MIN_GAP", 0.5)
+    reopened = run_clean(app(report=token))
+    assert coverage_banners(reopened) == coverage_banners(at)
+    # the author's session kept the rankings view's query of the first pair: compare with the
+    # link opened before the upgrade, and the cards with the author's
+    assert shown_numbers(reopened) == before_upgrade
+    assert cards(reopened) == cards(at)
+    recompute_toggle(reopened, token).set_value(True)
+    run_clean(reopened)
+    assert coverage_banners(reopened) == []
+    assert markup.text("nDCG@10: the coverage banner (unjudged documents could change the "
+                       "verdict) was raised, now not raised") in markdown_text(reopened)
 
 
 def test_recomputing_with_the_same_version_finds_nothing_changed(store_path: Path) -> None:

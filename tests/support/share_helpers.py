@@ -30,6 +30,17 @@ def compare_files() -> tuple[InputFile, ...]:
     return tuple(files[role] for role in COMPARE_ROLES)
 
 
+def dense_files() -> tuple[InputFile, ...]:
+    """The Compare page's second demo pair, as the page reads it: BM25 against the dense
+    retriever (many unjudged documents: the coverage banner is raised), with the qrels, the
+    segment map and the proxy judgements of every run's top 20 (role ``qrels_proxy``)."""
+    files = demo_files()
+    dense, proxy = files["run_dense"], files["qrels_proxy_full"]
+    return (files["run_a"], InputFile.with_digest("run_b", dense.name, dense.data, dense.sha256),
+            files["qrels"], files["segments"],
+            InputFile.with_digest("qrels_proxy", proxy.name, proxy.data, proxy.sha256))
+
+
 def ppi_files() -> tuple[InputFile, ...]:
     files = demo_files()
     return tuple(files[role] for role in PPI_ROLES)
