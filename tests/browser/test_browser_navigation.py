@@ -32,7 +32,7 @@ def test_bookmarked_page_opens_inside_the_app(page: Page, fresh_app_url: str, pa
     open_app(page, f"{fresh_app_url}/{path}")  # returns once the run is drawn: count at once
     expect(page.get_by_role("heading", level=1)).to_contain_text(title)
     for entry in NAVIGATION:  # the app's own navigation
-        assert page.get_by_role("link", name=entry).count() == 1, entry
+        assert page.get_by_role("link", name=entry, exact=True).count() == 1, entry
     assert page.get_by_test_id("stSidebarNav").count() == 0  # not the v1 list of pages/
     assert page.get_by_text("Page not found").count() == 0
 
