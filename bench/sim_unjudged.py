@@ -151,8 +151,8 @@ def replicate(seed: np.random.SeedSequence, n_queries: int, effect: float, new_s
             only = compare(condensed[0][metric], condensed[1][metric], **options)
         cov_a, cov_b = seen[0]["Judged@10"].mean, seen[1]["Judged@10"].mean
         shift = same_rate_shift(reported.mean_a, reported.mean_b, cov_a, cov_b)
-        changes = (interval_reading(reported.ci_low, reported.ci_high)
-                   != interval_reading(reported.ci_low + shift, reported.ci_high + shift))
+        low, high = reported.interval.low, reported.interval.high
+        changes = interval_reading(low, high) != interval_reading(low + shift, high + shift)
         outcomes.append(Outcome(
             metric, effect, new_share, hole_relevance, true.delta, reported.delta, cov_a - cov_b,
             verdict(true.p_value, true.delta), verdict(reported.p_value, reported.delta),

@@ -247,11 +247,11 @@ def show_verdict(report: Report, metric: str) -> None:
                                  help=mean_help, delta=format_delta(result.delta),
                                  trend=result.delta))
         cells[2].metric(f"{level}% interval of B \u2212 A",
-                        format_interval(result.ci_low, result.ci_high),
+                        format_interval(result.interval.low, result.interval.high),
                         help=interval_note(comparison))
         cells[3].metric("p (permutation)", format_p(result.p_value),
                         help=f"Sign-flip permutation test, {result.n_permutations:,} flips.")
-        cells[4].metric("p (t-test)", format_p(result.t_p_value), help="Paired t-test.")
+        cells[4].metric("p (t-test)", format_p(result.t_test.p_value), help="Paired t-test.")
         coverage = None if report.coverage is None else report.coverage.metric(metric)
         if coverage is not None:
             note = coverage_words.coverage_note(coverage, result, report.run_names)
@@ -417,9 +417,9 @@ def show_per_query(report: Report, metric: str, inputs: LoadedInputs,
     left, right = st.columns([3, 1])
     left.altair_chart(charts.delta_histogram(per_query, metric=metric, run_names=report.run_names),
                       width="stretch", key=f"hist:{metric}")
-    right.metric(f"{markup.text(name_b)} wins", f"{result.wins:,}")
-    right.metric("Ties", f"{result.ties:,}")
-    right.metric(f"{markup.text(name_b)} loses", f"{result.losses:,}")
+    right.metric(f"{markup.text(name_b)} wins", f"{result.outcomes.wins:,}")
+    right.metric("Ties", f"{result.outcomes.ties:,}")
+    right.metric(f"{markup.text(name_b)} loses", f"{result.outcomes.losses:,}")
     with right:
         show_orderings(inputs, str(report.params.get("order", "score")))
     lost, won = views.biggest_changes(per_query, n=10)

@@ -42,8 +42,8 @@ def test_a_segments_numbers_do_not_change_when_another_segment_is_removed():
     reduced = compare_segments(a2, b2, {q: segments[q] for q in kept}, seed=3, **FAST)
     red_full = next(r for r in full.segments if r.segment == "red").result
     red_reduced = next(r for r in reduced.segments if r.segment == "red").result
-    assert (red_full.ci_low, red_full.ci_high, red_full.p_value) == (
-        red_reduced.ci_low, red_reduced.ci_high, red_reduced.p_value)
+    assert (red_full.interval.low, red_full.interval.high, red_full.p_value) == (
+        red_reduced.interval.low, red_reduced.interval.high, red_reduced.p_value)
 
 
 def test_segments_of_equal_size_draw_different_resamples():
@@ -57,7 +57,7 @@ def test_segments_of_equal_size_draw_different_resamples():
                            seed=0, **FAST)
     x, y = (row.result for row in out.segments)
     assert x.delta == pytest.approx(y.delta)
-    assert (x.ci_low, x.ci_high) != (y.ci_low, y.ci_high)
+    assert (x.interval.low, x.interval.high) != (y.interval.low, y.interval.high)
 
 
 def test_tiny_segment_is_reported_too_small_and_unsegmented_queries_get_their_own_row():

@@ -35,8 +35,8 @@ def test_demo_report_equals_the_library_steps_done_by_hand(demo):
         expected = compare_segments(a, b, segments.by_column["intent"], seed=3, **FAST)
     got = report.comparison("nDCG@10")
     assert got.overall == expected.overall
-    assert [(r.segment, r.result.ci_low, r.result.q_value) for r in got.segments] == [
-        (r.segment, r.result.ci_low, r.result.q_value) for r in expected.segments]
+    assert [(r.segment, r.result.interval.low, r.result.q_value) for r in got.segments] == [
+        (r.segment, r.result.interval.low, r.result.q_value) for r in expected.segments]
     assert report.run_names == ("bm25_baseline", "neural_reranker")
     assert report.params["metrics"] == ["nDCG@10"]  # canonical name recorded
     assert {r.role for r in report.inputs} == {"run_a", "run_b", "qrels", "segments"}

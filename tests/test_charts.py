@@ -74,15 +74,15 @@ def test_segment_table_numbers_are_the_comparisons(forty):
         assert got["n_queries"] == row.n_queries
         assert (got["mean_a"], got["mean_b"], got["delta"]) == (
             result.mean_a, result.mean_b, result.delta)
-        assert (got["ci_low"], got["ci_high"]) == (result.ci_low, result.ci_high)
-        assert got["p_value"] == result.p_value and got["t_p_value"] == result.t_p_value
+        assert (got["ci_low"], got["ci_high"]) == (result.interval.low, result.interval.high)
+        assert got["p_value"] == result.p_value and got["t_p_value"] == result.t_test.p_value
         if result.q_value is None:
             assert math.isnan(got["q_value"])
         else:
             assert got["q_value"] == result.q_value
         assert bool(got["significant"]) == result.significant
         assert (got["wins"], got["ties"], got["losses"]) == (
-            result.wins, result.ties, result.losses)
+            result.outcomes.wins, result.outcomes.ties, result.outcomes.losses)
 
 
 def test_finding_words_follow_the_q_value_not_the_interval(forty):
@@ -190,9 +190,9 @@ def test_histogram_counts_every_query_once_split_by_outcome():
     per_query = views.per_query_table(report, "nDCG@10")
     data = charts.histogram_data(per_query, RUNS)
     by_outcome = data.groupby("outcome")["queries"].sum()
-    assert by_outcome["candidate wins"] == result.wins
-    assert by_outcome["tie"] == result.ties
-    assert by_outcome["candidate loses"] == result.losses
+    assert by_outcome["candidate wins"] == result.outcomes.wins
+    assert by_outcome["tie"] == result.outcomes.ties
+    assert by_outcome["candidate loses"] == result.outcomes.losses
     step = data["bin_end"].iloc[0] - data["bin_start"].iloc[0]
     assert np.allclose(data["bin_end"] - data["bin_start"], step)
     assert np.allclose(np.round(data["bin_start"] / step), data["bin_start"] / step)  # edge at 0

@@ -184,9 +184,9 @@ def test_robustness_view_is_the_same_comparison_under_three_treatments(dense_rep
             warnings.simplefilter("ignore")
             expected = compare(a, b, **FAST)
         assert row.result.delta == pytest.approx(expected.delta, abs=1e-12)
-        assert row.result.ci_low == pytest.approx(expected.ci_low, abs=1e-12)
+        assert row.result.interval.low == pytest.approx(expected.interval.low, abs=1e-12)
         assert row.result.p_value == expected.p_value
-    readings = {r.treatment: cov.interval_reading(r.result.ci_low, r.result.ci_high)
+    readings = {r.treatment: cov.interval_reading(r.result.interval.low, r.result.interval.high)
                 for r in rows}
     assert readings == {"nonrelevant": "below", "judged-only": "above", "proxy": "above"}
 

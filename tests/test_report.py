@@ -1,13 +1,18 @@
 """ranklens.compare.report: the JSON form is a faithful, byte-stable copy of the report."""
 
+import csv
+import io
 import json
 
 import numpy as np
 
-from ranklens.compare.report import InputRecord, Report
+from ranklens.compare.report import InputRecord, Report, result_row
 from ranklens.compare.segments import compare_metrics
+from ranklens.compare.text import CSV_COLUMNS, render_csv
+from ranklens.compare.views import SEGMENT_COLUMNS, segment_table
 from ranklens.data import MetricResult
 from ranklens.io import sha256_hex
+from ranklens.stats.results import ROW_KEYS
 
 
 def _report(seed: int = 0) -> Report:
@@ -46,7 +51,7 @@ def test_same_inputs_and_seed_give_the_same_bytes_and_another_seed_does_not():
 def test_floats_survive_exactly():
     report = _report()
     data = json.loads(report.to_json())
-    assert data["comparisons"][0]["overall"]["ci_low"] == report.comparisons[0].overall.ci_low
+    assert data["comparisons"][0]["overall"]["ci_low"] == report.comparisons[0].overall.interval.low
 
 
 def test_unknown_schema_is_refused_with_a_reason():
@@ -71,3 +76,39 @@ def test_a_schema_1_report_still_reads_with_no_snapped_deltas():
     report = Report.from_dict(data)
     assert report.comparisons[0].overall.n_snapped == 0
     assert report.comparisons[0].overall.delta == _report().comparisons[0].overall.delta
+
+
+def test_the_json_of_a_result_is_its_row() -> None:
+    report = _report()
+    data = report.to_dict()
+    stored = [data["comparisons"][0]["overall"],
+              *(row["result"] for row in data["comparisons"][0]["segments"])]
+    results = [row.result for row in report.comparisons[0].rows]
+    assert len(stored) == len(results) == 3
+    for plain, result in zip(stored, results, strict=True):
+        assert result is not None
+        assert tuple(plain) == tuple(result.row()) == ROW_KEYS
+        assert {k: v for k, v in plain.items() if k != "seed"} == {
+            k: v for k, v in result.row().items() if k != "seed"}
+
+
+def test_csv_and_segment_table_take_every_number_from_result_row() -> None:
+    report = _report()
+    comparison = report.comparisons[0]
+    lines = list(csv.DictReader(io.StringIO(render_csv(report))))
+    table = segment_table(comparison, report.run_names)
+    placement = {"metric", "segment_column", "segment", "n_queries", "note"}
+    assert set(CSV_COLUMNS) - placement <= set(result_row(comparison.overall))
+    assert set(SEGMENT_COLUMNS) - placement - {"overall", "finding"} <= set(
+        result_row(comparison.overall))
+    assert len(lines) == len(comparison.rows) == 3
+    for line, row in zip(lines, comparison.rows, strict=True):
+        assert row.result is not None
+        values = result_row(row.result)
+        for column in set(CSV_COLUMNS) - placement:
+            expected = "" if values[column] is None else str(values[column])
+            assert line[column] == expected, column
+        shown = table[table["segment"] == row.segment].iloc[0]
+        for column in set(SEGMENT_COLUMNS) - placement - {"overall", "finding"}:
+            expected = np.nan if values[column] is None else values[column]
+            assert shown[column] == expected or (np.isnan(shown[column]) and np.isnan(expected))

@@ -328,8 +328,8 @@ def _row(segment: str, queries: list[str], result: ComparisonResult | None,
     shift, changes = 0.0, False
     if guarded and result is not None:
         shift = same_rate_shift(result.mean_a, result.mean_b, cov_a, cov_b)
-        changes = (interval_reading(result.ci_low, result.ci_high)
-                   != interval_reading(result.ci_low + shift, result.ci_high + shift))
+        changes = (interval_reading(result.interval.low, result.interval.high)
+                   != interval_reading(result.interval.low + shift, result.interval.high + shift))
     res_a = None if residual_a is None else _mean(values(residual_a, 1.0))
     res_b = None if residual_b is None else _mean(values(residual_b, 1.0))
     return CoverageRow(segment, len(queries), _mean(ja), _mean(jb), cov_a, cov_b, shift,

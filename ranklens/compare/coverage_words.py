@@ -58,8 +58,8 @@ def coverage_line(coverage: MetricCoverage, run_names: tuple[str, str]) -> str:
 
 def _reading(result: ComparisonResult, shift: float, run_names: tuple[str, str]) -> str:
     return {"above": f"{run_names[1]} better", "below": f"{run_names[1]} worse",
-            "around": "no reliable difference"}[interval_reading(result.ci_low + shift,
-                                                                 result.ci_high + shift)]
+            "around": "no reliable difference"}[interval_reading(result.interval.low + shift,
+                                                                 result.interval.high + shift)]
 
 
 def _less_judged(row: CoverageRow, run_names: tuple[str, str]) -> str:
@@ -83,13 +83,14 @@ def banner(coverage: MetricCoverage, result: ComparisonResult,
     k = coverage.depth
     moved = result.delta + row.shift
     level = round(100 * (1 - result.alpha))
+    low, high = result.interval.low + row.shift, result.interval.high + row.shift
     return (
         f"{name_b}'s top {k} is {percent(row.judged_b)} judged, {name_a}'s "
         f"{percent(row.judged_a)}, and unjudged documents count as non-relevant: {less} may be "
         f"scored too low. If {less}'s extra unjudged documents were relevant as often as its "
         f"judged ones, {name_b} \u2212 {name_a} on {coverage.metric} would be about "
         f"{format_delta(moved)} ({level}% interval "
-        f"{format_interval(result.ci_low + row.shift, result.ci_high + row.shift)}) instead of "
+        f"{format_interval(low, high)}) instead of "
         f"{format_delta(result.delta)}: {_reading(result, row.shift, run_names)} instead of "
         f"{_reading(result, 0.0, run_names)}.")
 
@@ -134,7 +135,7 @@ def treatment_rows(coverage: Coverage, metric: str, run_names: tuple[str, str]
             "treatment": TREATMENT_SHORT[entry.treatment] + current,
             "mean_a": f"{result.mean_a:.4f}", "mean_b": f"{result.mean_b:.4f}",
             "delta": format_delta(result.delta),
-            "interval": format_interval(result.ci_low, result.ci_high),
+            "interval": format_interval(result.interval.low, result.interval.high),
             "p": format_p(result.p_value),
             "reads": _reading(result, 0.0, run_names),
             "note": entry.note,

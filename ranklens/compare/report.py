@@ -134,14 +134,25 @@ def _seed_from_plain(value: Any) -> int | np.random.SeedSequence:
     return int(value)
 
 
+def result_row(result: ComparisonResult) -> dict[str, Any]:
+    """One result as the flat row the faces choose their columns from: the fields a report
+    stores (`ComparisonResult.row`, keys `ranklens.stats.results.ROW_KEYS`), then the decision
+    they give, ``significant`` (which the JSON does not store: it follows from them).
+
+    The CSV (``ranklens.compare.text``) and the tables (``ranklens.compare.views``, hence the
+    app and the HTML export) read their numbers from here, the JSON from the same
+    `ComparisonResult.row`; none of them lists a result's fields by hand.
+    """
+    return {**result.row(), "significant": result.significant}
+
+
 def _result_to_dict(result: ComparisonResult) -> dict[str, Any]:
-    data = dataclasses.asdict(result)
-    data["seed"] = _seed_to_plain(result.seed)
-    return _plain(data)
+    """A result in the report's JSON: its flat `ComparisonResult.row`, the seed made plain."""
+    return _plain({**result.row(), "seed": _seed_to_plain(result.seed)})
 
 
 def _result_from_dict(data: Mapping[str, Any]) -> ComparisonResult:
-    return ComparisonResult(**{**data, "seed": _seed_from_plain(data["seed"])})
+    return ComparisonResult.from_row({**data, "seed": _seed_from_plain(data["seed"])})
 
 
 def _comparison_to_dict(comparison: MetricComparison) -> dict[str, Any]:

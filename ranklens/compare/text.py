@@ -16,16 +16,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ranklens.compare import coverage_words
-from ranklens.compare.report import Report
+from ranklens.compare.report import Report, result_row
 from ranklens.compare.segments import INTERVALS_NOTE, MetricComparison, SegmentRow
 from ranklens.compare.words import caveat, headline, interval_note, segments_summary
 from ranklens.formats import DASH, format_delta, format_p
-from ranklens.stats import ComparisonResult, interval_label
+from ranklens.stats import interval_label
 
 FORMATS = ("text", "json", "csv", "markdown")
 MARK = "*"
 
-CSV_COLUMNS = (
+CSV_COLUMNS = (  # where the row has a segment, and then columns of `result_row`
     "metric", "segment_column", "segment", "n_queries", "mean_a", "mean_b", "delta",
     "ci_low", "ci_high", "p_value", "q_value", "significant", "t_p_value", "t_ci_low",
     "t_ci_high", "wins", "ties", "losses", "effect_size", "alpha", "interval", "note",
@@ -74,7 +74,7 @@ def cells(row: SegmentRow) -> Cells:
     return Cells(
         row.segment, f"{row.n_queries:,}", f"{result.mean_a:.4f}", f"{result.mean_b:.4f}",
         format_delta(result.delta),
-        f"[{format_delta(result.ci_low)}, {format_delta(result.ci_high)}]",
+        f"[{format_delta(result.interval.low)}, {format_delta(result.interval.high)}]",
         format_p(result.p_value), q, MARK if result.significant else "", row.note)
 
 
@@ -112,8 +112,9 @@ def _settings_line(comparison: MetricComparison) -> str:
     adjusted = {"bh": "Benjamini-Hochberg", "by": "Benjamini-Yekutieli", "holm": "Holm"}.get(
         comparison.adjust_method, comparison.adjust_method)
     family = "segments" if comparison.family == "segments" else "metrics"
-    resamples = "" if result.interval == "sign-flip" else f" ({result.n_resamples:,} resamples)"
-    return (f"{interval_label(result.interval)}{resamples}, "
+    method = result.interval.method
+    resamples = "" if method == "sign-flip" else f" ({result.n_resamples:,} resamples)"
+    return (f"{interval_label(method)}{resamples}, "
             f"sign-flip permutation p ({result.n_permutations:,} permutations), "
             f"q: {adjusted} across {family}; {MARK} = q (else p) \u2264 {result.alpha:g}")
 
@@ -269,18 +270,13 @@ def render_markdown(report: Report) -> str:
 
 
 def _csv_values(comparison: MetricComparison, row: SegmentRow) -> list[object]:
-    result: ComparisonResult | None = row.result
-    head: list[object] = [comparison.metric, comparison.segment_column or "", row.segment,
-                          row.n_queries]
-    if result is None:
-        return head + [""] * (len(CSV_COLUMNS) - len(head) - 1) + [row.note]
-    return [
-        *head, result.mean_a, result.mean_b, result.delta, result.ci_low, result.ci_high,
-        result.p_value, "" if result.q_value is None else result.q_value,
-        result.significant, result.t_p_value, result.t_ci_low, result.t_ci_high,
-        result.wins, result.ties, result.losses, result.effect_size, result.alpha,
-        result.interval, row.note,
-    ]
+    """The `CSV_COLUMNS` of one row, from `result_row`; empty cells where there is none."""
+    values: dict[str, object] = {} if row.result is None else result_row(row.result)
+    values.update(metric=comparison.metric, segment_column=comparison.segment_column or "",
+                  segment=row.segment, n_queries=row.n_queries, note=row.note)
+    if values.get("q_value") is None:
+        values["q_value"] = ""
+    return [values.get(column, "") for column in CSV_COLUMNS]
 
 
 def render_csv(report: Report) -> str:

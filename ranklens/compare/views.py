@@ -15,13 +15,13 @@ from typing import Any
 
 import pandas as pd
 
-from ranklens.compare.report import Report
+from ranklens.compare.report import Report, result_row
 from ranklens.compare.segments import OVERALL, MetricComparison, SegmentRow
 from ranklens.formats import format_interval, format_p
 from ranklens.stats import ComparisonResult
 from ranklens.stats.pairing import pair
 
-SEGMENT_COLUMNS = (
+SEGMENT_COLUMNS = (  # where the row is, what it says, and columns of `result_row`
     "segment", "overall", "n_queries", "mean_a", "mean_b", "delta", "ci_low", "ci_high",
     "p_value", "t_p_value", "q_value", "significant", "finding", "wins", "ties", "losses",
     "effect_size", "note",
@@ -73,29 +73,16 @@ def _delta(row: SegmentRow) -> float:
 
 
 def _record(row: SegmentRow, is_overall: bool, run_names: tuple[str, str]) -> dict[str, object]:
+    """The `SEGMENT_COLUMNS` of one row: the result's `result_row`, or NaN numbers, zero
+    counts and not significant when the segment was too small to compare."""
     result = row.result
-    nan = math.nan
-    record: dict[str, object] = {
-        "segment": OVERALL if is_overall else row.segment,
-        "overall": is_overall,
-        "n_queries": row.n_queries,
-        "finding": finding(result, run_names),
-        "note": row.note,
-    }
-    if result is None:
-        record.update(mean_a=nan, mean_b=nan, delta=nan, ci_low=nan, ci_high=nan,
-                      p_value=nan, t_p_value=nan, q_value=nan, significant=False,
-                      wins=0, ties=0, losses=0, effect_size=nan)
-        return record
-    record.update(
-        mean_a=result.mean_a, mean_b=result.mean_b, delta=result.delta,
-        ci_low=result.ci_low, ci_high=result.ci_high, p_value=result.p_value,
-        t_p_value=result.t_p_value,
-        q_value=nan if result.q_value is None else result.q_value,
-        significant=result.significant, wins=result.wins, ties=result.ties,
-        losses=result.losses, effect_size=result.effect_size,
-    )
-    return record
+    values: dict[str, object] = (
+        {"significant": False, "wins": 0, "ties": 0, "losses": 0} if result is None
+        else result_row(result))
+    values.update(segment=OVERALL if is_overall else row.segment, overall=is_overall,
+                  n_queries=row.n_queries, finding=finding(result, run_names), note=row.note)
+    return {column: math.nan if values.get(column) is None else values[column]
+            for column in SEGMENT_COLUMNS}
 
 
 def describe_row(record: Mapping[Any, object]) -> dict[str, str]:

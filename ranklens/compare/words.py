@@ -28,7 +28,7 @@ def resolution(result: ComparisonResult, power: float = 0.8) -> float:
     """
     if result.n_queries < 2:
         return float("nan")
-    half = (result.t_ci_high - result.t_ci_low) / 2.0
+    half = (result.t_test.high - result.t_test.low) / 2.0
     z_alpha = _Z.inv_cdf(1.0 - result.alpha / 2.0)
     standard_error = half / z_alpha  # t quantile ~ z at these sizes; a resolution, not a test
     return (z_alpha + _Z.inv_cdf(power)) * standard_error
@@ -49,15 +49,17 @@ def headline(comparison: MetricComparison, run_names: tuple[str, str]) -> str:
     result = comparison.overall
     name_a, name_b = run_names
     level = round(100 * (1 - result.alpha))
-    interval = f"{level}% CI {format_interval(result.ci_low, result.ci_high)}"
-    tests = f"permutation p {_p_phrase(result.p_value)}, t-test p {_p_phrase(result.t_p_value)}"
+    interval = f"{level}% CI {format_interval(result.interval.low, result.interval.high)}"
+    tests = (f"permutation p {_p_phrase(result.p_value)}, "
+             f"t-test p {_p_phrase(result.t_test.p_value)}")
     if result.q_value is not None:
         tests += f", q {_p_phrase(result.q_value)} across metrics"
     measured = (f"{comparison.metric}: {name_b} \u2212 {name_a} = {format_delta(result.delta)} "
                 f"({interval}; {tests}) over {result.n_queries:,} queries")
     if result.significant:
         return f"{conclusion(comparison, run_names)} {measured}."
-    if result.wins == 0 and result.losses == 0:  # no spread: there is nothing to resolve
+    outcomes = result.outcomes
+    if outcomes.wins == 0 and outcomes.losses == 0:  # no spread: there is nothing to resolve
         return (f"{name_a} and {name_b} score the same {comparison.metric} on every one of "
                 f"the {result.n_queries:,} queries.")
     mde = resolution(result)
@@ -91,11 +93,12 @@ def segments_summary(comparison: MetricComparison, run_names: tuple[str, str]) -
 def interval_note(comparison: MetricComparison) -> str:
     """Which interval the overall row (and, where they differ, the segments) shows, in words."""
     result = comparison.overall
-    sentence = interval_description(result.interval, alpha=result.alpha)
-    if result.interval != "sign-flip":
+    method = result.interval.method
+    sentence = interval_description(method, alpha=result.alpha)
+    if method != "sign-flip":
         sentence += f" ({result.n_resamples:,} resamples)"
-    others = sorted({row.result.interval for row in comparison.segments
-                     if row.result is not None and row.result.interval != result.interval})
+    others = sorted({row.result.interval.method for row in comparison.segments
+                     if row.result is not None and row.result.interval.method != method})
     if others:
         sentence += "; some segments: " + ", ".join(interval_label(m) for m in others)
     return sentence[0].upper() + sentence[1:] + "."

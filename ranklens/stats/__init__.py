@@ -40,7 +40,13 @@ from ranklens.stats.power import (
     standard_deviation,
 )
 from ranklens.stats.ppi import MIN_GOLD, PPI_METHODS, ppi_compare
-from ranklens.stats.results import BootstrapInterval, ComparisonResult, PPIComparison, TTest
+from ranklens.stats.results import (
+    BootstrapInterval,
+    ComparisonResult,
+    Outcomes,
+    PPIComparison,
+    TTest,
+)
 from ranklens.stats.sign_flip import sign_flip_interval
 from ranklens.stats.tolerance import NO_DIFFERENCE
 from ranklens.stats.ttest import paired_t_test
@@ -60,6 +66,7 @@ __all__ = [
     "ComparisonResult",
     "Deltas",
     "InsufficientSampleError",
+    "Outcomes",
     "PPIComparison",
     "SmallSampleWarning",
     "TTest",

@@ -11,7 +11,7 @@ from ranklens.stats.errors import InsufficientSampleError, check_probability
 from ranklens.stats.interval import DEFAULT_INTERVAL, check_interval, mean_interval
 from ranklens.stats.pairing import MIN_QUERIES, pair, sample_sd
 from ranklens.stats.permutation import permutation_test
-from ranklens.stats.results import ComparisonResult, Seed
+from ranklens.stats.results import ComparisonResult, Outcomes, Seed
 from ranklens.stats.tolerance import no_difference_tolerance, snap
 from ranklens.stats.ttest import paired_t_test
 
@@ -54,7 +54,8 @@ def compare(
     ``interval`` is "auto" by default: the bootstrap-t (studentized) interval from
     `MIN_QUERIES` queries on and the sign-flip interval (the exact permutation test inverted)
     below; "studentized", "percentile" or "sign-flip" ask for one by name (see
-    `ranklens.stats.interval`). The result's ``interval`` is the one used.
+    `ranklens.stats.interval`). The result's ``interval`` is the one used (its ``method``
+    says which).
 
     Per-query differences within float noise of 0 (`ranklens.stats.tolerance`: 1e-6 of the
     largest metric value, at least of 1) are set to exactly 0 before anything is computed, so
@@ -89,23 +90,18 @@ def compare(
         metric=result_a.metric,
         mean_a=float(paired.a.mean()),
         mean_b=float(paired.b.mean()),
-        delta=bootstrap.delta,
-        ci_low=bootstrap.low,
-        ci_high=bootstrap.high,
-        alpha=alpha,
+        interval=bootstrap,
         p_value=p_value,
-        t_p_value=t_test.p_value,
-        t_ci_low=t_test.low,
-        t_ci_high=t_test.high,
-        n_queries=int(deltas.size),
-        wins=int(np.count_nonzero(deltas > 0)),
-        ties=int(np.count_nonzero(deltas == 0)),
-        losses=int(np.count_nonzero(deltas < 0)),
+        t_test=t_test,
+        outcomes=Outcomes(
+            wins=int(np.count_nonzero(deltas > 0)),
+            ties=int(np.count_nonzero(deltas == 0)),
+            losses=int(np.count_nonzero(deltas < 0)),
+        ),
         effect_size=effect_size(deltas),
         n_resamples=n_resamples,
         n_permutations=n_permutations,
         seed=seed,
-        interval=bootstrap.method,
         n_only_a=len(paired.only_a),
         n_only_b=len(paired.only_b),
         missing=missing,

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ranklens.data import QueryId
+from ranklens.stats.distributions import t_quantile
 
 Seed = int | np.random.SeedSequence
 
@@ -49,12 +52,33 @@ class BootstrapInterval:
         return self.low <= value <= self.high
 
 
+@dataclass(frozen=True)
+class TTest:
+    """Paired t-test of the mean per-query difference: statistic, p-value and t-interval.
+
+    ``p_value`` is two-sided against a mean difference of 0; ``low``/``high`` the
+    ``1 - alpha`` t-interval of the mean difference. Both assume the mean is near normal
+    (central limit theorem), which holds well for the query counts of IR test collections.
+    """
+
+    delta: float
+    statistic: float
+    df: int
+    p_value: float
+    low: float
+    high: float
+    alpha: float
+
+
 class _Decided:
     """What ComparisonResult and PPIComparison share: the decision from p, or q once set."""
 
     p_value: float
     q_value: float | None
-    alpha: float
+    if TYPE_CHECKING:  # a field of PPIComparison, a property of ComparisonResult
+
+        @property
+        def alpha(self) -> float: ...
 
     @property
     def significant(self) -> bool:
@@ -67,44 +91,139 @@ class _Decided:
 
 
 @dataclass(frozen=True)
+class Outcomes:
+    """How many paired queries B won, tied and lost: per-query difference B - A above 0, at 0
+    (after float noise was set to 0, see `ranklens.stats.tolerance`) and below 0."""
+
+    wins: int
+    ties: int
+    losses: int
+
+
+ROW_KEYS = (
+    "metric", "mean_a", "mean_b", "delta", "ci_low", "ci_high", "alpha", "p_value",
+    "t_p_value", "t_ci_low", "t_ci_high", "n_queries", "wins", "ties", "losses",
+    "effect_size", "n_resamples", "n_permutations", "seed", "interval", "n_only_a",
+    "n_only_b", "missing", "q_value", "n_snapped",
+)
+"""The keys of `ComparisonResult.row`, in order: the fields of a result in a report's JSON
+(schema 2), which the CSV, the tables and the app's data frames choose their columns from."""
+
+
+@dataclass(frozen=True)
 class ComparisonResult(_Decided):
     """Run B against run A on one metric: means, interval, p-values and effect sizes.
 
-    ``ci_low``/``ci_high`` is the interval of the mean difference; ``interval`` says which one
-    was used ("studentized", "percentile" or "sign-flip"; `ranklens.stats.interval_description`
-    says it in words). ``p_value`` is the sign-flip permutation p-value; ``t_p_value`` and
-    ``t_ci_low``/``t_ci_high`` the paired t-test beside them. ``effect_size`` is the
+    ``interval`` is the interval of the mean difference (``interval.low``/``interval.high``)
+    and its ``method`` ("studentized", "percentile" or "sign-flip";
+    `ranklens.stats.interval_description` says it in words). ``p_value`` is the sign-flip
+    permutation p-value; ``t_test`` the paired t-test beside it (its own ``p_value`` and
+    t-interval). ``outcomes`` counts the queries B won, tied and lost. ``effect_size`` is the
     standardized mean difference of the per-query deltas (mean / sd, Cohen's d_z).
-    ``n_only_a``/``n_only_b`` count queries measured in one run only, handled as ``missing``
-    says. ``n_snapped`` counts per-query differences within float noise of 0 that were set to
-    exactly 0 (`ranklens.stats.tolerance`). ``q_value`` is None until `adjust`.
+    ``n_resamples``, ``n_permutations`` and ``seed`` are the settings the comparison was asked
+    for (a sign-flip interval enumerates its own 2^n patterns and draws nothing: its
+    ``interval.n_resamples`` and ``interval.seed`` say so). ``n_only_a``/``n_only_b`` count
+    queries measured in one run only, handled as ``missing`` says. ``n_snapped`` counts
+    per-query differences within float noise of 0 that were set to exactly 0
+    (`ranklens.stats.tolerance`). ``q_value`` is None until `adjust`.
+
+    ``delta``, ``alpha`` and ``n_queries`` are the interval's (the t-test has the same).
+    `row` is the result as one flat record and `from_row` reads it back.
     """
 
     metric: str
     mean_a: float
     mean_b: float
-    delta: float
-    ci_low: float
-    ci_high: float
-    alpha: float
+    interval: BootstrapInterval
     p_value: float
-    t_p_value: float
-    t_ci_low: float
-    t_ci_high: float
-    n_queries: int
-    wins: int
-    ties: int
-    losses: int
+    t_test: TTest
+    outcomes: Outcomes
     effect_size: float
     n_resamples: int
     n_permutations: int
     seed: Seed
-    interval: str
     n_only_a: int
     n_only_b: int
     missing: str = "drop"
     q_value: float | None = None
     n_snapped: int = 0
+
+    @property
+    def delta(self) -> float:
+        """Mean per-query difference B - A."""
+        return self.interval.delta
+
+    @property
+    def alpha(self) -> float:
+        """Significance level: the intervals are ``1 - alpha``, decisions at ``alpha``."""
+        return self.interval.alpha
+
+    @property
+    def n_queries(self) -> int:
+        """Paired queries the comparison was computed on."""
+        return self.interval.n_queries
+
+    def row(self) -> dict[str, Any]:
+        """The result as one flat record with the keys of `ROW_KEYS`, in that order.
+
+        Numbers as the result holds them (``seed`` may be a ``SeedSequence``; ``q_value``
+        None until `adjust`); ``interval`` is the interval's method name. It is what a report's
+        JSON stores per result, and what the CSV and the tables pick their columns from.
+        """
+        interval, t_test, outcomes = self.interval, self.t_test, self.outcomes
+        return {
+            "metric": self.metric, "mean_a": self.mean_a, "mean_b": self.mean_b,
+            "delta": interval.delta, "ci_low": interval.low, "ci_high": interval.high,
+            "alpha": interval.alpha, "p_value": self.p_value, "t_p_value": t_test.p_value,
+            "t_ci_low": t_test.low, "t_ci_high": t_test.high, "n_queries": interval.n_queries,
+            "wins": outcomes.wins, "ties": outcomes.ties, "losses": outcomes.losses,
+            "effect_size": self.effect_size, "n_resamples": self.n_resamples,
+            "n_permutations": self.n_permutations, "seed": self.seed,
+            "interval": interval.method, "n_only_a": self.n_only_a, "n_only_b": self.n_only_b,
+            "missing": self.missing, "q_value": self.q_value, "n_snapped": self.n_snapped,
+        }
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> ComparisonResult:
+        """The result whose `row` is ``row``; ``n_snapped`` is 0 when absent (schema-1 reports).
+
+        A row holds everything but the t statistic: ``t_test.statistic`` is recomputed from
+        the stored t-interval (the mean difference over the standard error the interval
+        implies), equal to the computed one up to float rounding; its ``df`` is n - 1. The
+        interval's ``n_resamples`` and ``seed`` are the row's, except for a sign-flip
+        interval: 2^n patterns and seed 0, as `ranklens.stats.sign_flip_interval` sets them.
+        """
+        method, n, alpha = str(row["interval"]), int(row["n_queries"]), float(row["alpha"])
+        delta = float(row["delta"])
+        sign_flip = method == "sign-flip"
+        interval = BootstrapInterval(
+            delta=delta, low=float(row["ci_low"]), high=float(row["ci_high"]), alpha=alpha,
+            n_queries=n, n_resamples=2**n if sign_flip else int(row["n_resamples"]),
+            seed=0 if sign_flip else row["seed"], method=method)
+        low, high = float(row["t_ci_low"]), float(row["t_ci_high"])
+        t_test = TTest(delta=delta, statistic=_t_statistic(delta, low, high, alpha, n - 1),
+                       df=n - 1, p_value=float(row["t_p_value"]), low=low, high=high,
+                       alpha=alpha)
+        q_value = row.get("q_value")
+        return cls(
+            metric=str(row["metric"]), mean_a=float(row["mean_a"]),
+            mean_b=float(row["mean_b"]), interval=interval, p_value=float(row["p_value"]),
+            t_test=t_test,
+            outcomes=Outcomes(int(row["wins"]), int(row["ties"]), int(row["losses"])),
+            effect_size=float(row["effect_size"]), n_resamples=int(row["n_resamples"]),
+            n_permutations=int(row["n_permutations"]), seed=row["seed"],
+            n_only_a=int(row["n_only_a"]), n_only_b=int(row["n_only_b"]),
+            missing=str(row.get("missing", "drop")),
+            q_value=None if q_value is None else float(q_value),
+            n_snapped=int(row.get("n_snapped", 0)))
+
+
+def _t_statistic(delta: float, low: float, high: float, alpha: float, df: int) -> float:
+    """The t statistic that `ranklens.stats.paired_t_test` computed for this t-interval."""
+    standard_error = (high - low) / 2.0 / t_quantile(1.0 - alpha / 2.0, df)
+    if standard_error == 0.0:  # paired_t_test's "no spread" case
+        return 0.0 if delta == 0.0 else math.copysign(math.inf, delta)
+    return delta / standard_error
 
 
 @dataclass(frozen=True)
@@ -142,21 +261,3 @@ class PPIComparison(_Decided):
     def n_unpaired_gold(self) -> int:
         """Gold queries left out because only one of the runs was measured on them."""
         return len(self.unpaired_gold_a) + len(self.unpaired_gold_b)
-
-
-@dataclass(frozen=True)
-class TTest:
-    """Paired t-test of the mean per-query difference: statistic, p-value and t-interval.
-
-    ``p_value`` is two-sided against a mean difference of 0; ``low``/``high`` the
-    ``1 - alpha`` t-interval of the mean difference. Both assume the mean is near normal
-    (central limit theorem), which holds well for the query counts of IR test collections.
-    """
-
-    delta: float
-    statistic: float
-    df: int
-    p_value: float
-    low: float
-    high: float
-    alpha: float

@@ -101,9 +101,9 @@ def assert_headline(at: AppTest, report: Report, metric: str) -> None:
     assert shown[f"{name_b} (B)"] == f"{result.mean_b:.4f}"
     level = round(100 * (1 - result.alpha))
     assert shown[f"{level}% interval of B \u2212 A"] == (
-        f"{format_delta(result.ci_low)} to {format_delta(result.ci_high)}")
+        f"{format_delta(result.interval.low)} to {format_delta(result.interval.high)}")
     assert shown["p (permutation)"] == format_p(result.p_value)
-    assert shown["p (t-test)"] == format_p(result.t_p_value)
+    assert shown["p (t-test)"] == format_p(result.t_test.p_value)
 
 
 # ---- first visit --------------------------------------------------------------------------
@@ -139,14 +139,15 @@ def test_forest_plot_and_table_carry_every_segment_with_q_values(first_visit, de
     assert shown["q_value"].iloc[1:].notna().all()  # every segment has its q
     # display-only cells: the interval and the win/tie/loss counts, one cell each
     overall = comparison.overall
-    assert shown["interval"].iloc[0] == format_interval(overall.ci_low, overall.ci_high)
+    assert shown["interval"].iloc[0] == format_interval(overall.interval.low, overall.interval.high)
     # the demo, as the page shows it: bootstrap-t, the default since issue 15 (the percentile
     # interval gave +0.0148 to +0.0447)
-    assert overall.interval == "studentized"
+    assert overall.interval.method == "studentized"
     assert shown["interval"].iloc[0] == "+0.0151 to +0.0451"
     assert list(shown["interval"]) == [views.describe_row(row)["interval"]
                                        for row in expected.to_dict("records")]
-    assert shown["record"].iloc[0] == f"{overall.wins:,} / {overall.ties:,} / {overall.losses:,}"
+    outcomes = overall.outcomes
+    assert shown["record"].iloc[0] == f"{outcomes.wins:,} / {outcomes.ties:,} / {outcomes.losses:,}"
 
     forest = charts.forest_data(expected, report.run_names)
     drawn = [frame for frame in chart_datasets(first_visit)[0] if "row" in frame
@@ -164,9 +165,9 @@ def test_per_query_view_counts_and_extremes_match_the_report(first_visit, demo_r
     result = report.comparison("nDCG@10").overall
     shown = metrics_shown(first_visit)
     name_b = report.run_names[1]
-    assert shown[f"{name_b} wins"] == f"{result.wins:,}"
-    assert shown["Ties"] == f"{result.ties:,}"
-    assert shown[f"{name_b} loses"] == f"{result.losses:,}"
+    assert shown[f"{name_b} wins"] == f"{result.outcomes.wins:,}"
+    assert shown["Ties"] == f"{result.outcomes.ties:,}"
+    assert shown[f"{name_b} loses"] == f"{result.outcomes.losses:,}"
     per_query = views.per_query_table(report, "nDCG@10", inputs.segment_maps["intent"])
     lost, won = views.biggest_changes(per_query, n=10)
     frames = [d.value for d in first_visit.dataframe]

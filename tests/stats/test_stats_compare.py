@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import subprocess
 import sys
+import warnings
 
 import numpy as np
 import pytest
@@ -18,6 +19,7 @@ from ranklens.stats import (
     paired_t_test,
     permutation_test,
 )
+from ranklens.stats.results import ROW_KEYS
 from tests.support.stats_helpers import results_from
 
 
@@ -35,20 +37,21 @@ def test_fields_agree_with_the_functions_they_come_from(pair) -> None:  # type: 
     interval = paired_bootstrap(deltas, n_resamples=2000, seed=4)
     t_test = paired_t_test(deltas)
     assert isinstance(result, ComparisonResult)
-    assert (result.ci_low, result.ci_high) == (interval.low, interval.high)
+    assert (result.interval.low, result.interval.high) == (interval.low, interval.high)
     assert result.p_value == permutation_test(deltas, n_permutations=2000, seed=4)
-    assert (result.t_p_value, result.t_ci_low, result.t_ci_high) == (
+    assert (result.t_test.p_value, result.t_test.low, result.t_test.high) == (
         t_test.p_value,
         t_test.low,
         t_test.high,
     )
     assert result.mean_a == pytest.approx(a.mean) and result.mean_b == pytest.approx(b.mean)
     assert result.delta == pytest.approx(b.mean - a.mean)
-    assert result.wins == int(np.sum(deltas > 0))
-    assert result.ties == int(np.sum(deltas == 0))
-    assert result.wins + result.ties + result.losses == result.n_queries == 250
+    assert result.outcomes.wins == int(np.sum(deltas > 0))
+    assert result.outcomes.ties == int(np.sum(deltas == 0))
+    outcomes = result.outcomes
+    assert outcomes.wins + outcomes.ties + outcomes.losses == result.n_queries == 250
     assert result.effect_size == pytest.approx(deltas.mean() / deltas.std(ddof=1))
-    assert (result.n_resamples, result.n_permutations, result.seed, result.interval) == (
+    assert (result.n_resamples, result.n_permutations, result.seed, result.interval.method) == (
         2000,
         2000,
         4,
@@ -90,8 +93,8 @@ def test_missing_policies_are_counted(pair) -> None:  # type: ignore[no-untyped-
 
 def test_studentized_interval_option(pair) -> None:  # type: ignore[no-untyped-def]
     result = compare(*pair, n_resamples=1000, n_permutations=100, interval="studentized")
-    assert result.interval == "studentized"
-    assert result.ci_low < result.delta < result.ci_high
+    assert result.interval.method == "studentized"
+    assert result.interval.low < result.delta < result.interval.high
 
 
 def test_input_errors(pair) -> None:  # type: ignore[no-untyped-def]
@@ -108,8 +111,8 @@ def test_input_errors(pair) -> None:  # type: ignore[no-untyped-def]
 def test_constant_differences_have_infinite_effect_size() -> None:
     a, b = results_from(np.full(30, 0.2), np.full(30, 0.3))
     result = compare(a, b, n_resamples=200, n_permutations=200)
-    assert result.effect_size == np.inf and result.t_p_value == 0.0
-    assert result.wins == 30
+    assert result.effect_size == np.inf and result.t_test.p_value == 0.0
+    assert result.outcomes.wins == 30
 
 
 def test_stats_imports_neither_pandas_nor_streamlit() -> None:
@@ -121,3 +124,33 @@ def test_stats_imports_neither_pandas_nor_streamlit() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert output.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize(
+    ("n", "method", "shift"),
+    [(250, "studentized", 0.02), (12, "sign-flip", 0.02), (30, "percentile", 0.0)],
+)
+def test_a_row_reads_back_into_the_same_result(n: int, method: str, shift: float) -> None:
+    rng = np.random.default_rng(n)
+    a = rng.uniform(0, 1, n)
+    b = np.clip(a + rng.normal(shift, 0.1, n), 0, 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # 12 queries: a small-sample warning
+        result = compare(*results_from(a, b), n_resamples=500, n_permutations=500, seed=5,
+                         interval="percentile" if method == "percentile" else "auto")
+    assert result.interval.method == method
+    row = result.row()
+    assert tuple(row) == ROW_KEYS
+    read = ComparisonResult.from_row(row)
+    # the row holds no t statistic: recomputed from the t-interval, to float rounding
+    assert read.t_test.statistic == pytest.approx(result.t_test.statistic, rel=1e-12)
+    exact_statistic = dataclasses.replace(read.t_test, statistic=result.t_test.statistic)
+    assert dataclasses.replace(read, t_test=exact_statistic) == result
+    assert read.row() == row
+
+
+def test_a_row_of_constant_differences_reads_back_exactly() -> None:
+    a, b = results_from(np.full(30, 0.2), np.full(30, 0.3))
+    result = compare(a, b, n_resamples=200, n_permutations=200)
+    assert result.t_test.statistic == np.inf
+    assert ComparisonResult.from_row(result.row()) == result

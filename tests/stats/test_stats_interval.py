@@ -66,8 +66,8 @@ def test_sign_flip_interval_is_the_exact_test_inverted(
 def test_compare_never_excludes_zero_when_the_exact_p_is_above_alpha(deltas: list[float]) -> None:
     # issue 15: at n = 2 the percentile interval of (0.1, 0.2) excluded 0 while p = 0.5
     result = _compare(deltas)
-    assert result.interval == "sign-flip"
-    assert (result.ci_low <= 0.0 <= result.ci_high) == (not result.significant)
+    assert result.interval.method == "sign-flip"
+    assert (result.interval.low <= 0.0 <= result.interval.high) == (not result.significant)
 
 
 def test_two_queries_give_an_unbounded_interval_and_say_so() -> None:
@@ -75,7 +75,7 @@ def test_two_queries_give_an_unbounded_interval_and_say_so() -> None:
         interval = sign_flip_interval([0.1, 0.2])
     assert (interval.low, interval.high) == (-np.inf, np.inf)
     result = _compare([0.1, 0.2])
-    assert result.p_value == 0.5 and result.ci_low < 0 < result.ci_high
+    assert result.p_value == 0.5 and result.interval.low < 0 < result.interval.high
     percentile = paired_bootstrap([0.1, 0.2], interval="percentile")  # still there when asked
     assert (percentile.low, percentile.high) == pytest.approx((0.1, 0.2))
 
@@ -85,9 +85,9 @@ def test_six_queries_all_in_favour_of_b_are_significant_and_excluded() -> None:
     assert bounded_from(0.05) == 6 and bounded_from(0.2) == 4
     result = _compare([0.1, 0.2, 0.05, 0.3, 0.15, 0.25])
     assert result.p_value == 2 / 64 and result.significant
-    assert 0.0 < result.ci_low <= result.delta <= result.ci_high <= 0.3 + 1e-6
+    assert 0.0 < result.interval.low <= result.delta <= result.interval.high <= 0.3 + 1e-6
     five = _compare([0.1, 0.2, 0.05, 0.3, 0.15])
-    assert five.p_value == 2 / 32 and np.isinf(five.ci_low) and np.isinf(five.ci_high)
+    assert five.p_value == 2 / 32 and np.isinf(five.interval.low) and np.isinf(five.interval.high)
 
 
 def test_sign_flip_interval_on_constant_and_zero_differences() -> None:
@@ -118,21 +118,21 @@ def test_auto_is_sign_flip_below_twenty_queries_and_bootstrap_t_from_twenty() ->
     ]
     assert resolve_interval("percentile", 3) == "percentile"
     drawn = np.random.default_rng(1).normal(0.02, 0.1, 40)
-    assert _compare(list(drawn[:19])).interval == "sign-flip"
+    assert _compare(list(drawn[:19])).interval.method == "sign-flip"
     result = _compare(list(drawn))
-    assert result.interval == "studentized"
+    assert result.interval.method == "studentized"
     base = np.linspace(0.2, 0.3, 40)
     deltas = (base + drawn) - base  # the differences compare sees
     shown = mean_interval(deltas, n_resamples=10_000, seed=0)
-    assert (result.ci_low, result.ci_high) == (shown.low, shown.high)
+    assert (result.interval.low, result.interval.high) == (shown.low, shown.high)
     expected = paired_bootstrap(deltas, interval="studentized")
-    assert (result.ci_low, result.ci_high) == (expected.low, expected.high)
+    assert (result.interval.low, result.interval.high) == (expected.low, expected.high)
 
 
 def test_each_method_can_be_asked_for_by_name() -> None:
     deltas = list(np.random.default_rng(2).normal(0.02, 0.1, 12))
     for method in ("percentile", "studentized", "sign-flip"):
-        assert _compare(deltas, interval=method).interval == method
+        assert _compare(deltas, interval=method).interval.method == method
     with pytest.raises(ValueError, match="interval must be one of"):
         _compare(deltas, interval="bca")
 

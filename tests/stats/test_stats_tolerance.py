@@ -22,11 +22,11 @@ def _quiet_compare(a: MetricResult, b: MetricResult, **kwargs: object):  # type:
 
 
 def _assert_no_difference(result) -> None:  # type: ignore[no-untyped-def]
-    assert (result.wins, result.ties, result.losses) == (0, 25, 0)
+    assert (result.outcomes.wins, result.outcomes.ties, result.outcomes.losses) == (0, 25, 0)
     assert result.delta == 0.0 and result.effect_size == 0.0
-    assert result.p_value == 1.0 and result.t_p_value == 1.0
+    assert result.p_value == 1.0 and result.t_test.p_value == 1.0
     assert not result.significant
-    assert result.ci_low == result.ci_high == 0.0
+    assert result.interval.low == result.interval.high == 0.0
 
 
 def test_rounding_of_the_same_value_is_no_difference() -> None:
@@ -59,12 +59,13 @@ def test_a_real_constant_shift_stays_significant() -> None:
     deltas = b.values - a.values
     assert np.ptp(deltas) > 0  # rounding makes the shift 0.01 +- a few ulps
     result = _quiet_compare(a, b)
-    assert (result.wins, result.ties, result.losses, result.n_snapped) == (25, 0, 0, 0)
-    assert result.significant and result.p_value == 1 / 10_001 and result.t_p_value == 0.0
+    outcomes = result.outcomes
+    assert (outcomes.wins, outcomes.ties, outcomes.losses, result.n_snapped) == (25, 0, 0, 0)
+    assert result.significant and result.p_value == 1 / 10_001 and result.t_test.p_value == 0.0
     assert result.delta == pytest.approx(0.01, abs=1e-15)
     # the ulp spread is no spread either: as for an exact constant shift
     assert result.effect_size == np.inf
-    assert result.ci_low == result.ci_high == result.t_ci_low == result.delta
+    assert result.interval.low == result.interval.high == result.t_test.low == result.delta
 
 
 def test_differences_just_above_the_tolerance_are_kept() -> None:
@@ -72,7 +73,8 @@ def test_differences_just_above_the_tolerance_are_kept() -> None:
     signs = np.where(np.arange(25) % 2, 1.0, -1.0)
     a, b = results_from(values, values + signs * 3 * NO_DIFFERENCE)
     result = _quiet_compare(a, b, interval="percentile")
-    assert (result.wins, result.ties, result.losses, result.n_snapped) == (12, 0, 13, 0)
+    outcomes = result.outcomes
+    assert (outcomes.wins, outcomes.ties, outcomes.losses, result.n_snapped) == (12, 0, 13, 0)
 
 
 def test_snapped_deltas_feed_every_part_of_the_comparison() -> None:
@@ -84,11 +86,11 @@ def test_snapped_deltas_feed_every_part_of_the_comparison() -> None:
     b_values[10:] += rng.choice([-1.0, 1.0], 15) * 1e-9
     a, b = results_from(a_values, b_values)
     result = _quiet_compare(a, b)
-    assert result.n_snapped == 15 and result.ties == 15
+    assert result.n_snapped == 15 and result.outcomes.ties == 15
     clean = _quiet_compare(*results_from(a_values, np.r_[b_values[:10], a_values[10:]]))
-    assert clean.n_snapped == 0 and clean.ties == 15
+    assert clean.n_snapped == 0 and clean.outcomes.ties == 15
     for field in ("delta", "p_value", "t_p_value", "ci_low", "ci_high", "effect_size", "wins"):
-        assert getattr(result, field) == getattr(clean, field), field
+        assert result.row()[field] == clean.row()[field], field
 
 
 def test_tolerance_scales_with_the_largest_value_and_never_goes_below_one() -> None:
