@@ -5,7 +5,9 @@ the CLI and a share link show the same numbers byte for byte. It does not comput
 ``ranklens.compare.analysis`` builds reports; the faces (CLI, app) only render them.
 
 JSON round trip: ``Report.from_json(report.to_json()) == report``, and floats survive exactly
-(``json`` writes the shortest repr that reads back to the same double).
+(``json`` writes the shortest repr that reads back to the same double). Each result is stored
+as its flat `ComparisonResult.row` and read back by `ComparisonResult.from_row`, which
+rebuilds the nested interval, t-test and win/tie/loss counts.
 """
 
 from __future__ import annotations

@@ -142,15 +142,14 @@ def test_a_row_reads_back_into_the_same_result(n: int, method: str, shift: float
     row = result.row()
     assert tuple(row) == ROW_KEYS
     read = ComparisonResult.from_row(row)
+    assert read == result and read.row() == row
     # the row holds no t statistic: recomputed from the t-interval, to float rounding
     assert read.t_test.statistic == pytest.approx(result.t_test.statistic, rel=1e-12)
-    exact_statistic = dataclasses.replace(read.t_test, statistic=result.t_test.statistic)
-    assert dataclasses.replace(read, t_test=exact_statistic) == result
-    assert read.row() == row
 
 
 def test_a_row_of_constant_differences_reads_back_exactly() -> None:
     a, b = results_from(np.full(30, 0.2), np.full(30, 0.3))
     result = compare(a, b, n_resamples=200, n_permutations=200)
     assert result.t_test.statistic == np.inf
-    assert ComparisonResult.from_row(result.row()) == result
+    read = ComparisonResult.from_row(result.row())
+    assert read == result and read.t_test.statistic == np.inf
