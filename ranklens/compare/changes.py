@@ -25,20 +25,23 @@ from ranklens.stats import ComparisonResult
 MAX_SEGMENT_LINES = 5
 """Changed segment rows named one by one; more are counted."""
 
-# (what, how to show it, the fields it is made of) for the headline numbers of a metric
+# (what, how to show it, the keys of `ComparisonResult.row` it is made of) for the headline
+# numbers of a metric
 _HEADLINE: tuple[tuple[str, Callable[[ComparisonResult], str],
                        tuple[str, ...]], ...] = (
     ("paired queries", lambda r: f"{r.n_queries:,}", ("n_queries",)),
     ("mean of A", lambda r: f"{r.mean_a:.4f}", ("mean_a",)),
     ("mean of B", lambda r: f"{r.mean_b:.4f}", ("mean_b",)),
     ("B \u2212 A", lambda r: format_delta(r.delta), ("delta",)),
-    ("interval of B \u2212 A", lambda r: f"{format_interval(r.ci_low, r.ci_high)} "
-                                          f"({r.interval})", ("ci_low", "ci_high", "interval")),
+    ("interval of B \u2212 A", lambda r: f"{format_interval(r.interval.low, r.interval.high)} "
+                                          f"({r.interval.method})",
+     ("ci_low", "ci_high", "interval")),
     ("p (permutation)", lambda r: format_p(r.p_value), ("p_value",)),
-    ("p (t-test)", lambda r: format_p(r.t_p_value), ("t_p_value",)),
+    ("p (t-test)", lambda r: format_p(r.t_test.p_value), ("t_p_value",)),
     ("q across metrics", lambda r: "none" if r.q_value is None else format_p(r.q_value),
      ("q_value",)),
-    ("wins / ties / losses of B", lambda r: f"{r.wins:,} / {r.ties:,} / {r.losses:,}",
+    ("wins / ties / losses of B",
+     lambda r: f"{r.outcomes.wins:,} / {r.outcomes.ties:,} / {r.outcomes.losses:,}",
      ("wins", "ties", "losses")),
 )
 
@@ -102,8 +105,9 @@ def _metric_changes(before: MetricComparison, after: MetricComparison,
 
 def _result_changes(before: ComparisonResult, after: ComparisonResult) -> list[str]:
     lines = []
+    row_before, row_after = before.row(), after.row()
     for what, shown, fields in _HEADLINE:
-        if all(_same(getattr(before, f), getattr(after, f)) for f in fields):
+        if all(_same(row_before[f], row_after[f]) for f in fields):
             continue
         was, now = shown(before), shown(after)
         if was == now:
@@ -137,8 +141,8 @@ def _same_row(before: SegmentRow, after: SegmentRow) -> bool:
         return False
     if before.result is None or after.result is None:
         return before.result is after.result
-    return all(_same(getattr(before.result, f), getattr(after.result, f))
-               for _, _, fields in _HEADLINE for f in fields)
+    row_before, row_after = before.result.row(), after.result.row()
+    return all(_same(row_before[f], row_after[f]) for _, _, fields in _HEADLINE for f in fields)
 
 
 def _row_words(row: SegmentRow) -> str:
@@ -148,7 +152,8 @@ def _row_words(row: SegmentRow) -> str:
                                                              else "")
     q = "" if result.q_value is None else f", q {format_p(result.q_value)}"
     return (f"B \u2212 A {format_delta(result.delta)}, interval "
-            f"{format_interval(result.ci_low, result.ci_high)}, p {format_p(result.p_value)}"
+            f"{format_interval(result.interval.low, result.interval.high)}, "
+            f"p {format_p(result.p_value)}"
             f"{q} on {row.n_queries:,} queries")
 
 

@@ -76,7 +76,8 @@ def test_the_computed_report_is_stored(store: SQLiteReportStore, original: Repor
     stored = stored_report(shared)
     assert stored is not None
     assert stored.to_json() == original.to_json()
-    assert stored.comparison("AP").overall.ci_low == original.comparison("AP").overall.ci_low
+    assert (stored.comparison("AP").overall.interval.low
+            == original.comparison("AP").overall.interval.low)
 
 
 def test_rebuilt_report_is_byte_identical(store: SQLiteReportStore, original: Report) -> None:

@@ -126,13 +126,14 @@ def test_stored_report_survives_a_changed_default_and_seed_handling(
     # the author's interval setting was stored written out: the new default does not apply
     assert recomputed.params["interval"] == original.params["interval"]
     before, after = original.comparison("AP").overall, recomputed.comparison("AP").overall
-    assert (before.mean_a, before.mean_b, before.t_p_value) == (
-        after.mean_a, after.mean_b, after.t_p_value)  # same scores and t-test ...
-    assert (before.ci_low, before.ci_high) != (after.ci_low, after.ci_high)  # ... new draws
+    assert (before.mean_a, before.mean_b, before.t_test.p_value) == (
+        after.mean_a, after.mean_b, after.t_test.p_value)  # same scores and t-test ...
+    was, now = before.interval, after.interval
+    assert (was.low, was.high) != (now.low, now.high)  # ... new draws
     changes = report_changes(stored, recomputed)
-    assert (f"AP: interval of B \u2212 A was {format_interval(before.ci_low, before.ci_high)} "
-            f"({before.interval}), now {format_interval(after.ci_low, after.ci_high)} "
-            f"({after.interval})" in changes)
+    assert (f"AP: interval of B \u2212 A was {format_interval(was.low, was.high)} "
+            f"({was.method}), now {format_interval(now.low, now.high)} "
+            f"({now.method})" in changes)
     assert not any("per-query values" in line or "setting" in line for line in changes)
 
 
@@ -218,7 +219,8 @@ def test_the_recomputed_view_shows_the_new_numbers_labelled(store_path: Path,
     expected = compare_report(reopen(SQLiteReportStore(store_path), token))
     overall = expected.comparison("nDCG@10").overall
     shown = cards(at)
-    assert shown["95% interval of B \u2212 A"] == format_interval(overall.ci_low, overall.ci_high)
+    interval = overall.interval
+    assert shown["95% interval of B \u2212 A"] == format_interval(interval.low, interval.high)
     assert shown != cards(original)
     text = markdown_text(at)
     assert f"recomputed now by ranklens {NEW_VERSION}" in text
