@@ -198,29 +198,24 @@ class ComparisonResult(_Decided):
         interval's ``n_resamples`` and ``seed`` are the row's, except for a sign-flip
         interval: 2^n patterns and seed 0, as `ranklens.stats.sign_flip_interval` sets them.
         """
-        method, n, alpha = str(row["interval"]), int(row["n_queries"]), float(row["alpha"])
-        delta = float(row["delta"])
+        # values as stored, not coerced: a report read back writes the same bytes
+        method, n, alpha, delta = row["interval"], row["n_queries"], row["alpha"], row["delta"]
         sign_flip = method == "sign-flip"
         interval = BootstrapInterval(
-            delta=delta, low=float(row["ci_low"]), high=float(row["ci_high"]), alpha=alpha,
-            n_queries=n, n_resamples=2**n if sign_flip else int(row["n_resamples"]),
+            delta=delta, low=row["ci_low"], high=row["ci_high"], alpha=alpha, n_queries=n,
+            n_resamples=2**n if sign_flip else row["n_resamples"],
             seed=0 if sign_flip else row["seed"], method=method)
-        low, high = float(row["t_ci_low"]), float(row["t_ci_high"])
+        low, high = row["t_ci_low"], row["t_ci_high"]
         t_test = TTest(delta=delta, statistic=_t_statistic(delta, low, high, alpha, n - 1),
-                       df=n - 1, p_value=float(row["t_p_value"]), low=low, high=high,
-                       alpha=alpha)
-        q_value = row.get("q_value")
+                       df=n - 1, p_value=row["t_p_value"], low=low, high=high, alpha=alpha)
         return cls(
-            metric=str(row["metric"]), mean_a=float(row["mean_a"]),
-            mean_b=float(row["mean_b"]), interval=interval, p_value=float(row["p_value"]),
-            t_test=t_test,
-            outcomes=Outcomes(int(row["wins"]), int(row["ties"]), int(row["losses"])),
-            effect_size=float(row["effect_size"]), n_resamples=int(row["n_resamples"]),
-            n_permutations=int(row["n_permutations"]), seed=row["seed"],
-            n_only_a=int(row["n_only_a"]), n_only_b=int(row["n_only_b"]),
-            missing=str(row.get("missing", "drop")),
-            q_value=None if q_value is None else float(q_value),
-            n_snapped=int(row.get("n_snapped", 0)))
+            metric=row["metric"], mean_a=row["mean_a"], mean_b=row["mean_b"],
+            interval=interval, p_value=row["p_value"], t_test=t_test,
+            outcomes=Outcomes(row["wins"], row["ties"], row["losses"]),
+            effect_size=row["effect_size"], n_resamples=row["n_resamples"],
+            n_permutations=row["n_permutations"], seed=row["seed"], n_only_a=row["n_only_a"],
+            n_only_b=row["n_only_b"], missing=row.get("missing", "drop"),
+            q_value=row.get("q_value"), n_snapped=row.get("n_snapped", 0))
 
 
 def _t_statistic(delta: float, low: float, high: float, alpha: float, df: int) -> float:
