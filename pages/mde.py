@@ -28,6 +28,7 @@ from ranklens.plan import analysis as planning
 from ranklens.plan import charts as plan_charts
 from ranklens.plan import html as html_plan
 from ranklens.plan import views as plan_views
+from ranklens.plan.settings import PlanSettings, SpreadSource, default_deltas
 from ranklens.share import Shared
 from ranklens.stats import InsufficientSampleError
 
@@ -176,49 +177,49 @@ SOURCE_KEYS = {DEMO: "demo", PILOT: "pilot", TABLES: "tables", TYPED: "typed"}
 PILOT_ROLES = (("run_a", "mde_run_a"), ("run_b", "mde_run_b"), ("qrels", "mde_qrels"))
 
 
-def spread_snapshot() -> tuple[dict[str, Any], tuple[InputFile, ...]]:
+def spread_snapshot() -> tuple[SpreadSource, tuple[InputFile, ...]]:
     """The spread's settings and files as chosen in the sidebar (after `choose_spread`)."""
     state = st.session_state
     source = SOURCE_KEYS[state["mde_source"]]
     if source == "typed":
-        return {"source": source, "sd": float(state["mde_sd"])}, ()
+        return SpreadSource(source, sd=float(state["mde_sd"])), ()
     if source == "demo":
         demo = app_state.demo_files()
-        return ({"source": source, "metric": str(state["mde_metric"]),
-                 "order": str(state["mde_order"])},
+        return (SpreadSource(source, metric=str(state["mde_metric"]),
+                             order=str(state["mde_order"])),
                 tuple(demo[role] for role, _ in PILOT_ROLES))
     if source == "pilot":
-        return ({"source": source, "metric": str(state["mde_metric"]),
-                 "order": str(state["mde_order"])},
+        return (SpreadSource(source, metric=str(state["mde_metric"]),
+                             order=str(state["mde_order"])),
                 tuple(app_state.input_file(role, state[key]) for role, key in PILOT_ROLES))
     files = tuple(app_state.input_file(role, state[key]) for role, key
                   in (("table_a", "mde_table_a"), ("table_b", "mde_table_b"))
                   if state.get(key) is not None)
     if len(files) == 2:
-        return {"source": source, "metric": str(state["mde_table_metric"])}, files
-    return ({"source": source, "column_a": str(state["mde_column_a"]),
-             "column_b": str(state["mde_column_b"])}, files)
+        return SpreadSource(source, metric=str(state["mde_table_metric"])), files
+    return (SpreadSource(source, column_a=str(state["mde_column_a"]),
+                         column_b=str(state["mde_column_b"])), files)
 
 
-def shared_spread(shared: Shared) -> planning.Pilot | float:
-    """The spread of a shared MDE page, measured again on its files."""
-    settings = shared.settings
-    if settings["source"] == "typed":
-        return float(settings["sd"])
+def shared_spread(spread: SpreadSource, shared: Shared) -> planning.Pilot | float:
+    """The spread of a shared MDE page (``spread``: its settings), measured again on its
+    files."""
+    if spread.sd is not None:  # typed in
+        return spread.sd
     files = {f.role: f for f in shared.files}
-    if settings["source"] in ("demo", "pilot"):
-        return app_state.pilot(files["run_a"], files["run_b"], files["qrels"],
-                               settings["metric"], str(settings.get("order", "score")))
+    if spread.order is not None:  # demo or pilot runs
+        assert spread.metric is not None
+        return app_state.pilot(files["run_a"], files["run_b"], files["qrels"], spread.metric,
+                               spread.order)
     columns_a = app_state.per_query_columns(files["table_a"])
-    if "table_b" in files:
+    if spread.metric is not None:  # one table per run
         columns_b = app_state.per_query_columns(files["table_b"])
-        return planning.pilot_from_columns(columns_a[settings["metric"]],
-                                           columns_b[settings["metric"]],
+        return planning.pilot_from_columns(columns_a[spread.metric], columns_b[spread.metric],
                                            files=(files["table_a"].name, files["table_b"].name))
-    column_a = settings["column_a"]
+    assert spread.column_a is not None and spread.column_b is not None
     return planning.pilot_from_columns(
-        None if column_a == DIFFERENCES_ONLY else columns_a[column_a],
-        columns_a[settings["column_b"]])
+        None if spread.column_a == DIFFERENCES_ONLY else columns_a[spread.column_a],
+        columns_a[spread.column_b])
 
 
 def stored_export(shared: Shared | None) -> html_plan.MdeExport | None:
@@ -235,14 +236,6 @@ def stored_export(shared: Shared | None) -> html_plan.MdeExport | None:
         return None
 
 
-def shared_deltas(shared: Shared, target: float) -> tuple[float, ...]:
-    """The target differences of a shared plan's table (links before format 2: the defaults)."""
-    stored = shared.settings.get("deltas")
-    if stored is None:
-        return tuple(dict.fromkeys((*planning.DEFAULT_DELTAS, target)))
-    return tuple(float(delta) for delta in stored)
-
-
 def offer_actions(places: tuple[Any, Any], export: html_plan.MdeExport,
                   shared: Shared | None, stored: html_plan.MdeExport | None) -> None:
     """The HTML download, and the Share button (own page) or what a recomputation changed,
@@ -257,13 +250,6 @@ def offer_actions(places: tuple[Any, Any], export: html_plan.MdeExport,
         with notice:
             share_widget.show_recomputed(
                 shared, payload_changes(shared.result, html_plan.payload(export)))
-
-
-def shared_settings(shared: Shared) -> tuple[int, float, float, str, float]:
-    """Number of queries, alpha, power, method and target of a shared MDE page."""
-    s = shared.settings
-    return (int(s["n_queries"]), float(s["alpha"]), float(s["power"]), str(s["method"]),
-            float(s["target"]))
 
 
 # ---- output -----------------------------------------------------------------------------------
@@ -314,46 +300,55 @@ def main() -> None:
     st.caption("Asked before labelling: which difference can this many queries resolve, and "
                "how many queries does the difference I care about need?")
     shared = share_widget.shared_for("mde")  # a ?report= link: its inputs and settings
+    try:  # links of every version since share links began, defaults of old ones filled in
+        shared_plan = (None if shared is None
+                       else PlanSettings.from_dict(shared.settings, written_by=shared.version))
+    except ValueError as error:
+        st.error(f"**Cannot open this link's settings.** {literal(error)}",
+                 icon=":material/error:")
+        return
     stored = stored_export(shared)  # ... and its numbers, drawn as stored
     measured: planning.Pilot | float | None
     try:
         if stored is not None:
             measured = stored.pilot if stored.pilot is not None else stored.plan.sd
+        elif shared is None or shared_plan is None:
+            measured = choose_spread()
         else:
-            measured = choose_spread() if shared is None else shared_spread(shared)
+            measured = shared_spread(shared_plan.spread, shared)
     except (InputError, InsufficientSampleError, ValueError) as error:
         st.error(f"**Cannot measure the spread.** {literal(error)}", icon=":material/error:")
         return
     if measured is None:
         return
-    default_n = (measured.n_queries if isinstance(measured, planning.Pilot)
-                 else TYPED_QUERIES)
-    n_queries, alpha, power, method, target = (choose_settings(max(2, default_n))
-                                               if shared is None else shared_settings(shared))
-    sd = show_spread(measured)
-    deltas = (tuple(dict.fromkeys((*planning.DEFAULT_DELTAS, target))) if shared is None
-              else shared_deltas(shared, target))
-    if shared is None:
+    files: tuple[InputFile, ...]
+    if shared is None or shared_plan is None:
+        default_n = (measured.n_queries if isinstance(measured, planning.Pilot)
+                     else TYPED_QUERIES)
+        n_queries, alpha, power, method, target = choose_settings(max(2, default_n))
         spread, files = spread_snapshot()
-        if isinstance(measured, planning.Pilot) and "metric" in spread:
-            spread["metric"] = measured.metric  # resolved: the canonical metric name
+        if isinstance(measured, planning.Pilot) and spread.metric is not None:
+            # resolved: the canonical metric name
+            spread = dataclasses.replace(spread, metric=measured.metric)
         # every setting resolved, the table's target differences included: a link shows
         # what its author chose even after a default changes
-        settings: dict[str, Any] = {**spread, "n_queries": n_queries, "alpha": alpha,
-                                    "power": power, "method": method, "target": target,
-                                    "deltas": list(deltas)}
+        settings = PlanSettings(spread, n_queries, alpha, power, method, target,
+                                default_deltas(target))
     else:
-        settings, files = dict(shared.settings), tuple(shared.files)
+        settings, files = shared_plan, tuple(shared.files)
+    n_queries, alpha, power, method, target = (settings.n_queries, settings.alpha,
+                                               settings.power, settings.method, settings.target)
+    sd = show_spread(measured)
     places = (st.container(horizontal=True), st.container())  # filled once the plan is ready
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         plan = (stored.plan if stored is not None
-                else plan_for(sd, n_queries, deltas, alpha, power, method))
+                else plan_for(sd, n_queries, settings.deltas, alpha, power, method))
     target_row = next(row for row in plan.rows if row.delta == target)
     other_mde = stored.other_mde if stored is not None else plan_views.other_method_mde(plan)
     export = html_plan.MdeExport(plan, target, other_mde,
                                  measured if isinstance(measured, planning.Pilot) else None,
-                                 settings, tuple(files))
+                                 settings, files)
     if sd < planning.NO_SPREAD_SD:  # nothing to plan: say so instead of an MDE of 0
         st.warning(planning.no_spread_sentence(
             sd, measured if isinstance(measured, planning.Pilot) else None),

@@ -9,6 +9,8 @@ warnings; the gold-budget planner. The thinking is in ``ranklens.ppi.analysis``.
 
 from __future__ import annotations
 
+import dataclasses
+
 import pandas as pd
 import streamlit as st
 
@@ -24,6 +26,7 @@ from ranklens.ppi import html as html_ppi
 from ranklens.ppi import views as ppi_views
 from ranklens.ppi import words
 from ranklens.ppi.analysis import PPIAnalysis, budget_curve
+from ranklens.ppi.settings import PPISettings
 from ranklens.share import Shared
 from ranklens.stats import MIN_GOLD, InsufficientSampleError
 
@@ -33,8 +36,9 @@ ROLES = ("run_a", "run_b", "qrels_proxy", "qrels_gold")
 ORDERS = {"score": "score (trec_eval)", "rank": "rank column"}
 
 
-def choose_inputs() -> tuple[tuple[InputFile, ...], str, float, str] | None:
-    """Sidebar: the four files, metric and alpha. None until the uploads are complete."""
+def choose_inputs() -> tuple[tuple[InputFile, ...], PPISettings] | None:
+    """Sidebar: the four files, metric, alpha and order (the metric as typed: the analysis
+    resolves its name). None until the uploads are complete."""
     with st.sidebar:
         files: tuple[InputFile, ...] | None = None
         if widgets.uses_demo("ppi_source", "Bundled demo: BM25 against a neural re-ranker on "
@@ -69,7 +73,7 @@ def choose_inputs() -> tuple[tuple[InputFile, ...], str, float, str] | None:
         st.info("Upload run A, run B, the proxy judgements and the gold judgements in the "
                 "sidebar, or switch **Data** back to the demo.")
         return None
-    return files, str(metric), float(alpha), str(order)
+    return files, PPISettings(metric=str(metric), alpha=float(alpha), order=str(order))
 
 
 def show_headline(analysis: PPIAnalysis) -> None:
@@ -167,18 +171,26 @@ def main() -> None:
                "trusted labels say about B − A, and about the cheap labels' bias?")
     st.caption(f"{ppi_views.FILL_OR_CORRECT} [{ppi_views.FILL_LINK_LABEL}](/)")
     shared = share_widget.shared_for("ppi")  # a ?report= link: its inputs and settings
-    chosen = (choose_inputs() if shared is None else
-              (shared.files, str(shared.settings["metric"]), float(shared.settings["alpha"]),
-               str(shared.settings.get("order", "score"))))
+    chosen: tuple[tuple[InputFile, ...], PPISettings] | None
+    if shared is None:
+        chosen = choose_inputs()
+    else:
+        try:  # links of every version since share links began, defaults of old ones filled in
+            chosen = shared.files, PPISettings.from_dict(shared.settings,
+                                                         written_by=shared.version)
+        except ValueError as error:
+            st.error(f"**Cannot open this link's settings.** {literal(error)}",
+                     icon=":material/error:")
+            return
     if chosen is None:
         return
-    files, metric, alpha, order = chosen
+    files, chosen_settings = chosen
     stored = stored_analysis(shared)  # a link's numbers, drawn as stored
     try:
         by_role = {f.role: f for f in files}
         analysis = stored if stored is not None else app_state.ppi_analysis(
             by_role["run_a"], by_role["run_b"], by_role["qrels_proxy"], by_role["qrels_gold"],
-            metric, alpha, order)
+            chosen_settings.metric, chosen_settings.alpha, chosen_settings.order)
     except (InputError, InsufficientSampleError, ValueError) as error:
         st.error(f"**Cannot correct these labels.** {literal(error)}", icon=":material/error:")
         return
@@ -186,8 +198,8 @@ def main() -> None:
     st.caption(f"**{literal(name_b)}** (B) against **{literal(name_a)}** (A) on "
                f"{literal(analysis.metric)}")
     # resolved: the canonical metric name (the analysis's), not what was typed
-    settings = ({"metric": analysis.metric, "alpha": alpha, "order": order} if shared is None
-                else dict(shared.settings))
+    settings = (dataclasses.replace(chosen_settings, metric=analysis.metric) if shared is None
+                else chosen_settings)
     actions = st.container(horizontal=True)
     html_place = actions.container(width="content")  # filled once the budget is chosen
     share_place, notice_place = actions.container(), st.container()

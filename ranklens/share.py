@@ -33,11 +33,13 @@ import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, TypeAlias
 
 from ranklens.compare.analysis import CompareSettings, load_inputs
 from ranklens.compare.report import Report
 from ranklens.io import InputFile, sha256_hex
+from ranklens.plan.settings import PlanSettings
+from ranklens.ppi.settings import PPISettings
 from ranklens.store import ReportStore, ReportToken
 
 SNAPSHOT_FORMAT = 2
@@ -47,6 +49,10 @@ PAGE_KINDS = ("compare", "mde", "ppi")
 """The pages a link can reopen; each is also the page's ``url_path`` in ``app.py``."""
 RESULT_ROLE = "computed_result"
 """The blob role of a snapshot's computed result; no input file may use it."""
+PageSettings: TypeAlias = CompareSettings | PlanSettings | PPISettings
+"""Every setting of a page: ``to_dict`` is what a link stores, ``from_dict`` reads it back."""
+SETTINGS_TYPES: dict[str, type[PageSettings]] = {
+    "compare": CompareSettings, "mde": PlanSettings, "ppi": PPISettings}
 
 
 class SharedFormatError(ValueError):
@@ -62,10 +68,12 @@ class Shared:
     """A reopened share link: the page kind, its settings, its input files and its numbers.
 
     ``settings`` is the page's plain settings dict (for ``compare``, `compare_settings` turns
-    it back into ``CompareSettings``); ``files`` are in the order they were shared;
-    ``version`` is the ranklens version that shared them. ``result`` is the computed result
-    stored with the link (plain JSON, see the module docstring) and ``computed_by`` the version
-    that computed it; both None for a format-1 link, which stored no numbers.
+    it back into ``CompareSettings``; the MDE and PPI pages read theirs with
+    ``PlanSettings.from_dict`` and ``PPISettings.from_dict``); ``files`` are in the order
+    they were shared; ``version`` is the ranklens version that shared them. ``result`` is the
+    computed result stored with the link (plain JSON, see the module docstring) and
+    ``computed_by`` the version that computed it; both None for a format-1 link, which stored
+    no numbers.
     """
 
     token: ReportToken
@@ -92,7 +100,7 @@ class Shared:
 def share(
     store: ReportStore,
     kind: str,
-    settings: CompareSettings | Mapping[str, Any],
+    settings: PageSettings | Mapping[str, Any],
     files: Iterable[InputFile],
     *,
     result: Report | Mapping[str, Any],
@@ -104,7 +112,9 @@ def share(
     ``result`` is what the page shows: the ``Report`` for ``compare`` (its ``params`` are the
     settings resolved, and are what the link stores: run names and canonical metric names
     filled in), the page's export payload (a plain JSON mapping) for ``mde`` and ``ppi``.
-    ``settings`` must survive JSON unchanged (lists, not tuples; string keys). Every call
+    ``settings`` is the page's settings type (`SETTINGS_TYPES`), stored as its ``to_dict``,
+    or a plain mapping that must survive JSON unchanged (lists, not tuples; string keys),
+    stored as it is (a Compare page's is checked as ``CompareSettings``). Every call
     makes a new, immutable report, even for the same inputs (their bytes are stored once).
     Raises ``StoreLimitError`` when the report or the store would be too big, ``ValueError``
     for an unknown kind, duplicate roles, settings that are not plain JSON, or a Compare
@@ -219,10 +229,10 @@ class StoredResultError(SharedFormatError):
     or damage); the inputs and settings still can, so the page can recompute."""
 
 
-def _plain_settings(kind: str, settings: CompareSettings | Mapping[str, Any]) -> dict[str, Any]:
-    if isinstance(settings, CompareSettings):
-        if kind != "compare":
-            raise ValueError(f"CompareSettings given for a {kind!r} page")
+def _plain_settings(kind: str, settings: PageSettings | Mapping[str, Any]) -> dict[str, Any]:
+    if isinstance(settings, (CompareSettings, PlanSettings, PPISettings)):
+        if not isinstance(settings, SETTINGS_TYPES[kind]):
+            raise ValueError(f"{type(settings).__name__} given for a {kind!r} page")
         return settings.to_dict()
     if not isinstance(settings, Mapping):
         raise TypeError(f"settings must be a mapping, not {type(settings).__name__}")

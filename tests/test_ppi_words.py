@@ -21,6 +21,7 @@ from ranklens.formats import format_delta, format_interval, format_p, plain
 from ranklens.ppi import html as html_ppi
 from ranklens.ppi import words
 from ranklens.ppi.analysis import PPIAnalysis, compare_ppi
+from ranklens.ppi.settings import PPISettings
 from ranklens.ppi.text import render_ppi
 from ranklens.ppi.words import BiasFinding
 
@@ -150,7 +151,7 @@ def test_each_estimate_says_how_its_interval_is_computed(upward: PPIAnalysis) ->
 def test_cli_and_html_say_the_same_sentences(which: str, request: pytest.FixtureRequest) -> None:
     analysis: PPIAnalysis = request.getfixturevalue(which)
     cli = " ".join(render_ppi(analysis).split())
-    document = html_ppi.render(html_ppi.PPIExport(analysis, {"metric": "nDCG@10"}))
+    document = html_ppi.render(html_ppi.PPIExport(analysis, PPISettings("nDCG@10", 0.05, "score")))
     body = document.split("</header>")[1].split('<script type="application/json"')[0]
     shown = " ".join(html.unescape(re.sub(r"<[^>]+>", "", body)).split())
     # the page and the file head the verdict with its conclusion, the numbers go to the cards

@@ -35,10 +35,9 @@ import streamlit as st
 from ranklens import __version__
 from ranklens.app import markup
 from ranklens.app.report_store import reopened, report_store
-from ranklens.compare.analysis import CompareSettings
 from ranklens.compare.report import Report
 from ranklens.io import InputFile
-from ranklens.share import Shared, SharedFormatError, share
+from ranklens.share import PageSettings, Shared, SharedFormatError, share
 from ranklens.store import ReportNotFound, StoreError, StoreLimitError, StoreUnavailable
 
 QUERY_PARAM = "report"
@@ -243,7 +242,7 @@ def _show_sidebar_note(shared: Shared, target: Any) -> None:
 
 # ---- sharing ------------------------------------------------------------------------------
 
-def share_action(kind: str, settings: CompareSettings | Mapping[str, Any],
+def share_action(kind: str, settings: PageSettings | Mapping[str, Any],
                  files: Iterable[InputFile], result: Report | Mapping[str, Any]) -> None:
     """The Share button of a ``kind`` page and, once shared, the link in a copyable block.
 
@@ -272,7 +271,7 @@ def share_action(kind: str, settings: CompareSettings | Mapping[str, Any],
                    "settings and numbers.")
 
 
-def _store_snapshot(kind: str, settings: CompareSettings | Mapping[str, Any],
+def _store_snapshot(kind: str, settings: PageSettings | Mapping[str, Any],
                     files: tuple[InputFile, ...],
                     result: Report | Mapping[str, Any]) -> str | None:
     """Store the page and answer its token, or show in words why not and answer None."""
@@ -328,9 +327,8 @@ def share_url(token: str) -> str:
     return f"{base}?{QUERY_PARAM}={token}"
 
 
-def _identity(kind: str, settings: CompareSettings | Mapping[str, Any],
+def _identity(kind: str, settings: PageSettings | Mapping[str, Any],
               files: tuple[InputFile, ...]) -> str:
-    plain = (settings.to_dict() if isinstance(settings, CompareSettings)
-             else dict(settings))
+    plain = dict(settings) if isinstance(settings, Mapping) else settings.to_dict()
     return json.dumps([kind, plain, [(f.role, f.name, f.sha256) for f in files]],
                       sort_keys=True, default=str)

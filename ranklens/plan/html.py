@@ -37,6 +37,7 @@ from ranklens.plan.analysis import (
     QueryPlan,
     no_spread_sentence,
 )
+from ranklens.plan.settings import PlanSettings
 from ranklens.rebuild import from_jsonable
 
 JSON_ID = "ranklens-mde"
@@ -53,15 +54,15 @@ class MdeExport:
 
     ``plan`` has the MDE at ``plan.n_queries`` and a row for ``target``; ``other_mde`` is the
     MDE under the other method; ``pilot`` is where the spread was measured (None: typed in).
-    ``settings`` are the page's settings (its share settings), ``inputs`` the files the spread
-    was measured on. The curves are None when the differences have no spread.
+    ``settings`` are the page's settings (what its share link stores), ``inputs`` the files the
+    spread was measured on. The curves are None when the differences have no spread.
     """
 
     plan: QueryPlan
     target: float
     other_mde: float
     pilot: Pilot | None
-    settings: Mapping[str, Any]
+    settings: PlanSettings
     inputs: tuple[InputFile, ...] = ()
     mde_curve: pd.DataFrame | None = None
     power_curve: pd.DataFrame | None = None
@@ -93,7 +94,7 @@ def render(export: MdeExport) -> str:
                   f"{text(plan.method)}-method · ranklens {text(export.version)}"),
         version=export.version,
         sections=sections,
-        inputs=export.inputs, settings=export.settings,
+        inputs=export.inputs, settings=export.settings.to_dict(),
         holds="The plan (settings, every row, the headline numbers and the curves' points) is",
         json_id=JSON_ID, payload=_payload(export))
 
@@ -110,7 +111,7 @@ def _spread_section(export: MdeExport) -> str:
     caption = plan_views.spread_caption(
         export.plan.sd, None if pilot is None else pilot.note,
         None if pilot is None else pilot.mean_delta)
-    source = SOURCES.get(str(export.settings.get("source", "")), "")
+    source = SOURCES[export.settings.spread.source]
     origin = f"<p>Spread from {text(source)}.</p>" if source and pilot is not None else ""
     warned = "" if pilot is None or not pilot.warnings else (
         '<ul class="warnings">' + "".join(f"<li>{text(m)}</li>" for m in pilot.warnings)
@@ -181,7 +182,7 @@ def _payload(export: MdeExport) -> dict[str, Any]:
     return {
         "kind": "mde",
         "ranklens_version": export.version,
-        "settings": html_common.jsonable(export.settings),
+        "settings": html_common.jsonable(export.settings.to_dict()),
         "spread": {"sd": plan.sd, "pilot": html_common.jsonable(export.pilot)},
         "plan": html_common.jsonable(plan),
         "target": export.target,
@@ -205,7 +206,8 @@ def export_from_payload(data: Mapping[str, Any],
     """The ``MdeExport`` a `payload` was made from, numbers as stored (nothing recomputed).
 
     ``inputs`` are the files (a payload lists only their names and digests). Raises
-    ``ValueError`` for a payload of another kind or shape (stored by another version).
+    ``ValueError`` for a payload of another kind or shape, or settings this version does not
+    know (stored by another version).
     """
     if data.get("kind") != "mde":
         raise ValueError(f"not an MDE result (kind {data.get('kind')!r})")
@@ -218,7 +220,9 @@ def export_from_payload(data: Mapping[str, Any],
             target=float(data["target"]),
             other_mde=float(data["other_method"]["mde"]),
             pilot=None if spread.get("pilot") is None else from_jsonable(Pilot, spread["pilot"]),
-            settings=dict(data["settings"]), inputs=inputs,
+            settings=PlanSettings.from_dict(data["settings"],
+                                           written_by=str(data["ranklens_version"])),
+            inputs=inputs,
             mde_curve=frames["mde"], power_curve=frames["power"],
             version=str(data["ranklens_version"]))
     except (KeyError, TypeError, AttributeError) as error:

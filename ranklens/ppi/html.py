@@ -31,6 +31,7 @@ from ranklens.ppi import charts as ppi_charts
 from ranklens.ppi import views as ppi_views
 from ranklens.ppi import words
 from ranklens.ppi.analysis import PPIAnalysis
+from ranklens.ppi.settings import PPISettings
 from ranklens.ppi.views import GoldBudget
 from ranklens.ppi.words import ppi_sentences
 from ranklens.rebuild import from_jsonable
@@ -52,7 +53,7 @@ class PPIExport:
     """
 
     analysis: PPIAnalysis
-    settings: Mapping[str, Any]
+    settings: PPISettings
     inputs: tuple[InputFile, ...] = ()
     budget: GoldBudget | None = None
     budget_curve: pd.DataFrame | None = None
@@ -179,7 +180,9 @@ def _budget_section(export: PPIExport) -> str:
 
 
 def _settings(export: PPIExport) -> dict[str, Any]:
-    settings = dict(export.settings)
+    """The analysis's settings and, when the page planned a gold budget, the viewer's choice
+    of gold queries (not a setting of the analysis: a link does not store it)."""
+    settings = export.settings.to_dict()
     if export.budget is not None:
         settings["planned_gold_queries"] = export.budget.planned
     return settings

@@ -14,6 +14,7 @@ from ranklens.plan import analysis as planning
 from ranklens.plan import html as html_plan
 from ranklens.plan import views as plan_views
 from ranklens.plan.analysis import METHOD_NOTE, NON_SIGNIFICANT_MEANING
+from ranklens.plan.settings import PlanSettings
 from tests.support.html_outline import (
     assert_self_contained,
     cards,
@@ -38,7 +39,8 @@ def export_for(sd: float, n_queries: int, *, pilot: planning.Pilot | None = None
     kind = "t" if method == "t" else "z"
     return html_plan.MdeExport(
         plan, target, plan_views.other_method_mde(plan), pilot,
-        {**SETTINGS, "n_queries": n_queries, "method": method, "target": target}, inputs,
+        PlanSettings.from_dict({**SETTINGS, "n_queries": n_queries, "method": method,
+                                "target": target}), inputs,
         planning.mde_curve(sd, planning.n_grid(n_queries, largest), method=kind),
         planning.power_curve(sd, n_queries, method=kind, up_to=up_to))
 
@@ -120,7 +122,7 @@ def test_inputs_with_digests_and_every_setting(demo_document: str,
     text = page_text(demo_document)
     for file in demo_export.inputs:
         assert file.sha256 in text and file.name in text and f"{len(file.data):,}" in text
-    for key, value in demo_export.settings.items():
+    for key, value in demo_export.settings.to_dict().items():
         assert f"{key} {value}" in text
     assert f"ranklens {__version__}" in text
 
@@ -133,7 +135,7 @@ def test_embedded_json_holds_the_plan(demo_document: str,
     assert [r["queries_needed"] for r in embedded["plan"]["rows"]] == [
         r.queries_needed for r in plan.rows]
     assert embedded["other_method"] == {"method": "t", "mde": demo_export.other_mde}
-    assert embedded["settings"] == dict(demo_export.settings)
+    assert embedded["settings"] == demo_export.settings.to_dict()
     assert embedded["spread"]["pilot"]["n_queries"] == 400
     assert [f["sha256"] for f in embedded["inputs"]] == [f.sha256 for f in demo_export.inputs]
     assert demo_export.mde_curve is not None
@@ -144,7 +146,8 @@ def test_no_spread_has_no_charts_and_says_why() -> None:
     """Two identical pilot runs: the file says the spread is zero, not "MDE 0.0000"."""
     pilot = planning.Pilot("nDCG@10", 600, 0.0, 0.0, "pilot runs scored on the qrels")
     plan = planning.plan_queries(0.0, n_queries=600, pilot=pilot)
-    export = html_plan.MdeExport(plan, 0.01, 0.0, pilot, {**SETTINGS, "n_queries": 600})
+    export = html_plan.MdeExport(plan, 0.01, 0.0, pilot,
+                                 PlanSettings.from_dict({**SETTINGS, "n_queries": 600}))
     document = html_plan.render(export)
     text = page_text(document)
     assert "<svg" not in document and "MDE with" not in text and "queries needed" not in text
@@ -158,7 +161,9 @@ def test_names_from_inputs_are_escaped(demo_export: html_plan.MdeExport) -> None
     evil = "<script>alert(1)</script>"
     hostile = dataclasses.replace(
         demo_export, pilot=dataclasses.replace(demo_export.pilot, metric=evil),
-        settings={**demo_export.settings, "metric": evil})
+        settings=dataclasses.replace(
+            demo_export.settings,
+            spread=dataclasses.replace(demo_export.settings.spread, metric=evil)))
     document = html_plan.render(hostile)
     assert evil not in document  # escaped in the text, \u003c in the JSON
     assert evil in page_text(document)

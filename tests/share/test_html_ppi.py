@@ -11,6 +11,7 @@ from ranklens.formats import format_delta, format_p, plain
 from ranklens.ppi import html as html_ppi
 from ranklens.ppi import views as ppi_views
 from ranklens.ppi.analysis import RANDOM_SAMPLE_ASSUMPTION, analyse_ppi, budget_curve
+from ranklens.ppi.settings import PPISettings
 from ranklens.ppi.words import ppi_sentences
 from tests.support.html_outline import (
     assert_self_contained,
@@ -21,7 +22,7 @@ from tests.support.html_outline import (
 )
 from tests.support.share_helpers import ppi_files
 
-SETTINGS = {"metric": "nDCG@10", "alpha": 0.05}
+SETTINGS = PPISettings(metric="nDCG@10", alpha=0.05, order="score")
 
 
 @pytest.fixture(scope="module")

@@ -13,6 +13,7 @@ from ranklens.compare.analysis import CompareSettings, demo_files
 from ranklens.io import InputFile
 from ranklens.ppi import html as html_ppi
 from ranklens.ppi.analysis import analyse_ppi
+from ranklens.ppi.settings import PPISettings
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
@@ -52,8 +53,8 @@ def ppi_result(metric: str = "AP", alpha: float = 0.05) -> dict[str, Any]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         analysis = analyse_ppi(*files, metric, alpha=alpha)
-    return html_ppi.payload(html_ppi.PPIExport(analysis, {"metric": metric, "alpha": alpha},
-                                               files))
+    settings = PPISettings(metric=metric, alpha=alpha, order="score")
+    return html_ppi.payload(html_ppi.PPIExport(analysis, settings, files))
 
 
 def app(**query: str) -> AppTest:
