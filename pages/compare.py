@@ -4,8 +4,12 @@ Inputs (the bundled demo, or uploaded runs + judgements + an optional segment ma
 judgements) and settings in the sidebar; in the main area per metric the judgement-coverage
 banner when unjudged documents could change the verdict, the verdict, the forest plot of
 segments with its table, the same comparison under three treatments of unjudged documents, and
-per-query detail down to two rankings side by side. The page collects files and settings and
-draws what the library returns: no statistics, no parsing here.
+per-query detail down to two rankings side by side. With more than one candidate the main area
+opens with a leaderboard (a forest plot of the candidates against the baseline, each in its own
+colour, the table with the family's adjusted p and every run's judgement coverage); picking a
+candidate shows its banner, verdict, segments, robustness view and per-query detail as for two
+runs. The page collects files and settings and draws what the library returns: no statistics,
+no parsing here.
 """
 
 from __future__ import annotations
@@ -22,18 +26,23 @@ from ranklens.app import downloads, markup, share_widget, widgets
 from ranklens.app import state as app_state
 from ranklens.app.cards import show_card
 from ranklens.app.entrypoint import run_through_app
+from ranklens.charts import run_colour
 from ranklens.compare import charts, coverage_words, views
 from ranklens.compare.analysis import CompareSettings, LoadedInputs
 from ranklens.compare.changes import report_changes
 from ranklens.compare.coverage import TREATMENT_NAMES
+from ranklens.compare.family import run_key, run_role
 from ranklens.compare.rankings import UNJUDGED, query_rbo, side_by_side
 from ranklens.compare.report import Report
 from ranklens.compare.segments import INTERVALS_NOTE, MetricComparison
 from ranklens.compare.words import (
     caveat,
     conclusion,
+    family_sentence,
     headline,
     interval_note,
+    leaderboard_summary,
+    pairing_sentence,
     segments_summary,
 )
 from ranklens.formats import Card, format_delta, format_interval, format_p
@@ -44,16 +53,17 @@ run_through_app(__file__)  # see ranklens.app.entrypoint: a page always runs ins
 
 NO_SEGMENTS = "(none)"
 MISSING_POLICIES = {
-    "drop": "Leave out (compare queries in both runs)",
+    "drop": "Leave out (compare queries in every run)",
     "zero": "Score 0 where missing (trec_eval -c)",
 }
 ORDERS = {"score": "Score (trec_eval)", "rank": "Rank column"}
-DEMO_CANDIDATES = {
-    "run_b": "Neural re-ranker (judged alike)",
-    "run_dense": "Dense retriever (many unjudged documents)",
-}
 PER_QUERY_COLUMNS = ("query_id", "a", "b", "delta", "judged_a", "judged_b", "residual_a",
                      "residual_b", "segment")
+FAMILIES = {"baseline": "Each candidate against the baseline", "all-pairs": "Every pair of runs"}
+FAMILY_METHODS = {"max-t": "max-t (uses how the tests correlate)",
+                  "holm": "Holm (simpler, more conservative)"}
+Q_FAMILIES = {"segments": "Per candidate, across its segments",
+              "candidates-segments": "Across the segments of every candidate"}
 
 
 # ---- inputs -------------------------------------------------------------------------------
@@ -61,16 +71,12 @@ PER_QUERY_COLUMNS = ("query_id", "a", "b", "delta", "judged_a", "judged_b", "res
 def choose_files() -> tuple[dict[str, InputFile], str] | None:
     """Sidebar: the demo data or the user's files. None when uploads are not complete yet."""
     with st.sidebar:
-        if widgets.uses_demo("data_source", "Bundled demo: a BM25 baseline against a neural "
-                             "re-ranker or a dense retriever on 400 queries with graded "
+        if widgets.uses_demo("data_source", "Bundled demo: a BM25 baseline against two "
+                             "candidates, a neural re-ranker and a dense retriever that finds "
+                             "many documents nobody judged, on 400 queries with graded "
                              "judgements, proxy labels of each run's top 20 and two segment "
                              "columns (intent, length)."):
-            candidate = st.radio(
-                "Candidate (B)", tuple(DEMO_CANDIDATES), format_func=DEMO_CANDIDATES.__getitem__,
-                key="demo_candidate",
-                help="The dense retriever also finds documents outside the judged pool: its "
-                     "top 10 is far less judged than BM25's, and the coverage banner shows.")
-            return app_state.demo_compare_files(candidate), "demo data"
+            return app_state.demo_compare_files(), "demo data"
         # A form: picking four files triggers no rerun until "Compare", so a 250 MB run is
         # not read again each time the next file arrives.
         with st.form("uploads", border=False):
@@ -96,6 +102,11 @@ def choose_files() -> tuple[dict[str, InputFile], str] | None:
                          "robustness view then also fills the holes with them. Same formats as "
                          "the judgements."),
             }
+            more = st.file_uploader(
+                "More candidates (optional)", key="upload_more", accept_multiple_files=True,
+                help="Further candidates against the same baseline (runs C, D, ... in the "
+                     "order given): a leaderboard with p-values adjusted for their number. "
+                     + widgets.FORMATS_HELP)
             st.form_submit_button("Compare", type="primary", icon=":material/play_arrow:")
     if uploads["run_a"] is None or uploads["run_b"] is None:
         st.info("Choose run A, run B and the judgements in the sidebar, then **Compare**. "
@@ -111,6 +122,8 @@ def choose_files() -> tuple[dict[str, InputFile], str] | None:
         return None
     files = {role: app_state.input_file(role, upload)
              for role, upload in uploads.items() if upload is not None}
+    for index, upload in enumerate(more or [], start=2):
+        files[run_role(index)] = app_state.input_file(run_role(index), upload)
     return files, "your files"
 
 
@@ -132,10 +145,14 @@ def choose_settings(inputs: LoadedInputs) -> CompareSettings | None:
         segment = st.selectbox("Segment by", columns, index=1 if len(columns) > 1 else 0,
                                key=f"segment:{segment_file}",
                                help="One row of the forest plot per value of this column.")
-        default_a, default_b = inputs.default_run_names
+        defaults = inputs.default_run_names
         with st.expander("Run names"):
-            name_a = st.text_input("Name of run A", default_a, key=f"name_a:{default_a}")
-            name_b = st.text_input("Name of run B", default_b, key=f"name_b:{default_b}")
+            names = tuple(
+                st.text_input(f"Name of run {run_key(i).upper()}"
+                              + (" (baseline)" if i == 0 and len(defaults) > 2 else ""),
+                              default, key=f"name_{run_key(i)}:{default}").strip() or default
+                for i, default in enumerate(defaults))
+        several: dict[str, Any] = {}
         with st.expander("Statistics", expanded=True):
             alpha = widgets.alpha("alpha")
             resamples = st.number_input(
@@ -152,6 +169,8 @@ def choose_settings(inputs: LoadedInputs) -> CompareSettings | None:
                 help="Score, ties broken by doc id descending, as trec_eval does; or the "
                      "runs' rank column, for runs whose scores do not carry their order "
                      "(a constant score, ranks only).")
+            if len(defaults) > 2:
+                several = choose_family()
         treatments = inputs.treatments
         unjudged = "nonrelevant"
         if treatments:
@@ -165,14 +184,37 @@ def choose_settings(inputs: LoadedInputs) -> CompareSettings | None:
     if not metrics:
         st.info("Pick at least one metric in the sidebar.")
         return None
+    if len(set(names)) != len(names):
+        st.error("Two runs have the same name: give each its own in **Run names**.",
+                 icon=":material/error:")
+        return None
     return CompareSettings(
         metrics=tuple(metrics),
         segment_column=None if segment == NO_SEGMENTS else segment,
         alpha=float(alpha), n_resamples=int(resamples), n_permutations=int(resamples),
-        seed=int(seed), missing=str(missing), order=str(order),
-        run_names=(name_a.strip() or default_a, name_b.strip() or default_b),
-        unjudged=str(unjudged),
+        seed=int(seed), missing=str(missing), order=str(order), run_names=names,
+        unjudged=str(unjudged), **several,
     )
+
+
+def choose_family() -> dict[str, Any]:
+    """Sidebar, several candidates: which comparisons the p-values are adjusted for, how,
+    and which segment rows share q-values."""
+    family = st.radio("Adjust p for", tuple(FAMILIES), format_func=FAMILIES.__getitem__,
+                      key="family", help="The family whose chance of any false finding is "
+                      "held at alpha: the candidates against the baseline, or every pair.")
+    method = st.radio("Adjusted by", tuple(FAMILY_METHODS),
+                      format_func=FAMILY_METHODS.__getitem__, key="family_method",
+                      help="max-t: step-down maximum of the pairs' t over random sign flips of "
+                           "whole queries (knows the tests share the baseline and the "
+                           "queries). Holm: on each candidate's own p, valid under any "
+                           "dependence, blind to it.")
+    q_family = st.radio("Segment q-values", tuple(Q_FAMILIES),
+                        format_func=Q_FAMILIES.__getitem__, key="q_family",
+                        help="Benjamini-Hochberg across each candidate's segments, or across "
+                             "the segments of all candidates at once.")
+    return {"family": str(family), "family_method": str(method), "q_family": str(q_family)}
+
 
 
 # ---- report sections ----------------------------------------------------------------------
@@ -187,10 +229,15 @@ def title_area() -> tuple[DeltaGenerator, DeltaGenerator]:
 def show_title(place: tuple[DeltaGenerator, DeltaGenerator], report: Report,
                origin: str) -> None:
     left, right = place
-    name_a, name_b = markup.names(report.run_names)
     queries = report.comparisons[0].overall.n_queries
-    left.caption(f"**{name_b}** (B) against **{name_a}** (A) · {queries:,} paired queries · "
-                 f"{origin}")
+    if report.several:
+        left.caption(f"{len(report.candidates)} candidates against "
+                     f"**{markup.text(report.run_names[0])}** (A, baseline) · {queries:,} "
+                     f"paired queries · {origin}")
+    else:
+        name_a, name_b = markup.names(report.pair_names)
+        left.caption(f"**{name_b}** (B) against **{name_a}** (A) · {queries:,} paired "
+                     f"queries · {origin}")
     right.download_button("Report (JSON)", report.to_json(), file_name="ranklens-report.json",
                           mime="application/json", on_click="ignore", icon=":material/download:",
                           help="Every input digest, parameter and number of this page.")
@@ -233,7 +280,7 @@ def show_verdict(report: Report, metric: str) -> None:
     comparison = as_shown(report.comparison(metric))
     result = comparison.overall
     metric = comparison.metric
-    name_a, name_b = shown = markup.names(report.run_names)
+    name_a, name_b = shown = markup.names(report.pair_names)
     first = conclusion(comparison, shown)
     with st.container(border=True):
         st.subheader(first, anchor=False)
@@ -254,45 +301,53 @@ def show_verdict(report: Report, metric: str) -> None:
         cells[4].metric("p (t-test)", format_p(result.t_test.p_value), help="Paired t-test.")
         coverage = None if report.coverage is None else report.coverage.metric(metric)
         if coverage is not None:
-            note = coverage_words.coverage_note(coverage, result, report.run_names)
-            st.caption(markup.text(coverage_words.coverage_line(coverage, report.run_names)
+            note = coverage_words.coverage_note(coverage, result, report.pair_names)
+            st.caption(markup.text(coverage_words.coverage_line(coverage, report.pair_names)
                                    + (f" {note}" if note else "")))
         st.caption(caveat(metric))
 
 
-def show_banner(report: Report, metric: str) -> None:
+def show_banner(report: Report, metric: str, scope: str = "") -> None:
     """The judgement-coverage guardrail, before the result, linking to the robustness view."""
     coverage = None if report.coverage is None else report.coverage.metric(metric)
     if coverage is None:
         return
-    text = coverage_words.banner(coverage, report.comparison(metric).overall, report.run_names)
+    text = coverage_words.banner(coverage, report.comparison(metric).overall,
+                                 report.pair_names)
     if text:
-        anchor = coverage_words.robustness_anchor(metric)
+        anchor = _robustness_anchor(metric, scope)
         st.warning(f"**{coverage_words.BANNER_TITLE}** {markup.text(text)} "
                    f"[Go to the robustness view](#{anchor}).", icon=":material/rule:")
 
 
-def show_robustness(report: Report, metric: str) -> None:
+def show_robustness(report: Report, metric: str, scope: str = "") -> None:
     """The same comparison under each treatment of unjudged documents, side by side, and the
     judged@k of both runs per segment."""
     if report.coverage is None:
         return
-    st.subheader(coverage_words.ROBUSTNESS_TITLE, anchor=coverage_words.robustness_anchor(metric))
-    rows = coverage_words.treatment_rows(report.coverage, metric, report.run_names)
+    st.subheader(coverage_words.ROBUSTNESS_TITLE, anchor=_robustness_anchor(metric, scope))
+    rows = coverage_words.treatment_rows(report.coverage, metric, report.pair_names)
     if rows:
-        show_treatments(report, metric, rows)
+        show_treatments(report, metric, rows, scope)
     for note in report.coverage.notes:
         st.caption(markup.text(note))
-    show_segment_coverage(report, metric)
+    show_segment_coverage(report, metric, scope)
 
 
-def show_treatments(report: Report, metric: str, rows: list[dict[str, str]]) -> None:
+def _robustness_anchor(metric: str, scope: str) -> str:
+    """The robustness view's anchor (one per candidate, ``scope``, with several)."""
+    anchor = coverage_words.robustness_anchor(metric)
+    return f"{anchor}{scope.replace(':', '-')}" if scope else anchor
+
+
+def show_treatments(report: Report, metric: str, rows: list[dict[str, str]],
+                    scope: str = "") -> None:
     """The robustness view's table, its notes and whether the treatments agree."""
     assert report.coverage is not None
-    name_a, name_b = report.run_names
+    name_a, name_b = report.pair_names
     level = round(100 * (1 - report.comparison(metric).overall.alpha))
     st.dataframe(
-        pd.DataFrame(rows), hide_index=True, key=f"robustness:{metric}",
+        pd.DataFrame(rows), hide_index=True, key=f"robustness:{metric}{scope}",
         column_order=("treatment", "mean_a", "mean_b", "delta", "interval", "p", "reads"),
         column_config={
             "treatment": st.column_config.TextColumn("Unjudged documents", width=190),
@@ -308,13 +363,13 @@ def show_treatments(report: Report, metric: str, rows: list[dict[str, str]]) -> 
     notes = [f"{row['treatment']}: {row['note']}" for row in rows if row["note"]]
     if notes:
         st.caption(markup.text(" · ".join(notes)))
-    summary = coverage_words.robustness_summary(report.coverage, metric, report.run_names)
+    summary = coverage_words.robustness_summary(report.coverage, metric, report.pair_names)
     if summary:
         st.markdown(markup.text(summary))
     st.caption(coverage_words.TREATMENTS_CAPTION)
 
 
-def show_segment_coverage(report: Report, metric: str) -> None:
+def show_segment_coverage(report: Report, metric: str, scope: str = "") -> None:
     """Judged@k of both runs per row, the same-rate shift and the rows at risk (expander)."""
     coverage = None if report.coverage is None else report.coverage.metric(metric)
     table = views.coverage_table(report, metric)
@@ -328,7 +383,7 @@ def show_segment_coverage(report: Report, metric: str) -> None:
         st.dataframe(
             table.assign(judged_a=100 * table["judged_a"], judged_b=100 * table["judged_b"],
                          gap=100 * table["gap"]),
-            hide_index=True, key=f"coverage:{metric}",
+            hide_index=True, key=f"coverage:{metric}{scope}",
             column_config={
                 "segment": st.column_config.TextColumn("Rows", pinned=True),
                 "n_queries": _number_column("Queries", "localized", width=70),
@@ -347,9 +402,117 @@ def show_segment_coverage(report: Report, metric: str) -> None:
             })
 
 
-def show_segments(report: Report, metric: str) -> None:
+def show_leaderboard(report: Report, metric: str) -> None:
+    """Several candidates: the leaderboard of ``metric`` (plot, table, the family in words)."""
+    table = views.leaderboard_table(report, metric)
+    family = report.family(metric)
+    assert family is not None  # every metric of a report of several candidates has one
+    names = report.run_names
+    alpha = report.comparison(metric, report.candidates[0]).overall.alpha
+    st.subheader(f"Leaderboard: {metric}", anchor=False)
+    st.markdown(f"**{leaderboard_summary(_all_escaped(names), family, alpha)}**")
+    st.altair_chart(charts.leaderboard_plot(table, metric=metric, baseline=names[0],
+                                            alpha=alpha),
+                    width="stretch", key=f"leaderboard:{metric}")
+    shown = table.assign(
+        name=[f"{run} (A, baseline)" if base else str(run)
+              for run, base in zip(table["run"], table["baseline"], strict=True)],
+        interval=[("" if base else format_interval(low, high)) for low, high, base in
+                  zip(table["ci_low"], table["ci_high"], table["baseline"], strict=True)],
+        p_text=[_p_or_blank(p) for p in table["p_value"]],
+        adjusted_text=[_p_or_blank(p) for p in table["adjusted_p"]],
+        t_p_text=[_p_or_blank(p) for p in table["t_p_value"]],
+        record=[views.win_tie_loss(w, t, v) for w, t, v in
+                zip(table["wins"], table["ties"], table["losses"], strict=True)])
+    colours = [f"color: {run_colour(int(position))}; font-weight: 600"
+               for position in table["position"]]
+    styled = shown.style.apply(lambda _: colours, subset=["name"], axis=0)
+    st.dataframe(
+        styled, hide_index=True, key=f"leaderboard-table:{metric}", placeholder="",
+        column_order=("name", "mean", "delta", "interval", "adjusted_text", "p_text",
+                      "t_p_text", "record", "finding"),
+        column_config={
+            "name": st.column_config.TextColumn("Run", pinned=True),
+            "mean": _number_column(f"Mean {metric}", width=_text_width([f"Mean {metric}"],
+                                                                        70)),
+            "delta": _number_column("B \u2212 A", "%+.4f", width=75),
+            "interval": st.column_config.TextColumn(
+                "Interval", width=_text_width(shown["interval"], 140),
+                help="Bootstrap confidence interval of the candidate minus the baseline"),
+            "adjusted_text": st.column_config.TextColumn(
+                "Adjusted p", width=85, help=family.describe(len(names))),
+            "p_text": st.column_config.TextColumn("p", width=60,
+                                                  help="The candidate's own permutation p"),
+            "t_p_text": st.column_config.TextColumn("t-test p", width=65),
+            "record": st.column_config.TextColumn(
+                "W / T / L", width=_text_width(shown["record"], 95),
+                help="Queries the candidate won, tied and lost against the baseline"),
+            "finding": st.column_config.TextColumn("Finding", width=200),
+        },
+    )
+    st.caption(f"{family_sentence(family, len(names))} "
+               f"{pairing_sentence(family, _all_escaped(names))} "
+               "Intervals and p are each candidate's own comparison with the baseline; the "
+               "adjusted p decides.")
+    coverage = coverage_words.leaderboard_coverage(report, metric)
+    if coverage:
+        st.caption(markup.text(coverage))
+    if family.family == "all-pairs":
+        pairs = views.pairs_table(report, metric)
+        st.markdown("**Every pair**")
+        st.dataframe(
+            pairs.assign(interval=[format_interval(lo, hi) for lo, hi in
+                                   zip(pairs["ci_low"], pairs["ci_high"], strict=True)],
+                         p_text=[_p_or_blank(p) for p in pairs["p_value"]],
+                         adjusted_text=[_p_or_blank(p) for p in pairs["adjusted_p"]]),
+            hide_index=True, key=f"pairs:{metric}",
+            column_order=("run_b", "run_a", "delta", "interval", "adjusted_text", "p_text"),
+            column_config={
+                "run_b": "B", "run_a": "A",
+                "delta": _number_column("B \u2212 A", "%+.4f", width=75),
+                "interval": st.column_config.TextColumn("Interval", width=160),
+                "adjusted_text": st.column_config.TextColumn("Adjusted p", width=85),
+                "p_text": st.column_config.TextColumn("p", width=60),
+            },
+        )
+
+
+def choose_candidate(report: Report, metric: str) -> int:
+    """The candidate whose segments and queries the page shows (the first by default)."""
+    names = report.run_names
+    picked = st.radio(
+        "Look into", report.candidates, horizontal=True, key=f"candidate:{metric}",
+        format_func=lambda j: markup.text(names[j]),
+        help="Its verdict, segments and per-query detail against the baseline, below.")
+    return int(picked if picked is not None else report.candidates[0])
+
+
+def show_several(report: Report, metric: str, inputs: LoadedInputs,
+                 segments: Mapping[str, str] | None) -> None:
+    """Several candidates: the leaderboard, then the picked candidate as a two-run report."""
+    show_leaderboard(report, metric)
+    candidate = choose_candidate(report, metric)
+    names = report.run_names
+    st.markdown(
+        f'<span style="color: {run_colour(candidate)}; font-size: 1.3rem">\u25cf</span> '
+        f"**{markup.text(names[candidate])}** against **{markup.text(names[0])}**",
+        unsafe_allow_html=True)
+    show_metric(report.candidate_report(candidate), metric, inputs.pair(candidate), segments,
+                scope=f":{run_key(candidate)}")
+
+
+def _all_escaped(names: tuple[str, ...]) -> tuple[str, ...]:
+    """Every run's name as Markdown text (``markup.text``)."""
+    return tuple(markup.text(name) for name in names)
+
+
+def _p_or_blank(value: float | None) -> str:
+    return "" if value is None or pd.isna(value) else format_p(float(value))
+
+
+def show_segments(report: Report, metric: str, scope: str = "") -> None:
     comparison = report.comparison(metric)
-    run_names = report.run_names
+    run_names = report.pair_names
     table = views.segment_table(comparison, run_names)
     if comparison.segment_column:
         st.subheader(f"Where: by {markup.text(comparison.segment_column)}", anchor=False)
@@ -360,70 +523,90 @@ def show_segments(report: Report, metric: str) -> None:
                    "the difference comes from.")
     chart = charts.forest_plot(table, metric=metric, run_names=run_names,
                                alpha=comparison.overall.alpha)
-    st.altair_chart(chart, width="stretch", key=f"forest:{metric}")
+    st.altair_chart(chart, width="stretch", key=f"forest:{metric}{scope}")
     st.caption(INTERVALS_NOTE)
-    show_segment_table(table, metric, run_names, comparison.segment_column)
+    show_segment_table(table, metric, run_names, comparison.segment_column, scope)
 
 
 def show_segment_table(table: pd.DataFrame, metric: str, run_names: tuple[str, str],
-                       segment_column: str | None) -> None:
+                       segment_column: str | None, key: str = "") -> None:
     name_a, name_b = run_names
     number = _number_column
+    shown = _for_display(table)
     st.dataframe(
-        _for_display(table), hide_index=True, key=f"table:{metric}", placeholder="\u2014",
-        column_order=("segment", "n_queries", "finding", "delta", "interval", "q_value",
-                      "p_value", "t_p_value", "mean_a", "mean_b", "record",
+        shown, hide_index=True, key=f"table:{metric}{key}", placeholder="\u2014",
+        column_order=("segment", "n_queries", "finding_short", "delta", "interval", "q_text",
+                      "p_text", "t_p_text", "mean_a", "mean_b", "record",
                       *(["note"] if table["note"].astype(bool).any() else [])),
         column_config={
             "segment": st.column_config.TextColumn(segment_column or "Rows", pinned=True),
-            "n_queries": number("Queries", "localized", width=70),
-            "finding": st.column_config.TextColumn("Finding"),
-            "delta": number("B \u2212 A", "%+.4f", width=75),
+            "n_queries": number("Queries", "localized", width=62),
+            "finding_short": st.column_config.TextColumn(
+                "Finding", width=105, help=f"B is {name_b}: better, worse or no reliable "
+                "difference at the row's q (overall row: p)"),
+            "delta": number("B \u2212 A", "%+.4f", width=70),
             "interval": st.column_config.TextColumn(
-                "Interval", width=140,
+                "Interval", width=_text_width(shown["interval"], 135),
                 help="Confidence interval of B \u2212 A (the interval card above says "
                      "which kind)"),
-            # three significant digits: a t-test p of 1e-20 reads 1e-20, not 0.0000
-            "q_value": number("q", "%.3g", width=60,
-                              help="Benjamini\u2013Hochberg q-value across the segments"),
-            "p_value": number("p", "%.3g", width=60, help="Permutation p-value"),
-            "t_p_value": number("t-test p", "%.3g", width=65, help="Paired t-test p-value"),
-            "mean_a": number("Mean A", width=65, help=f"Mean {metric} of {name_a}"),
-            "mean_b": number("Mean B", width=65, help=f"Mean {metric} of {name_b}"),
+            # p and q as every page and export writes them (ranklens.formats.format_p): one
+            # format per column, never 6.08e-116 beside 0.0000111
+            "q_text": st.column_config.TextColumn(
+                "q", width=58, help=_q_help(table)),
+            "p_text": st.column_config.TextColumn("p", width=58, help="Permutation p-value"),
+            "t_p_text": st.column_config.TextColumn("t-test p", width=62,
+                                                    help="Paired t-test p-value"),
+            "mean_a": number("Mean A", width=62, help=f"Mean {metric} of {name_a}"),
+            "mean_b": number("Mean B", width=62, help=f"Mean {metric} of {name_b}"),
             "record": st.column_config.TextColumn(
-                "W / T / L", width=95, help=f"Queries won, tied and lost by {name_b}: scored "
-                f"above, the same as, below {name_a}"),
+                "W / T / L", width=_text_width(shown["record"], 95),
+                help=f"Queries won, tied and lost by {name_b}: scored above, the same as, "
+                     f"below {name_a}"),
             "note": st.column_config.TextColumn("Note"),
         },
     )
     export = table.assign(metric=metric, segment_column=segment_column or "")
     left, right, _ = st.columns([1, 1, 4])
     left.download_button("Table (CSV)", export.to_csv(index=False),
-                         file_name=f"ranklens-{_slug(metric)}-segments.csv", mime="text/csv",
-                         on_click="ignore", icon=":material/download:", key=f"csv:{metric}")
+                         file_name=f"ranklens-{_slug(metric)}{_slug(key)}-segments.csv",
+                         mime="text/csv", on_click="ignore", icon=":material/download:",
+                         key=f"csv:{metric}{key}")
     right.download_button("Table (JSON)", export.to_json(orient="records", indent=2),
-                          file_name=f"ranklens-{_slug(metric)}-segments.json",
+                          file_name=f"ranklens-{_slug(metric)}{_slug(key)}-segments.json",
                           mime="application/json", on_click="ignore",
-                          icon=":material/download:", key=f"json:{metric}")
+                          icon=":material/download:", key=f"json:{metric}{key}")
+
+
+def _q_help(table: pd.DataFrame) -> str:
+    return ("Benjamini\u2013Hochberg q-value across the segments (the overall row, with "
+            "several candidates: its p adjusted for them)")
+
+
+def _text_width(texts: pd.Series | list[str], least: int) -> int:
+    """Pixels a text column needs for its longest cell (about 7.5 px a character at the
+    table's font), at least ``least``: '4,192 / 80 / 2,728' must not be cut."""
+    longest = max((len(str(t)) for t in texts), default=0)
+    return max(least, round(7.5 * longest) + 20)
 
 
 def show_per_query(report: Report, metric: str, inputs: LoadedInputs,
-                   segments: Mapping[str, str] | None) -> None:
+                   segments: Mapping[str, str] | None, scope: str = "") -> None:
     result = report.comparison(metric).overall
-    name_a, name_b = report.run_names
+    name_a, name_b = report.pair_names
     per_query = views.with_query_coverage(report, metric,
                                           views.per_query_table(report, metric, segments))
     st.subheader("Per query", anchor=False)
     left, right = st.columns([3, 1])
-    left.altair_chart(charts.delta_histogram(per_query, metric=metric, run_names=report.run_names),
-                      width="stretch", key=f"hist:{metric}")
+    left.altair_chart(charts.delta_histogram(per_query, metric=metric,
+                                             run_names=report.pair_names),
+                      width="stretch", key=f"hist:{metric}{scope}")
     right.metric(f"{markup.text(name_b)} wins", f"{result.outcomes.wins:,}")
     right.metric("Ties", f"{result.outcomes.ties:,}")
     right.metric(f"{markup.text(name_b)} loses", f"{result.outcomes.losses:,}")
     with right:
         show_orderings(inputs, str(report.params.get("order", "score")))
     lost, won = views.biggest_changes(per_query, n=10)
-    pick_key = f"query:{metric}"
+    pick_key = f"query:{metric}{scope}"
     coverage = None if report.coverage is None else report.coverage.metric(metric)
     judged_help = ("" if coverage is None else
                    f"{coverage.judged_metric}: share of the top {coverage.depth} documents "
@@ -435,8 +618,9 @@ def show_per_query(report: Report, metric: str, inputs: LoadedInputs,
                                       (columns[1], won, f"Queries {name_b} won most", "won")):
         column.markdown(f"**{markup.text(title)}** · click a row to see its rankings")
         column.dataframe(
-            frame.drop(columns=["outcome"]), hide_index=True, key=f"{key}:{metric}",
-            on_select=_picker(f"{key}:{metric}", frame, pick_key), selection_mode="single-row",
+            frame.drop(columns=["outcome"]), hide_index=True, key=f"{key}:{metric}{scope}",
+            on_select=_picker(f"{key}:{metric}{scope}", frame, pick_key),
+            selection_mode="single-row",
             column_order=[c for c in PER_QUERY_COLUMNS if c in frame.columns],
             column_config={
                 "query_id": st.column_config.TextColumn("Query", width=60),
@@ -456,7 +640,8 @@ def show_per_query(report: Report, metric: str, inputs: LoadedInputs,
                     "Residual B", format="+%.3f", help=residual_help),
             },
         )
-    show_rankings(report, metric, inputs, per_query.sort_values(["delta", "query_id"]), pick_key)
+    show_rankings(report, metric, inputs, per_query.sort_values(["delta", "query_id"]), pick_key,
+                  scope)
 
 
 def show_orderings(inputs: LoadedInputs, order: str) -> None:
@@ -489,12 +674,12 @@ def _picker(table_key: str, frame: pd.DataFrame, pick_key: str) -> Callable[[], 
 
 
 def show_rankings(report: Report, metric: str, inputs: LoadedInputs, per_query: pd.DataFrame,
-                  pick_key: str) -> None:
+                  pick_key: str, scope: str = "") -> None:
     st.subheader("One query, both rankings", anchor=False)
     if inputs.run_a is None or inputs.run_b is None:
         st.caption("The inputs are per-query metric tables: there are no rankings to show.")
         return
-    name_a, name_b = report.run_names
+    name_a, name_b = report.pair_names
     deltas = dict(zip(per_query["query_id"], per_query["delta"], strict=True))
     options = list(deltas)
     if st.session_state.get(pick_key) not in deltas:
@@ -505,7 +690,7 @@ def show_rankings(report: Report, metric: str, inputs: LoadedInputs, per_query: 
         format_func=lambda q: f"{q}  ({format_delta(deltas[q], 3)})",
         help=f"Ordered by B \u2212 A on {metric}, biggest losses first.")
     k = right.number_input("Top k", min_value=1, max_value=100, value=10, step=1,
-                           key=f"k:{metric}")
+                           key=f"k:{metric}{scope}")
     row = per_query.loc[per_query["query_id"] == query].iloc[0]
     order = str(report.params.get("order", "score"))
     shown = side_by_side(inputs.run_a, inputs.run_b, inputs.qrels, str(query), int(k),
@@ -524,7 +709,7 @@ def show_rankings(report: Report, metric: str, inputs: LoadedInputs, per_query: 
         column.dataframe(
             frame.style.map(_label_colour, subset=["label"]).map(_change_colour,
                                                                  subset=["change"]),
-            hide_index=True, key=f"ranking:{title}:{metric}",
+            hide_index=True, key=f"ranking:{title}:{metric}{scope}",
             column_config={
                 "rank": st.column_config.NumberColumn("Rank", width="small"),
                 "doc_id": "Document",
@@ -536,18 +721,22 @@ def show_rankings(report: Report, metric: str, inputs: LoadedInputs, per_query: 
 
 
 def _for_display(table: pd.DataFrame) -> pd.DataFrame:
-    """The segment table with its interval ends and win/tie/loss counts one cell each.
+    """The segment table with its interval ends and win/tie/loss counts one cell each, and
+    p and q written as everywhere else (``format_p``).
 
     Display only: the downloads keep the separate numeric columns.
     """
-    def record(row: pd.Series) -> str:
-        if pd.isna(row["wins"]):
-            return ""
-        return f"{int(row['wins']):,} / {int(row['ties']):,} / {int(row['losses']):,}"
-
-    return table.assign(interval=table.apply(lambda row: views.describe_row(row)["interval"],
-                                             axis=1),
-                        record=table.apply(record, axis=1))
+    p_text = _p_or_blank
+    short = {views.NO_DIFFERENCE: "no difference", views.TOO_SMALL: "too small"}
+    return table.assign(
+        finding_short=[short.get(f, "B better" if f.endswith(" better") else
+                                 "B worse" if f.endswith(" worse") else f)
+                       for f in table["finding"]],
+        interval=table.apply(lambda row: views.describe_row(row)["interval"], axis=1),
+        record=[views.win_tie_loss(w, t, v) for w, t, v in
+                zip(table["wins"], table["ties"], table["losses"], strict=True)],
+        q_text=table["q_value"].map(p_text), p_text=table["p_value"].map(p_text),
+        t_p_text=table["t_p_value"].map(p_text))
 
 
 def _number_column(label: str, fmt: str = "%.4f", **options: Any) -> Any:
@@ -582,12 +771,15 @@ def _slug(text: str) -> str:
 # ---- page ---------------------------------------------------------------------------------
 
 def show_metric(report: Report, metric: str, inputs: LoadedInputs,
-                segments: Mapping[str, str] | None) -> None:
-    show_banner(report, metric)
+                segments: Mapping[str, str] | None, scope: str = "") -> None:
+    """The banner, verdict, segments, robustness view and per-query detail of a two-run
+    report; ``scope`` sets the widgets of one candidate apart from another's (each keeps its
+    own picks)."""
+    show_banner(report, metric, scope)
     show_verdict(report, metric)
-    show_segments(report, metric)
-    show_robustness(report, metric)
-    show_per_query(report, metric, inputs, segments)
+    show_segments(report, metric, scope)
+    show_robustness(report, metric, scope)
+    show_per_query(report, metric, inputs, segments, scope)
 
 
 def main() -> None:
@@ -631,8 +823,9 @@ def main() -> None:
     show_inputs(report)
     segments = (inputs.segment_maps.get(settings.segment_column)
                 if settings.segment_column else None)
+    show = show_several if report.several else show_metric
     if len(report.metrics) == 1:
-        show_metric(report, report.metrics[0], inputs, segments)
+        show(report, report.metrics[0], inputs, segments)
         return
     # One tab per metric; only the open one is drawn (switching tabs reruns, from the caches).
     tabs = st.tabs([markup.text(m) for m in report.metrics], key="metric_tab",
@@ -640,7 +833,7 @@ def main() -> None:
     for tab, metric in zip(tabs, report.metrics, strict=True):
         if tab.open is not False:
             with tab:
-                show_metric(report, metric, inputs, segments)
+                show(report, metric, inputs, segments)
 
 
 main()

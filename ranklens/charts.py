@@ -16,6 +16,19 @@ CHOSEN = "#cf222e"
 MUTED = "#8c959f"
 TARGET = "#9a6700"
 
+BASELINE_COLOUR = "#57606a"
+RUN_COLOURS = ("#0969da", "#bf3989", "#1a7f37", "#bc4c00", "#8250df", "#1b7c83", "#9a6700",
+               "#cf222e", "#4d2d00", "#0550ae")
+"""Candidates' colours, by position among the runs (1 = the first candidate); the baseline is
+grey. A run keeps its colour on every chart and in every list of runs."""
+
+
+def run_colour(position: int) -> str:
+    """The colour of run ``position`` (0 the baseline), the same wherever the run is shown."""
+    if position == 0:
+        return BASELINE_COLOUR
+    return RUN_COLOURS[(position - 1) % len(RUN_COLOURS)]
+
 
 def log_ticks(low: float, high: float, steps: tuple[int, ...] = (1, 2, 5)) -> list[float]:
     """Tick values between ``low`` and ``high`` at ``steps`` times each power of ten.

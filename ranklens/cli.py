@@ -174,11 +174,13 @@ def _add_compare(commands: argparse._SubParsersAction[_Parser]) -> None:
         "compare", help="is B better than A, by how much, where (per segment), how sure",
         description="Compare run B with run A: per metric (and per segment) the means, the "
         "difference B - A with its interval, the permutation p-value and q-values. "
-        "RUN_A/RUN_B are rankings (TREC run, CSV/TSV/Parquet/JSONL) scored against --qrels, or, "
-        "without --qrels, per-query metric tables (query_id + one column per metric, long form, "
-        "or trec_eval -q output).")
-    p.add_argument("run_a", metavar="RUN_A", help="baseline run (or per-query table)")
-    p.add_argument("run_b", metavar="RUN_B", help="candidate run (or per-query table)")
+        "With several candidates (BASELINE CAND CAND ...), each is compared with the baseline "
+        "and its p adjusted for the number of candidates (a leaderboard, then each candidate's "
+        "segments). Runs are rankings (TREC run, CSV/TSV/Parquet/JSONL) scored against "
+        "--qrels, or, without --qrels, per-query metric tables (query_id + one column per "
+        "metric, long form, or trec_eval -q output).")
+    p.add_argument("runs", nargs="+", metavar="RUN",
+                   help="the baseline run first, then one or more candidates (up to 25)")
     p.add_argument("--qrels", metavar="QRELS", help="judgements; omit for per-query tables")
     p.add_argument("--metric", "-m", action="append", type=_metric, metavar="METRIC",
                    help="metric to compare, repeatable (default nDCG@10; for per-query tables "
@@ -207,6 +209,19 @@ def _add_compare(commands: argparse._SubParsersAction[_Parser]) -> None:
     p.add_argument("--adjust", choices=("bh", "by", "holm"), default="bh",
                    help="multiple-comparison adjustment of q-values (default bh)")
     _add_order(p)
+    p.add_argument("--all-pairs", action="store_true",
+                   help="several candidates: adjust p for every pair of runs, not only each "
+                   "candidate against the baseline (and show every pair)")
+    p.add_argument("--family-method", choices=("max-t", "holm"), default="max-t",
+                   help="several candidates: how p is adjusted for the family (default max-t: "
+                   "step-down maximum over sign flips of whole queries; holm: Holm on each "
+                   "candidate's own p)")
+    p.add_argument("--q-family", choices=("segments", "candidates-segments"),
+                   default="segments",
+                   help="several candidates: segment q-values across each candidate's segments "
+                   "(default) or across the segments of all candidates")
+    p.add_argument("--name", action="append", metavar="NAME",
+                   help="display name of each run, in order, repeatable (default: file names)")
     p.add_argument("--format", "-f", choices=(*compare_text.FORMATS, "html"), default="text",
                    help="output format (default text)")
     p.add_argument("--output", "-o", metavar="PATH", help="write to PATH instead of stdout")
@@ -332,30 +347,53 @@ def _add_ppi(commands: argparse._SubParsersAction[_Parser]) -> None:
 # ---- commands --------------------------------------------------------------------------------
 
 def run_compare(args: argparse.Namespace) -> int:
+    if len(args.runs) < 2:
+        raise UsageError(f"{PROG} compare: give a baseline run and at least one candidate "
+                         "(RUN RUN [RUN ...])")
+    if args.name is not None and len(args.name) != len(args.runs):
+        raise UsageError(f"{PROG} compare: {len(args.name)} --name for {len(args.runs)} runs; "
+                         "give one per run, in order, or none")
     if getattr(args, "engine", "local") == "spark":
+        if len(args.runs) != 2:
+            raise UsageError(f"{PROG} compare: the Spark engine compares two runs; give one "
+                             "candidate, or use the local engine for several")
+        args.run_a, args.run_b = args.runs
         return run_compare_spark(args)
     status = Status(timings=args.timings)
-    status("reading the inputs")
     segments_path, column = split_segments_argument(args.segments)
     if args.qrels is None and (args.proxy_qrels is not None or args.unjudged != "nonrelevant"):
         raise UsageError(f"{PROG} compare: --unjudged and --proxy-qrels need --qrels (per-query "
                          "tables carry no judgements)")
     if args.unjudged == "proxy" and args.proxy_qrels is None:
         raise UsageError(f"{PROG} compare: --unjudged proxy needs --proxy-qrels FILE")
-    inputs = load_inputs(
-        InputFile.from_path("run_a", args.run_a), InputFile.from_path("run_b", args.run_b),
-        qrels=None if args.qrels is None else InputFile.from_path("qrels", args.qrels),
-        segments=None if segments_path is None else
-        InputFile.from_path("segments", segments_path),
-        proxy_qrels=None if args.proxy_qrels is None else
-        InputFile.from_path("qrels_proxy", args.proxy_qrels))
+    qrels = None if args.qrels is None else Path(args.qrels)
+    segments = None if segments_path is None else Path(segments_path)
+    proxy_qrels = None if args.proxy_qrels is None else Path(args.proxy_qrels)
+    if qrels is not None and len(args.runs) > 2:
+        # Several runs to score: each is scored as soon as it is read and let go, so ten
+        # 7M-row candidates need the memory of two. Two runs are read as they always were.
+        metrics = chosen_metrics_for_runs(args.metric)
+        status("reading and scoring the runs")
+        inputs = load_inputs(*args.runs, qrels=qrels, segments=segments,
+                             proxy_qrels=proxy_qrels,
+                             settings=CompareSettings(metrics=metrics, missing=args.missing,
+                                                      order=args.order,
+                                                      unjudged=args.unjudged))
+    else:
+        status("reading the inputs")
+        inputs = load_inputs(*args.runs, qrels=qrels, segments=segments,
+                             proxy_qrels=proxy_qrels)
+        metrics = chosen_metrics(inputs, args.metric)
     settings = CompareSettings(
-        metrics=chosen_metrics(inputs, args.metric),
+        metrics=metrics,
         segment_column=None if segments_path is None else
         chosen_segment_column(inputs, segments_path, column),
         alpha=args.alpha, n_resamples=args.n_resamples, n_permutations=args.n_permutations,
         seed=args.seed, missing=args.missing, interval=args.interval, adjust_method=args.adjust,
-        order=args.order, unjudged=args.unjudged)
+        order=args.order, unjudged=args.unjudged,
+        run_names=None if args.name is None else tuple(args.name),
+        family="all-pairs" if args.all_pairs else "baseline",
+        family_method=args.family_method, q_family=args.q_family)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the report carries every warning in words
         report = inputs.report(settings, progress=status)
@@ -404,16 +442,22 @@ def chosen_segment_column(inputs: LoadedInputs, path: str, column: str | None) -
                      f"({', '.join(columns)}): pick one, e.g. --segments {example}")
 
 
+def chosen_metrics_for_runs(asked: Sequence[str] | None) -> tuple[str, ...]:
+    """Metrics to score runs on: the names asked (default nDCG@10), each checked now, before
+    any file is read."""
+    names = tuple(asked) if asked else DEFAULT_METRICS
+    for name in names:
+        parse_metric(name)  # an unknown name fails here
+    return names
+
+
 def chosen_metrics(inputs: LoadedInputs, asked: Sequence[str] | None) -> tuple[str, ...]:
     """Metrics to compare. Runs: the names asked (default nDCG@10). Per-query tables: each
     name matched to the tables' own column, exactly or by meaning (ndcg_cut_10 = nDCG@10);
     default every metric both tables have."""
     available = inputs.available_metrics
     if available is None:
-        names = tuple(asked) if asked else DEFAULT_METRICS
-        for name in names:
-            parse_metric(name)  # an unknown name fails here, before any scoring
-        return names
+        return chosen_metrics_for_runs(asked)
     if not available:
         from ranklens.plan.analysis import common_columns
 
@@ -514,7 +558,7 @@ def run_mde(args: argparse.Namespace) -> int:
                              f"({', '.join(metrics)}); pick one with --metric")
         results_a, results_b, _ = inputs.results(
             CompareSettings(metrics=metrics, missing=args.missing, order=args.order))
-        inputs.check_shared_queries(results_a, results_b, args.missing)
+        inputs.check_shared_queries([results_a, results_b], args.missing)
         name = next(iter(results_a))
         measured = dataclasses.replace(
             pilot(results_a[name], results_b[name], missing=args.missing),

@@ -36,6 +36,7 @@ from datetime import datetime, timedelta
 from typing import Any, TypeAlias
 
 from ranklens.compare.analysis import CompareSettings, load_inputs
+from ranklens.compare.family import MAX_RUNS, run_role
 from ranklens.compare.report import Report
 from ranklens.io import InputFile, sha256_hex
 from ranklens.plan.settings import PlanSettings
@@ -217,8 +218,9 @@ def compare_report(shared: Shared) -> Report:
     Reads and scores the inputs (seconds for large runs); the app caches this by digest.
     """
     files = {f.role: f for f in shared.files}
-    inputs = load_inputs(files["run_a"], files["run_b"], qrels=files.get("qrels"),
-                         segments=files.get("segments"), proxy_qrels=files.get("qrels_proxy"))
+    runs = [files[run_role(i)] for i in range(MAX_RUNS) if run_role(i) in files]
+    inputs = load_inputs(*runs, qrels=files.get("qrels"), segments=files.get("segments"),
+                         proxy_qrels=files.get("qrels_proxy"))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the report carries every warning in words
         return inputs.report(compare_settings(shared))

@@ -38,6 +38,7 @@ from streamlit.elements.lib.mutable_status_container import StatusContainer
 from ranklens.app import markup
 from ranklens.app.cache import SizedLRU, cache_limit_bytes, one_flight
 from ranklens.compare.analysis import CompareSettings, LoadedInputs, load_inputs
+from ranklens.compare.family import MAX_RUNS, run_key, run_role
 from ranklens.compare.report import Report
 from ranklens.data import MetricResult
 from ranklens.io import InputFile, sha256_hex
@@ -45,12 +46,18 @@ from ranklens.metrics import rbo
 from ranklens.plan import analysis as planning
 from ranklens.ppi.analysis import PPIAnalysis, analyse_ppi
 
-ROLES = ("run_a", "run_b", "qrels", "segments", "qrels_proxy")
-ROLE_NAMES = {"run_a": "run A", "run_b": "run B", "qrels": "judgements",
-              "segments": "segment map", "qrels_proxy": "proxy judgements"}
+RUN_ROLES = tuple(run_role(i) for i in range(MAX_RUNS))
+"""run_a (the baseline), run_b, run_c, ...: the runs' roles, in order."""
+ROLES = (*RUN_ROLES, "qrels", "segments", "qrels_proxy")
+ROLE_NAMES = {**{run_role(i): f"run {run_key(i).upper()}" for i in range(MAX_RUNS)},
+              "qrels": "judgements", "segments": "segment map",
+              "qrels_proxy": "proxy judgements"}
 DEMO_ROLES = {"qrels_proxy": "qrels_proxy_full"}
 """Compare-page role -> demo role, where they differ: the proxy labels of every run's top 20
 (the PPI page's demo proxy file labels the judged documents only)."""
+DEMO_CANDIDATES = ("run_b", "run_dense")
+"""The demo's candidates against BM25, in order: the neural re-ranker (judged alike) and the
+dense retriever (many documents nobody judged)."""
 _DIGESTS = "_ranklens_upload_digests"  # session: {upload id: sha256 of its bytes}
 InputKey = tuple[tuple[str, str, str], ...]
 T = TypeVar("T")
@@ -99,17 +106,20 @@ def _demo_files() -> dict[str, InputFile]:
     return files
 
 
-def demo_compare_files(candidate: str = "run_b") -> dict[str, InputFile]:
-    """The Compare page's demo inputs by its roles: BM25 as run A, ``candidate`` as run B
-    (``run_b``: the neural re-ranker, ``run_dense``: the dense retriever with many unjudged
-    documents), the qrels, the segment map and the proxy labels of every run's top 20."""
+def demo_compare_files(candidates: tuple[str, ...] = DEMO_CANDIDATES) -> dict[str, InputFile]:
+    """The Compare page's demo inputs by its roles: BM25 as run A (the baseline), the demo
+    runs ``candidates`` as runs B, C, ... (by default the neural re-ranker and the dense
+    retriever with many unjudged documents), the qrels, the segment map and the proxy labels
+    of every run's top 20."""
     demo = demo_files()
-    files = {}
+    chosen = {run_role(0): demo["run_a"],
+              **{run_role(i + 1): demo[role] for i, role in enumerate(candidates)}}
     for role in ROLES:
-        file = demo[candidate if role == "run_b" else DEMO_ROLES.get(role, role)]
-        files[role] = (file if file.role == role
-                       else InputFile.with_digest(role, file.name, file.data, file.sha256))
-    return files
+        if not role.startswith("run_"):
+            chosen[role] = demo[DEMO_ROLES.get(role, role)]
+    return {role: (file if file.role == role
+                   else InputFile.with_digest(role, file.name, file.data, file.sha256))
+            for role, file in chosen.items()}
 
 
 def input_key(files: Iterable[InputFile]) -> InputKey:
@@ -211,8 +221,8 @@ def progress_box(label: str) -> Iterator[StatusContainer]:
 # ---- Compare ------------------------------------------------------------------------------
 
 def loaded_inputs(files: Mapping[str, InputFile]) -> LoadedInputs:
-    """Parsed inputs for ``files`` (roles run_a, run_b and optionally qrels, segments,
-    qrels_proxy)."""
+    """Parsed inputs for ``files`` (roles run_a, run_b, optionally run_c ... and qrels,
+    segments, qrels_proxy)."""
     ordered = tuple(files[role] for role in ROLES if role in files)
     key = ("inputs", input_key(ordered))
     found: LoadedInputs | None = app_cache().get(key)
@@ -238,8 +248,8 @@ def _read_inputs(files: Mapping[str, InputFile], ordered: tuple[InputFile, ...],
         return inputs
     sizes = ", ".join(f"{ROLE_NAMES[f.role]} {megabytes(f.size)}" for f in ordered)
     with big_step(files_size(ordered)), progress_box(f"Reading {sizes}…"):
-        inputs = load_inputs(ordered[0], ordered[1], qrels=files.get("qrels"),
-                             segments=files.get("segments"),
+        runs = [files[role] for role in RUN_ROLES if role in files]
+        inputs = load_inputs(*runs, qrels=files.get("qrels"), segments=files.get("segments"),
                              proxy_qrels=files.get("qrels_proxy"), max_bytes=max_bytes)
     cache.put(key, inputs)
     return inputs

@@ -1,11 +1,17 @@
 """From input files to a Report: the one pipeline behind the CLI, the app and share links.
 
-``load_inputs`` reads the files once (runs + qrels, or two per-query metric tables, an optional
-segment map and optional proxy judgements); ``LoadedInputs.report(settings)`` evaluates the
-metrics (memoized per metric set, so changing the segment column or alpha does not re-score 7M
-rows), runs the segment comparisons and measures the judgement coverage of both runs with its
-guardrail and robustness view (``ranklens.compare.coverage``). The faces only collect the files
-and settings and render the Report.
+``load_inputs`` reads the files once (a baseline and one or more candidate runs + qrels, or
+per-query metric tables, an optional segment map and optional proxy judgements);
+``LoadedInputs.report(settings)`` evaluates the metrics (memoized per metric set, so changing
+the segment column or alpha does not re-score 7M rows), runs the segment comparisons and
+measures the judgement coverage with its guardrail and robustness view
+(``ranklens.compare.coverage``): for two runs exactly as ever, for several candidates each
+against the baseline with the family's adjusted p (``ranklens.compare.family``) and its own
+coverage. The faces only collect the files and settings and render the Report.
+
+Given the settings up front (``load_inputs(..., settings=...)``), runs are scored one at a
+time as they are read and let go, so ten 7M-row candidates need the memory of about two;
+only their per-query values (and what their coverage needs) are kept.
 
 It does not draw, print or cache across processes: the app keeps a ``LoadedInputs`` per set of
 input digests, the CLI builds one per invocation.
@@ -16,13 +22,17 @@ from __future__ import annotations
 import dataclasses
 import functools
 import warnings
-from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from ranklens import io
 from ranklens.compare import coverage as cov
+from ranklens.compare.family import MAX_RUNS, compare_runs, run_key, run_role
 from ranklens.compare.report import InputRecord, Report
 from ranklens.compare.segments import MetricComparison, compare_metrics
 from ranklens.data import MetricResult, Qrels, Run
@@ -37,6 +47,9 @@ from ranklens.metrics import Evaluation, evaluate, parse_metric
 from ranklens.metrics.checks import no_relevant_warning, tied_scores_warning
 from ranklens.metrics.holes import FilledQrels, fill_holes
 from ranklens.stats import DEFAULT_INTERVAL, MIN_QUERIES
+
+Input = InputFile | str | Path
+"""An input file as given: its bytes with a role and name, or a path to read."""
 
 DEFAULT_METRICS = ("nDCG@10",)
 _SCORED_KEPT = 16  # metric sets whose per-query values a LoadedInputs keeps
@@ -68,8 +81,13 @@ class CompareSettings:
     gain: str = "linear"
     relevance_level: int = 1
     min_queries: int = MIN_QUERIES
-    run_names: tuple[str, str] | None = None
+    run_names: tuple[str, ...] | None = None
     unjudged: str = "nonrelevant"
+    # several candidates: which comparisons form the family, how p is adjusted for it, and
+    # which segment rows share q-values (see ranklens.compare.family)
+    family: str = "baseline"
+    family_method: str = "max-t"
+    q_family: str = "segments"
 
     def canonical(self) -> CompareSettings:
         """Same settings with metric names in canonical form and duplicates removed."""
@@ -103,32 +121,151 @@ class CompareSettings:
         return cls(**values)
 
 
+_LABEL = "\x00run\x00"
+"""Where a warning found while a run was read puts the run's name (known at report time)."""
+
+_MULTI_RUN_SETTINGS = ("family", "family_method", "q_family")
+"""Settings that mean something only with several candidates (left out of two-run params)."""
+
+
 @dataclass(frozen=True, eq=False)
 class LoadedInputs:
     """Parsed inputs of one comparison and the account of each read.
 
-    Either ``run_a``/``run_b``/``qrels`` (rankings to score) or ``tables_a``/``tables_b``
-    (per-query metric values computed elsewhere) are set. ``segment_maps`` maps each segment
+    Either ``runs`` and ``qrels`` (rankings to score; run 0 is the baseline) or ``tables``
+    (per-query metric values computed elsewhere, one mapping per run) are set. ``runs`` holds
+    None for runs that were scored while reading and let go (their per-query values are in
+    ``scored``, what their coverage needs in ``derived``). ``segment_maps`` maps each segment
     column to ``{query_id: segment}``. ``proxy_qrels`` are cheap judgements that can fill the
-    holes of ``qrels`` (``unjudged="proxy"``).
+    holes of ``qrels`` (``unjudged="proxy"``). ``files`` are the inputs whose bytes are kept;
+    ``records`` describe every input.
     """
 
     files: tuple[InputFile, ...]
     summaries: Mapping[str, io.ReadSummary]
-    run_a: Run | None = None
-    run_b: Run | None = None
+    runs: tuple[Run | None, ...] = ()
     qrels: Qrels | None = None
-    tables_a: Mapping[str, MetricResult] | None = None
-    tables_b: Mapping[str, MetricResult] | None = None
+    tables: tuple[Mapping[str, MetricResult], ...] | None = None
     segment_maps: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     proxy_qrels: Qrels | None = None
     # scored metrics by argument set; shared with the copies `with_segments` makes
-    scored: dict[tuple[Any, ...], tuple[Evaluation, Evaluation]] = field(
+    scored: dict[tuple[Any, ...], tuple[Evaluation, ...]] = field(
         default_factory=dict, repr=False)
     # the inputs' own warnings (tied scores, no relevant document), by argument set
     checked: dict[tuple[Any, ...], tuple[str, ...]] = field(default_factory=dict, repr=False)
     # derived once: the qrels with holes filled, documents retrieved per query
     derived: dict[str, Any] = field(default_factory=dict, repr=False)
+    streamed: tuple[InputRecord, ...] = ()  # records of runs whose bytes were not kept
+    # runs scored while read: (index, tied-scores warning with _LABEL where the name goes)
+    streamed_checks: tuple[tuple[int, str], ...] = ()
+
+    @property
+    def run_a(self) -> Run | None:
+        """The baseline's ranking (None for tables, or when scored while reading)."""
+        return self.runs[0] if self.runs else None
+
+    @property
+    def run_b(self) -> Run | None:
+        """The first candidate's ranking."""
+        return self.runs[1] if len(self.runs) > 1 else None
+
+    def run(self, index: int) -> Run | None:
+        """Run ``index``'s ranking (0 the baseline), or None."""
+        return self.runs[index] if index < len(self.runs) else None
+
+    @property
+    def tables_a(self) -> Mapping[str, MetricResult] | None:
+        return None if self.tables is None else self.tables[0]
+
+    @property
+    def tables_b(self) -> Mapping[str, MetricResult] | None:
+        return None if self.tables is None else self.tables[1]
+
+    @property
+    def n_runs(self) -> int:
+        return len(self.tables) if self.tables is not None else len(self.runs)
+
+    @property
+    def records(self) -> tuple[InputRecord, ...]:
+        """Every input as a report lists it, in role order (runs, qrels, segments)."""
+        kept = [input_record(f, self.summaries.get(f.role)) for f in self.files]
+        every = {r.role: r for r in (*self.streamed, *kept)}
+        runs = [every[run_role(i)] for i in range(self.n_runs) if run_role(i) in every]
+        return (*runs, *(r for r in every.values() if not r.role.startswith("run_")))
+
+    def file_name(self, role: str) -> str:
+        """The name of the file read for ``role`` (the role itself when there is none)."""
+        return next((r.name for r in self.records if r.role == role), role)
+
+    def input_warnings(self, *, order: str = "score", relevance_level: int = 1,
+                       run_names: tuple[str, ...] | None = None) -> tuple[str, ...]:
+        """What in the inputs makes the metrics say little, in words: judgements without a
+        relevant document, a run tied on most queries (scored by score only). Memoized.
+
+        Runs scored while they were read were checked then (`load_inputs` with settings),
+        under their file names."""
+        labels = run_names or self.default_run_names
+        key = (order, relevance_level, labels)
+        if key not in self.checked:
+            found: list[str] = []
+            if self.qrels is not None:
+                found.append(no_relevant_warning(self.qrels, self.file_name("qrels"),
+                                                 relevance_level) or "")
+            if order == "score":
+                for index, (run, label) in enumerate(zip(self.runs, labels, strict=False)):
+                    if run is not None:
+                        found.append(tied_scores_warning(
+                            run, _run_label(label, self.file_name(run_role(index)))) or "")
+                for index, message in self.streamed_checks:
+                    label = _run_label(labels[index], self.file_name(run_role(index)))
+                    found.append(message.replace(_LABEL, label))
+            self.checked[key] = tuple(message for message in found if message)
+        return self.checked[key]
+
+    def check_shared_queries(self, per_run: Sequence[Mapping[str, MetricResult]],
+                             missing: str) -> None:
+        """Refuse, naming the files and showing ids of each, inputs that share no query:
+        a run and the judgements, or a candidate and the baseline (tables)."""
+        names = [self.file_name(run_role(i)) for i in range(len(per_run))]
+        if self.qrels is not None:
+            judged = self.qrels.query_ids()
+            for run, name in zip(self.runs, names, strict=False):
+                if run is not None:  # a run scored while read was checked then
+                    check_shared_queries((name, run.query_ids()),
+                                         (self.file_name("qrels"), judged), RUN_AND_QRELS_FIX)
+        if missing == "zero":
+            return
+        for metric in per_run[0]:
+            for results, name in zip(per_run[1:], names[1:], strict=True):
+                check_shared_queries((names[0], list(per_run[0][metric].per_query)),
+                                     (name, list(results[metric].per_query)), TWO_RUNS_FIX)
+
+    def pair(self, candidate: int) -> LoadedInputs:
+        """The baseline and run ``candidate`` as the inputs of a two-run comparison (the same
+        parsed runs and values, nothing read again; the candidate takes the role run_b)."""
+        if not 1 <= candidate < self.n_runs:
+            raise ValueError(f"no candidate {candidate}; there are {self.n_runs - 1}")
+        if self.n_runs == 2:
+            return self
+        relabel = {run_role(0): run_role(0), run_role(candidate): run_role(1)}
+        files = tuple(_as_file(f, relabel.get(f.role, f.role)) for f in self.files
+                      if f.role in relabel or not f.role.startswith("run_"))
+        summaries = {relabel.get(role, role): summary for role, summary in self.summaries.items()
+                     if role in relabel or not role.startswith("run_")}
+        streamed = tuple(dataclasses.replace(r, role=relabel[r.role]) for r in self.streamed
+                         if r.role in relabel)
+        chosen = (0, candidate)
+        return dataclasses.replace(
+            self, files=files, summaries=summaries,
+            runs=tuple(self.runs[i] for i in chosen) if self.runs else (),
+            tables=None if self.tables is None else tuple(self.tables[i] for i in chosen),
+            scored={key: tuple(evs[i] for i in chosen) for key, evs in self.scored.items()},
+            streamed=streamed, checked={},
+            streamed_checks=tuple((chosen.index(i), m) for i, m in self.streamed_checks
+                                  if i in chosen),
+            derived={**{k: v for k, v in self.derived.items() if k != "depths"},
+                     **({"depths": tuple(self.derived["depths"][i] for i in chosen)}
+                        if "depths" in self.derived else {})})
 
     def with_segments(self, segments: InputFile | None, *,
                       max_bytes: int | None = None) -> LoadedInputs:
@@ -150,58 +287,20 @@ class LoadedInputs:
         return tuple(self.segment_maps)
 
     @property
-    def default_run_names(self) -> tuple[str, str]:
-        """Names shown for A and B: the run tags or file names."""
-        files = {f.role: f.name for f in self.files}
-        return (file_stem(files.get("run_a", "A")), file_stem(files.get("run_b", "B")))
-
-    def file_name(self, role: str) -> str:
-        """The name of the file read for ``role`` (the role itself when there is none)."""
-        return next((f.name for f in self.files if f.role == role), role)
-
-    def input_warnings(self, *, order: str = "score", relevance_level: int = 1,
-                       run_names: tuple[str, str] | None = None) -> tuple[str, ...]:
-        """What in the inputs makes the metrics say little, in words: judgements without a
-        relevant document, a run tied on most queries (scored by score only). Memoized."""
-        labels = run_names or self.default_run_names
-        key = (order, relevance_level, labels)
-        if key not in self.checked:
-            found: list[str] = []
-            if self.qrels is not None:
-                found.append(no_relevant_warning(self.qrels, self.file_name("qrels"),
-                                                 relevance_level) or "")
-            if order == "score":
-                for run, role, label in ((self.run_a, "run_a", labels[0]),
-                                         (self.run_b, "run_b", labels[1])):
-                    if run is not None:
-                        found.append(tied_scores_warning(
-                            run, _run_label(label, self.file_name(role))) or "")
-            self.checked[key] = tuple(message for message in found if message)
-        return self.checked[key]
-
-    def check_shared_queries(self, results_a: Mapping[str, MetricResult],
-                             results_b: Mapping[str, MetricResult], missing: str) -> None:
-        """Refuse, naming the files and showing ids of each, inputs that share no query:
-        a run and the judgements, or the two runs (two tables)."""
-        name_a, name_b = self.file_name("run_a"), self.file_name("run_b")
-        if self.qrels is not None:
-            judged = self.qrels.query_ids()
-            for run, name in ((self.run_a, name_a), (self.run_b, name_b)):
-                assert run is not None
-                check_shared_queries((name, run.query_ids()), (self.file_name("qrels"), judged),
-                                     RUN_AND_QRELS_FIX)
-        if missing == "zero":
-            return
-        for metric in results_a:
-            check_shared_queries((name_a, list(results_a[metric].per_query)),
-                                 (name_b, list(results_b[metric].per_query)), TWO_RUNS_FIX)
+    def default_run_names(self) -> tuple[str, ...]:
+        """Names shown for the runs (baseline first): the file names without suffixes; a
+        name two files share gets " (2)", " (3)" ... after the first."""
+        names = {r.role: r.name for r in self.records}
+        stems = [file_stem(names.get(run_role(i), run_key(i).upper()))
+                 for i in range(self.n_runs)]
+        return _distinct(stems)
 
     @property
     def available_metrics(self) -> tuple[str, ...] | None:
-        """Metrics of per-query tables (present in both); None when runs are scored here."""
-        if self.tables_a is None or self.tables_b is None:
+        """Metrics of per-query tables (present in every one); None when runs are scored."""
+        if self.tables is None:
             return None
-        return tuple(m for m in self.tables_a if m in self.tables_b)
+        return tuple(m for m in self.tables[0] if all(m in t for t in self.tables[1:]))
 
     @property
     def treatments(self) -> tuple[str, ...]:
@@ -220,71 +319,79 @@ class LoadedInputs:
         filled: FilledQrels = self.derived["filled"]
         return filled
 
-    def ranking_depths(self) -> tuple[dict[str, int], dict[str, int]]:
-        """Documents retrieved per query by A and by B (computed once)."""
-        if self.run_a is None or self.run_b is None:
-            raise ValueError("these inputs are per-query tables: there are no rankings")
+    def ranking_depths(self) -> tuple[dict[str, int], ...]:
+        """Documents retrieved per query by each run, the baseline first (computed once; for
+        runs scored while read, computed then)."""
         if "depths" not in self.derived:
-            self.derived["depths"] = (cov.ranking_depths(self.run_a),
-                                      cov.ranking_depths(self.run_b))
-        depths: tuple[dict[str, int], dict[str, int]] = self.derived["depths"]
+            if self.tables is not None or not self.runs:
+                raise ValueError("these inputs are per-query tables: there are no rankings")
+            self.derived["depths"] = tuple(cov.ranking_depths(run) for run in self.runs
+                                           if run is not None)
+        depths: tuple[dict[str, int], ...] = self.derived["depths"]
         return depths
 
     def evaluations(self, metrics: tuple[str, ...], *, missing: str = "drop",
                     order: str = "score", gain: str = "linear",
                     relevance_level: int = 1,
-                    unjudged: str = "nonrelevant") -> tuple[Evaluation, Evaluation]:
-        """Per-query values of ``metrics`` for A and B (memoized per argument set), with
+                    unjudged: str = "nonrelevant") -> tuple[Evaluation, ...]:
+        """Per-query values of ``metrics`` for every run (memoized per argument set), with
         unjudged documents treated as ``unjudged`` says."""
-        key = (tuple(metrics), missing, order, gain, relevance_level, unjudged)
+        key = _scoring_key(metrics, missing, order, gain, relevance_level, unjudged)
         if key not in self.scored:
+            if any(run is None for run in self.runs):
+                done = ", ".join(sorted({m for k in self.scored for m in k[0]}))
+                raise ValueError(
+                    "the runs were scored while they were read (for " + (done or "nothing")
+                    + ") and not kept; read them again to score other metrics or options")
             if len(self.scored) >= _SCORED_KEPT:
                 self.scored.pop(next(iter(self.scored)))
             self.scored[key] = self._evaluate(*key)
         return self.scored[key]
 
     def _evaluate(self, metrics: tuple[str, ...], missing: str, order: str, gain: str,
-                  relevance_level: int, unjudged: str) -> tuple[Evaluation, Evaluation]:
-        if self.run_a is None or self.run_b is None or self.qrels is None:
+                  relevance_level: int, unjudged: str) -> tuple[Evaluation, ...]:
+        if not self.runs or self.qrels is None:
             raise ValueError("these inputs are per-query tables: there are no runs to score")
         if unjudged not in cov.TREATMENTS:
             raise ValueError(f"unjudged must be one of {', '.join(cov.TREATMENTS)}, "
                              f"not {unjudged!r}")
-        options: dict[str, Any] = dict(missing="zero" if missing == "zero" else "drop",
-                                       order=order, gain=gain, relevance_level=relevance_level,
-                                       judged_only=unjudged == "judged-only")
         qrels = self.filled_qrels().qrels if unjudged == "proxy" else self.qrels
-        # A and B in two threads: numpy and arrow release the GIL, so on two cores the runs
-        # are scored side by side; the values are the same as scored in turn.
+        # two runs at a time: numpy and arrow release the GIL, so on two cores the runs are
+        # scored side by side; the values are the same as scored in turn.
         with ThreadPoolExecutor(max_workers=2) as pool:
-            eval_a, eval_b = pool.map(lambda run: evaluate(run, qrels, list(metrics), **options),
-                                      (self.run_a, self.run_b))
-        return eval_a, eval_b
+            return tuple(pool.map(
+                lambda run: _score(run, qrels, metrics, missing, order, gain, relevance_level,
+                                   unjudged),
+                self.runs))
 
-    def results(self, settings: CompareSettings) -> tuple[dict[str, MetricResult],
-                                                          dict[str, MetricResult], list[str]]:
-        """Per-query results of A and B for the settings' metrics, and notes in words."""
+    def run_results(self, settings: CompareSettings
+                    ) -> tuple[list[dict[str, MetricResult]], list[str]]:
+        """Per-query results of every run for the settings' metrics, and notes in words."""
         notes: list[str] = []
-        if self.tables_a is not None and self.tables_b is not None:
+        if self.tables is not None:
             names = list(settings.metrics)
-            unknown = [m for m in names if m not in self.tables_a or m not in self.tables_b]
+            unknown = [m for m in names if any(m not in t for t in self.tables)]
             if unknown:
                 raise ValueError(f"the per-query tables have no column for {unknown}; they "
                                  f"have {list(self.available_metrics or ())}")
             if settings.unjudged != "nonrelevant":
                 raise ValueError("per-query tables carry no judgements: unjudged documents "
                                  "can only be treated as the tables' producer did")
-            return ({m: self.tables_a[m] for m in names},
-                    {m: self.tables_b[m] for m in names}, notes)
-        eval_a, eval_b = self._scored(settings, settings.unjudged)
+            return [{m: table[m] for m in names} for table in self.tables], notes
+        evaluations = self._scored(settings, settings.unjudged)
         labels = self.default_run_names if settings.run_names is None else settings.run_names
-        notes = scoring_notes(labels, (eval_a, eval_b), settings.missing)
+        notes = scoring_notes(labels, evaluations, settings.missing)
         if settings.unjudged != "nonrelevant":
             notes.append(f"{cov.TREATMENT_NAMES[settings.unjudged]}: "
                          f"{self._treatment_note(settings.unjudged)}")
         asked = [parse_metric(m).name for m in settings.metrics]
-        return ({m: eval_a.results[m] for m in asked}, {m: eval_b.results[m] for m in asked},
-                notes)
+        return [{m: ev.results[m] for m in asked} for ev in evaluations], notes
+
+    def results(self, settings: CompareSettings) -> tuple[dict[str, MetricResult],
+                                                          dict[str, MetricResult], list[str]]:
+        """Per-query results of the baseline and the first candidate, and notes in words."""
+        per_run, notes = self.run_results(settings)
+        return per_run[0], per_run[1], notes
 
     def _treatment_note(self, treatment: str) -> str:
         """What a treatment of unjudged documents did to these inputs, in words."""
@@ -301,82 +408,138 @@ class LoadedInputs:
             return note
         return ""
 
-    def _scored(self, settings: CompareSettings, unjudged: str) -> tuple[Evaluation, Evaluation]:
-        """A and B scored on the settings' metrics and the judged@k their coverage needs, in
+    def _scored(self, settings: CompareSettings, unjudged: str) -> tuple[Evaluation, ...]:
+        """Every run scored on the settings' metrics and the judged@k their coverage needs, in
         one pass (judged@k of condensed lists says nothing, so judged-only lists get theirs
         from the full lists in a second pass, see `_coverage`)."""
-        extra = () if unjudged == "judged-only" else self._judged_names(settings.metrics)
-        names = tuple(dict.fromkeys((*settings.metrics, *extra)))
-        return self.evaluations(names, missing=settings.missing, order=settings.order,
+        return self.evaluations(_scored_names(settings.metrics, unjudged),
+                                missing=settings.missing, order=settings.order,
                                 gain=settings.gain, relevance_level=settings.relevance_level,
                                 unjudged=unjudged)
 
-    @staticmethod
-    def _judged_names(metrics: tuple[str, ...]) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(cov.judged_name(cov.coverage_depth(m)) for m in metrics))
-
     def report(self, settings: CompareSettings,
                progress: Callable[[str], None] | None = None) -> Report:
-        """The full comparison report for ``settings``."""
-        settings = settings.canonical() if self.tables_a is None else settings
-        if progress:
+        """The full comparison report for ``settings``.
+
+        Two runs: B against A as ever. A baseline and several candidates: each candidate
+        against the baseline on the queries all runs share, with the family's adjusted p.
+        """
+        settings = settings.canonical() if self.tables is None else settings
+        run_names = settings.run_names or self.default_run_names
+        if len(run_names) != self.n_runs:
+            raise ValueError(f"{len(run_names)} run names for {self.n_runs} runs")
+        if progress and self.tables is None and _scoring_key(
+                _scored_names(settings.metrics, settings.unjudged), settings.missing,
+                settings.order, settings.gain, settings.relevance_level,
+                settings.unjudged) not in self.scored:
             progress("scoring the runs")
-        results_a, results_b, notes = self.results(settings)
-        self.check_shared_queries(results_a, results_b, settings.missing)
+        per_run, notes = self.run_results(settings)
+        self.check_shared_queries(per_run, settings.missing)
         notes = [*self.input_warnings(order=settings.order,
                                       relevance_level=settings.relevance_level,
                                       run_names=settings.run_names), *notes]
         if progress:
             progress("comparing")
-        report = report_from_results(
-            settings, results_a, results_b, notes,
-            inputs=tuple(input_record(f, self.summaries.get(f.role)) for f in self.files),
-            segment_maps=self.segment_maps,
-            run_names=settings.run_names or self.default_run_names)
-        if self.run_a is None or self.qrels is None:
+        report = report_from_run_results(settings, per_run, notes, inputs=self.records,
+                                         segment_maps=self.segment_maps, run_names=run_names)
+        if self.qrels is None:
             return report
         if progress:
             progress("checking judgement coverage")
         segments = (None if settings.segment_column is None
                     else self.segment_maps[settings.segment_column])
-        return dataclasses.replace(
-            report, coverage=self._coverage(settings, report.comparisons, segments))
+        if not report.several:
+            return dataclasses.replace(
+                report, coverage=self._coverage(settings, report.comparisons, segments))
+        # each candidate's coverage against the baseline, on the queries its comparison used;
+        # what pairs share (the baseline's scores and depths, filled qrels) is computed once
+        if all(run is not None for run in self.runs):
+            self.ranking_depths()
+            largest = max(self.run_rows(i) for i in range(self.n_runs))
+            shown = _streamed_treatments(settings, largest, self.proxy_qrels is not None)
+            for treatment in dict.fromkeys((settings.unjudged, "nonrelevant", *shown)):
+                self._scored(replace(settings, unjudged=treatment), treatment)
+        coverages = []
+        for j in report.candidates:
+            pair_settings = replace(settings, run_names=(run_names[0], run_names[j]))
+            compared = {m: frozenset(values["a"]) for m, values in report.per_query.items()}
+            coverages.append(self.pair(j)._coverage(
+                pair_settings, tuple(c for c in report.comparisons if c.candidate == j),
+                segments, queries=compared))
+        return dataclasses.replace(report, candidate_coverage=tuple(coverages))
 
     def _coverage(self, settings: CompareSettings, comparisons: tuple[MetricComparison, ...],
-                  segments: Mapping[str, str] | None) -> cov.Coverage:
-        """Judged@k of both runs per metric and row, the guardrail, and the robustness view."""
+                  segments: Mapping[str, str] | None,
+                  queries: Mapping[str, frozenset[str]] | None = None) -> cov.Coverage:
+        """Judged@k of both runs (A and B) per metric and row, the guardrail, and the
+        robustness view. ``queries`` (per metric) restricts judged@k to the queries a
+        comparison paired when that was narrower than A and B's own (several candidates)."""
         treatment = settings.unjudged
         # coverage is measured on the lists as retrieved: condensed lists have no holes left
         measured = "nonrelevant" if treatment == "judged-only" else treatment
         eval_a, eval_b = self._scored(replace(settings, unjudged=measured), measured)
         depths_a, depths_b = self.ranking_depths()
         scored_a, scored_b = self._scored(settings, treatment)
+
+        def within(result: MetricResult | None, metric: str) -> MetricResult | None:
+            if result is None or queries is None or metric not in queries:
+                return result
+            return result.restrict(np.isin(result.query_ids, list(queries[metric])))
+
         metrics = []
         for comparison in comparisons:
-            judged = cov.judged_name(cov.coverage_depth(comparison.metric))
+            metric = comparison.metric
+            judged = cov.judged_name(cov.coverage_depth(metric))
             guarded, note = True, ""
             if treatment == "judged-only":
                 guarded, note = False, "judged-only lists hold no unjudged document"
+            judged_a, judged_b = (within(eval_a.results[judged], metric),
+                                  within(eval_b.results[judged], metric))
+            assert judged_a is not None and judged_b is not None
             metrics.append(cov.metric_coverage(
-                comparison, eval_a.results[judged], eval_b.results[judged], depths_a,
-                depths_b, segments=segments, missing=settings.missing,
-                residual_a=scored_a.residuals.get(comparison.metric),
-                residual_b=scored_b.residuals.get(comparison.metric),
+                comparison, judged_a, judged_b, depths_a, depths_b, segments=segments,
+                missing=settings.missing,
+                residual_a=within(scored_a.residuals.get(metric), metric),
+                residual_b=within(scored_b.residuals.get(metric), metric),
                 guarded=guarded, note=note))
-        rows = len(self.run_a or ()) + len(self.run_b or ())
-        if (rows <= ROBUSTNESS_EAGER_ROWS or treatment != "nonrelevant"
-                or any(m.alert for m in metrics)):
+        rows = self.run_rows(0) + self.run_rows(1)
+        wanted = (rows <= ROBUSTNESS_EAGER_ROWS or treatment != "nonrelevant"
+                  or any(m.alert for m in metrics))
+        if wanted and self._can_score(settings, self.treatments):
             return cov.Coverage(treatment, tuple(metrics), self.robustness(settings))
-        note = (f"Robustness view not computed: no coverage banner, and the runs hold "
-                f"{rows:,} rows (above {ROBUSTNESS_EAGER_ROWS:,}, judged-only lists cost a pass "
-                "over every row); ask for another treatment of unjudged documents to see it.")
+        if wanted:
+            note = ("Robustness view not computed: the runs were scored one at a time as they "
+                    f"were read and not kept (they hold {rows:,} rows); compare this candidate "
+                    "with the baseline alone to see it.")
+        else:
+            note = (f"Robustness view not computed: no coverage banner, and the runs hold "
+                    f"{rows:,} rows (above {ROBUSTNESS_EAGER_ROWS:,}, judged-only lists cost a "
+                    "pass over every row); ask for another treatment of unjudged documents to "
+                    "see it.")
         return cov.Coverage(treatment, tuple(metrics), {}, (note,))
+
+    def _can_score(self, settings: CompareSettings, treatments: Sequence[str]) -> bool:
+        """Whether every run can be scored (or was) for ``settings`` under ``treatments``."""
+        if all(run is not None for run in self.runs):
+            return True
+        return all(_scoring_key(_scored_names(settings.metrics, t), settings.missing,
+                                settings.order, settings.gain, settings.relevance_level, t)
+                   in self.scored for t in treatments)
+
+    def run_rows(self, index: int) -> int:
+        """Rows of run ``index``'s ranking (kept or scored while read); 0 for tables."""
+        run = self.run(index)
+        if run is not None:
+            return len(run)
+        summary = self.summaries.get(run_role(index))
+        return 0 if summary is None or self.tables is not None else summary.rows
 
     def robustness(self, settings: CompareSettings
                    ) -> dict[str, tuple[cov.TreatmentResult, ...]]:
-        """The robustness view: each metric's overall comparison under every treatment of
-        unjudged documents these inputs allow (non-relevant, judged-only, and proxy labels
-        when proxy judgements were given), with the same statistics settings."""
+        """The robustness view: each metric's overall comparison of A and B under every
+        treatment of unjudged documents these inputs allow (non-relevant, judged-only, and
+        proxy labels when proxy judgements were given), with the same statistics settings.
+        With several candidates, ask a `pair`."""
         by_treatment = {}
         for treatment in self.treatments:
             variant = replace(settings, unjudged=treatment, segment_column=None)
@@ -394,7 +557,7 @@ class LoadedInputs:
                 for metric in settings.metrics}
 
 
-def scoring_notes(labels: tuple[str, str], evaluations: tuple[Evaluation, Evaluation],
+def scoring_notes(labels: Sequence[str], evaluations: Sequence[Evaluation],
                   missing: str) -> list[str]:
     """In words, per run: queries not scored for lack of judgements, judged queries absent."""
     notes: list[str] = []
@@ -423,72 +586,159 @@ def report_from_results(
     Runs the segment comparisons and statistics of ``settings`` on ``results_a``/``results_b``
     and records ``inputs`` as given; it reads no file and scores nothing.
     """
+    return report_from_run_results(settings, [results_a, results_b], notes, inputs=inputs,
+                                   segment_maps=segment_maps, run_names=run_names)
+
+
+def report_from_run_results(
+    settings: CompareSettings,
+    per_run: Sequence[Mapping[str, MetricResult]],
+    notes: list[str],
+    *,
+    inputs: tuple[InputRecord, ...],
+    segment_maps: Mapping[str, Mapping[str, str]],
+    run_names: Sequence[str],
+) -> Report:
+    """`report_from_results` for a baseline (``per_run[0]``) and one or more candidates.
+
+    Two runs: B against A as ever. Several candidates: each against the baseline on the
+    queries all runs share, with the family's adjusted p (``ranklens.compare.family``).
+    """
     segments = None
     if settings.segment_column is not None:
         if settings.segment_column not in segment_maps:
             raise ValueError(f"no segment column {settings.segment_column!r}; the segment "
                              f"map has {list(segment_maps) or 'none'}")
         segments = segment_maps[settings.segment_column]
-    comparisons = compare_metrics(
-        results_a, results_b, segments, segment_column=settings.segment_column,
-        alpha=settings.alpha, n_resamples=settings.n_resamples,
-        n_permutations=settings.n_permutations, seed=settings.seed,
-        missing=settings.missing, interval=settings.interval,
+    options: dict[str, Any] = dict(
+        segment_column=settings.segment_column, alpha=settings.alpha,
+        n_resamples=settings.n_resamples, n_permutations=settings.n_permutations,
+        seed=settings.seed, missing=settings.missing, interval=settings.interval,
         adjust_method=settings.adjust_method, min_queries=settings.min_queries)
-    messages = list(dict.fromkeys([*notes, *(w for c in comparisons for w in c.warnings)]))
+    if len(per_run) == 2:
+        results_a, results_b = per_run
+        comparisons = compare_metrics(results_a, results_b, segments, **options)
+        messages = list(dict.fromkeys([*notes, *(w for c in comparisons for w in c.warnings)]))
+        return Report(
+            params=_settings_dict(settings, run_names),
+            inputs=inputs,
+            comparisons=comparisons,
+            per_query={m: {"a": dict(results_a[m].per_query), "b": dict(results_b[m].per_query)}
+                       for m in results_a},
+            warnings=tuple(messages),
+            run_names=tuple(run_names),
+        )
+    several, families, aligned, caught = compare_runs(
+        per_run, run_names, segments, family=settings.family,
+        family_method=settings.family_method, q_family=settings.q_family, **options)
     return Report(
-        params=dataclasses.replace(settings, run_names=run_names).to_dict(),
+        params=_settings_dict(settings, run_names),
         inputs=inputs,
-        comparisons=comparisons,
-        per_query={m: {"a": dict(results_a[m].per_query), "b": dict(results_b[m].per_query)}
-                   for m in results_a},
-        warnings=tuple(messages),
-        run_names=run_names,
+        comparisons=several,
+        per_query={m: {run_key(i): dict(result.per_query)
+                       for i, result in enumerate(runs)} for m, runs in aligned.items()},
+        warnings=tuple(dict.fromkeys([*notes, *caught])),
+        run_names=tuple(run_names),
+        families=families,
     )
 
 
+def _scoring_key(metrics: Sequence[str], missing: str, order: str, gain: str,
+                 relevance_level: int, unjudged: str) -> tuple[Any, ...]:
+    return (tuple(metrics), missing, order, gain, relevance_level, unjudged)
+
+
+def _scored_names(metrics: Sequence[str], unjudged: str) -> tuple[str, ...]:
+    """The metrics scored for a report: the asked ones and the judged@k their coverage is
+    measured at (not for judged-only lists, whose judged@k says nothing)."""
+    extra = () if unjudged == "judged-only" else tuple(
+        cov.judged_name(cov.coverage_depth(m)) for m in metrics)
+    return tuple(dict.fromkeys((*metrics, *extra)))
+
+
+def _score(run: Run | None, qrels: Qrels, metrics: Sequence[str], missing: str, order: str,
+           gain: str, relevance_level: int, unjudged: str) -> Evaluation:
+    """``run`` scored on ``qrels`` (already filled with proxy labels for "proxy")."""
+    assert run is not None  # checked by the caller
+    return evaluate(run, qrels, list(metrics), missing="zero" if missing == "zero" else "drop",
+                    order=order, gain=gain, relevance_level=relevance_level,
+                    judged_only=unjudged == "judged-only")
+
+
+def _distinct(names: Sequence[str]) -> tuple[str, ...]:
+    seen: dict[str, int] = {}
+    out = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        out.append(name if seen[name] == 1 else f"{name} ({seen[name]})")
+    return tuple(out)
+
+
+def _as_file(given: Input, role: str) -> InputFile:
+    """``given`` as an InputFile of ``role`` (a path is read; a file of another role is
+    relabelled, keeping its digest when it was computed)."""
+    if not isinstance(given, InputFile):
+        return InputFile.from_path(role, given)
+    if given.role == role:
+        return given
+    digest = given.__dict__.get("sha256")
+    if digest is None:
+        return InputFile(role, given.name, given.data)
+    return InputFile.with_digest(role, given.name, given.data, digest)
+
+
 def load_inputs(
-    run_a: InputFile,
-    run_b: InputFile,
-    *,
-    qrels: InputFile | None = None,
-    segments: InputFile | None = None,
-    proxy_qrels: InputFile | None = None,
+    run_a: Input,
+    run_b: Input,
+    *candidates: Input,
+    qrels: Input | None = None,
+    segments: Input | None = None,
+    proxy_qrels: Input | None = None,
     max_bytes: int | None = None,
+    settings: CompareSettings | None = None,
 ) -> LoadedInputs:
     """Read the inputs of one comparison; every problem is an ``io.InputError`` in words.
 
-    With ``qrels``, ``run_a``/``run_b`` are rankings; without, they are per-query metric tables
-    (query id + one column per metric, or long form). ``segments`` is a segment map with one
-    or more segment columns. ``proxy_qrels`` (role ``qrels_proxy``) are cheap judgements that
-    can fill the holes of ``qrels``; they need ``qrels``.
+    ``run_a`` is the baseline, ``run_b`` and any further ``candidates`` are compared with it
+    (a baseline and up to 25 candidates; their roles become run_a, run_b, run_c, ...). Each
+    input is an ``InputFile`` or a path. With ``qrels`` the runs are rankings; without, they
+    are per-query metric tables (query id + one column per metric, or long form).
+    ``segments`` is a segment map with one or more segment columns. ``proxy_qrels`` (role
+    ``qrels_proxy``) are cheap judgements that can fill the holes of ``qrels``; they need
+    ``qrels``.
+
+    With ``settings`` (and ``qrels``), each run is scored for those settings' metrics (and
+    what their judgement coverage needs) as soon as it is read, and its ranking and bytes are
+    let go: memory holds about two runs however many there are. Such inputs cannot be scored
+    again for other metrics or options.
     """
+    given = (run_a, run_b, *candidates)
+    if len(given) > MAX_RUNS:
+        run_role(len(given) - 1)  # raises, in words
     if proxy_qrels is not None and qrels is None:
-        raise io.InputError(proxy_qrels.name, "proxy judgements fill the holes of the "
-                            "judgements, and there are none",
-                            hint="Give the judgements (qrels) too.")
-    files = tuple(f for f in (run_a, run_b, qrels, segments, proxy_qrels) if f is not None)
-    summaries: dict[str, io.ReadSummary] = {}
-    loaded: dict[str, Any] = {}
+        name = proxy_qrels.name if isinstance(proxy_qrels, InputFile) else str(proxy_qrels)
+        raise io.InputError(name, "proxy judgements fill the holes of the judgements, and "
+                            "there are none", hint="Give the judgements (qrels) too.")
     # runs keep their rank column: order="rank" is offered when scores are tied
     read = functools.partial(io.read_run, keep_ranks=True) if qrels is not None \
         else io.read_per_query
+    if settings is not None and qrels is not None:
+        return _load_streaming(given, qrels, segments, proxy_qrels, max_bytes,
+                               settings.canonical())
+    files = tuple(_as_file(f, run_role(i)) for i, f in enumerate(given))
+    extra = _extra_files(qrels, segments, proxy_qrels)
+    summaries: dict[str, io.ReadSummary] = {}
+    loaded: dict[str, Any] = {}
     # Every file is parsed in its own thread and the digests computed meanwhile (arrow, numpy
     # and hashlib release the GIL): on two cores the single-threaded phases of one read
-    # overlap another. Errors surface in the order of a sequential read (A, B, qrels, ...).
+    # overlap another. Errors surface in the order of a sequential read (A, B, ..., qrels).
     with ThreadPoolExecutor(max_workers=5) as pool:
         reads = {f.role: pool.submit(read, f.data, name=f.name, max_bytes=max_bytes)
-                 for f in (run_a, run_b)}
-        if qrels is not None:
-            reads["qrels"] = pool.submit(io.read_qrels, qrels.data, name=qrels.name,
-                                         max_bytes=max_bytes)
-        if segments is not None:
-            reads["segments"] = pool.submit(io.read_segments, segments.data,
-                                            name=segments.name, max_bytes=max_bytes)
-        if proxy_qrels is not None:
-            reads["qrels_proxy"] = pool.submit(io.read_qrels, proxy_qrels.data,
-                                               name=proxy_qrels.name, max_bytes=max_bytes)
-        digests = pool.submit(lambda: [f.sha256 for f in files])
+                 for f in files}
+        for f in extra:
+            reader = io.read_segments if f.role == "segments" else io.read_qrels
+            reads[f.role] = pool.submit(reader, f.data, name=f.name, max_bytes=max_bytes)
+        digests = pool.submit(lambda: [f.sha256 for f in (*files, *extra)])
         try:
             for role, future in reads.items():
                 loaded[role], summaries[role] = future.result()
@@ -497,20 +747,115 @@ def load_inputs(
             pool.shutdown(wait=False, cancel_futures=True)
             raise
     segment_maps = dict(loaded.pop("segments").by_column) if segments is not None else {}
+    values = tuple(loaded[f.role] for f in files)
     if qrels is not None:
-        return LoadedInputs(files, summaries, run_a=loaded["run_a"], run_b=loaded["run_b"],
-                            qrels=loaded["qrels"], segment_maps=segment_maps,
-                            proxy_qrels=loaded.get("qrels_proxy"))
-    return LoadedInputs(files, summaries, tables_a=loaded["run_a"], tables_b=loaded["run_b"],
-                        segment_maps=segment_maps)
+        return LoadedInputs((*files, *extra), summaries, runs=values, qrels=loaded["qrels"],
+                            segment_maps=segment_maps, proxy_qrels=loaded.get("qrels_proxy"))
+    return LoadedInputs((*files, *extra), summaries, tables=values, segment_maps=segment_maps)
+
+
+def _extra_files(qrels: Input | None, segments: Input | None,
+                 proxy_qrels: Input | None) -> tuple[InputFile, ...]:
+    return tuple(_as_file(f, role) for f, role in ((qrels, "qrels"), (segments, "segments"),
+                                                   (proxy_qrels, "qrels_proxy"))
+                 if f is not None)
+
+
+def _streamed_treatments(settings: CompareSettings, rows: int, proxy: bool) -> tuple[str, ...]:
+    """Treatments a run scored while read is scored under: the settings' own; non-relevant
+    too under judged-only (coverage is measured on the lists as retrieved); and every
+    treatment where `LoadedInputs._coverage` would show the robustness view without knowing
+    the verdict (a small run, or a treatment other than the default)."""
+    every = cov.TREATMENTS if proxy else cov.TREATMENTS[:2]
+    if settings.unjudged != "nonrelevant" or 2 * rows <= ROBUSTNESS_EAGER_ROWS:
+        return every
+    return ("nonrelevant",)
+
+
+def _load_streaming(given: Sequence[Input], qrels: Input, segments: Input | None,
+                    proxy_qrels: Input | None, max_bytes: int | None,
+                    settings: CompareSettings) -> LoadedInputs:
+    """`load_inputs` scoring each run as it is read: two runs in memory at a time.
+
+    The judgements, the segment map and the proxy judgements are read on a thread of their own
+    meanwhile; a run waits for the judgements only to be scored. Besides the settings' metrics
+    each run keeps what its judgement coverage needs: judged@k, residuals, the documents
+    retrieved per query, and the robustness view's treatments when they would be shown
+    (`_streamed_treatments`).
+    """
+    extra = _extra_files(qrels, segments, proxy_qrels)
+    with ThreadPoolExecutor(max_workers=1) as side, ThreadPoolExecutor(max_workers=2) as pool:
+        reads: dict[str, Future[Any]] = {
+            f.role: side.submit(io.read_segments if f.role == "segments" else io.read_qrels,
+                                f.data, name=f.name, max_bytes=max_bytes) for f in extra}
+        filled: Future[Any] | None = None
+        if proxy_qrels is not None:
+            filled = side.submit(lambda: fill_holes(reads["qrels"].result()[0],
+                                                    reads["qrels_proxy"].result()[0]))
+
+        def read_and_score(index: int) -> tuple[dict[tuple[Any, ...], Evaluation] | None,
+                                                io.ReadSummary, InputRecord, str,
+                                                dict[str, int]]:
+            file = _as_file(given[index], run_role(index))
+            run, summary = io.read_run(file.data, name=file.name, max_bytes=max_bytes,
+                                       keep_ranks=True)
+            record = input_record(file, summary)
+            del file  # the bytes go as soon as the run is parsed
+            if reads["qrels"].exception() is not None:
+                return None, summary, record, "", {}  # raised below, after every run's error
+            judged: Qrels = reads["qrels"].result()[0]
+            # what LoadedInputs checks on runs it keeps, checked while this one is here
+            check_shared_queries((record.name, run.query_ids()),
+                                 (qrels_name, judged.query_ids()), RUN_AND_QRELS_FIX)
+            tied = (tied_scores_warning(run, _LABEL) or "") if settings.order == "score" else ""
+            scored = {}
+            for treatment in _streamed_treatments(settings, len(run), filled is not None):
+                names = _scored_names(settings.metrics, treatment)
+                key = _scoring_key(names, settings.missing, settings.order, settings.gain,
+                                   settings.relevance_level, treatment)
+                labels = (filled.result().qrels if treatment == "proxy" and filled is not None
+                          else judged)
+                scored[key] = _score(run, labels, names, settings.missing, settings.order,
+                                     settings.gain, settings.relevance_level, treatment)
+            return scored, summary, record, tied, cov.ranking_depths(run)
+
+        qrels_name = next(f.name for f in extra if f.role == "qrels")
+
+        futures = [pool.submit(read_and_score, i) for i in range(len(given))]
+        try:  # errors in the order of the arguments: the runs, then qrels and the others
+            done = [future.result() for future in futures]
+            side_results = {role: future.result() for role, future in reads.items()}
+            filled_qrels = None if filled is None else filled.result()
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            side.shutdown(wait=False, cancel_futures=True)
+            raise
+    summaries: dict[str, io.ReadSummary] = {run_role(i): summary
+                                            for i, (_, summary, _, _, _) in enumerate(done)}
+    summaries.update({role: summary for role, (_, summary) in side_results.items()})
+    segment_maps = (dict(side_results["segments"][0].by_column) if segments is not None
+                    else {})
+    # a key every run was scored for (runs of other sizes may have more treatments)
+    keys = [key for key in (done[0][0] or {}) if all(key in (d[0] or {}) for d in done)]
+    derived: dict[str, Any] = {"depths": tuple(d[4] for d in done)}
+    if filled_qrels is not None:
+        derived["filled"] = filled_qrels
+    proxy = side_results.get("qrels_proxy")
+    return LoadedInputs(
+        extra, summaries, runs=(None,) * len(given), qrels=side_results["qrels"][0],
+        segment_maps=segment_maps, proxy_qrels=None if proxy is None else proxy[0],
+        scored={key: tuple((d[0] or {})[key] for d in done) for key in keys},
+        streamed=tuple(d[2] for d in done),
+        streamed_checks=tuple((index, d[3]) for index, d in enumerate(done) if d[3]),
+        derived=derived)
 
 
 def build_report(
-    run_a: InputFile,
-    run_b: InputFile,
-    *,
-    qrels: InputFile | None = None,
-    segments: InputFile | None = None,
+    run_a: Input,
+    run_b: Input,
+    *candidates: Input,
+    qrels: Input | None = None,
+    segments: Input | None = None,
     settings: CompareSettings | None = None,
     proxy_qrels: InputFile | None = None,
 ) -> Report:
@@ -519,7 +864,7 @@ def build_report(
     The same Report as ``load_inputs(...).report(settings)``, which the CLI and the app call in
     two steps (they show progress between reading and scoring, and the app keeps the inputs).
     """
-    inputs = load_inputs(run_a, run_b, qrels=qrels, segments=segments,
+    inputs = load_inputs(run_a, run_b, *candidates, qrels=qrels, segments=segments,
                          proxy_qrels=proxy_qrels)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the report carries every warning in words
@@ -531,6 +876,14 @@ def demo_files() -> dict[str, InputFile]:
     from ranklens import demo
 
     return {role: InputFile.from_path(role, path) for role, path in demo.paths().items()}
+
+
+def _settings_dict(settings: CompareSettings, run_names: Sequence[str]) -> dict[str, Any]:
+    data = dataclasses.replace(settings, run_names=tuple(run_names)).to_dict()
+    if len(run_names) == 2:  # a two-run report's parameters stay as they always were
+        for name in _MULTI_RUN_SETTINGS:
+            data.pop(name)
+    return data
 
 
 def _run_label(label: str, file: str) -> str:

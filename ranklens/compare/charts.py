@@ -1,4 +1,5 @@
-"""Altair charts of comparison results: the forest plot and the histogram of per-query deltas.
+"""Altair charts of comparison results: the forest plot, the histogram of per-query deltas and
+the leaderboard of several candidates against a baseline.
 
 Each chart has a ``*_data`` function that answers "what exactly does the chart draw" (one row
 per mark, formatted tooltip texts included), so tests can check it without a browser, and a
@@ -13,8 +14,9 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from ranklens.charts import FIT_WIDTH
+from ranklens.charts import BASELINE_COLOUR, FIT_WIDTH, run_colour
 from ranklens.compare.views import describe_row, finding_labels
+from ranklens.formats import format_delta, format_interval, format_p
 
 ROW_HEIGHT = 24
 """Pixels per forest-plot row: 40 segments stay readable, one metric fits a screen."""
@@ -193,3 +195,70 @@ def delta_histogram(
     zero = alt.Chart(pd.DataFrame({"zero": [0.0]})).mark_rule(
         strokeDash=[5, 4], color="#57606a").encode(x="zero:Q")
     return alt.LayerChart(layer=[bars, zero], height=220, width="container", autosize=FIT_WIDTH)
+
+
+def leaderboard_data(table: pd.DataFrame) -> pd.DataFrame:
+    """The leaderboard plot's rows, top to bottom, from a `views.leaderboard_table`: one per
+    candidate (the baseline is the zero line), in the table's order, with ``label`` (the y
+    label: name and mean), ``colour`` (the run's own) and the tooltip texts."""
+    data = table[~table["baseline"]].copy()
+    data["label"] = [f"{run}  ({mean:.4f})" for run, mean in zip(data["run"], data["mean"],
+                                                                 strict=True)]
+    data["colour"] = [run_colour(int(p)) for p in data["position"]]
+    data["delta_text"] = [format_delta(float(d)) for d in data["delta"]]
+    data["interval"] = [format_interval(float(lo), float(hi))
+                        for lo, hi in zip(data["ci_low"], data["ci_high"], strict=True)]
+    data["p"] = [format_p(float(p)) for p in data["p_value"]]
+    data["adjusted"] = [format_p(float(p)) for p in data["adjusted_p"]]
+    data["mean_text"] = [f"{float(m):.4f}" for m in data["mean"]]
+    data["record"] = [f"{int(w):,} / {int(t):,} / {int(v):,}"
+                      for w, t, v in zip(data["wins"], data["ties"], data["losses"], strict=True)]
+    return data.reset_index(drop=True)
+
+
+def leaderboard_plot(
+    table: pd.DataFrame,
+    *,
+    metric: str,
+    baseline: str,
+    alpha: float,
+) -> alt.LayerChart:
+    """Forest plot of the candidates against the baseline: a row per candidate, point = mean
+    difference to the baseline, bar = its interval, in the run's own colour; a filled point
+    where the family-adjusted p is at most ``alpha``, a hollow one where it is not. The
+    dashed zero line is the baseline. Tooltip: mean, difference, interval, p, adjusted p,
+    W/T/L."""
+    data = leaderboard_data(table)
+    order = list(data["label"])
+    base_mean = float(table.loc[table["baseline"], "mean"].iloc[0])
+    colour = alt.Color("label:N", scale=alt.Scale(domain=order, range=list(data["colour"])),
+                       legend=None)
+    y = alt.Y("label:N", sort=order, title=None,
+              axis=alt.Axis(labelLimit=320, labelFontSize=12, ticks=False, domain=False))
+    tooltip = [
+        alt.Tooltip("run:N", title="Run"),
+        alt.Tooltip("mean_text:N", title=f"Mean {metric}"),
+        alt.Tooltip("delta_text:N", title=f"Difference to {baseline}"),
+        alt.Tooltip("interval:N", title=f"{round(100 * (1 - alpha))}% interval"),
+        alt.Tooltip("p:N", title="p (permutation)"),
+        alt.Tooltip("adjusted:N", title="Adjusted p (family)"),
+        alt.Tooltip("record:N", title="Won / tied / lost"),
+        alt.Tooltip("finding:N", title="Finding"),
+    ]
+    x_title = (f"{metric}: candidate \u2212 {baseline} (filled: adjusted p \u2264 {alpha:g})")
+    base = alt.Chart(data).encode(y=y, color=colour, tooltip=tooltip)
+    bars = base.mark_rule(strokeWidth=2.5).encode(x=alt.X("ci_low:Q", title=x_title),
+                                                  x2="ci_high:Q")
+    found = base.transform_filter("datum.significant").mark_point(
+        filled=True, size=110, opacity=1).encode(x="delta:Q")
+    open_points = base.transform_filter("!datum.significant").mark_point(
+        filled=False, size=110, strokeWidth=2, fill="white", opacity=1).encode(x="delta:Q")
+    zero = alt.Chart(pd.DataFrame({"zero": [0.0], "text": [
+        f"{baseline} (baseline) {base_mean:.4f}"]})).encode(x="zero:Q")
+    line = zero.mark_rule(strokeDash=[5, 4], color=BASELINE_COLOUR)
+    label = zero.mark_text(align="left", dx=4, dy=-6, color=BASELINE_COLOUR, fontSize=11,
+                           ).encode(y=alt.value(0), text="text:N")
+    return alt.LayerChart(
+        layer=[line, label, bars, found, open_points], height=alt.Step(ROW_HEIGHT + 8),
+        width="container", autosize=FIT_WIDTH,
+    ).configure_view(stroke=None)

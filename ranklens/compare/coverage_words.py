@@ -158,13 +158,42 @@ def robustness_summary(coverage: Coverage, metric: str, run_names: tuple[str, st
 
 
 def report_alerts(report: Report) -> list[str]:
-    """Every banner of a report, one per metric that raises it."""
-    if report.coverage is None:
-        return []
+    """Every banner of a report, one per metric (and candidate) that raises it."""
     out = []
-    for metric_coverage in report.coverage.alerts:
-        text = banner(metric_coverage, report.comparison(metric_coverage.metric).overall,
-                      report.run_names)
-        if text:
-            out.append(text)
+    for candidate in report.candidates:
+        single = report.candidate_report(candidate)
+        if single.coverage is None:
+            continue
+        for metric_coverage in single.coverage.alerts:
+            text = banner(metric_coverage, single.comparison(metric_coverage.metric).overall,
+                          single.pair_names)
+            if text:
+                out.append(text)
     return out
+
+
+def leaderboard_coverage(report: Report, metric: str) -> str:
+    """One sentence under a leaderboard of several candidates: judged@k of every run on
+    ``metric`` and whose verdict unjudged documents could change (each candidate's own
+    banner, in its section, says how). Empty for two-run reports and per-query tables."""
+    if not report.several:
+        return ""
+    found = [(j, report.coverage_of(j)) for j in report.candidates]
+    measured = [(j, c.metric(metric)) for j, c in found if c is not None]
+    rows = [(j, m) for j, m in measured if m is not None]
+    if not rows:
+        return ""
+    names = report.run_names
+    first = rows[0][1]
+    judged = ", ".join([f"{names[0]} {percent(first.overall.judged_a)}",
+                        *(f"{names[j]} {percent(m.overall.judged_b)}" for j, m in rows)])
+    text = (f"{first.judged_metric}: {judged} of the top {first.depth} documents have a "
+            "judgement.")
+    alarmed = [names[j] for j, m in rows if m.alert]
+    if alarmed:
+        text += (f" Unjudged documents could change the verdict of {', '.join(alarmed)}: "
+                 "see the banner in " + ("its" if len(alarmed) == 1 else "their")
+                 + " section.")
+    elif all(m.guarded for _, m in rows):
+        text += " No candidate's verdict hangs on them."
+    return text

@@ -12,6 +12,11 @@ bundle that interactive inlined charts need, and SVG needs no script at all (so 
 mail clients and strict viewers). What SVG loses is the hover tooltip; the table below each
 chart has every number the tooltip had. Number cells carry the exact value in ``data-value``.
 
+A report of several candidates opens with one leaderboard per metric (forest plot of the
+candidates against the baseline in each run's own colour, the table, every pair when the
+family is all pairs, and the family's sentences), then each candidate's sections as a two-run
+report shows them.
+
 It computes no statistics and reads no files; it formats what the Report holds. The page
 shell, style and cells are ``ranklens.html``'s, shared with the planning pages' files.
 """
@@ -23,6 +28,7 @@ from typing import Any
 from ranklens import html as html_common
 from ranklens.compare import charts, coverage_words, views
 from ranklens.compare.report import Report
+from ranklens.compare.text import family_lines
 from ranklens.compare.words import caveat, conclusion, headline, interval_note, segments_summary
 
 CHART_WIDTH = 860
@@ -48,24 +54,60 @@ _TABLE_COLUMNS: tuple[tuple[str, str, str], ...] = (
 )
 
 
+_LEADERBOARD_COLUMNS: tuple[tuple[str, str, str], ...] = (
+    ("n_queries", "Queries", "count"),
+    ("mean", "Mean", "value"),
+    ("delta", "B \u2212 A", "delta"),
+    ("ci_low", "Interval low", "delta"),
+    ("ci_high", "Interval high", "delta"),
+    ("p_value", "p (permutation)", "p"),
+    ("adjusted_p", "Adjusted p", "p"),
+    ("t_p_value", "p (t-test)", "p"),
+    ("wins", "Won", "count"),
+    ("ties", "Tied", "count"),
+    ("losses", "Lost", "count"),
+)
+_PAIR_COLUMNS: tuple[tuple[str, str, str], ...] = (
+    ("delta", "B \u2212 A", "delta"),
+    ("ci_low", "Interval low", "delta"),
+    ("ci_high", "Interval high", "delta"),
+    ("p_value", "p (permutation)", "p"),
+    ("adjusted_p", "Adjusted p", "p"),
+    ("wins", "Won", "count"),
+    ("ties", "Tied", "count"),
+    ("losses", "Lost", "count"),
+)
+
+
 def render(report: Report) -> str:
     """The report as a complete HTML document (UTF-8 text), with no network references.
 
     Every text that came from inputs (run, file, segment names) is escaped. Deterministic:
     the same report gives the same bytes (no timestamp is added).
     """
-    name_a, name_b = report.run_names
     n_queries = report.comparisons[0].overall.n_queries if report.comparisons else 0
     metrics = len(report.metrics)
+    counted = (f"{n_queries:,} paired queries · {metrics} metric{'s' if metrics != 1 else ''}"
+               f" · ranklens {_text(report.version)}")
+    if report.several:
+        names = report.run_names
+        title = f"ranklens: {len(report.candidates)} candidates against {names[0]}"
+        heading = (f"{len(report.candidates)} candidates against {_text(names[0])} "
+                   "(A, baseline)")
+        body = (*(_leaderboard_section(report, metric) for metric in report.metrics),
+                *(_candidate_sections(report, j) for j in report.candidates))
+    else:
+        name_a, name_b = report.pair_names
+        title = f"ranklens: {name_b} against {name_a}"
+        heading = f"{_text(name_b)} (B) against {_text(name_a)} (A)"
+        body = (*(_metric_section(report, metric) for metric in report.metrics),
+                _coverage_section(report))
     return html_common.document(
-        title=f"ranklens: {name_b} against {name_a}",
-        heading=f"{_text(name_b)} (B) against {_text(name_a)} (A)",
-        subtitle=f"{n_queries:,} paired queries · {metrics} metric{'s' if metrics != 1 else ''}"
-                 f" · ranklens {_text(report.version)}",
+        title=title,
+        heading=heading,
+        subtitle=counted,
         version=report.version,
-        sections=(_warnings_section(report),
-                  *(_metric_section(report, metric) for metric in report.metrics),
-                  _coverage_section(report),
+        sections=(_warnings_section(report), *body,
                   _inputs_section(report), _parameters_section(report)),
         footer=f"Made with ranklens {_text(report.version)}. The complete report (every "
                "per-query value) is embedded in this file as JSON "
@@ -91,19 +133,75 @@ def _warnings_section(report: Report) -> str:
     return f'<section id="warnings"><h2>Warnings</h2><ul class="warnings">{items}</ul></section>'
 
 
-def _metric_section(report: Report, metric: str) -> str:
+def _leaderboard_section(report: Report, metric: str) -> str:
+    table = views.leaderboard_table(report, metric)
+    names = report.run_names
+    alpha = report.comparison(metric, report.candidates[0]).overall.alpha
+    chart = charts.leaderboard_plot(table, metric=metric, baseline=names[0], alpha=alpha)
+    records = table.to_dict("records")
+    rows = [[html_common.text_cell(f"{record['run']}" + (" (A, baseline)"
+                                                          if record["baseline"] else "")),
+             *(html_common.number_cell(record[column], style)
+               for column, _, style in _LEADERBOARD_COLUMNS),
+             html_common.text_cell(str(record["finding"]))]
+            for record in records]
+    leaderboard = html_common.table(
+        ["Run", *(header for _, header, _ in _LEADERBOARD_COLUMNS), "Finding"], rows,
+        css_class="leaderboard", row_classes=["overall" if r["baseline"] else ""
+                                              for r in records])
+    family = report.family(metric)
+    pairs = ""
+    if family is not None and family.family == "all-pairs":
+        pair_records = views.pairs_table(report, metric).to_dict("records")
+        pairs = "<h3>Every pair</h3>" + html_common.table(
+            ["B", "A", *(header for _, header, _ in _PAIR_COLUMNS)],
+            [[html_common.text_cell(str(r["run_b"])), html_common.text_cell(str(r["run_a"])),
+              *(html_common.number_cell(r[column], style) for column, _, style in _PAIR_COLUMNS)]
+             for r in pair_records], css_class="pairs")
+    sentences = family_lines(report, metric)
+    return "\n".join(part for part in (
+        f'<section class="leaderboard" id="leaderboard-{_slug(metric)}">',
+        f"<h2>Leaderboard: {_text(metric)}</h2>",
+        f'<div class="verdict"><p class="conclusion">{_text(sentences[0])}</p></div>',
+        html_common.figure(html_common.chart_svg(chart, CHART_WIDTH),
+                           f"Each candidate's {metric} minus {names[0]}'s, with its interval; "
+                           "filled where the family-adjusted p is at most alpha"),
+        leaderboard,
+        pairs,
+        *(f'<p class="note">{_text(line)}</p>' for line in sentences[1:]),
+        "</section>",
+    ) if part)
+
+
+def _candidate_sections(report: Report, candidate: int) -> str:
+    names = report.run_names
+    single = report.candidate_report(candidate)
+    return "\n".join((
+        f'<section class="candidate" id="candidate-{candidate}">',
+        f"<h2>{_text(names[candidate])} against {_text(names[0])}</h2>",
+        *(_metric_section(single, metric, level=3, candidate=candidate)
+          for metric in single.metrics),
+        _coverage_section(single, scope=f"candidate-{candidate}", level=3),
+        "</section>",
+    ))
+
+
+def _metric_section(report: Report, metric: str, level: int = 2, candidate: int = 1) -> str:
     comparison = report.comparison(metric)
-    run_names = report.run_names
+    run_names = report.pair_names
     first = conclusion(comparison, run_names)
     rest = headline(comparison, run_names).removeprefix(first).strip()
     table = views.segment_table(comparison, run_names)
     summary = segments_summary(comparison, run_names)
-    where = (f"<h3>Where: by {_text(comparison.segment_column)}</h3>"
-             if comparison.segment_column else "<h3>Overall interval</h3>")
+    sub = level + 1
+    where = (f"<h{sub}>Where: by {_text(comparison.segment_column)}</h{sub}>"
+             if comparison.segment_column else f"<h{sub}>Overall interval</h{sub}>")
+    anchor = _slug(metric) if level == 2 else f"{_slug(run_names[1])}-{_slug(metric)}"
+    scope = "" if level == 2 else f"candidate-{candidate}"
     return "\n".join(part for part in (
-        f'<section class="metric" id="metric-{_slug(metric)}">',
-        f"<h2>{_text(metric)}</h2>",
-        _banner(report, metric),
+        f'<section class="metric" id="metric-{anchor}">',
+        f"<h{level}>{_text(metric)}</h{level}>",
+        _banner(report, metric, scope),
         '<div class="verdict">',
         f'<p class="conclusion">{_text(first)}</p>',
         f"<p>{_text(rest)}</p>" if rest else "",
@@ -122,15 +220,22 @@ def _metric_section(report: Report, metric: str) -> str:
     ) if part)
 
 
-def _banner(report: Report, metric: str) -> str:
+def _robustness_anchor(metric: str, scope: str) -> str:
+    """The robustness view's id: per metric, and per candidate (``scope``) with several."""
+    anchor = coverage_words.robustness_anchor(metric)
+    return f"{scope}-{anchor}" if scope else anchor
+
+
+def _banner(report: Report, metric: str, scope: str = "") -> str:
     """The coverage guardrail before the verdict, linking to the robustness view."""
     coverage = None if report.coverage is None else report.coverage.metric(metric)
     if coverage is None:
         return ""
-    text = coverage_words.banner(coverage, report.comparison(metric).overall, report.run_names)
+    text = coverage_words.banner(coverage, report.comparison(metric).overall,
+                                 report.pair_names)
     if not text:
         return ""
-    anchor = coverage_words.robustness_anchor(metric)
+    anchor = _robustness_anchor(metric, scope)
     return (f'<div class="warnings guardrail" role="alert"><p><strong>'
             f"{_text(coverage_words.BANNER_TITLE)}</strong> {_text(text)} "
             f'<a href="#{anchor}">Go to the robustness view</a>.</p></div>')
@@ -141,39 +246,41 @@ def _coverage_paragraph(report: Report, metric: str) -> str:
     if coverage is None:
         return ""
     result = report.comparison(metric).overall
-    sentences = [coverage_words.coverage_line(coverage, report.run_names),
-                 coverage_words.coverage_note(coverage, result, report.run_names),
+    sentences = [coverage_words.coverage_line(coverage, report.pair_names),
+                 coverage_words.coverage_note(coverage, result, report.pair_names),
                  coverage_words.segments_flagged(coverage)]
     return f'<p class="coverage">{_text(" ".join(s for s in sentences if s))}</p>'
 
 
-def _coverage_section(report: Report) -> str:
+def _coverage_section(report: Report, scope: str = "", level: int = 2) -> str:
     """Per metric, the robustness view and judged@k per row (after every metric's verdict, so
-    each metric section keeps one table; the banners link here)."""
+    each metric section keeps one table; the banners link here). ``scope`` names a
+    candidate's section when there are several (ids stay unique)."""
     if report.coverage is None:
         return ""
-    parts = [_robustness(report, metric) for metric in report.metrics]
-    return ('<section id="coverage"><h2>Judgement coverage</h2>'
+    parts = [_robustness(report, metric, scope, level + 1) for metric in report.metrics]
+    section_id = f"{scope}-coverage" if scope else "coverage"
+    return (f'<section id="{section_id}"><h{level}>Judgement coverage</h{level}>'
             + "\n".join(p for p in parts if p) + "</section>")
 
 
-def _robustness(report: Report, metric: str) -> str:
+def _robustness(report: Report, metric: str, scope: str = "", level: int = 3) -> str:
     """The same comparison under each treatment of unjudged documents, and judged@k per row."""
     if report.coverage is None:
         return ""
-    rows = coverage_words.treatment_rows(report.coverage, metric, report.run_names)
+    rows = coverage_words.treatment_rows(report.coverage, metric, report.pair_names)
     if not rows:
         return "".join(f"<p>{_text(note)}</p>" for note in report.coverage.notes)
-    name_a, name_b = report.run_names
+    name_a, name_b = report.pair_names
     keys = ("treatment", "mean_a", "mean_b", "delta", "interval", "p", "reads", "note")
     headers = ["Unjudged documents", f"Mean {name_a}", f"Mean {name_b}",
                f"{name_b} \u2212 {name_a}", "Interval", "p", "Reads", "Note"]
     treatments = html_common.table(
         headers, [[html_common.text_cell(row[key]) for key in keys] for row in rows],
         css_class="robustness")
-    summary = coverage_words.robustness_summary(report.coverage, metric, report.run_names)
-    parts = [f'<h3 id="{coverage_words.robustness_anchor(metric)}">'
-             f"{_text(metric)}: {_text(coverage_words.ROBUSTNESS_TITLE)}</h3>", treatments]
+    summary = coverage_words.robustness_summary(report.coverage, metric, report.pair_names)
+    parts = [f'<h{level} id="{_robustness_anchor(metric, scope)}">'
+             f"{_text(metric)}: {_text(coverage_words.ROBUSTNESS_TITLE)}</h{level}>", treatments]
     if summary:
         parts.append(f"<p>{_text(summary)}</p>")
     parts.append(f'<p class="caveat">{_text(coverage_words.TREATMENTS_CAPTION)}</p>')

@@ -4,6 +4,13 @@ A report answers "what exactly was compared, how, and with what result" so that 
 the CLI and a share link show the same numbers byte for byte. It does not compute anything:
 ``ranklens.compare.analysis`` builds reports; the faces (CLI, app) only render them.
 
+A report of two runs is written as schema 2 (`SCHEMA`), exactly as before several candidates
+existed. A report of a baseline and several candidates is schema 3 (`SEVERAL_SCHEMA`): the same
+keys, plus ``families`` (per metric, the comparisons adjusted together and their adjusted p), a
+``candidate`` on each comparison, one per-query key per run ("a" the baseline, "b", "c",
+...) and ``candidate_coverage`` (each candidate's judgement coverage against the baseline,
+as ``coverage`` is for two runs). This version reads schemas 1 to 3.
+
 JSON round trip: ``Report.from_json(report.to_json()) == report``, and floats survive exactly
 (``json`` writes the shortest repr that reads back to the same double). Each result is stored
 as its flat `ComparisonResult.row` and read back by `ComparisonResult.from_row`, which
@@ -22,6 +29,7 @@ import numpy as np
 
 from ranklens import __version__
 from ranklens.compare.coverage import Coverage, coverage_from_dict, coverage_to_dict
+from ranklens.compare.family import FamilyComparison, PairRow, run_key, run_role
 from ranklens.compare.segments import MetricComparison, SegmentRow
 from ranklens.stats import ComparisonResult
 
@@ -29,8 +37,12 @@ SCHEMA = 2
 """Version 2 (issue 15): every result carries ``n_snapped`` (per-query differences within the
 float-noise tolerance, counted as ties) and ``interval`` names the interval actually shown
 ("studentized" or "sign-flip" under the default rule by n). Version-1 reports still read: their
-results get ``n_snapped`` 0."""
-READABLE_SCHEMAS = (1, 2)
+results get ``n_snapped`` 0. Two-run reports are written as version 2."""
+SEVERAL_SCHEMA = 3
+"""Version 3 (issue 17): a baseline and several candidates: ``families``, a ``candidate`` on
+each comparison and one per-query key per run. Two-run reports stay version 2."""
+TWO_RUN_SCHEMA = SCHEMA
+READABLE_SCHEMAS = (1, 2, 3)
 
 
 @dataclass(frozen=True)
@@ -49,11 +61,19 @@ class InputRecord:
 class Report:
     """A comparison report: inputs, parameters, per-metric comparisons, per-query values.
 
-    ``per_query`` maps a metric to ``{"a": {query: value}, "b": {query: value}}`` so that the
-    per-query view, exports and a shared link need no recomputation. ``warnings`` are in words,
-    for people; ``run_names`` are the display names of A and B. ``coverage`` is the judgement
-    coverage of both runs, its guardrail and the robustness view (None for per-query tables,
-    which carry no judgements; absent from reports written before it existed).
+    ``per_query`` maps a metric to ``{"a": {query: value}, "b": {query: value}, ...}`` (one key
+    per run, see `ranklens.compare.family.run_key`) so that the per-query view, exports and a
+    shared link need no recomputation. ``warnings`` are in words, for people; ``run_names``
+    are the display names of the runs, the baseline (A) first. ``coverage`` is the judgement
+    coverage of both runs of a two-run report, its guardrail and the robustness view (None for
+    per-query tables, which carry no judgements; absent from reports written before it
+    existed).
+
+    With several candidates, ``comparisons`` holds every candidate's comparisons (candidate
+    by candidate, metric by metric; ``MetricComparison.candidate`` says whose),
+    ``families`` one `FamilyComparison` per metric and ``candidate_coverage`` each candidate's
+    coverage against the baseline (in candidate order; empty for per-query tables);
+    `candidate_report` is one candidate's two-run view of it, coverage included.
     """
 
     params: Mapping[str, Any]
@@ -61,24 +81,96 @@ class Report:
     comparisons: tuple[MetricComparison, ...]
     per_query: Mapping[str, Mapping[str, Mapping[str, float]]] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
-    run_names: tuple[str, str] = ("A", "B")
+    run_names: tuple[str, ...] = ("A", "B")
     version: str = __version__
     kind: str = "compare"
     coverage: Coverage | None = None
+    families: tuple[FamilyComparison, ...] = ()
+    candidate_coverage: tuple[Coverage | None, ...] = ()
 
     @property
     def metrics(self) -> tuple[str, ...]:
-        return tuple(c.metric for c in self.comparisons)
+        return tuple(dict.fromkeys(c.metric for c in self.comparisons))
 
-    def comparison(self, metric: str) -> MetricComparison:
+    @property
+    def pair_names(self) -> tuple[str, str]:
+        """A and B: the baseline and the first candidate (the runs of a two-run report)."""
+        return (self.run_names[0], self.run_names[1])
+
+    @property
+    def candidates(self) -> tuple[int, ...]:
+        """Indices of the candidate runs in ``run_names`` (1 for a two-run report)."""
+        return tuple(range(1, len(self.run_names)))
+
+    @property
+    def several(self) -> bool:
+        """Whether this is a baseline with two or more candidates."""
+        return len(self.run_names) > 2
+
+    def comparison(self, metric: str, candidate: int = 1) -> MetricComparison:
         for c in self.comparisons:
-            if c.metric == metric:
+            if c.metric == metric and c.candidate == candidate:
                 return c
-        raise KeyError(f"no comparison for {metric!r}; the report has {list(self.metrics)}")
+        raise KeyError(f"no comparison for {metric!r} of candidate {candidate}; the report "
+                       f"has {list(self.metrics)} for candidates {list(self.candidates)}")
+
+    def family(self, metric: str) -> FamilyComparison | None:
+        """The family of ``metric`` (None for two runs: one comparison is no family)."""
+        return next((f for f in self.families if f.metric == metric), None)
+
+    def candidate_report(self, candidate: int) -> Report:
+        """Candidate ``candidate`` against the baseline as a two-run report.
+
+        Its overall rows keep the family-adjusted p (as ``q_value``), so the sentences and
+        decisions about it are the family's; per-query values, inputs and names are those of
+        the two runs. A two-run report is its own candidate 1.
+        """
+        if not self.several:
+            if candidate != 1:
+                raise KeyError(f"a two-run report has candidate 1 only, not {candidate}")
+            return self
+        if candidate not in self.candidates:
+            raise KeyError(f"no candidate {candidate}; the candidates are "
+                           f"{list(self.candidates)}")
+        names = (self.run_names[0], self.run_names[candidate])
+        roles = {run_role(0), run_role(candidate)}
+        key = run_key(candidate)
+        return Report(
+            params={**self.params, "run_names": list(names)},
+            inputs=tuple(r for r in self.inputs
+                         if r.role in roles or not r.role.startswith("run_")),
+            comparisons=tuple(dataclasses.replace(c, candidate=1) for c in self.comparisons
+                              if c.candidate == candidate),
+            per_query={m: {"a": values["a"], "b": values[key]}
+                       for m, values in self.per_query.items()},
+            warnings=self.warnings,
+            run_names=names,
+            version=self.version,
+            kind=self.kind,
+            coverage=self.coverage_of(candidate),
+        )
+
+    def coverage_of(self, candidate: int) -> Coverage | None:
+        """Candidate ``candidate``'s judgement coverage against the baseline (None for
+        per-query tables, or when the report holds none)."""
+        if not self.several:
+            return self.coverage if candidate == 1 else None
+        index = candidate - 1
+        return (self.candidate_coverage[index] if 0 <= index < len(self.candidate_coverage)
+                else None)
 
     def to_dict(self) -> dict[str, Any]:
+        if self.several:
+            return {**self._two_run_dict(), "schema": SEVERAL_SCHEMA,
+                    "families": [_family_to_dict(f) for f in self.families],
+                    "candidate_coverage": [
+                        None if c is None else coverage_to_dict(c, _result_to_dict)
+                        for c in self.candidate_coverage]}
+        return self._two_run_dict()
+
+    def _two_run_dict(self) -> dict[str, Any]:
         return {
-            "schema": SCHEMA,
+            "schema": TWO_RUN_SCHEMA,
             "kind": self.kind,
             "version": self.version,
             "run_names": list(self.run_names),
@@ -105,11 +197,15 @@ class Report:
             comparisons=tuple(_comparison_from_dict(c) for c in data["comparisons"]),
             per_query=data.get("per_query", {}),
             warnings=tuple(data.get("warnings", ())),
-            run_names=(data["run_names"][0], data["run_names"][1]),
+            run_names=tuple(data["run_names"]),
             version=data["version"],
             kind=data.get("kind", "compare"),
             coverage=(None if data.get("coverage") is None
                       else coverage_from_dict(data["coverage"], _result_from_dict)),
+            families=tuple(_family_from_dict(f) for f in data.get("families", ())),
+            candidate_coverage=tuple(
+                None if c is None else coverage_from_dict(c, _result_from_dict)
+                for c in data.get("candidate_coverage", ())),
         )
 
     @classmethod
@@ -158,6 +254,16 @@ def _result_from_dict(data: Mapping[str, Any]) -> ComparisonResult:
 
 
 def _comparison_to_dict(comparison: MetricComparison) -> dict[str, Any]:
+    data = _comparison_fields(comparison)
+    # written only with several candidates, so that two-run reports stay schema 1 exactly
+    if comparison.candidate != 1:
+        data["candidate"] = comparison.candidate
+    if comparison.overall_family:
+        data["overall_family"] = comparison.overall_family
+    return data
+
+
+def _comparison_fields(comparison: MetricComparison) -> dict[str, Any]:
     return {
         "metric": comparison.metric,
         "overall": _result_to_dict(comparison.overall),
@@ -187,6 +293,30 @@ def _comparison_from_dict(data: Mapping[str, Any]) -> MetricComparison:
         family=data.get("family", "metrics"),
         adjust_method=data.get("adjust_method", "bh"),
         warnings=tuple(data.get("warnings", ())),
+        candidate=int(data.get("candidate", 1)),
+        overall_family=data.get("overall_family", ""),
+    )
+
+
+def _family_to_dict(family: FamilyComparison) -> dict[str, Any]:
+    return {
+        "metric": family.metric, "family": family.family, "method": family.method,
+        "n_queries": family.n_queries, "missing": list(family.missing),
+        "policy": family.policy, "n_permutations": family.n_permutations,
+        "exact": family.exact,
+        "pairs": [{"a": row.a, "b": row.b, "adjusted_p": row.adjusted_p,
+                   "result": _result_to_dict(row.result)} for row in family.pairs],
+    }
+
+
+def _family_from_dict(data: Mapping[str, Any]) -> FamilyComparison:
+    return FamilyComparison(
+        metric=data["metric"], family=data["family"], method=data["method"],
+        pairs=tuple(PairRow(int(row["a"]), int(row["b"]), _result_from_dict(row["result"]),
+                            float(row["adjusted_p"])) for row in data["pairs"]),
+        n_queries=int(data["n_queries"]), missing=tuple(int(m) for m in data["missing"]),
+        policy=data["policy"], n_permutations=int(data["n_permutations"]),
+        exact=bool(data["exact"]),
     )
 
 

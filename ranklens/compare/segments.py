@@ -65,8 +65,14 @@ class MetricComparison:
     """Run B against run A on one metric: overall and, when segments are given, per segment.
 
     ``family`` names the set of comparisons whose q-values were computed together:
-    ``"segments"`` (the rows of this metric) or ``"metrics"`` (the overall rows of all
-    metrics in the report). ``warnings`` are the library's messages, in words.
+    ``"segments"`` (the rows of this metric), ``"candidates-segments"`` (the segment rows of
+    this metric of every candidate) or ``"metrics"`` (the overall rows of all metrics in the
+    report). ``warnings`` are the library's messages, in words.
+
+    With several candidates (``ranklens.compare.family``), ``candidate`` is the index of run
+    B among the report's runs (1 for the first candidate) and ``overall_family`` says in
+    words what the overall row's ``q_value`` is adjusted for ("for 5 candidates"): it is
+    then the family-wise adjusted p, not a q-value across metrics.
     """
 
     metric: str
@@ -76,6 +82,8 @@ class MetricComparison:
     family: str = "metrics"
     adjust_method: str = "bh"
     warnings: tuple[str, ...] = ()
+    candidate: int = 1
+    overall_family: str = ""
 
     @property
     def rows(self) -> tuple[SegmentRow, ...]:

@@ -4,6 +4,10 @@ Every format shows the same rows (overall, then one per segment) and the text fo
 same sentences as the app (``ranklens.compare.words``). Rendering computes nothing: every
 number is read from the Report, so ``--format json`` is ``Report.to_json()`` itself.
 
+A report of several candidates opens with a leaderboard per metric (the baseline's mean, then
+each candidate's mean, B − A, interval, p, adjusted p and W/T/L) and the family's sentences,
+then each candidate's sections as a two-run report shows them.
+
 HTML is ``ranklens.compare.html``; the MDE and PPI texts are ``ranklens.plan.text`` and
 ``ranklens.ppi.text``.
 """
@@ -12,14 +16,25 @@ from __future__ import annotations
 
 import csv
 import io
+import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ranklens.compare import coverage_words
 from ranklens.compare.report import Report, result_row
 from ranklens.compare.segments import INTERVALS_NOTE, MetricComparison, SegmentRow
-from ranklens.compare.words import caveat, headline, interval_note, segments_summary
-from ranklens.formats import DASH, format_delta, format_p
+from ranklens.compare.views import leaderboard_table, pairs_table, win_tie_loss
+from ranklens.compare.words import (
+    caveat,
+    family_sentence,
+    headline,
+    interval_note,
+    leaderboard_summary,
+    pairing_sentence,
+    q_family_words,
+    segments_summary,
+)
+from ranklens.formats import DASH, format_delta, format_p, plain_table
 from ranklens.stats import interval_label
 
 FORMATS = ("text", "json", "csv", "markdown")
@@ -107,16 +122,19 @@ def aligned_table(comparison: MetricComparison, run_names: tuple[str, str]) -> l
     return lines
 
 
-def _settings_line(comparison: MetricComparison) -> str:
+def _settings_line(comparison: MetricComparison, n_candidates: int = 1) -> str:
     result = comparison.overall
     adjusted = {"bh": "Benjamini-Hochberg", "by": "Benjamini-Yekutieli", "holm": "Holm"}.get(
         comparison.adjust_method, comparison.adjust_method)
-    family = "segments" if comparison.family == "segments" else "metrics"
+    family = q_family_words(comparison.family if comparison.segments else "metrics",
+                            n_candidates)
+    decided = (f"{MARK} = q, overall: adjusted p {comparison.overall_family}"
+               if comparison.overall_family else f"{MARK} = q (else p)")
     method = result.interval.method
     resamples = "" if method == "sign-flip" else f" ({result.n_resamples:,} resamples)"
     return (f"{interval_label(method)}{resamples}, "
             f"sign-flip permutation p ({result.n_permutations:,} permutations), "
-            f"q: {adjusted} across {family}; {MARK} = q (else p) \u2264 {result.alpha:g}")
+            f"q: {adjusted} {family}; {decided} \u2264 {result.alpha:g}")
 
 
 def _verdict(comparison: MetricComparison, run_names: tuple[str, str]) -> list[str]:
@@ -133,7 +151,7 @@ def _banner(report: Report, comparison: MetricComparison) -> str | None:
     coverage = None if report.coverage is None else report.coverage.metric(comparison.metric)
     if coverage is None:
         return None
-    return coverage_words.banner(coverage, comparison.overall, report.run_names)
+    return coverage_words.banner(coverage, comparison.overall, report.pair_names)
 
 
 def _coverage_sentences(report: Report, comparison: MetricComparison) -> list[str]:
@@ -141,8 +159,8 @@ def _coverage_sentences(report: Report, comparison: MetricComparison) -> list[st
     coverage = None if report.coverage is None else report.coverage.metric(comparison.metric)
     if coverage is None:
         return []
-    sentences = [coverage_words.coverage_line(coverage, report.run_names),
-                 coverage_words.coverage_note(coverage, comparison.overall, report.run_names),
+    sentences = [coverage_words.coverage_line(coverage, report.pair_names),
+                 coverage_words.coverage_note(coverage, comparison.overall, report.pair_names),
                  coverage_words.segments_flagged(coverage)]
     return [s for s in sentences if s]
 
@@ -151,7 +169,7 @@ def _robustness_lines(report: Report, metric: str) -> list[str]:
     """The robustness view as an aligned table, and whether the treatments agree."""
     if report.coverage is None:
         return []
-    rows = coverage_words.treatment_rows(report.coverage, metric, report.run_names)
+    rows = coverage_words.treatment_rows(report.coverage, metric, report.pair_names)
     if not rows:
         return list(report.coverage.notes)
     keys = ("treatment", "mean_a", "mean_b", "delta", "interval", "p", "reads")
@@ -166,7 +184,7 @@ def _robustness_lines(report: Report, metric: str) -> list[str]:
                                       else r[k].ljust(widths[k]) for k in keys).rstrip())
     notes = [r["note"] for r in rows if r["note"]]
     lines += [f"  note: {note}" for note in notes]
-    summary = coverage_words.robustness_summary(report.coverage, metric, report.run_names)
+    summary = coverage_words.robustness_summary(report.coverage, metric, report.pair_names)
     if summary:
         lines.append(f"  {summary}")
     return lines
@@ -178,9 +196,33 @@ def _input_lines(report: Report) -> list[str]:
 
 
 def render_text(report: Report, width: int = 100) -> str:
-    """What ``ranklens compare`` prints: per metric a table and the verdict; warnings last."""
-    import textwrap
+    """What ``ranklens compare`` prints: per metric a table and the verdict; warnings last.
 
+    Several candidates: the leaderboards first, then each candidate's tables and verdicts.
+    """
+    out: list[str] = []
+    if report.several:
+        for metric in report.metrics:
+            out.extend(_leaderboard_text(report, metric, width))
+        for j in report.candidates:
+            names = report.run_names
+            out += [f"== {names[j]} against {names[0]} ==", ""]
+            out.extend(_metric_sections(report.candidate_report(j), width,
+                                        len(report.candidates)))
+    else:
+        out.extend(_metric_sections(report, width))
+    out.append("Inputs:")
+    out.extend(f"  {line}" for line in _input_lines(report))
+    if report.warnings:
+        out.append("")
+        out.append("Warnings:")
+        for message in report.warnings:
+            out.extend(textwrap.wrap(message, width, initial_indent="  - ",
+                                     subsequent_indent="    "))
+    return "\n".join(out) + "\n"
+
+
+def _metric_sections(report: Report, width: int, n_candidates: int = 1) -> list[str]:
     out: list[str] = []
     for comparison in report.comparisons:
         out.append(f"{comparison.metric}")
@@ -191,13 +233,13 @@ def render_text(report: Report, width: int = 100) -> str:
                                      f"{coverage_words.BANNER_POINTER}", width,
                                      subsequent_indent="  "))
             out.append("")
-        out.extend(aligned_table(comparison, report.run_names))
+        out.extend(aligned_table(comparison, report.pair_names))
         out.append("")
-        out.append(_settings_line(comparison))
+        out.append(_settings_line(comparison, n_candidates))
         if comparison.segments:
             out.append(INTERVALS_NOTE)
         out.append("")
-        for sentence in _verdict(comparison, report.run_names):
+        for sentence in _verdict(comparison, report.pair_names):
             out.extend(textwrap.wrap(sentence, width) or [""])
             out.append("")
         coverage = _coverage_sentences(report, comparison)
@@ -209,15 +251,75 @@ def render_text(report: Report, width: int = 100) -> str:
         if robustness:
             out.extend(robustness)
             out.append("")
-    out.append("Inputs:")
-    out.extend(f"  {line}" for line in _input_lines(report))
-    if report.warnings:
-        out.append("")
-        out.append("Warnings:")
-        for message in report.warnings:
-            out.extend(textwrap.wrap(message, width, initial_indent="  - ",
-                                     subsequent_indent="    "))
-    return "\n".join(out) + "\n"
+    return out
+
+
+LEADERBOARD_HEADER = ("run", "mean", "B \u2212 A", "{level}% CI", "p", "adj. p", "W / T / L",
+                      "")
+_LEADERBOARD_RIGHT = {1, 2, 4, 5, 6}
+PAIRS_HEADER = ("B", "A", "B \u2212 A", "{level}% CI", "p", "adj. p", "W / T / L", "")
+
+
+def leaderboard_cells(report: Report, metric: str) -> tuple[list[str], list[list[str]]]:
+    """The leaderboard of ``metric`` as display strings: header and rows (baseline first)."""
+    table = leaderboard_table(report, metric)
+    alpha = report.comparison(metric, report.candidates[0]).overall.alpha
+    header = [h.format(level=round(100 * (1 - alpha))) for h in LEADERBOARD_HEADER]
+    rows = []
+    for record in table.to_dict("records"):
+        if record["baseline"]:
+            rows.append([f"{record['run']} (A, baseline)", f"{record['mean']:.4f}", "", "",
+                         "", "", "", ""])
+            continue
+        rows.append([
+            str(record["run"]), f"{record['mean']:.4f}", format_delta(record["delta"]),
+            f"[{format_delta(record['ci_low'])}, {format_delta(record['ci_high'])}]",
+            format_p(record["p_value"]), format_p(record["adjusted_p"]),
+            win_tie_loss(record["wins"], record["ties"], record["losses"]),
+            MARK if record["significant"] else ""])
+    return header, rows
+
+
+def pairs_cells(report: Report, metric: str) -> tuple[list[str], list[list[str]]]:
+    """Every pair of the family as display strings (all-pairs reports); no rows otherwise."""
+    table = pairs_table(report, metric)
+    alpha = report.comparison(metric, report.candidates[0]).overall.alpha
+    header = [h.format(level=round(100 * (1 - alpha))) for h in PAIRS_HEADER]
+    rows = [[str(r["run_b"]), str(r["run_a"]), format_delta(r["delta"]),
+             f"[{format_delta(r['ci_low'])}, {format_delta(r['ci_high'])}]",
+             format_p(r["p_value"]), format_p(r["adjusted_p"]),
+             win_tie_loss(r["wins"], r["ties"], r["losses"]), MARK if r["significant"] else ""]
+            for r in table.to_dict("records")]
+    return header, rows
+
+
+def family_lines(report: Report, metric: str) -> list[str]:
+    """The sentences under a leaderboard: the verdict, the family, the pairing, the mark, and
+    the runs' judgement coverage (`coverage_words.leaderboard_coverage`)."""
+    family = report.family(metric)
+    assert family is not None  # a report of several candidates has one per metric
+    alpha = report.comparison(metric, report.candidates[0]).overall.alpha
+    return [leaderboard_summary(report.run_names, family, alpha),
+            family_sentence(family, len(report.run_names)),
+            pairing_sentence(family, report.run_names),
+            f"{MARK} = adjusted p \u2264 {alpha:g}. Intervals and p are each candidate's own "
+            "comparison with the baseline, not adjusted.",
+            *filter(None, [coverage_words.leaderboard_coverage(report, metric)])]
+
+
+def _leaderboard_text(report: Report, metric: str, width: int) -> list[str]:
+    header, rows = leaderboard_cells(report, metric)
+    out = [f"{metric}: {len(report.candidates)} candidates against {report.run_names[0]}", ""]
+    out += plain_table(header, rows, _LEADERBOARD_RIGHT)
+    family = report.family(metric)
+    if family is not None and family.family == "all-pairs":
+        pair_header, pair_rows = pairs_cells(report, metric)
+        out += ["", "Every pair:", *plain_table(pair_header, pair_rows, _LEADERBOARD_RIGHT)]
+    out.append("")
+    for sentence in family_lines(report, metric):
+        out.extend(textwrap.wrap(sentence, width) or [""])
+    out.append("")
+    return out
 
 
 def _md_escape(text: str) -> str:
@@ -233,40 +335,67 @@ def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list
 
 
 def render_markdown(report: Report) -> str:
-    """The text report as Markdown: a heading and a table per metric, then the verdict."""
-    name_a, name_b = report.run_names
-    out = [f"# {name_b} vs {name_a}", ""]
+    """The text report as Markdown: a heading and a table per metric, then the verdict.
+
+    Several candidates: a leaderboard per metric first, then a section per candidate.
+    """
+    if not report.several:
+        name_a, name_b = report.pair_names
+        out = [f"# {name_b} vs {name_a}", "", *_markdown_sections(report, "##")]
+    else:
+        names = report.run_names
+        out = [f"# {len(report.candidates)} candidates vs {names[0]}", ""]
+        for metric in report.metrics:
+            header, rows = leaderboard_cells(report, metric)
+            header[-1] = "sig."
+            out += [f"## Leaderboard: {metric}", "", *markdown_table(header, rows), ""]
+            family = report.family(metric)
+            if family is not None and family.family == "all-pairs":
+                pair_header, pair_rows = pairs_cells(report, metric)
+                pair_header[-1] = "sig."
+                out += ["Every pair:", "", *markdown_table(pair_header, pair_rows), ""]
+            for sentence in family_lines(report, metric):
+                out += [sentence, ""]
+        for j in report.candidates:
+            out += [f"## {names[j]} vs {names[0]}", ""]
+            out += _markdown_sections(report.candidate_report(j), "###",
+                                      len(report.candidates))
+    out += ["## Inputs", ""] + [f"- {line}" for line in _input_lines(report)]
+    if report.warnings:
+        out += ["", "## Warnings", ""] + [f"- {message}" for message in report.warnings]
+    return "\n".join(out) + "\n"
+
+
+def _markdown_sections(report: Report, level: str, n_candidates: int = 1) -> list[str]:
+    out: list[str] = []
     for comparison in report.comparisons:
-        out += [f"## {comparison.metric}", ""]
+        out += [f"{level} {comparison.metric}", ""]
         warning = _banner(report, comparison)
         if warning:
             out += [f"> **{coverage_words.BANNER_TITLE}** {warning} "
                     f"{coverage_words.BANNER_POINTER}", ""]
-        header = _columns(_headers(comparison, report.run_names))
+        header = _columns(_headers(comparison, report.pair_names))
         header[8] = "sig."
         out += markdown_table(header, [_columns(cells(row)) for row in comparison.rows])
-        out += ["", f"_{_settings_line(comparison)}_", ""]
+        out += ["", f"_{_settings_line(comparison, n_candidates)}_", ""]
         if comparison.segments:
             out += [INTERVALS_NOTE, ""]
-        for sentence in _verdict(comparison, report.run_names):
+        for sentence in _verdict(comparison, report.pair_names):
             out += [sentence, ""]
         for sentence in _coverage_sentences(report, comparison):
             out += [sentence, ""]
         if report.coverage is not None:
             rows = coverage_words.treatment_rows(report.coverage, comparison.metric,
-                                                 report.run_names)
+                                                 report.pair_names)
             if rows:  # a list, so that each metric keeps one Markdown table
-                out += [f"### {coverage_words.ROBUSTNESS_TITLE}", ""]
+                out += [f"{level}# {coverage_words.ROBUSTNESS_TITLE}", ""]
                 out += [f"- **{r['treatment']}**: A {r['mean_a']}, B {r['mean_b']}, "
                         f"B \u2212 A {r['delta']} ({r['interval']}), p {r['p']}: {r['reads']}"
                         + (f" ({r['note']})" if r["note"] else "") for r in rows]
                 summary = coverage_words.robustness_summary(report.coverage, comparison.metric,
-                                                            report.run_names)
+                                                            report.pair_names)
                 out += ["", summary, ""] if summary else [""]
-    out += ["## Inputs", ""] + [f"- {line}" for line in _input_lines(report)]
-    if report.warnings:
-        out += ["", "## Warnings", ""] + [f"- {message}" for message in report.warnings]
-    return "\n".join(out) + "\n"
+    return out
 
 
 def _csv_values(comparison: MetricComparison, row: SegmentRow) -> list[object]:
@@ -279,12 +408,39 @@ def _csv_values(comparison: MetricComparison, row: SegmentRow) -> list[object]:
     return [values.get(column, "") for column in CSV_COLUMNS]
 
 
+MULTI_CSV_COLUMNS = ("baseline", "candidate", *CSV_COLUMNS, "adjusted_p")
+"""CSV columns of a report of several candidates: whose comparison a row is, and the
+family-adjusted p on each overall row."""
+
+
 def render_csv(report: Report) -> str:
-    """One row per metric and segment (overall first), full-precision numbers, a header."""
+    """One row per metric and segment (overall first), full-precision numbers, a header.
+
+    Several candidates: the same rows for each candidate, named in ``baseline`` and
+    ``candidate``, with the family-adjusted p on the overall rows; with every pair in the
+    family, the pairs of candidates follow as overall rows of their own.
+    """
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
+    if not report.several:
+        writer.writerow(CSV_COLUMNS)
+        for comparison in report.comparisons:
+            for row in comparison.rows:
+                writer.writerow(_csv_values(comparison, row))
+        return buffer.getvalue()
+    names = report.run_names
+    writer.writerow(MULTI_CSV_COLUMNS)
     for comparison in report.comparisons:
-        for row in comparison.rows:
-            writer.writerow(_csv_values(comparison, row))
+        family = report.family(comparison.metric)
+        adjusted = "" if family is None else family.pair(0, comparison.candidate).adjusted_p
+        for index, row in enumerate(comparison.rows):
+            writer.writerow([names[0], names[comparison.candidate],
+                             *_csv_values(comparison, row), adjusted if index == 0 else ""])
+    for family in report.families:
+        for pair in family.pairs:
+            if pair.a == 0:
+                continue
+            alone = MetricComparison(family.metric, pair.result)
+            writer.writerow([names[pair.a], names[pair.b],
+                             *_csv_values(alone, alone.rows[0]), pair.adjusted_p])
     return buffer.getvalue()

@@ -3,7 +3,9 @@
 ``segment_table`` answers "what does each row of the forest plot say" (overall first, then the
 segments sorted by difference), with plain column names fit for a CSV or JSON download;
 ``per_query_table`` answers "which queries moved, and by how much" on the queries the comparison
-paired. They reshape what the Report holds; they compute no statistics (no interval, no test).
+paired; ``leaderboard_table`` "how does each candidate do against the baseline, with the
+family's adjusted p" and ``pairs_table`` every comparison of the family (all pairs when asked).
+They reshape what the Report holds; they compute no statistics (no interval, no test).
 """
 
 from __future__ import annotations
@@ -15,11 +17,13 @@ from typing import Any
 
 import pandas as pd
 
+from ranklens.compare.family import FamilyComparison
 from ranklens.compare.report import Report, result_row
 from ranklens.compare.segments import OVERALL, MetricComparison, SegmentRow
 from ranklens.formats import format_interval, format_p
 from ranklens.stats import ComparisonResult
 from ranklens.stats.pairing import pair
+from ranklens.stats.results import at_most
 
 SEGMENT_COLUMNS = (  # where the row is, what it says, and columns of `result_row`
     "segment", "overall", "n_queries", "mean_a", "mean_b", "delta", "ci_low", "ci_high",
@@ -166,3 +170,91 @@ def with_query_coverage(report: Report, metric: str, per_query: pd.DataFrame) ->
     columns = {key: [values.get(q, math.nan) for q in per_query["query_id"]]
                for key, values in coverage.per_query.items()}
     return per_query.assign(**columns)
+LEADERBOARD_COLUMNS = (
+    "run", "position", "baseline", "n_queries", "mean", "delta", "ci_low", "ci_high",
+    "p_value", "adjusted_p", "t_p_value", "significant", "finding", "wins", "ties", "losses",
+)
+PAIR_COLUMNS = (
+    "run_a", "run_b", "position_a", "position_b", "n_queries", "mean_a", "mean_b", "delta",
+    "ci_low", "ci_high", "p_value", "adjusted_p", "significant", "wins", "ties", "losses",
+)
+
+
+def candidate_finding(delta: float, significant: bool, name: str) -> str:
+    """``"<name> better"``, ``"<name> worse"`` or ``"no reliable difference"``."""
+    if not significant or delta == 0:
+        return NO_DIFFERENCE
+    return (BETTER if delta > 0 else WORSE).format(b=name)
+
+
+def leaderboard_table(report: Report, metric: str) -> pd.DataFrame:
+    """The baseline and every candidate on ``metric``: the baseline's row first, then the
+    candidates by mean, best first (ties in input order).
+
+    ``position`` is the run's place among the report's runs (0 the baseline; what stable
+    colours key on). A candidate's ``delta``, interval, ``p_value``, ``t_p_value`` and W/T/L
+    are its comparison with the baseline; ``adjusted_p`` is adjusted for the family (for a
+    two-run report: its own p, a family of one) and decides ``significant`` and ``finding``.
+    """
+    names = report.run_names
+    first = report.comparison(metric, report.candidates[0]).overall
+    rows: list[dict[str, object]] = [{
+        "run": names[0], "position": 0, "baseline": True, "n_queries": first.n_queries,
+        "mean": first.mean_a, "finding": "baseline",
+    }]
+    family = report.family(metric)
+    for j in report.candidates:
+        result = report.comparison(metric, j).overall
+        adjusted = (result.p_value if family is None else family.pair(0, j).adjusted_p)
+        significant = at_most_alpha(adjusted, result.alpha)
+        rows.append({
+            "run": names[j], "position": j, "baseline": False, "n_queries": result.n_queries,
+            "mean": result.mean_b, "delta": result.delta, "ci_low": result.interval.low,
+            "ci_high": result.interval.high, "p_value": result.p_value, "adjusted_p": adjusted,
+            "t_p_value": result.t_test.p_value, "significant": significant,
+            "finding": candidate_finding(result.delta, significant, names[j]),
+            "wins": result.outcomes.wins, "ties": result.outcomes.ties,
+            "losses": result.outcomes.losses,
+        })
+    baseline, candidates = rows[0], rows[1:]
+    candidates.sort(key=lambda r: (-_number(r["mean"]), _number(r["position"])))
+    frame = pd.DataFrame.from_records([baseline, *candidates], columns=list(LEADERBOARD_COLUMNS))
+    frame["significant"] = frame["significant"].fillna(False).astype(bool)
+    return frame
+
+
+def pairs_table(report: Report, metric: str) -> pd.DataFrame:
+    """Every comparison of ``metric``'s family, in the family's order (the baseline's pairs
+    first): run B against run A, its interval, own p and adjusted p. Empty for two runs."""
+    family: FamilyComparison | None = report.family(metric)
+    names = report.run_names
+    records = []
+    for row in () if family is None else family.pairs:
+        result = row.result
+        significant = at_most_alpha(row.adjusted_p, result.alpha)
+        records.append({
+            "run_a": names[row.a], "run_b": names[row.b], "position_a": row.a,
+            "position_b": row.b, "n_queries": result.n_queries, "mean_a": result.mean_a,
+            "mean_b": result.mean_b, "delta": result.delta, "ci_low": result.interval.low,
+            "ci_high": result.interval.high, "p_value": result.p_value,
+            "adjusted_p": row.adjusted_p, "significant": significant,
+            "wins": result.outcomes.wins, "ties": result.outcomes.ties,
+            "losses": result.outcomes.losses,
+        })
+    return pd.DataFrame.from_records(records, columns=list(PAIR_COLUMNS))
+
+
+def _number(value: object) -> float:
+    return float(value)  # type: ignore[arg-type]
+
+
+def at_most_alpha(p: float, alpha: float) -> bool:
+    """The package's one decision rule (``ranklens.stats.results.at_most``)."""
+    return at_most(p, alpha)
+
+
+def win_tie_loss(wins: object, ties: object, losses: object) -> str:
+    """``"190 / 50 / 160"``; empty when the counts are missing (a too-small row)."""
+    if any(pd.isna(v) for v in (wins, ties, losses)):  # type: ignore[call-overload]
+        return ""
+    return f"{int(wins):,} / {int(ties):,} / {int(losses):,}"  # type: ignore[call-overload]

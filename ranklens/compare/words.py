@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from statistics import NormalDist
 
+from ranklens.compare.family import FamilyComparison, family_phrase
 from ranklens.compare.segments import MetricComparison, SegmentRow
 from ranklens.formats import format_delta, format_interval, format_p
 from ranklens.stats import ComparisonResult, interval_description, interval_label
+from ranklens.stats.results import at_most
 
 _Z = NormalDist()
 
@@ -52,7 +54,9 @@ def headline(comparison: MetricComparison, run_names: tuple[str, str]) -> str:
     interval = f"{level}% CI {format_interval(result.interval.low, result.interval.high)}"
     tests = (f"permutation p {_p_phrase(result.p_value)}, "
              f"t-test p {_p_phrase(result.t_test.p_value)}")
-    if result.q_value is not None:
+    if result.q_value is not None and comparison.overall_family:
+        tests += f", adjusted p {_p_phrase(result.q_value)} {comparison.overall_family}"
+    elif result.q_value is not None:
         tests += f", q {_p_phrase(result.q_value)} across metrics"
     measured = (f"{comparison.metric}: {name_b} \u2212 {name_a} = {format_delta(result.delta)} "
                 f"({interval}; {tests}) over {result.n_queries:,} queries")
@@ -126,3 +130,64 @@ def _listing(rows: list[SegmentRow]) -> str:
 def _p_phrase(p: float) -> str:
     text = format_p(p)
     return text if text.startswith("<") else f"= {text}"
+
+
+Q_FAMILY_WORDS = {
+    "segments": "across segments",
+    "candidates-segments": "across the segments of every candidate",
+    "metrics": "across metrics",
+}
+
+
+def q_family_words(family: str, n_candidates: int = 1) -> str:
+    """What a q-value is adjusted across: "across the segments of all 5 candidates"."""
+    if family == "candidates-segments":
+        return f"across the segments of all {n_candidates} candidates"
+    return Q_FAMILY_WORDS.get(family, f"across {family}")
+
+
+def leaderboard_summary(run_names: tuple[str, ...], family: FamilyComparison,
+                        alpha: float) -> str:
+    """Which candidates differ from the baseline by the family's adjusted p, in a sentence."""
+    baseline = run_names[0]
+    k = len(run_names) - 1
+    rows = [family.pair(0, j) for j in range(1, len(run_names))]
+    better = [run_names[r.b] for r in rows if at_most(r.adjusted_p, alpha) and r.result.delta > 0]
+    worse = [run_names[r.b] for r in rows if at_most(r.adjusted_p, alpha) and r.result.delta < 0]
+    held = (f"adjusted p \u2264 {alpha:g} {family_phrase(family.family, len(run_names))}, so "
+            f"the chance of any false finding among them is at most {alpha:g}")
+    if not better and not worse:
+        return (f"No candidate differs reliably from {baseline} on {family.metric} "
+                f"(none reaches {held}).")
+    parts = []
+    if better:
+        parts.append(f"{_names(better)} {'is' if len(better) == 1 else 'are'} better than "
+                     f"{baseline}")
+    if worse:
+        parts.append(f"{_names(worse)} {'is' if len(worse) == 1 else 'are'} worse")
+    rest = k - len(better) - len(worse)
+    tail = f"; {rest} other{'s' if rest != 1 else ''} not reliably different" if rest else ""
+    return f"On {family.metric}, " + "; ".join(parts) + tail + f" ({held})."
+
+
+def family_sentence(family: FamilyComparison, n_runs: int) -> str:
+    """How the adjusted p-values were made, in a sentence."""
+    return f"Adjusted p: {family.describe(n_runs)}."
+
+
+def pairing_sentence(family: FamilyComparison, run_names: tuple[str, ...]) -> str:
+    """On which queries the runs were compared, and what each run lacked."""
+    lacking = [(name, count) for name, count in zip(run_names, family.missing, strict=True)
+               if count]
+    paired = f"{family.n_queries:,} queries paired across all {len(run_names)} runs"
+    if not lacking:
+        return f"{paired}; every run has every one of them."
+    verb = "scored 0 there" if family.policy == "zero" else "left out of every comparison"
+    listed = ", ".join(f"{name} lacks {count:,}" for name, count in lacking)
+    return f"{paired}; {listed} ({verb})."
+
+
+def _names(names: list[str]) -> str:
+    if len(names) <= 2:
+        return " and ".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]

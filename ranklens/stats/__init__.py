@@ -5,7 +5,8 @@ one metric, B minus A. `compare` gives the whole verdict for two `MetricResult`s
 `mean_interval` (the interval a comparison shows: bootstrap-t from 20 queries, the sign-flip
 interval below; `interval_description` says which in words), `paired_bootstrap`,
 `sign_flip_interval`, `permutation_test` (p-value), `paired_t_test`,
-`benjamini_hochberg`/`adjust` (many comparisons), `minimum_detectable_effect`/
+`benjamini_hochberg`/`adjust` (many comparisons), `family_test`/`pair_runs` (several
+candidates against a baseline, family-wise error held), `minimum_detectable_effect`/
 `required_queries`/`power` (how many queries) and `ppi_compare` (proxy judgements corrected
 on gold) are its parts. `ranklens.stats.tolerance` holds the one tolerance for "no
 difference". numpy, plus scipy.special on first use of a t or normal probability: no pandas,
@@ -15,6 +16,7 @@ files or Streamlit.
 from ranklens.stats.bootstrap import paired_bootstrap, resample_means
 from ranklens.stats.compare import compare, effect_size
 from ranklens.stats.errors import InsufficientSampleError, SmallSampleWarning
+from ranklens.stats.family import AlignedRuns, FamilyTest, comparison_pairs, family_test, pair_runs
 from ranklens.stats.interval import (
     DEFAULT_INTERVAL,
     INTERVAL_METHODS,
@@ -62,9 +64,11 @@ __all__ = [
     "MIN_QUERIES",
     "NO_DIFFERENCE",
     "PPI_METHODS",
+    "AlignedRuns",
     "BootstrapInterval",
     "ComparisonResult",
     "Deltas",
+    "FamilyTest",
     "InsufficientSampleError",
     "Outcomes",
     "PPIComparison",
@@ -75,13 +79,16 @@ __all__ = [
     "benjamini_hochberg",
     "benjamini_yekutieli",
     "compare",
+    "comparison_pairs",
     "effect_size",
+    "family_test",
     "holm",
     "interval_description",
     "interval_label",
     "mde",
     "mean_interval",
     "minimum_detectable_effect",
+    "pair_runs",
     "paired_bootstrap",
     "paired_deltas",
     "paired_t_test",

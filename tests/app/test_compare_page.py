@@ -20,6 +20,7 @@ from streamlit.testing.v1 import AppTest
 
 from ranklens import demo
 from ranklens.app import markup
+from ranklens.app.state import RUN_ROLES
 from ranklens.compare import charts, views
 from ranklens.compare.analysis import CompareSettings, LoadedInputs, load_inputs
 from ranklens.compare.rankings import side_by_side
@@ -63,7 +64,7 @@ def compare(at: AppTest) -> AppTest:
 def library_report(files: Mapping[str, tuple[str, bytes]], **settings: object) -> tuple[
         LoadedInputs, Report]:
     inputs = load_inputs(
-        *(InputFile(role, *files[role]) for role in ("run_a", "run_b")),
+        *(InputFile(role, *files[role]) for role in RUN_ROLES if role in files),
         qrels=InputFile("qrels", *files["qrels"]) if "qrels" in files else None,
         segments=InputFile("segments", *files["segments"]) if "segments" in files else None,
     )
@@ -73,9 +74,24 @@ def library_report(files: Mapping[str, tuple[str, bytes]], **settings: object) -
         return inputs, inputs.report(CompareSettings(**settings))  # type: ignore[arg-type]
 
 
-def demo_files() -> dict[str, tuple[str, bytes]]:
-    return {role: (demo.FILES[role], DEMO[role]) for role in ("run_a", "run_b", "qrels",
-                                                              "segments")}
+def demo_files(*, candidates: int = 2) -> dict[str, tuple[str, bytes]]:
+    """The demo's files as the page reads them: the baseline, ``candidates`` candidates (the
+    page shows both), qrels and segments."""
+    runs = ("run_a", "run_b", "run_c")[: candidates + 1]
+    return {role: (demo.FILES[role], DEMO[role]) for role in (*runs, "qrels", "segments")}
+
+
+def first_candidate(report: Report) -> Report:
+    """What the page shows under the leaderboard on arrival: the first candidate's report."""
+    return report.candidate_report(1)
+
+
+def segment_frame(container) -> pd.DataFrame:  # type: ignore[no-untyped-def]
+    """The segment table of ``container`` (the data frame with 'segment' and 'overall')."""
+    frames = [d.value for d in container.dataframe
+              if "segment" in d.value and "overall" in d.value]
+    assert len(frames) == 1
+    return frames[0].reset_index(drop=True)
 
 
 metrics_shown = metric_cards
@@ -114,8 +130,16 @@ def first_visit() -> AppTest:
 
 
 @pytest.fixture(scope="module")
-def demo_report() -> tuple[LoadedInputs, Report]:
+def demo_everything() -> tuple[LoadedInputs, Report]:
+    """The demo's three runs, as the first visit compares them."""
     return library_report(demo_files(), segment_column="intent")
+
+
+@pytest.fixture(scope="module")
+def demo_report(demo_everything) -> tuple[LoadedInputs, Report]:
+    """The first candidate against the baseline, as the page shows it on arrival."""
+    inputs, report = demo_everything
+    return inputs.pair(1), first_candidate(report)
 
 
 def test_first_visit_shows_the_demo_report_with_the_librarys_numbers(first_visit, demo_report):
@@ -130,11 +154,69 @@ def test_first_visit_shows_the_demo_report_with_the_librarys_numbers(first_visit
     assert at.title[0].value == "Compare runs"
 
 
+def test_first_visit_leads_with_the_leaderboard_of_both_candidates(first_visit,
+                                                                   demo_everything):
+    _, report = demo_everything
+    at = first_visit
+    assert "Leaderboard: nDCG@10" in [s.value for s in at.subheader]
+    expected = views.leaderboard_table(report, "nDCG@10")
+    shown = at.dataframe[0].value.reset_index(drop=True)
+    assert list(shown["name"]) == ["bm25_baseline (A, baseline)", "neural_reranker",
+                                   "weak_reranker"]
+    pd.testing.assert_frame_equal(shown[list(expected.columns)], expected, check_dtype=False)
+    assert list(shown["adjusted_text"]) == ["", *(format_p(p) for p in
+                                                  expected["adjusted_p"].iloc[1:])]
+    drawn = [f for f in chart_datasets(at)[0] if "label" in f]
+    assert [list(f["run"]) for f in drawn] == [["neural_reranker", "weak_reranker"]]
+    assert list(drawn[0]["colour"]) == [charts.run_colour(1), charts.run_colour(2)]
+    picker = labelled(at.radio, "Look into")
+    assert picker.value == 1 and picker.options == ["neural_reranker", "weak_reranker"]
+    assert "Adjust p for" in [r.label for r in at.radio]
+
+
+def test_picking_the_other_candidate_shows_its_report(demo_everything):
+    inputs, report = demo_everything
+    at = start()
+    labelled(at.radio, "Look into").set_value(2).run()
+    assert not at.exception
+    weak = report.candidate_report(2)
+    assert_headline(at, weak, "nDCG@10")
+    expected = views.segment_table(weak.comparison("nDCG@10"), weak.run_names)
+    pd.testing.assert_frame_equal(segment_frame(at)[list(expected.columns)], expected,
+                                  check_dtype=False)
+    worst = views.per_query_table(weak, "nDCG@10").sort_values(
+        ["delta", "query_id"])["query_id"].iloc[0]
+    assert labelled(at.selectbox, "Query").value == worst
+    tables = [d.value for d in at.dataframe if "change" in d.value]
+    pair = inputs.pair(2)
+    expected_rankings = side_by_side(pair.run_a, pair.run_b, pair.qrels, worst, 10)
+    pd.testing.assert_frame_equal(tables[1].reset_index(drop=True), expected_rankings.b,
+                                  check_dtype=False)
+
+
+def test_family_settings_reach_the_report():
+    at = start()
+    labelled(at.radio, "Adjust p for").set_value("all-pairs")
+    labelled(at.radio, "Adjusted by").set_value("holm")
+    labelled(at.radio, "Segment q-values").set_value("candidates-segments")
+    at.run()
+    assert not at.exception
+    _, report = library_report(demo_files(), segment_column="intent", family="all-pairs",
+                               family_method="holm", q_family="candidates-segments")
+    assert_headline(at, first_candidate(report), "nDCG@10")
+    pairs = [d.value for d in at.dataframe if "run_b" in d.value and "run_a" in d.value]
+    assert len(pairs) == 1 and len(pairs[0]) == 3
+    expected = views.segment_table(first_candidate(report).comparison("nDCG@10"),
+                                   ("bm25_baseline", "neural_reranker"))
+    assert list(segment_frame(at)["q_value"]) == pytest.approx(list(expected["q_value"]),
+                                                               nan_ok=True)
+
+
 def test_forest_plot_and_table_carry_every_segment_with_q_values(first_visit, demo_report):
     _, report = demo_report
     comparison = report.comparison("nDCG@10")
     expected = views.segment_table(comparison, report.run_names)
-    shown = first_visit.dataframe[0].value.reset_index(drop=True)
+    shown = segment_frame(first_visit)
     pd.testing.assert_frame_equal(shown[list(expected.columns)], expected, check_dtype=False)
     assert shown["q_value"].iloc[1:].notna().all()  # every segment has its q
     # display-only cells: the interval and the win/tie/loss counts, one cell each
@@ -148,10 +230,13 @@ def test_forest_plot_and_table_carry_every_segment_with_q_values(first_visit, de
                                        for row in expected.to_dict("records")]
     outcomes = overall.outcomes
     assert shown["record"].iloc[0] == f"{outcomes.wins:,} / {outcomes.ties:,} / {outcomes.losses:,}"
+    # p, q and t-test p as every page writes them: one format per column
+    assert list(shown["p_text"]) == [format_p(p) for p in expected["p_value"]]
+    assert list(shown["t_p_text"]) == [format_p(p) for p in expected["t_p_value"]]
 
     forest = charts.forest_data(expected, report.run_names)
-    drawn = [frame for frame in chart_datasets(first_visit)[0] if "row" in frame
-             and len(frame) == len(forest)]
+    drawn = [frame for datasets in chart_datasets(first_visit) for frame in datasets
+             if "row" in frame and len(frame) == len(forest)]
     assert len(drawn) == 1
     assert list(drawn[0]["row"]) == list(forest["row"])
     assert list(drawn[0]["delta"]) == pytest.approx(list(forest["delta"]))
@@ -237,8 +322,9 @@ def test_several_metrics_one_panel_each_and_segment_column_switch():
     labelled(at.selectbox, "Segment by").set_value("length").run()
     assert not at.exception and not at.error
     assert [t.label for t in at.tabs] == ["nDCG@10", "AP"]
-    _, report = library_report(demo_files(), metrics=("nDCG@10", "AP"),
-                               segment_column="length")
+    _, every = library_report(demo_files(), metrics=("nDCG@10", "AP"),
+                              segment_column="length")
+    report = first_candidate(every)
     for index, metric in enumerate(("nDCG@10", "AP")):
         at.session_state["metric_tab"] = metric  # what a click on the tab does
         at.run()
@@ -248,7 +334,8 @@ def test_several_metrics_one_panel_each_and_segment_column_switch():
         comparison = report.comparison(metric)
         assert conclusion(comparison, report.run_names) in [s.value for s in tab.subheader]
         assert "Where: by length" in [s.value for s in tab.subheader]
-        shown = tab.dataframe[0].value.reset_index(drop=True)
+        assert f"Leaderboard: {metric}" in [s.value for s in tab.subheader]
+        shown = segment_frame(tab)
         expected = views.segment_table(comparison, report.run_names)
         pd.testing.assert_frame_equal(shown[list(expected.columns)], expected,
                                       check_dtype=False)
@@ -265,7 +352,7 @@ def test_alpha_resamples_seed_and_missing_policy_reach_the_report():
     assert not at.exception
     _, report = library_report(demo_files(), alpha=0.01, n_resamples=2000,
                                n_permutations=2000, seed=7, missing="zero")
-    assert_headline(at, report, "nDCG@10")
+    assert_headline(at, first_candidate(report), "nDCG@10")
     assert "Overall interval" in [s.value for s in at.subheader]
 
 
@@ -274,8 +361,9 @@ def test_run_names_are_editable():
     labelled(at.text_input, "Name of run B").input("reranker v2").run()
     assert not at.exception
     _, report = library_report(demo_files(), segment_column="intent",
-                               run_names=("bm25_baseline", "reranker v2"))
-    assert_headline(at, report, "nDCG@10")
+                               run_names=("bm25_baseline", "reranker v2", "weak_reranker"))
+    assert_headline(at, first_candidate(report), "nDCG@10")
+    assert labelled(at.radio, "Look into").options == ["reranker v2", "weak_reranker"]
 
 
 def test_no_metric_selected_says_what_to_do():
@@ -393,8 +481,26 @@ def _per_query_table(report: Report, side: str) -> bytes:
     return out.getvalue().encode()
 
 
+def test_several_uploaded_candidates_make_a_leaderboard():
+    files = {"run_a": ("a.trec", DEMO["run_a"]), "run_b": ("b.trec", DEMO["run_b"]),
+             "qrels": ("qrels.trec", DEMO["qrels"])}
+    at = start()
+    labelled(at.radio, "Data").set_value("My files").run()
+    for role, (name, data) in files.items():
+        at.file_uploader(key=f"upload_{role}").upload(name, data)
+    at.file_uploader(key="upload_more").upload("c.trec", DEMO["run_c"])
+    compare(at)
+    assert not at.error
+    _, report = library_report({**files, "run_c": ("c.trec", DEMO["run_c"])})
+    assert report.run_names == ("a", "b", "c")
+    shown = at.dataframe[0].value.reset_index(drop=True)
+    assert list(shown["run"]) == list(views.leaderboard_table(report, "nDCG@10")["run"])
+    assert_headline(at, first_candidate(report), "nDCG@10")
+    assert "Inputs: 4 files read" in [e.label for e in at.expander]
+
+
 def test_per_query_metric_tables_without_judgements():
-    _, scored = library_report(demo_files(), metrics=("nDCG@10", "AP"))
+    _, scored = library_report(demo_files(candidates=1), metrics=("nDCG@10", "AP"))
     files = {"run_a": ("bm25.csv", _per_query_table(scored, "a")),
              "run_b": ("neural.csv", _per_query_table(scored, "b"))}
     at = upload(start(), files)

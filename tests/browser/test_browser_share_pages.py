@@ -100,7 +100,8 @@ def test_link_to_another_page_switches_to_the_shared_page(fresh_page: Callable[[
 
 
 @pytest.mark.parametrize(("path", "figures", "words"), [
-    ("", 1, "is better than"),  # Compare: one metric, one forest plot
+    # Compare, the demo's three runs: the leaderboard and each candidate's forest plot
+    ("", 3, "is better than"),
     ("/mde", 2, "will often come out non-significant"),  # MDE curve and power curve
     ("/ppi", 2, "after correcting the proxy"),  # the four intervals and the gold budget
 ])

@@ -293,3 +293,21 @@ def test_a_stored_report_of_a_newer_schema_is_refused_but_the_link_opens(
     with pytest.raises(StoredResultError, match=r"ranklens 9\.0\.0.*schema 99"):
         stored_report(shared)
     assert compare_report(shared).to_json() == original.to_json()
+
+
+def test_a_link_to_several_candidates_rebuilds_their_report(store: SQLiteReportStore) -> None:
+    from ranklens import demo
+
+    paths = demo.paths()
+    files = [InputFile.from_path(role, paths[role])
+             for role in ("run_a", "run_b", "run_c", "qrels", "segments")]
+    settings = dataclasses.replace(SETTINGS, run_names=("BM25", "Neural", "Light"),
+                                   family="all-pairs", family_method="holm",
+                                   q_family="candidates-segments")
+    original = build_report(*files[:3], qrels=files[3], segments=files[4], settings=settings)
+    shared = reopen(store, share(store, "compare", settings, files))
+    assert compare_settings(shared) == settings
+    rebuilt = compare_report(shared)
+    assert rebuilt.to_json() == original.to_json()
+    assert rebuilt.run_names == ("BM25", "Neural", "Light")
+    assert rebuilt.family(rebuilt.metrics[0]).family == "all-pairs"

@@ -14,12 +14,15 @@ from ranklens import demo
 CLI = Path(sys.executable).with_name("ranklens")
 
 
-def cli_compare(run_a: Path, run_b: Path, *, qrels: Path | None = None,
+def cli_compare(run_a: Path, run_b: Path, *candidates: Path, qrels: Path | None = None,
                 segments: Path | None = None, segment_column: str | None = None,
-                metric: str = "nDCG@10") -> dict:
-    """``ranklens compare --format json`` on these files (the console script, a subprocess)."""
-    command = [str(CLI), "compare", str(run_a), str(run_b), "--metric", metric,
-               "--format", "json"]
+                metric: str = "nDCG@10", names: tuple[str, ...] = ()) -> dict:
+    """``ranklens compare --format json`` on these files (the console script, a subprocess);
+    ``candidates`` after run B make it a leaderboard, ``names`` name the runs."""
+    command = [str(CLI), "compare", str(run_a), str(run_b), *map(str, candidates),
+               "--metric", metric, "--format", "json"]
+    for name in names:
+        command += ["--name", name]
     if qrels is not None:
         command += ["--qrels", str(qrels)]
     if segments is not None:

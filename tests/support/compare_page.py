@@ -8,6 +8,7 @@ from pathlib import Path
 
 from playwright.sync_api import Locator, Page, expect
 
+from ranklens.formats import format_p
 from tests.support.streamlit_page import (
     assert_rounds_to,
     axis_labels,
@@ -29,8 +30,9 @@ UPLOADERS = {  # role -> the uploader's label on the Compare page
     "segments": "Segment map (optional)",
 }
 # overall-row column of the segment table -> field of the CLI's JSON result
-TABLE_FIELDS = {"Mean A": "mean_a", "Mean B": "mean_b", "B \u2212 A": "delta",
-                "p": "p_value", "t-test p": "t_p_value"}
+TABLE_FIELDS = {"Mean A": "mean_a", "Mean B": "mean_b", "B \u2212 A": "delta"}
+# columns written as people read p-values (ranklens.formats.format_p) -> field
+P_FIELDS = {"p": "p_value", "t-test p": "t_p_value"}
 
 
 
@@ -56,14 +58,33 @@ def forest_rows(page: Page, expected_row: str | None = None) -> list[str]:
 
 
 def segment_table(page: Page, n_rows: int | None = None) -> list[dict[str, str]]:
-    """The rows of the table under the forest plot (the first data frame on the page), once
-    its grid holds ``n_rows`` data rows when that is given."""
-    frame = page.get_by_test_id("stDataFrame").first
+    """The rows of the table under the forest plot (the data frame with a 'Mean A' column),
+    once its grid holds ``n_rows`` data rows when that is given."""
+    frame = _frame_with_column(page, "Mean A")
     if n_rows is not None:
         frame.scroll_into_view_if_needed()
         expect(frame.locator('table[role="grid"]')).to_have_attribute(
             "aria-rowcount", str(n_rows + 1))
     return grid_rows(frame)
+
+
+def leaderboard_table(page: Page) -> list[dict[str, str]]:
+    """The rows of the leaderboard (several candidates: the data frame with 'Adjusted p')."""
+    return grid_rows(_frame_with_column(page, "Adjusted p"))
+
+
+def leaderboard_plot(page: Page) -> Locator:
+    """The leaderboard's forest plot (x title '... candidate \u2212 ...'), once drawn."""
+    chart = page.get_by_test_id("stVegaLiteChart").filter(has_text="candidate \u2212").first
+    expect(chart).to_be_visible()
+    return chart
+
+
+def _frame_with_column(page: Page, column: str) -> Locator:
+    frame = page.get_by_test_id("stDataFrame").filter(
+        has=page.locator('table[role="grid"] th', has_text=re.compile(rf"^{re.escape(column)}$")))
+    expect(frame).to_have_count(1)
+    return frame
 
 
 def headline(page: Page) -> str:
@@ -107,6 +128,8 @@ def assert_headline_equals(page: Page, expected: dict) -> None:
     assert_rounds_to(high, result["ci_high"])
     for column, field in TABLE_FIELDS.items():
         assert math.isclose(float(overall[column]), result[field], rel_tol=1e-9), column
+    for column, field in P_FIELDS.items():
+        assert overall[column] == format_p(result[field]), column
 
 
 def upload_inputs(page: Page, files: dict[str, Path]) -> None:

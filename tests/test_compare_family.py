@@ -1,0 +1,218 @@
+"""A baseline and several candidates: each candidate's comparison, the family, the Report."""
+
+from __future__ import annotations
+
+import json
+import warnings
+
+import numpy as np
+import pytest
+
+from ranklens.compare.analysis import CompareSettings, build_report, demo_files, load_inputs
+from ranklens.compare.family import compare_runs, run_key, run_role
+from ranklens.compare.report import Report
+from ranklens.compare.views import leaderboard_table, pairs_table
+from ranklens.data import MetricResult
+from ranklens.io import InputFile
+from ranklens.stats import adjust, family_test
+
+FAST = dict(n_resamples=2000, n_permutations=2000)
+
+
+@pytest.fixture(scope="module")
+def demo():
+    files = demo_files()
+    inputs = load_inputs(files["run_a"], files["run_b"], files["run_c"], qrels=files["qrels"],
+                         segments=files["segments"])
+    return files, inputs
+
+
+@pytest.fixture(scope="module")
+def report(demo):
+    _, inputs = demo
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return inputs.report(CompareSettings(segment_column="intent", seed=5, **FAST))
+
+
+def test_each_candidate_gets_exactly_its_two_run_comparison(demo, report):
+    files, _ = demo
+    names = ("bm25_baseline", "neural_reranker", "weak_reranker")
+    assert report.run_names == names and report.several and report.candidates == (1, 2)
+    for j, role in ((1, "run_b"), (2, "run_c")):
+        alone = build_report(files["run_a"], files[role], qrels=files["qrels"],
+                             segments=files["segments"],
+                             settings=CompareSettings(segment_column="intent", seed=5, **FAST))
+        mine, theirs = report.comparison("nDCG@10", j), alone.comparison("nDCG@10")
+        # every number of the overall row is the two-run one; q becomes the adjusted p
+        assert mine.overall == theirs.overall.__class__(
+            **{**theirs.overall.__dict__, "q_value": mine.overall.q_value})
+        def numbers(rows):
+            return [(r.segment, r.result.delta, r.result.interval.low, r.result.interval.high,
+                     r.result.p_value, r.result.q_value, r.result.outcomes.wins) for r in rows]
+
+        assert numbers(mine.segments) == numbers(theirs.segments)
+        assert mine.candidate == j and mine.overall_family == "for 2 candidates"
+
+
+def test_demo_numbers(report):
+    # nDCG@10 of the bundled demo: both re-rankers beat BM25 after adjusting for two
+    table = leaderboard_table(report, "nDCG@10")
+    assert list(table["run"]) == ["bm25_baseline", "neural_reranker", "weak_reranker"]
+    assert table["mean"].round(4).tolist() == [0.6186, 0.6486, 0.6447]
+    assert table["delta"].round(4).tolist()[1:] == [0.0300, 0.0261]
+    assert table["significant"].tolist() == [False, True, True]
+    assert table["finding"].tolist() == ["baseline", "neural_reranker better",
+                                         "weak_reranker better"]
+    family = report.family("nDCG@10")
+    assert family.n_queries == 400 and family.missing == (0, 0, 0) and not family.exact
+
+
+def test_adjusted_p_is_the_family_test_on_the_aligned_values(report):
+    family = report.family("nDCG@10")
+    values = report.per_query["nDCG@10"]
+    queries = sorted(values["a"])
+    matrix = np.array([[values[k][q] for k in "abc"] for q in queries])
+    own = [report.comparison("nDCG@10", j).overall.p_value for j in (1, 2)]
+    expected = family_test(matrix, n_permutations=2000, seed=5, p_values=own)
+    assert [row.adjusted_p for row in family.pairs] == list(expected.adjusted)
+    for j in (1, 2):
+        assert report.comparison("nDCG@10", j).overall.q_value == family.pair(0, j).adjusted_p
+        assert family.pair(0, j).adjusted_p >= family.pair(0, j).result.p_value
+
+
+def test_holm_and_all_pairs(demo):
+    _, inputs = demo
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        holm = inputs.report(CompareSettings(family_method="holm", **FAST))
+        pairs = inputs.report(CompareSettings(family="all-pairs", **FAST))
+    family = holm.family("nDCG@10")
+    own = sorted(row.result.p_value for row in family.pairs)
+    assert sorted(row.adjusted_p for row in family.pairs) == pytest.approx(
+        [2 * own[0], max(2 * own[0], own[1])])
+    table = pairs_table(pairs, "nDCG@10")
+    assert [(a, b) for a, b in zip(table["position_a"], table["position_b"], strict=True)] \
+        == [(0, 1), (0, 2), (1, 2)]
+    between = pairs.family("nDCG@10").pair(1, 2).result
+    assert between.mean_a == pytest.approx(0.6486, abs=5e-5)
+    assert between.mean_b == pytest.approx(0.6447, abs=5e-5)
+    assert pairs.comparison("nDCG@10", 1).overall_family == "for all 3 pairs of 3 runs"
+
+
+def test_q_values_across_candidates_and_segments(demo, report):
+    _, inputs = demo
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        joint = inputs.report(CompareSettings(segment_column="intent", seed=5,
+                                              q_family="candidates-segments", **FAST))
+    raw = [row.result for j in (1, 2) for row in report.comparison("nDCG@10", j).segments]
+    expected = [r.q_value for r in adjust([r.__class__(**{**r.__dict__, "q_value": None})
+                                           for r in raw])]
+    got = [row.result.q_value for j in (1, 2)
+           for row in joint.comparison("nDCG@10", j).segments]
+    assert got == expected
+    assert {joint.comparison("nDCG@10", j).family for j in (1, 2)} == {"candidates-segments"}
+    assert report.comparison("nDCG@10", 1).family == "segments"
+
+
+def _tables(tmp_path, skip: dict[str, set[int]]) -> list[InputFile]:
+    rng = np.random.default_rng(1)
+    files = []
+    for k, shift in zip("abcd", (0.0, 0.05, 0.0, -0.02), strict=True):
+        values = np.clip(0.5 + shift + rng.normal(0, 0.1, size=60), 0, 1)
+        lines = ["query_id,nDCG@10"] + [f"q{i:02d},{values[i]:.4f}"
+                                        for i in range(60) if i not in skip.get(k, set())]
+        files.append(InputFile(run_role("abcd".index(k)), f"{k}.csv", "\n".join(lines).encode()))
+    return files
+
+
+def test_missing_queries_are_counted_per_run_and_dropped_from_every_comparison(tmp_path):
+    files = _tables(tmp_path, {"b": {1, 2}, "d": {2, 3, 4}})
+    inputs = load_inputs(*files)
+    assert inputs.n_runs == 4 and inputs.default_run_names == ("a", "b", "c", "d")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        report = inputs.report(CompareSettings(**FAST))
+    family = report.family("nDCG@10")
+    assert family.missing == (0, 2, 0, 3) and family.n_queries == 56
+    assert all(report.comparison("nDCG@10", j).overall.n_queries == 56 for j in (1, 2, 3))
+    assert any("dropped 4 queries" in w and "2 missing from b, 3 missing from d" in w
+               for w in report.warnings)
+    assert set(report.per_query["nDCG@10"]) == {"a", "b", "c", "d"}
+    assert all(len(v) == 56 for v in report.per_query["nDCG@10"].values())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        zero = inputs.report(CompareSettings(missing="zero", **FAST))
+    assert zero.family("nDCG@10").n_queries == 60
+    assert zero.per_query["nDCG@10"]["d"]["q03"] == 0.0
+    with pytest.raises(ValueError, match="b lacks 2"):
+        inputs.report(CompareSettings(missing="error", **FAST))
+
+
+def test_json_round_trip_of_several_candidates_and_two_runs_stay_schema_1(report, demo):
+    text = report.to_json()
+    data = json.loads(text)
+    assert data["schema"] == 3 and len(data["families"]) == 1
+    assert [c.get("candidate", 1) for c in data["comparisons"]] == [1, 2]
+    again = Report.from_json(text)
+    assert again == report and again.to_json() == text
+    two = report.candidate_report(2)
+    assert two.run_names == ("bm25_baseline", "weak_reranker") and not two.several
+    assert set(two.per_query["nDCG@10"]) == {"a", "b"}
+    assert {r.role for r in two.inputs} == {"run_a", "run_c", "qrels", "segments"}
+    assert two.comparison("nDCG@10").overall.q_value == report.family("nDCG@10").pair(
+        0, 2).adjusted_p
+    files, _ = demo
+    plain = build_report(files["run_a"], files["run_b"], qrels=files["qrels"],
+                         settings=CompareSettings(**FAST))
+    plain_data = json.loads(plain.to_json())
+    assert plain_data["schema"] == 2 and "families" not in plain_data
+    assert not {"family", "family_method", "q_family"} & set(plain_data["params"])
+    assert all("candidate" not in c and "overall_family" not in c
+               for c in plain_data["comparisons"])
+
+
+def test_scoring_while_reading_gives_the_same_report(demo, report):
+    files, _ = demo
+    settings = CompareSettings(segment_column="intent", seed=5, **FAST)
+    streamed = load_inputs(files["run_a"], files["run_b"], files["run_c"],
+                           qrels=files["qrels"], segments=files["segments"], settings=settings)
+    assert streamed.runs == (None, None, None)
+    assert [f.role for f in streamed.files] == ["qrels", "segments"]  # run bytes let go
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        again = streamed.report(settings)
+    assert again.to_json() == report.to_json()
+    with pytest.raises(ValueError, match="scored while they were read"):
+        streamed.report(CompareSettings(metrics=("P@10",)))
+
+
+def test_runs_given_as_paths_and_relabelled(demo):
+    from ranklens import demo as bundled
+
+    paths = bundled.paths()
+    files, _ = demo
+    inputs = load_inputs(paths["run_a"], files["run_c"], paths["run_b"], qrels=paths["qrels"])
+    assert [f.role for f in inputs.files][:3] == ["run_a", "run_b", "run_c"]
+    assert inputs.default_run_names == ("bm25_baseline", "weak_reranker", "neural_reranker")
+
+
+def test_names_must_match_the_runs_and_be_distinct(demo):
+    _, inputs = demo
+    with pytest.raises(ValueError, match="2 run names for 3 runs"):
+        inputs.report(CompareSettings(run_names=("x", "y"), **FAST))
+    with pytest.raises(ValueError, match="its own name"):
+        inputs.report(CompareSettings(run_names=("x", "y", "y"), **FAST))
+    from ranklens.compare.analysis import _distinct  # name clashes get numbered
+
+    assert _distinct(["x", "y", "x", "x"]) == ("x", "y", "x (2)", "x (3)")
+
+
+def test_at_most_26_runs():
+    assert run_key(25) == "z" and run_role(1) == "run_b"
+    with pytest.raises(ValueError, match="at most 26 runs"):
+        run_key(26)
+    results = [{"m": MetricResult("m", {"q1": 0.1})}] * 27
+    with pytest.raises(ValueError, match="at most 26 runs"):
+        compare_runs(results, [str(i) for i in range(27)])
