@@ -857,7 +857,7 @@ def build_report(
     qrels: Input | None = None,
     segments: Input | None = None,
     settings: CompareSettings | None = None,
-    proxy_qrels: InputFile | None = None,
+    proxy_qrels: Input | None = None,
 ) -> Report:
     """Read, score and compare in one call, for scripts and tests.
 

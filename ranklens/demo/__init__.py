@@ -12,7 +12,6 @@ from pathlib import Path
 FILES = {
     "run_a": "bm25_baseline.trec",
     "run_b": "neural_reranker.trec",
-    "run_c": "weak_reranker.trec",
     "qrels": "qrels.trec",
     "qrels_proxy": "qrels_proxy.trec",
     "qrels_gold": "qrels_gold.trec",

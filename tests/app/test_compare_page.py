@@ -77,8 +77,10 @@ def library_report(files: Mapping[str, tuple[str, bytes]], **settings: object) -
 def demo_files(*, candidates: int = 2) -> dict[str, tuple[str, bytes]]:
     """The demo's files as the page reads them: the baseline, ``candidates`` candidates (the
     page shows both), qrels and segments."""
-    runs = ("run_a", "run_b", "run_c")[: candidates + 1]
-    return {role: (demo.FILES[role], DEMO[role]) for role in (*runs, "qrels", "segments")}
+    page_roles = {"run_a": "run_a", "run_b": "run_b", "run_c": "run_dense"}  # page: demo
+    runs = tuple(page_roles)[: candidates + 1]
+    return {role: (demo.FILES[page_roles.get(role, role)], DEMO[page_roles.get(role, role)])
+            for role in (*runs, "qrels", "segments")}
 
 
 def first_candidate(report: Report) -> Report:
@@ -162,15 +164,15 @@ def test_first_visit_leads_with_the_leaderboard_of_both_candidates(first_visit,
     expected = views.leaderboard_table(report, "nDCG@10")
     shown = at.dataframe[0].value.reset_index(drop=True)
     assert list(shown["name"]) == ["bm25_baseline (A, baseline)", "neural_reranker",
-                                   "weak_reranker"]
+                                   "dense_retriever"]
     pd.testing.assert_frame_equal(shown[list(expected.columns)], expected, check_dtype=False)
     assert list(shown["adjusted_text"]) == ["", *(format_p(p) for p in
                                                   expected["adjusted_p"].iloc[1:])]
     drawn = [f for f in chart_datasets(at)[0] if "label" in f]
-    assert [list(f["run"]) for f in drawn] == [["neural_reranker", "weak_reranker"]]
+    assert [list(f["run"]) for f in drawn] == [["neural_reranker", "dense_retriever"]]
     assert list(drawn[0]["colour"]) == [charts.run_colour(1), charts.run_colour(2)]
     picker = labelled(at.radio, "Look into")
-    assert picker.value == 1 and picker.options == ["neural_reranker", "weak_reranker"]
+    assert picker.value == 1 and picker.options == ["neural_reranker", "dense_retriever"]
     assert "Adjust p for" in [r.label for r in at.radio]
 
 
@@ -361,9 +363,9 @@ def test_run_names_are_editable():
     labelled(at.text_input, "Name of run B").input("reranker v2").run()
     assert not at.exception
     _, report = library_report(demo_files(), segment_column="intent",
-                               run_names=("bm25_baseline", "reranker v2", "weak_reranker"))
+                               run_names=("bm25_baseline", "reranker v2", "dense_retriever"))
     assert_headline(at, first_candidate(report), "nDCG@10")
-    assert labelled(at.radio, "Look into").options == ["reranker v2", "weak_reranker"]
+    assert labelled(at.radio, "Look into").options == ["reranker v2", "dense_retriever"]
 
 
 def test_no_metric_selected_says_what_to_do():
@@ -488,10 +490,10 @@ def test_several_uploaded_candidates_make_a_leaderboard():
     labelled(at.radio, "Data").set_value("My files").run()
     for role, (name, data) in files.items():
         at.file_uploader(key=f"upload_{role}").upload(name, data)
-    at.file_uploader(key="upload_more").upload("c.trec", DEMO["run_c"])
+    at.file_uploader(key="upload_more").upload("c.trec", DEMO["run_dense"])
     compare(at)
     assert not at.error
-    _, report = library_report({**files, "run_c": ("c.trec", DEMO["run_c"])})
+    _, report = library_report({**files, "run_c": ("c.trec", DEMO["run_dense"])})
     assert report.run_names == ("a", "b", "c")
     shown = at.dataframe[0].value.reset_index(drop=True)
     assert list(shown["run"]) == list(views.leaderboard_table(report, "nDCG@10")["run"])

@@ -28,12 +28,12 @@ from tests.support.streamlit_page import (
     widget,
 )
 
-NAMES = ("bm25_baseline", "neural_reranker", "weak_reranker")
+NAMES = ("bm25_baseline", "neural_reranker", "dense_retriever")
 
 
 def _demo_report(names: tuple[str, ...] = ()) -> dict:
     paths = demo.paths()
-    return cli_compare(paths["run_a"], paths["run_b"], paths["run_c"], qrels=paths["qrels"],
+    return cli_compare(paths["run_a"], paths["run_b"], paths["run_dense"], qrels=paths["qrels"],
                        segments=paths["segments"], segment_column="intent", names=names)
 
 
@@ -74,8 +74,8 @@ def test_leaderboard_then_each_candidate_as_the_cli_reports_it(page: Page,
     assert headline(page) == "neural_reranker is better than bm25_baseline on nDCG@10."
     assert_headline_equals(page, _candidate(expected, 1))
 
-    choose_radio(page, "Look into", "weak_reranker")
-    assert headline(page) == "weak_reranker is better than bm25_baseline on nDCG@10."
+    choose_radio(page, "Look into", "dense_retriever")
+    assert headline(page) == "dense_retriever is better than bm25_baseline on nDCG@10."
     assert_headline_equals(page, _candidate(expected, 2))
     assert segment_table(page)[0]["Finding"] == "B better"
     values = expected["per_query"]["nDCG@10"]

@@ -22,7 +22,7 @@ FAST = ["--n-resamples", "2000", "--n-permutations", "2000"]
 @pytest.fixture
 def three(demo_paths: dict[str, Path]) -> list[object]:
     """``BASELINE CAND CAND --qrels QRELS --segments SEGMENTS:intent`` of the demo."""
-    return [demo_paths["run_a"], demo_paths["run_b"], demo_paths["run_c"], "--qrels",
+    return [demo_paths["run_a"], demo_paths["run_b"], demo_paths["run_dense"], "--qrels",
             demo_paths["qrels"], "--segments", f"{demo_paths['segments']}:intent", *FAST]
 
 
@@ -31,7 +31,7 @@ def expected() -> Report:
     from ranklens import demo
 
     paths = demo.paths()
-    return build_report(paths["run_a"], paths["run_b"], paths["run_c"], qrels=paths["qrels"],
+    return build_report(paths["run_a"], paths["run_b"], paths["run_dense"], qrels=paths["qrels"],
                         segments=paths["segments"],
                         settings=CompareSettings(segment_column="intent", n_resamples=2000,
                                                  n_permutations=2000))
@@ -44,7 +44,7 @@ def test_json_is_the_library_report(ranklens: Runner, three: list[object],
     assert done.out == expected.to_json() + "\n"
     data = json.loads(done.out)
     assert data["schema"] == 3
-    assert data["run_names"] == ["bm25_baseline", "neural_reranker", "weak_reranker"]
+    assert data["run_names"] == ["bm25_baseline", "neural_reranker", "dense_retriever"]
 
 
 def test_text_leaderboard_then_each_candidate(ranklens: Runner, three: list[object],
@@ -66,11 +66,13 @@ def test_text_leaderboard_then_each_candidate(ranklens: Runner, three: list[obje
         assert f"{result.outcomes.wins:,} / {result.outcomes.ties:,} / {result.outcomes.losses:,}" in line
         assert line.rstrip().endswith("*")
     text = done.out
-    assert "On nDCG@10, neural_reranker and weak_reranker are better than bm25_baseline" in text
+    flowing = " ".join(text.split())
+    assert ("On nDCG@10, neural_reranker is better than bm25_baseline; dense_retriever is "
+            "worse") in flowing
     assert "Adjusted p: 2 comparisons (each candidate against the baseline, 3 runs)" in text
     assert "400 queries paired across all 3 runs; every run has every one of them." in text
     assert text.index("== neural_reranker against bm25_baseline ==") < text.index(
-        "== weak_reranker against bm25_baseline ==")
+        "== dense_retriever against bm25_baseline ==")
     flowing = " ".join(text.split())
     assert "adjusted p < 0.001 for 2 candidates" in flowing  # the verdict uses the family's p
     assert text.count("Inputs:") == 1
@@ -81,7 +83,7 @@ def test_all_pairs_shows_every_pair(ranklens: Runner, three: list[object]) -> No
     assert done.code == 0, done.err
     assert "Every pair:" in done.out
     pair_lines = [line for line in done.out.splitlines()
-                  if line.split()[:2] == ["weak_reranker", "neural_reranker"]]
+                  if line.split()[:2] == ["dense_retriever", "neural_reranker"]]
     assert len(pair_lines) == 1
     flowing = " ".join(done.out.split())
     assert "3 comparisons (every pair of runs, 3 runs); Holm on each pair's permutation p" \
@@ -97,7 +99,7 @@ def test_csv_has_a_row_per_candidate_and_segment(ranklens: Runner, three: list[o
     assert tuple(rows[0]) == MULTI_CSV_COLUMNS
     assert len(rows) == 2 * 7  # two candidates, overall + six intents each
     overall = [r for r in rows if r["segment"] == "All queries"]
-    assert [r["candidate"] for r in overall] == ["neural_reranker", "weak_reranker"]
+    assert [r["candidate"] for r in overall] == ["neural_reranker", "dense_retriever"]
     assert float(overall[1]["adjusted_p"]) == expected.family("nDCG@10").pair(0, 2).adjusted_p
     assert all(r["adjusted_p"] == "" for r in rows if r["segment"] != "All queries")
 
@@ -113,8 +115,13 @@ def test_markdown_and_html(ranklens: Runner, three: list[object], tmp_path: Path
     assert done.code == 0, done.err
     page = out.read_text()
     assert 'id="leaderboard-ndcg-10"' in page and 'id="candidate-2"' in page
+    # each candidate its own coverage section; the dense retriever's banner links to its own
+    assert 'id="candidate-1-coverage"' in page and 'id="candidate-2-coverage"' in page
+    assert page.count('class="warnings guardrail"') == 1
+    assert 'href="#candidate-2-robustness-ndcg-10"' in page
+    assert 'id="candidate-2-robustness-ndcg-10"' in page
     assert html_report.embedded_report(page).run_names == (
-        "bm25_baseline", "neural_reranker", "weak_reranker")
+        "bm25_baseline", "neural_reranker", "dense_retriever")
 
 
 def test_names_and_usage_errors(ranklens: Runner, three: list[object],
@@ -126,3 +133,25 @@ def test_names_and_usage_errors(ranklens: Runner, three: list[object],
     assert done.code == 2 and "1 --name for 3 runs" in done.err
     done = ranklens("compare", demo_paths["run_a"], "--qrels", demo_paths["qrels"])
     assert done.code == 2 and "at least one candidate" in done.err
+
+
+def test_unjudged_and_proxy_labels_with_several_candidates(ranklens: Runner,
+                                                           three: list[object]) -> None:
+    from ranklens import demo
+
+    paths = demo.paths()
+    done = ranklens("compare", *three, "--proxy-qrels", paths["qrels_proxy_full"],
+                    "--unjudged", "proxy", "--format", "json")
+    assert done.code == 0, done.err
+    expected = build_report(
+        paths["run_a"], paths["run_b"], paths["run_dense"], qrels=paths["qrels"],
+        segments=paths["segments"], proxy_qrels=paths["qrels_proxy_full"],
+        settings=CompareSettings(segment_column="intent", n_resamples=2000,
+                                 n_permutations=2000, unjudged="proxy"))
+    assert done.out == expected.to_json() + "\n"  # scored while read = read, then scored
+    report = Report.from_json(done.out)
+    for j in report.candidates:
+        coverage = report.coverage_of(j)
+        assert coverage is not None and coverage.treatment == "proxy"
+        assert [t.treatment for t in coverage.robustness["nDCG@10"]] == [
+            "nonrelevant", "judged-only", "proxy"]

@@ -299,8 +299,9 @@ def test_a_link_to_several_candidates_rebuilds_their_report(store: SQLiteReportS
     from ranklens import demo
 
     paths = demo.paths()
-    files = [InputFile.from_path(role, paths[role])
-             for role in ("run_a", "run_b", "run_c", "qrels", "segments")]
+    files = [InputFile.from_path(role, paths[demo_role]) for role, demo_role in (
+        ("run_a", "run_a"), ("run_b", "run_b"), ("run_c", "run_dense"), ("qrels", "qrels"),
+        ("segments", "segments"))]
     settings = dataclasses.replace(SETTINGS, run_names=("BM25", "Neural", "Light"),
                                    family="all-pairs", family_method="holm",
                                    q_family="candidates-segments")
