@@ -1,5 +1,5 @@
 """The Compare page's judgement coverage under streamlit.testing (AppTest): the banner before
-the verdict, the robustness view and the treatment of unjudged documents, each equal to the
+the verdict (in the dense retriever's candidate section of the three-run demo), the robustness view and the treatment of unjudged documents, each equal to the
 library's on the same bytes; and the PPI page's sentence on filling holes or correcting."""
 
 from __future__ import annotations
@@ -46,8 +46,9 @@ def dense_report(**settings: object) -> Report:
 
 @pytest.fixture(scope="module")
 def dense_page() -> AppTest:
+    # the demo's second candidate: picked under the leaderboard, shown as a two-run report
     at = run_page(ROOT / "app.py")
-    labelled(at.radio, "Candidate (B)").set_value("run_dense").run()
+    labelled(at.radio, "Look into").set_value(2).run()
     assert not at.exception, [e.value for e in at.exception]
     return at
 
@@ -57,9 +58,13 @@ def banners(at: AppTest) -> list[str]:
 
 
 def test_first_visit_pair_judged_alike_gets_a_note_not_a_banner() -> None:
+    # the first candidate shown (the neural re-ranker) is judged like BM25: a note, no banner;
+    # the leaderboard names the candidate whose verdict unjudged documents could change
     at = run_page(ROOT / "app.py")
     assert not at.exception, [e.value for e in at.exception]
     assert not banners(at)
+    flagged = f"Unjudged documents could change the verdict of {markup.text('dense_retriever')}"
+    assert any(flagged in c.value for c in at.caption), [c.value for c in at.caption]
     notes = [c.value for c in at.caption if "judged alike" in c.value]
     assert len(notes) == 1 and "gap 2.1 points, under 3" in notes[0], notes
 
@@ -72,7 +77,8 @@ def test_banner_before_the_verdict_says_the_librarys_words(dense_page: AppTest) 
     assert text is not None
     shown = banners(dense_page)
     assert len(shown) == 1 and markup.text(text) in shown[0]  # shown as text, escaped
-    assert f"(#{coverage_words.robustness_anchor('nDCG@10')})" in shown[0]
+    # each candidate's robustness view has its own anchor (run C's here)
+    assert f"(#{coverage_words.robustness_anchor('nDCG@10')}-c)" in shown[0]
     line = coverage_words.coverage_line(coverage, report.run_names)
     assert any(markup.text(line) in c.value for c in dense_page.caption)
 

@@ -445,7 +445,7 @@ def test_a_bad_file_shows_the_input_error_and_the_page_stays_usable():
     assert not at.exception
     assert len(at.error) == 1 and markup.text(raised.value) in at.error[0].value
     assert "Traceback" not in at.error[0].value
-    assert len(at.file_uploader) == 5  # the inputs stay there to fix (proxy labels optional)
+    assert len(at.file_uploader) == 6  # the inputs stay there to fix (more candidates, proxy)
 
     at.file_uploader(key="upload_qrels").set_value(("qrels.trec", DEMO["qrels"], "text/plain"))
     compare(at)
