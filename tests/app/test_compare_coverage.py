@@ -1,6 +1,7 @@
 """The Compare page's judgement coverage under streamlit.testing (AppTest): the banner before
-the verdict (in the dense retriever's candidate section of the three-run demo), the robustness view and the treatment of unjudged documents, each equal to the
-library's on the same bytes; and the PPI page's sentence on filling holes or correcting."""
+the verdict (in the dense retriever's section of the three-run demo), the robustness view and
+the treatment of unjudged documents, each equal to the library's on the same bytes; and the
+PPI page's sentence on filling holes or correcting."""
 
 from __future__ import annotations
 

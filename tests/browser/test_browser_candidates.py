@@ -10,6 +10,7 @@ from playwright.sync_api import Page, expect
 
 from ranklens import demo
 from ranklens.compare import html as html_report
+from ranklens.compare.coverage_words import BANNER_TITLE
 from ranklens.formats import format_delta, format_p
 from tests.support.browser_reference import cli_compare
 from tests.support.compare_page import (
@@ -74,10 +75,15 @@ def test_leaderboard_then_each_candidate_as_the_cli_reports_it(page: Page,
     assert headline(page) == "neural_reranker is better than bm25_baseline on nDCG@10."
     assert_headline_equals(page, _candidate(expected, 1))
 
+    expect(page.get_by_test_id("stAlertContainer").filter(has_text=BANNER_TITLE)
+           ).to_have_count(0)
     choose_radio(page, "Look into", "dense_retriever")
-    assert headline(page) == "dense_retriever is better than bm25_baseline on nDCG@10."
+    assert headline(page) == "bm25_baseline is better than dense_retriever on nDCG@10."
     assert_headline_equals(page, _candidate(expected, 2))
-    assert segment_table(page)[0]["Finding"] == "B better"
+    assert segment_table(page)[0]["Finding"] == "B worse"
+    # its judgement coverage is its own: the banner shows in its section only
+    expect(page.get_by_test_id("stAlertContainer").filter(has_text=BANNER_TITLE)
+           ).to_have_count(1)
     values = expected["per_query"]["nDCG@10"]
     deltas = {q: values["c"][q] - values["a"][q] for q in values["a"]}
     worst = min(deltas, key=lambda q: (deltas[q], q))
@@ -94,11 +100,11 @@ def test_renamed_run_reaches_leaderboard_export_and_share_link(page: Page, app_u
     field = widget(page, "stTextInput", "Name of run C").locator("input")
     expect(field).to_be_visible()
     with expect_rerun(page):
-        field.fill("light reranker")
+        field.fill("dense v2")
         field.press("Enter")
-    expected = _demo_report(names=("bm25_baseline", "neural_reranker", "light reranker"))
+    expected = _demo_report(names=("bm25_baseline", "neural_reranker", "dense v2"))
     _assert_leaderboard(page, expected)
-    expect(widget(page, "stRadio", "Look into").get_by_text("light reranker",
+    expect(widget(page, "stRadio", "Look into").get_by_text("dense v2",
                                                             exact=True)).to_be_visible()
 
     with page.expect_download() as download:
@@ -108,7 +114,7 @@ def test_renamed_run_reaches_leaderboard_export_and_share_link(page: Page, app_u
     document = saved.read_text()
     assert 'id="leaderboard-ndcg-10"' in document
     exported = html_report.embedded_report(document)
-    assert exported.run_names == ("bm25_baseline", "neural_reranker", "light reranker")
+    assert exported.run_names == ("bm25_baseline", "neural_reranker", "dense v2")
     assert exported.family("nDCG@10").pairs[1].adjusted_p == \
         expected["families"][0]["pairs"][1]["adjusted_p"]
 

@@ -58,9 +58,9 @@ def forest_rows(page: Page, expected_row: str | None = None) -> list[str]:
 
 
 def segment_table(page: Page, n_rows: int | None = None) -> list[dict[str, str]]:
-    """The rows of the table under the forest plot (the data frame with a 'Mean A' column),
+    """The rows of the table under the forest plot (the data frame with a 'q' column),
     once its grid holds ``n_rows`` data rows when that is given."""
-    frame = _frame_with_column(page, "Mean A")
+    frame = _frame_with_column(page, "q")  # the robustness view has 'Mean A' too
     if n_rows is not None:
         frame.scroll_into_view_if_needed()
         expect(frame.locator('table[role="grid"]')).to_have_attribute(
