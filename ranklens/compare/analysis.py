@@ -484,7 +484,11 @@ class LoadedInputs:
         def within(result: MetricResult | None, metric: str) -> MetricResult | None:
             if result is None or queries is None or metric not in queries:
                 return result
-            return result.restrict(np.isin(result.query_ids, list(queries[metric])))
+            wanted = queries[metric]
+            # a set lookup per query: np.isin on object arrays compares every pair
+            mask = np.fromiter((q in wanted for q in result.query_ids.tolist()), dtype=bool,
+                               count=len(result.query_ids))
+            return result if mask.all() else result.restrict(mask)
 
         metrics = []
         for comparison in comparisons:
