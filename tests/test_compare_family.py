@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import warnings
 
@@ -288,3 +289,25 @@ def test_large_runs_scored_while_read_say_the_robustness_view_is_not_computed(de
                                      "at a time as they were read and not kept (they hold "
                                      "80,000 rows)")
     assert neural.notes[0].startswith("Robustness view not computed: no coverage banner")
+
+
+def test_changes_between_reports_of_several_candidates_name_the_candidate(report):
+    # a shared link's stored report against the same report recomputed: what changed, by whom
+    from ranklens.compare.changes import report_changes
+
+    assert report_changes(report, Report.from_json(report.to_json())) == ()
+    family = report.family("nDCG@10")
+    moved = dataclasses.replace(family, pairs=(
+        family.pairs[0], dataclasses.replace(family.pairs[1], adjusted_p=0.2)))
+    dense = report.comparison("nDCG@10", 2)
+    shifted = dataclasses.replace(dense, overall=dataclasses.replace(
+        dense.overall, mean_b=dense.overall.mean_b + 0.01))
+    stored = dataclasses.replace(
+        report, families=(moved,),
+        comparisons=tuple(shifted if c is dense else c for c in report.comparisons))
+    lines = report_changes(stored, report)
+    assert f"dense_retriever: nDCG@10: mean of B was {dense.overall.mean_b + 0.01:.4f}, now " \
+        f"{dense.overall.mean_b:.4f}" in lines
+    assert "nDCG@10: adjusted p of dense_retriever against bm25_baseline was 0.200, now " \
+        "< 0.001" in lines
+    assert not any(line.startswith("neural_reranker") for line in lines)

@@ -51,10 +51,22 @@ def report_changes(stored: Report, recomputed: Report) -> tuple[str, ...]:
 
     Numbers are compared exactly; a number that differs only beyond the digits the page shows
     is still named (with "beyond the digits shown"), since the page's downloads carry every
-    digit.
+    digit. Reports of several candidates are compared candidate by candidate (each line names
+    the candidate), then the family-adjusted p of every pair.
     """
     lines = list(_settings_changes(stored.params, recomputed.params))
-    names = recomputed.run_names
+    if stored.several or recomputed.several:
+        lines.extend(_several_changes(stored, recomputed))
+    else:
+        lines.extend(_pair_changes(stored, recomputed))
+    lines.extend(_list_changes("warning", stored.warnings, recomputed.warnings))
+    return tuple(lines)
+
+
+def _pair_changes(stored: Report, recomputed: Report) -> list[str]:
+    """Differences of two two-run reports: per metric, then the coverage notes."""
+    lines: list[str] = []
+    names = recomputed.pair_names
     for metric in dict.fromkeys((*stored.metrics, *recomputed.metrics)):
         if metric not in recomputed.metrics:
             lines.append(f"{metric}: only in the stored report")
@@ -72,8 +84,39 @@ def report_changes(stored: Report, recomputed: Report) -> tuple[str, ...]:
     if stored.coverage is not None and recomputed.coverage is not None:
         lines.extend(_list_changes("coverage note", stored.coverage.notes,
                                    recomputed.coverage.notes))
-    lines.extend(_list_changes("warning", stored.warnings, recomputed.warnings))
-    return tuple(lines)
+    return lines
+
+
+def _several_changes(stored: Report, recomputed: Report) -> list[str]:
+    """Differences of reports of several candidates: each candidate's two-run view against
+    the baseline, then the adjusted p of every pair of each metric's family."""
+    if len(stored.run_names) != len(recomputed.run_names):
+        return [f"runs: {len(stored.run_names)} in the stored report, "
+                f"{len(recomputed.run_names)} recomputed"]
+    lines: list[str] = []
+    for j in recomputed.candidates:
+        name = recomputed.run_names[j]
+        lines.extend(f"{name}: {line}" for line in _pair_changes(
+            stored.candidate_report(j), recomputed.candidate_report(j)))
+    for metric in recomputed.metrics:
+        before, after = stored.family(metric), recomputed.family(metric)
+        if before is None or after is None:
+            continue
+        if (before.family, before.method) != (after.family, after.method):
+            lines.append(f"{metric}: the family was {before.family} by {before.method}, now "
+                         f"{after.family} by {after.method}")
+            continue
+        was = {(row.a, row.b): row.adjusted_p for row in before.pairs}
+        for row in after.pairs:
+            old = was.get((row.a, row.b))
+            if old is None or _same(old, row.adjusted_p):
+                continue
+            pair = f"{recomputed.run_names[row.b]} against {recomputed.run_names[row.a]}"
+            shown_was, shown_now = format_p(old), format_p(row.adjusted_p)
+            lines.append(f"{metric}: adjusted p of {pair} {shown_now}, differs beyond the "
+                         "digits shown" if shown_was == shown_now else
+                         f"{metric}: adjusted p of {pair} was {shown_was}, now {shown_now}")
+    return lines
 
 
 def _settings_changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
