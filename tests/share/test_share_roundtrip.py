@@ -306,8 +306,9 @@ def test_a_link_to_several_candidates_rebuilds_their_report(store: SQLiteReportS
                                    family="all-pairs", family_method="holm",
                                    q_family="candidates-segments")
     original = build_report(*files[:3], qrels=files[3], segments=files[4], settings=settings)
-    shared = reopen(store, share(store, "compare", settings, files))
+    shared = reopen(store, share(store, "compare", settings, files, result=original))
     assert compare_settings(shared) == settings
+    assert stored_report(shared) == original  # the numbers its author saw, schema 3
     rebuilt = compare_report(shared)
     assert rebuilt.to_json() == original.to_json()
     assert rebuilt.run_names == ("BM25", "Neural", "Light")

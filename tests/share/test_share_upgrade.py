@@ -238,24 +238,29 @@ def coverage_banners(at: AppTest) -> list[str]:
     return [w.value for w in at.warning if w.icon == ":material/rule:"]
 
 
+def look_into_dense(at: AppTest) -> AppTest:
+    """Pick the demo's second candidate, the dense retriever, under the leaderboard."""
+    next(r for r in at.radio if r.label == "Look into").set_value(2)
+    return run_clean(at)
+
+
 def test_a_reopened_link_keeps_its_coverage_banner_and_proxy_file(
         store_path: Path, monkeypatch: pytest.MonkeyPatch, upgrade: Any) -> None:
-    """The dense-retriever demo, shared with its banner; "upgraded" to a guardrail that would
+    """The demo, shared with the dense retriever's banner; "upgraded" to a guardrail that would
     not raise it: the link still shows the banner its author saw, stores the proxy
     judgements among its inputs, and the recomputed view says the banner is gone."""
     at = run_clean(app())
-    next(r for r in at.radio if r.label == "Candidate (B)").set_value("run_dense")
-    run_clean(at)
+    look_into_dense(at)
     assert len(coverage_banners(at)) == 1
     at.button(key="share:compare").click()
     token = token_of(shown_link(run_clean(at)))
     proxy = reopen(SQLiteReportStore(store_path), token).file("qrels_proxy")
     expected = dense_files()[4]
     assert proxy is not None and (proxy.name, proxy.data) == (expected.name, expected.data)
-    before_upgrade = shown_numbers(run_clean(app(report=token)))
+    before_upgrade = shown_numbers(look_into_dense(run_clean(app(report=token))))
     upgrade()
     monkeypatch.setattr(compare_coverage, "MIN_GAP", 0.5)
-    reopened = run_clean(app(report=token))
+    reopened = look_into_dense(run_clean(app(report=token)))
     assert coverage_banners(reopened) == coverage_banners(at)
     # the author's session kept the rankings view's query of the first pair: compare with the
     # link opened before the upgrade, and the cards with the author's
@@ -264,8 +269,8 @@ def test_a_reopened_link_keeps_its_coverage_banner_and_proxy_file(
     recompute_toggle(reopened, token).set_value(True)
     run_clean(reopened)
     assert coverage_banners(reopened) == []
-    assert markup.text("nDCG@10: the coverage banner (unjudged documents could change the "
-                       "verdict) was raised, now not raised") in markdown_text(reopened)
+    assert markup.text("dense_retriever: nDCG@10: the coverage banner (unjudged documents could "
+                       "change the verdict) was raised, now not raised") in markdown_text(reopened)
 
 
 def test_recomputing_with_the_same_version_finds_nothing_changed(store_path: Path) -> None:
