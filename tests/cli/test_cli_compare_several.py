@@ -63,7 +63,8 @@ def test_text_leaderboard_then_each_candidate(ranklens: Runner, three: list[obje
         assert line.startswith(expected.run_names[j])
         assert format_delta(result.delta) in line
         assert format_p(family.pair(0, j).adjusted_p) in line
-        assert f"{result.outcomes.wins:,} / {result.outcomes.ties:,} / {result.outcomes.losses:,}" in line
+        outcomes = result.outcomes
+        assert f"{outcomes.wins:,} / {outcomes.ties:,} / {outcomes.losses:,}" in line
         assert line.rstrip().endswith("*")
     text = done.out
     flowing = " ".join(text.split())
