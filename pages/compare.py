@@ -423,14 +423,18 @@ def show_leaderboard(report: Report, metric: str) -> None:
         adjusted_text=[_p_or_blank(p) for p in table["adjusted_p"]],
         t_p_text=[_p_or_blank(p) for p in table["t_p_value"]],
         record=[views.win_tie_loss(w, t, v) for w, t, v in
-                zip(table["wins"], table["ties"], table["losses"], strict=True)])
+                zip(table["wins"], table["ties"], table["losses"], strict=True)],
+        # the run is named in its own column: the finding in one word keeps 1,400 px
+        finding_short=[{views.NO_DIFFERENCE: "no difference"}.get(
+            f, "better" if f.endswith(" better") else "worse" if f.endswith(" worse") else f)
+            for f in table["finding"]])
     colours = [f"color: {run_colour(int(position))}; font-weight: 600"
                for position in table["position"]]
     styled = shown.style.apply(lambda _: colours, subset=["name"], axis=0)
     st.dataframe(
         styled, hide_index=True, key=f"leaderboard-table:{metric}", placeholder="",
         column_order=("name", "mean", "delta", "interval", "adjusted_text", "p_text",
-                      "t_p_text", "record", "finding"),
+                      "t_p_text", "record", "finding_short"),
         column_config={
             "name": st.column_config.TextColumn("Run", pinned=True),
             "mean": _number_column(f"Mean {metric}", width=_text_width([f"Mean {metric}"],
@@ -447,7 +451,9 @@ def show_leaderboard(report: Report, metric: str) -> None:
             "record": st.column_config.TextColumn(
                 "W / T / L", width=_text_width(shown["record"], 95),
                 help="Queries the candidate won, tied and lost against the baseline"),
-            "finding": st.column_config.TextColumn("Finding", width=200),
+            "finding_short": st.column_config.TextColumn(
+                "Finding", width=105, help="Against the baseline, at the adjusted p: better, "
+                "worse or no reliable difference"),
         },
     )
     st.caption(f"{family_sentence(family, len(names))} "

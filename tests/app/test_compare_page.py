@@ -168,6 +168,8 @@ def test_first_visit_leads_with_the_leaderboard_of_both_candidates(first_visit,
     pd.testing.assert_frame_equal(shown[list(expected.columns)], expected, check_dtype=False)
     assert list(shown["adjusted_text"]) == ["", *(format_p(p) for p in
                                                   expected["adjusted_p"].iloc[1:])]
+    # the finding in one word (the run has its own column), so the table fits 1,400 px
+    assert list(shown["finding_short"]) == ["baseline", "better", "worse"]
     drawn = [f for f in chart_datasets(at)[0] if "label" in f]
     assert [list(f["run"]) for f in drawn] == [["neural_reranker", "dense_retriever"]]
     assert list(drawn[0]["colour"]) == [charts.run_colour(1), charts.run_colour(2)]
