@@ -46,6 +46,7 @@ from ranklens.io.source import file_stem
 from ranklens.metrics import Evaluation, evaluate, parse_metric
 from ranklens.metrics.checks import no_relevant_warning, tied_scores_warning
 from ranklens.metrics.holes import FilledQrels, fill_holes
+from ranklens.page_settings import refuse_unknown
 from ranklens.stats import DEFAULT_INTERVAL, MIN_QUERIES
 
 Input = InputFile | str | Path
@@ -107,13 +108,7 @@ class CompareSettings:
         says which ranklens wrote them): applying only the known ones would give other numbers
         than the writer saw.
         """
-        known = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ValueError(
-                f"these settings were written by ranklens {written_by} with settings this "
-                f"version does not know ({', '.join(unknown)}); open them with that version "
-                "or newer")
+        refuse_unknown(data, {f.name for f in dataclasses.fields(cls)}, written_by=written_by)
         tuples = {"metrics", "run_names"}
         values: dict[str, Any] = {
             key: tuple(value) if key in tuples and isinstance(value, list) else value

@@ -28,6 +28,8 @@ import numpy as np
 from ranklens.compare.segments import MetricComparison, compare_metrics, segment_seed
 from ranklens.data import MetricResult
 from ranklens.stats import (
+    DEFAULT_INTERVAL,
+    MIN_QUERIES,
     ComparisonResult,
     adjust,
     compare,
@@ -138,9 +140,9 @@ def compare_runs(
     n_permutations: int = 10_000,
     seed: int = 0,
     missing: str = "drop",
-    interval: str = "percentile",
+    interval: str = DEFAULT_INTERVAL,
     adjust_method: str = "bh",
-    min_queries: int = 20,
+    min_queries: int = MIN_QUERIES,
     family: str = "baseline",
     family_method: str = "max-t",
     q_family: str = "segments",
