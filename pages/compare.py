@@ -425,9 +425,7 @@ def show_leaderboard(report: Report, metric: str) -> None:
         record=[views.win_tie_loss(w, t, v) for w, t, v in
                 zip(table["wins"], table["ties"], table["losses"], strict=True)],
         # the run is named in its own column: the finding in one word keeps 1,400 px
-        finding_short=[{views.NO_DIFFERENCE: "no difference"}.get(
-            f, "better" if f.endswith(" better") else "worse" if f.endswith(" worse") else f)
-            for f in table["finding"]])
+        finding_short=[_short_finding(f, who="") for f in table["finding"]])
     colours = [f"color: {run_colour(int(position))}; font-weight: 600"
                for position in table["position"]]
     styled = shown.style.apply(lambda _: colours, subset=["name"], axis=0)
@@ -726,6 +724,18 @@ def show_rankings(report: Report, metric: str, inputs: LoadedInputs, per_query: 
         )
 
 
+def _short_finding(finding: str, who: str) -> str:
+    """A table cell for ``finding`` (`views.candidate_finding`'s words): "<who>better",
+    "<who>worse", "no difference" or "too small"; any other finding ("baseline") as it is."""
+    short = {views.NO_DIFFERENCE: "no difference", views.TOO_SMALL: "too small"}
+    if finding in short:
+        return short[finding]
+    for word in ("better", "worse"):
+        if finding.endswith(f" {word}"):
+            return f"{who}{word}"
+    return finding
+
+
 def _for_display(table: pd.DataFrame) -> pd.DataFrame:
     """The segment table with its interval ends and win/tie/loss counts one cell each, and
     p and q written as everywhere else (``format_p``).
@@ -733,11 +743,8 @@ def _for_display(table: pd.DataFrame) -> pd.DataFrame:
     Display only: the downloads keep the separate numeric columns.
     """
     p_text = _p_or_blank
-    short = {views.NO_DIFFERENCE: "no difference", views.TOO_SMALL: "too small"}
     return table.assign(
-        finding_short=[short.get(f, "B better" if f.endswith(" better") else
-                                 "B worse" if f.endswith(" worse") else f)
-                       for f in table["finding"]],
+        finding_short=[_short_finding(f, who="B ") for f in table["finding"]],
         interval=table.apply(lambda row: views.describe_row(row)["interval"], axis=1),
         record=[views.win_tie_loss(w, t, v) for w, t, v in
                 zip(table["wins"], table["ties"], table["losses"], strict=True)],
