@@ -27,8 +27,32 @@ SPARK_CONFIG = {
 }
 
 
+def _claim_spark_for_this_worker(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Fail when a second xdist worker starts a Spark session in the same run.
+
+    Every Spark test carries ``xdist_group("spark")`` so that ``--dist loadgroup`` keeps them on
+    one worker: one JVM (about 15 s to start and 2 GB) instead of one per worker. When the
+    grouping silently stops working (pytest 9.2 with pytest-xdist 3.8 did:
+    pytest-dev/pytest-xdist#1386), this says so instead of the suite just getting slower.
+    """
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker is None:
+        return
+    claim = tmp_path_factory.getbasetemp().parent / "spark-session-worker"
+    try:
+        with claim.open("x") as handle:
+            handle.write(worker)
+    except FileExistsError:
+        owner = claim.read_text()
+        if owner != worker:
+            pytest.fail(f"a second Spark session, on {worker}: {owner} started one already. "
+                        "The Spark tests must share one worker (xdist_group 'spark' with "
+                        "--dist loadgroup); check the pytest/pytest-xdist versions")
+
+
 @pytest.fixture(scope="session")
-def spark() -> Iterator[SparkSession]:
+def spark(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SparkSession]:
+    _claim_spark_for_this_worker(tmp_path_factory)
     os.environ["PYSPARK_PYTHON"] = sys.executable
     os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
     from ranklens.spark import session
