@@ -17,14 +17,12 @@ from tests.support.streamlit_page import (
     ERROR_ELEMENTS,
     assert_no_error,
     choose_radio,
-    go_to_page,
     open_app,
     submit_form,
     upload_file,
 )
 
 WIDTHS = (1200, 1440, 1920)
-MDE_PAGE, PPI_PAGE = "How many queries (MDE)", "Cheap labels (PPI++)"
 HOSTILE = "click me **bold** $x^2$.trec"
 
 # Every card's box, and the box of what it holds: a card must not intersect another, and its
@@ -41,11 +39,9 @@ _CARD_BOXES = """() => [...document.querySelectorAll('.cards')].map(group =>
   }))"""
 
 
-def download_export(page: Page, app_url: str, nav: str | None, folder: Path) -> Path:
-    """Open the page, click "Report (HTML)" and keep the file it downloads."""
-    open_app(page, app_url)
-    if nav is not None:
-        go_to_page(page, nav)
+def download_export(page: Page, url: str, folder: Path) -> Path:
+    """Open the page at ``url``, click "Report (HTML)" and keep the file it downloads."""
+    open_app(page, url)
     button = page.get_by_test_id("stDownloadButton").get_by_role("button",
                                                                   name="Report (HTML)")
     expect(button).to_be_enabled()
@@ -74,11 +70,11 @@ def assert_cards_apart(page: Page, document: Path) -> None:
                     assert apart, (width, one, other)
 
 
-@pytest.mark.parametrize(("nav", "name"), [(MDE_PAGE, "ranklens-mde.html"),
-                                           (PPI_PAGE, "ranklens-ppi.html")])
+@pytest.mark.parametrize(("path", "name"), [("/mde", "ranklens-mde.html"),
+                                            ("/ppi", "ranklens-ppi.html")])
 def test_exported_headline_cards_never_overlap(page: Page, app_url: str, tmp_path: Path,
-                                               nav: str, name: str) -> None:
-    document = download_export(page, app_url, nav, tmp_path)
+                                               path: str, name: str) -> None:
+    document = download_export(page, app_url + path, tmp_path)
     assert document.name == name
     assert_cards_apart(page, document)
 
@@ -108,8 +104,7 @@ def test_a_file_name_with_markdown_is_shown_as_typed(page: Page, app_url: str,
                                                      tmp_path: Path) -> None:
     bad = tmp_path / HOSTILE
     bad.write_text("q0000 Q0 d1 1 notanumber tag\n")
-    open_app(page, app_url)
-    go_to_page(page, MDE_PAGE)
+    open_app(page, f"{app_url}/mde")
     choose_radio(page, "Spread from", "My pilot runs")
     upload_file(page, "Pilot run A", demo.paths()["run_a"])
     upload_file(page, "Judgements (qrels)", demo.paths()["qrels"])
@@ -122,8 +117,7 @@ def test_a_file_name_with_markdown_is_shown_as_typed(page: Page, app_url: str,
 
 
 def test_the_methods_page_shows_the_formulas_and_is_linked(page: Page, app_url: str) -> None:
-    open_app(page, app_url)
-    go_to_page(page, MDE_PAGE)
+    open_app(page, f"{app_url}/mde")
     link = page.get_by_role("link", name="Methods page").first
     expect(link).to_have_attribute("href", "/methods#mde")
     open_app(page, f"{app_url}/methods#mde")

@@ -17,7 +17,6 @@ from tests.support.streamlit_page import (
     card,
     choose_radio,
     expect_chart_text,
-    go_to_page,
     grid_rows,
     mark_texts,
     metric_values,
@@ -28,7 +27,6 @@ from tests.support.streamlit_page import (
     upload_file,
 )
 
-MDE_PAGE, PPI_PAGE = "How many queries (MDE)", "Cheap labels (PPI++)"  # navigation titles
 TARGET = 0.01  # the MDE page's default target difference
 PPI_UPLOADERS = {"run_a": "Run A (baseline)", "run_b": "Run B (candidate)",
                  "qrels_proxy": "Proxy judgements (all queries)",
@@ -69,8 +67,7 @@ def assert_mde_page_shows(page: Page, sd: float, n_queries: int) -> None:
 
 
 def test_mde_follows_number_of_queries_and_spread(page: Page, app_url: str) -> None:
-    open_app(page, app_url)
-    go_to_page(page, MDE_PAGE)
+    open_app(page, f"{app_url}/mde")  # the page's own URL: the demo's Compare run is not needed
     choose_radio(page, "Spread from", "Type it in")
     set_number(page, "sd of per-query differences", 0.1)
     set_number(page, "Number of queries", 800)
@@ -96,8 +93,7 @@ def upload_ppi_inputs(page: Page, files: dict[str, Path]) -> None:
 def test_ppi_shows_four_intervals_from_uploaded_labels(page: Page, app_url: str) -> None:
     # the demo's files with the runs swapped: every difference differs from the demo's
     files = {**demo.paths(), "run_a": demo.paths()["run_b"], "run_b": demo.paths()["run_a"]}
-    open_app(page, app_url)
-    go_to_page(page, PPI_PAGE)
+    open_app(page, f"{app_url}/ppi")
     upload_ppi_inputs(page, files)
     expected = {estimate["key"]: estimate["result"] for estimate in cli_ppi(
         files["run_a"], files["run_b"], proxy=files["qrels_proxy"], gold=files["qrels_gold"]

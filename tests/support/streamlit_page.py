@@ -113,10 +113,13 @@ def wait_idle(page: Page, timeout: float = 30_000) -> None:
 
 
 def open_app(page: Page, url: str) -> None:
-    """Load ``url`` (the app, one of its pages, a share link); wait until its run is drawn."""
+    """Load ``url`` (the app, one of its pages, a share link); wait until its run is drawn,
+    and check that Streamlit did not answer it with its "Page not found" modal."""
     page.add_init_script(_FINISHED_COUNTER)
     page.goto(url)
     _wait_finished(page, before=0, timeout=RERUN_TIMEOUT)
+    # Streamlit's answer to a URL it does not route: a modal over the default page
+    assert page.get_by_text("Page not found").count() == 0, f"{url}: 'Page not found'"
 
 
 @contextmanager
