@@ -57,7 +57,9 @@ PYTEST_WORKERS ?= auto
 pytest: $(VENV)/.test-installed chromium postgresql java
 	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup
 
-test: lint typecheck pytest
+# mypy (single-threaded, ~25 s on a fresh clone) runs beside pytest rather than before it
+test: lint
+	$(MAKE) --no-print-directory -j2 typecheck pytest
 
 # The edit loop: no browser tests, no simulations marked slow.
 test-fast: $(VENV)/.test-installed

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from ranklens import demo
 from ranklens.compare import html as html_report
@@ -20,6 +20,7 @@ from tests.support.compare_page import (
     leaderboard_table,
     segment_table,
 )
+from tests.support.offline_report import assert_opens_offline
 from tests.support.streamlit_page import (
     assert_no_error,
     axis_labels,
@@ -92,7 +93,8 @@ def test_leaderboard_then_each_candidate_as_the_cli_reports_it(page: Page,
     assert_no_error(page)
 
 
-def test_renamed_run_reaches_leaderboard_export_and_share_link(page: Page, app_url: str,
+def test_renamed_run_reaches_leaderboard_export_and_share_link(page: Page, browser: Browser,
+                                                                app_url: str,
                                                                 tmp_path: Path) -> None:
     open_app(page, app_url)
     page.get_by_test_id("stExpander").filter(has_text="Run names").locator(
@@ -113,6 +115,8 @@ def test_renamed_run_reaches_leaderboard_export_and_share_link(page: Page, app_u
     download.value.save_as(saved)
     document = saved.read_text()
     assert 'id="leaderboard-ndcg-10"' in document
+    # the leaderboard and each candidate's forest plot, drawn without a network
+    assert_opens_offline(browser, saved, figures=3, words="is better than")
     exported = html_report.embedded_report(document)
     assert exported.run_names == ("bm25_baseline", "neural_reranker", "dense v2")
     assert exported.family("nDCG@10").pairs[1].adjusted_p == \

@@ -43,20 +43,6 @@ def test_first_visit_shows_the_demo_report(page: Page, app_url: str) -> None:
     assert_no_error(page)
 
 
-def test_uploaded_files_give_the_cli_numbers(page: Page, app_url: str,
-                                             small_inputs: dict[str, Path]) -> None:
-    open_app(page, app_url)
-    upload_inputs(page, small_inputs)
-    expected = cli_compare(small_inputs["run_a"], small_inputs["run_b"],
-                           qrels=small_inputs["qrels"], segments=small_inputs["segments"],
-                           segment_column="intent")
-    expect(page.get_by_text("60 paired queries")).to_be_visible()
-    assert_headline_equals(page, expected)
-    counts = segment_counts(small_inputs["segments"], "intent")
-    assert_rows_match_segments(page, "intent", counts)
-    assert_no_error(page)
-
-
 def test_metric_and_segment_column_change_plot_and_table(page: Page, app_url: str) -> None:
     open_app(page, app_url)
     before = segment_table(page)[0]

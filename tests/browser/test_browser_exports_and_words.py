@@ -1,5 +1,6 @@
-"""The MDE and PPI pages as a user meets them in Chromium: exports whose headline cards never
-overlap, a loss drawn as a loss, file names shown as typed, and the Methods page they link to.
+"""The MDE and PPI pages as a user meets them in Chromium: exports that open offline and whose
+headline cards never overlap, a loss drawn as a loss, file names shown as typed, and the
+Methods page they link to.
 
 Every wait is on a state: Streamlit's finished runs (``streamlit_page``), a download event, an
 element being attached; never on time.
@@ -10,15 +11,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from ranklens import demo
+from tests.support.offline_report import assert_opens_offline
 from tests.support.streamlit_page import (
     ERROR_ELEMENTS,
     assert_no_error,
     choose_radio,
     open_app,
-    submit_form,
     upload_file,
 )
 
@@ -70,28 +71,28 @@ def assert_cards_apart(page: Page, document: Path) -> None:
                     assert apart, (width, one, other)
 
 
-@pytest.mark.parametrize(("path", "name"), [("/mde", "ranklens-mde.html"),
-                                            ("/ppi", "ranklens-ppi.html")])
-def test_exported_headline_cards_never_overlap(page: Page, app_url: str, tmp_path: Path,
-                                               path: str, name: str) -> None:
+# Compare's export opens offline in test_browser_candidates (its renamed-run export)
+@pytest.mark.parametrize(("path", "name", "figures", "words"), [
+    ("/mde", "ranklens-mde.html", 2, "will often come out non-significant"),  # MDE and power
+    ("/ppi", "ranklens-ppi.html", 2, "after correcting the proxy"),  # intervals, gold budget
+])
+def test_exported_report_opens_offline_and_its_cards_never_overlap(
+        page: Page, browser: Browser, app_url: str, tmp_path: Path, path: str, name: str,
+        figures: int, words: str) -> None:
     document = download_export(page, app_url + path, tmp_path)
     assert document.name == name
+    assert_opens_offline(browser, document, figures=figures, words=words)
     assert_cards_apart(page, document)
 
 
 def test_a_loss_shows_a_red_arrow_down(page: Page, app_url: str) -> None:
-    paths = demo.paths()
     open_app(page, app_url)
-    choose_radio(page, "Data", "My files")
-    upload_file(page, "Judgements (qrels)", paths["qrels"])
-    upload_file(page, "Run A (baseline)", paths["run_b"])  # swapped: B is the weaker run
-    upload_file(page, "Run B (candidate)", paths["run_a"])
-    submit_form(page, "Compare")
+    choose_radio(page, "Look into", "dense_retriever")  # the demo's candidate that loses
     tile = page.get_by_test_id("stMetric").filter(
-        has=page.get_by_test_id("stMetricLabel").get_by_text("bm25_baseline (B)"))
+        has=page.get_by_test_id("stMetricLabel").get_by_text("dense_retriever (B)"))
     expect(tile).to_have_count(1)
     delta = tile.get_by_test_id("stMetricDelta")
-    expect(delta).to_contain_text("\u22120.0300")
+    expect(delta).to_contain_text("\u22120.0895")
     expect(delta.get_by_test_id("stMetricDeltaIcon-Down")).to_have_count(1)
     expect(delta.get_by_test_id("stMetricDeltaIcon-Up")).to_have_count(0)
     red, green, _ = (int(part) for part in delta.evaluate(

@@ -1,4 +1,5 @@
-"""Share links in Chromium: a link made on the Compare page reopens it elsewhere, read-only."""
+"""Uploads and share links in Chromium: uploaded files give the CLI's numbers, and a link made
+on the Compare page reopens them elsewhere, read-only."""
 
 from __future__ import annotations
 
@@ -7,9 +8,10 @@ from pathlib import Path
 
 from playwright.sync_api import BrowserContext, Page, expect
 
-from tests.support.browser_reference import cli_compare
+from tests.support.browser_reference import cli_compare, segment_counts
 from tests.support.compare_page import (
     assert_headline_equals,
+    assert_rows_match_segments,
     headline,
     segment_table,
     upload_inputs,
@@ -56,11 +58,17 @@ def expect_same_report(page: Page, shown: Said) -> None:
     assert segment_table(page, n_rows=len(table)) == table
 
 
-def test_share_link_reopens_the_report_in_a_new_context(
+def test_uploaded_files_give_the_cli_numbers_and_a_link_reopens_them(
         page: Page, app_url: str, small_inputs: dict[str, Path],
         new_context: Callable[..., BrowserContext]) -> None:
     open_app(page, app_url)
     upload_inputs(page, small_inputs)
+    expected = cli_compare(small_inputs["run_a"], small_inputs["run_b"],
+                           qrels=small_inputs["qrels"], segments=small_inputs["segments"],
+                           segment_column="intent")
+    expect(page.get_by_text("60 paired queries")).to_be_visible()
+    assert_headline_equals(page, expected)
+    assert_rows_match_segments(page, "intent", segment_counts(small_inputs["segments"], "intent"))
     shown = what_the_report_says(page)
     link = share_link(page)
     assert link.startswith(app_url)
@@ -69,9 +77,6 @@ def test_share_link_reopens_the_report_in_a_new_context(
     open_app(viewer, link)
     expect(viewer.get_by_text(SHARED_BANNER)).to_be_visible()
     expect_same_report(viewer, shown)
-    expected = cli_compare(small_inputs["run_a"], small_inputs["run_b"],
-                           qrels=small_inputs["qrels"], segments=small_inputs["segments"],
-                           segment_column="intent")
     assert_headline_equals(viewer, expected)
 
     go_to_page(viewer, "How many queries (MDE)")

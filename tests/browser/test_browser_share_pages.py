@@ -1,15 +1,16 @@
 """Share links across pages in Chromium: what AppTest cannot show.
 
 A shared report stays open while its reader visits another page and comes back; a link edited
-to point at another page opens the page it was made on; each page's "Report (HTML)" download
-opens offline. Every wait is on the app's state (`open_app` / `expect_rerun` count finished
-runs; `expect_metric_values` waits for the cards themselves), never on time.
+to point at another page opens the page it was made on (each page's "Report (HTML)" download
+opening offline is checked with the exports: test_browser_exports_and_words for MDE and PPI,
+test_browser_candidates for Compare). Every wait is on the app's state (`open_app` /
+`expect_rerun` count finished runs; `expect_metric_values` waits for the cards themselves),
+never on time.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
@@ -98,31 +99,3 @@ def test_link_to_another_page_switches_to_the_shared_page(fresh_page: Callable[[
     expect(colleague).to_have_url(f"{app_url}/ppi?report={link.split('report=')[1]}")
     expect_metric_values(colleague, numbers)
 
-
-@pytest.mark.parametrize(("path", "figures", "words"), [
-    # Compare, the demo's three runs: the leaderboard and each candidate's forest plot
-    ("", 3, "is better than"),
-    ("/mde", 2, "will often come out non-significant"),  # MDE curve and power curve
-    ("/ppi", 2, "after correcting the proxy"),  # the four intervals and the gold budget
-])
-def test_html_download_opens_offline(browser: Browser, fresh_page: Callable[[], Page],
-                                     app_url: str, tmp_path: Path, path: str, figures: int,
-                                     words: str) -> None:
-    page = fresh_page()
-    open_app(page, app_url + path)
-    button = page.get_by_role("button", name="Report (HTML)")
-    expect(button).to_have_count(1)
-    with page.expect_download() as download:
-        button.click()
-    saved = tmp_path / "report.html"
-    download.value.save_as(saved)
-
-    context = browser.new_context(offline=True)
-    offline = context.new_page()
-    requested: list[str] = []
-    offline.on("request", lambda request: requested.append(request.url))
-    offline.goto(saved.as_uri())
-    expect(offline.locator("figure svg")).to_have_count(figures)
-    assert requested == [saved.as_uri()]
-    assert words in offline.inner_text("body")
-    context.close()
