@@ -156,7 +156,11 @@ def _zero_inflated(rng: np.random.Generator) -> tuple[np.ndarray, float]:
 
 @pytest.mark.slow
 def test_studentized_coverage_at_n_20_on_zero_inflated_skewed_differences() -> None:
-    studentized = _coverage(_zero_inflated, 600, "studentized", seed=2)
+    # some of these 600 data sets tie so often that the studentized interval has an infinite
+    # end: the library says so, and the coverage counts those intervals as they are
+    with pytest.warns(SmallSampleWarning, match="studentized interval on 20 differences has "
+                      "an infinite end"):
+        studentized = _coverage(_zero_inflated, 600, "studentized", seed=2)
     percentile = _coverage(_zero_inflated, 600, "percentile", seed=2)
     assert studentized >= 0.90
     assert percentile < studentized  # the reason the studentized option exists

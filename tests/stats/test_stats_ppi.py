@@ -317,6 +317,8 @@ def test_input_checks() -> None:
     one = MetricResult(gold_a.metric, {"q000": 0.1})
     with pytest.raises(InsufficientSampleError, match="gold queries"):
         ppi_compare(proxy_a, proxy_b, one, one)
-    with pytest.warns(SmallSampleWarning, match="29 gold queries"):
+    with (pytest.warns(SmallSampleWarning, match="29 gold queries"),
+          pytest.warns(UserWarning, match="dropped 0 gold queries only in run A \\(none\\) and "
+                       "11 only in run B")):
         few_a = MetricResult(gold_a.metric, dict(list(gold_a.per_query.items())[:29]))
         ppi_compare(proxy_a, proxy_b, few_a, gold_b)
