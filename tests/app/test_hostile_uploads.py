@@ -7,21 +7,15 @@ each, the demo still computes in the same session: the server is up and answerin
 
 from __future__ import annotations
 
-import io
-import sys
 import time
 from pathlib import Path
 
-import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from ranklens import demo
+from tests.support.hostile_files import gzip_bomb, wide_parquet
 from tests.support.page_testing import run_page
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "io"))
-from test_io_hostile import gzip_bomb
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = {role: path.read_bytes() for role, path in demo.paths().items()}
@@ -66,11 +60,7 @@ def test_gzip_bomb_is_refused_by_its_decompressed_size() -> None:
 
 @pytest.mark.slow
 def test_parquet_with_a_hundred_thousand_columns_is_refused() -> None:
-    columns = {"query_id": pa.array(["q1"]), "doc_id": pa.array(["d1"]), "score": pa.array([1.0])}
-    columns |= {f"c{i}": pa.array([1.0]) for i in range(100_000)}
-    sink = io.BytesIO()
-    pq.write_table(pa.table(columns), sink)
-    at = compare_with(("wide.parquet", sink.getvalue()))
+    at = compare_with(("wide.parquet", wide_parquet(100_000)))
     refused(at, "wide.parquet", "has 100,003 columns")
     still_works(at)
 

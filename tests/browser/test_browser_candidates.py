@@ -21,6 +21,7 @@ from tests.support.compare_page import (
     segment_table,
 )
 from tests.support.offline_report import assert_opens_offline
+from tests.support.share_page import share_link
 from tests.support.streamlit_page import (
     assert_no_error,
     axis_labels,
@@ -122,9 +123,7 @@ def test_renamed_run_reaches_leaderboard_export_and_share_link(page: Page, brows
     assert exported.family("nDCG@10").pairs[1].adjusted_p == \
         expected["families"][0]["pairs"][1]["adjusted_p"]
 
-    with expect_rerun(page):
-        page.get_by_role("button", name="Share").click()
-    link = page.get_by_test_id("stCode").filter(has_text="?report=").inner_text().strip()
+    link = share_link(page)
     other = page.context.new_page()
     open_app(other, link)
     _assert_leaderboard(other, expected)

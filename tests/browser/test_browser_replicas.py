@@ -13,14 +13,14 @@ from typing import Any
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
-from tests.browser.test_browser_share import (
+from tests.support.app_server import start_app, stop_app
+from tests.support.compare_page import upload_inputs
+from tests.support.share_page import (
     SHARED_BANNER,
     expect_same_report,
     share_link,
     what_the_report_says,
 )
-from tests.support.app_server import start_app, stop_app
-from tests.support.compare_page import upload_inputs
 from tests.support.streamlit_page import assert_no_error, open_app
 
 

@@ -15,15 +15,13 @@ from collections.abc import Callable, Iterator
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from tests.support.share_page import SHARED_BANNER, share_link
 from tests.support.streamlit_page import (
-    click_button,
     expect_metric_values,
     go_to_page,
     metric_values,
     open_app,
 )
-
-BANNER = "Shared report, read-only"
 
 
 @pytest.fixture
@@ -51,13 +49,6 @@ def cards_when_drawn(page: Page, count: int) -> dict[str, str]:
     return metric_values(page)
 
 
-def share_link(page: Page) -> str:
-    click_button(page, "Share")
-    code = page.get_by_test_id("stCode").filter(has_text="?report=")
-    expect(code).to_have_count(1)
-    return code.inner_text().strip()
-
-
 def first_cards(page: Page) -> dict[str, str]:
     """The demo Compare page's headline cards: five overall, three per-query, one RBO."""
     return cards_when_drawn(page, 9)
@@ -73,7 +64,7 @@ def test_shared_report_stays_open_across_pages(fresh_page: Callable[[], Page],
 
     colleague = fresh_page()
     open_app(colleague, link)
-    expect(colleague.get_by_text(BANNER)).to_be_visible()
+    expect(colleague.get_by_text(SHARED_BANNER)).to_be_visible()
     expect_metric_values(colleague, numbers)
 
     go_to_page(colleague, "How many queries (MDE)")
@@ -81,7 +72,7 @@ def test_shared_report_stays_open_across_pages(fresh_page: Callable[[], Page],
     assert "report=" not in colleague.url  # switching pages drops the query; the session keeps it
 
     go_to_page(colleague, "Back to the shared report")
-    expect(colleague.get_by_text(BANNER)).to_be_visible()
+    expect(colleague.get_by_text(SHARED_BANNER)).to_be_visible()
     expect_metric_values(colleague, numbers)
 
 
@@ -95,7 +86,7 @@ def test_link_to_another_page_switches_to_the_shared_page(fresh_page: Callable[[
     numbers = metric_values(author)
     colleague = fresh_page()
     open_app(colleague, link.replace("/ppi?", "/mde?"))  # a link edited to point at another page
-    expect(colleague.get_by_text(BANNER)).to_be_visible()
+    expect(colleague.get_by_text(SHARED_BANNER)).to_be_visible()
     expect(colleague).to_have_url(f"{app_url}/ppi?report={link.split('report=')[1]}")
     expect_metric_values(colleague, numbers)
 

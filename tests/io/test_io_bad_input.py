@@ -4,22 +4,15 @@
 from __future__ import annotations
 
 import gzip
-import io
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
 
 from ranklens.io import InputError, read_per_query, read_qrels, read_run, read_segments
+from tests.support.hostile_files import parquet_bytes
 
 RUN = b"q1 Q0 d1 1 2.5 tag\nq1 Q0 d2 2 1.5 tag\nq2 Q0 d1 1 0.5 tag\n"
 QRELS = b"q1 0 d1 1\nq1 0 d2 0\nq2 0 d1 2\n"
-
-
-def parquet_bytes(table: pa.Table) -> bytes:
-    sink = io.BytesIO()
-    pq.write_table(table, sink)
-    return sink.getvalue()
 
 
 def gz(data: bytes) -> bytes:

@@ -7,7 +7,6 @@ line is 100 MB is named by its line, not reported as a ranklens bug.
 
 from __future__ import annotations
 
-import io
 import subprocess
 import sys
 import textwrap
@@ -15,20 +14,11 @@ import time
 import zlib
 from pathlib import Path
 
-import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
 
 from ranklens.io import InputError, read_run, read_segments
 from ranklens.io.tables import MAX_COLUMNS
-
-
-def gzip_bomb(decompressed: int, line: bytes = b"q1 Q0 d1 1 1.0 run\n") -> bytes:
-    """A gzip stream of ``line`` repeated to ``decompressed`` bytes (one repeated line)."""
-    packer = zlib.compressobj(9, zlib.DEFLATED, 31)
-    block = line * (1_000_000 // len(line))
-    parts = [packer.compress(block) for _ in range(decompressed // len(block))]
-    return b"".join([*parts, packer.flush()])
+from tests.support.hostile_files import gzip_bomb, wide_parquet
 
 
 def test_gzip_bomb_is_refused_by_its_decompressed_size() -> None:
@@ -43,10 +33,11 @@ def test_gzip_bomb_is_refused_by_its_decompressed_size() -> None:
     assert time.monotonic() - started < 10  # stopped at the cap, not after 400 MB
 
 
+ROOT = Path(__file__).resolve().parents[2]  # where the package `tests` is importable from
 MEASURE_BOMB = """
 import resource, sys, zlib
 sys.path.insert(0, sys.argv[1])
-from test_io_hostile import gzip_bomb
+from tests.support.hostile_files import gzip_bomb
 from ranklens.io import InputError, read_run
 bomb = gzip_bomb(1_500_000_000)
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -61,7 +52,7 @@ print(before // 1024, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
 def test_gzip_bomb_memory_stays_near_the_cap() -> None:
     """1.5 GB decompressed, cap 50 MB: the reader's peak grows by about the cap, not 1.5 GB."""
     done = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(MEASURE_BOMB), str(Path(__file__).parent)],
+        [sys.executable, "-c", textwrap.dedent(MEASURE_BOMB), str(ROOT)],
         capture_output=True, text=True, timeout=300, check=True)
     before_mb, after_mb = map(int, done.stdout.split())
     assert after_mb - before_mb < 250, (before_mb, after_mb)
@@ -76,18 +67,9 @@ def test_a_run_under_the_cap_reads_as_usual() -> None:
     assert read.summary.rows == 15
 
 
-def parquet_bytes(table: pa.Table) -> bytes:
-    sink = io.BytesIO()
-    pq.write_table(table, sink)
-    return sink.getvalue()
-
-
 @pytest.mark.slow
 def test_parquet_with_a_hundred_thousand_columns_is_refused() -> None:
-    columns = {"query_id": pa.array(["q1"]), "doc_id": pa.array(["d1"]),
-               "score": pa.array([1.0])}
-    columns |= {f"c{i}": pa.array([1.0]) for i in range(100_000)}
-    data = parquet_bytes(pa.table(columns))
+    data = wide_parquet(100_000)
     for reader in (read_run, read_segments):
         with pytest.raises(InputError) as caught:
             reader(data, name="wide.parquet")
