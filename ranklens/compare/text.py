@@ -398,6 +398,16 @@ def _markdown_sections(report: Report, level: str, n_candidates: int = 1) -> lis
     return out
 
 
+COVERAGE_CSV_COLUMNS = ("judged_depth", "judged_a", "judged_b")
+"""Judgement coverage of a row, last in every CSV: the cutoff k and the mean judged@k of each
+run over the row's queries (`ranklens.compare.coverage.CoverageRow`); empty where the report
+has no coverage for the metric (no judgements, a metric without a cutoff, a pair of
+candidates)."""
+
+CSV_HEADER = (*CSV_COLUMNS, *COVERAGE_CSV_COLUMNS)
+"""CSV columns of a two-run report."""
+
+
 def _csv_values(comparison: MetricComparison, row: SegmentRow) -> list[object]:
     """The `CSV_COLUMNS` of one row, from `result_row`; empty cells where there is none."""
     values: dict[str, object] = {} if row.result is None else result_row(row.result)
@@ -408,13 +418,28 @@ def _csv_values(comparison: MetricComparison, row: SegmentRow) -> list[object]:
     return [values.get(column, "") for column in CSV_COLUMNS]
 
 
-MULTI_CSV_COLUMNS = ("baseline", "candidate", *CSV_COLUMNS, "adjusted_p")
-"""CSV columns of a report of several candidates: whose comparison a row is, and the
-family-adjusted p on each overall row."""
+def _coverage_values(report: Report, comparison: MetricComparison,
+                     row: SegmentRow) -> list[object]:
+    """The `COVERAGE_CSV_COLUMNS` of one row of ``comparison`` (empty cells where unknown)."""
+    coverage = report.coverage_of(comparison.candidate)
+    measured = None if coverage is None else coverage.metric(comparison.metric)
+    if measured is None:
+        return ["" for _ in COVERAGE_CSV_COLUMNS]
+    shown = next((r for r in measured.rows if r.segment == row.segment), None)
+    if shown is None:
+        return ["" for _ in COVERAGE_CSV_COLUMNS]
+    return [measured.depth, shown.judged_a, shown.judged_b]
+
+
+MULTI_CSV_COLUMNS = ("baseline", "candidate", *CSV_COLUMNS, "adjusted_p",
+                     *COVERAGE_CSV_COLUMNS)
+"""CSV columns of a report of several candidates: whose comparison a row is, the
+family-adjusted p on each overall row, and the row's judgement coverage."""
 
 
 def render_csv(report: Report) -> str:
-    """One row per metric and segment (overall first), full-precision numbers, a header.
+    """One row per metric and segment (overall first), full-precision numbers, a header;
+    the last columns are the row's judgement coverage (`COVERAGE_CSV_COLUMNS`).
 
     Several candidates: the same rows for each candidate, named in ``baseline`` and
     ``candidate``, with the family-adjusted p on the overall rows; with every pair in the
@@ -423,10 +448,11 @@ def render_csv(report: Report) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     if not report.several:
-        writer.writerow(CSV_COLUMNS)
+        writer.writerow(CSV_HEADER)
         for comparison in report.comparisons:
             for row in comparison.rows:
-                writer.writerow(_csv_values(comparison, row))
+                writer.writerow([*_csv_values(comparison, row),
+                                 *_coverage_values(report, comparison, row)])
         return buffer.getvalue()
     names = report.run_names
     writer.writerow(MULTI_CSV_COLUMNS)
@@ -435,12 +461,14 @@ def render_csv(report: Report) -> str:
         adjusted = "" if family is None else family.pair(0, comparison.candidate).adjusted_p
         for index, row in enumerate(comparison.rows):
             writer.writerow([names[0], names[comparison.candidate],
-                             *_csv_values(comparison, row), adjusted if index == 0 else ""])
+                             *_csv_values(comparison, row), adjusted if index == 0 else "",
+                             *_coverage_values(report, comparison, row)])
     for family in report.families:
         for pair in family.pairs:
             if pair.a == 0:
                 continue
             alone = MetricComparison(family.metric, pair.result)
             writer.writerow([names[pair.a], names[pair.b],
-                             *_csv_values(alone, alone.rows[0]), pair.adjusted_p])
+                             *_csv_values(alone, alone.rows[0]), pair.adjusted_p,
+                             *("" for _ in COVERAGE_CSV_COLUMNS)])
     return buffer.getvalue()

@@ -88,6 +88,15 @@ def test_csv_parses_with_the_reports_numbers(ranklens: Runner, runs: list[object
     rows = report.comparisons[0].rows
     assert table["delta"].tolist() == [row.result.delta for row in rows if row.result]
     assert table["n_queries"].tolist() == [row.n_queries for row in rows]
+    # judgement coverage closes every row: judged@10 of each run over the row's queries
+    assert report.coverage is not None
+    coverage = report.coverage.metric("nDCG@10")
+    assert coverage is not None and coverage.depth == 10
+    assert list(table.columns[-3:]) == ["judged_depth", "judged_a", "judged_b"]
+    assert table["judged_depth"].tolist() == [10] * 7
+    assert table["judged_a"].tolist() == [row.judged_a for row in coverage.rows]
+    assert table["judged_b"].tolist() == [row.judged_b for row in coverage.rows]
+    assert table["judged_b"].iloc[0] < 1.0  # the demo's neural run retrieves unjudged ones
 
 
 def test_markdown_table_shape(ranklens: Runner, runs: list[object],

@@ -103,6 +103,16 @@ def test_csv_has_a_row_per_candidate_and_segment(ranklens: Runner, three: list[o
     assert [r["candidate"] for r in overall] == ["neural_reranker", "dense_retriever"]
     assert float(overall[1]["adjusted_p"]) == expected.family("nDCG@10").pair(0, 2).adjusted_p
     assert all(r["adjusted_p"] == "" for r in rows if r["segment"] != "All queries")
+    # each candidate's rows carry its own judgement coverage against the baseline
+    for candidate, name in ((1, "neural_reranker"), (2, "dense_retriever")):
+        coverage = expected.coverage_of(candidate)
+        assert coverage is not None
+        measured = coverage.metric("nDCG@10")
+        assert measured is not None
+        mine = [r for r in rows if r["candidate"] == name]
+        assert [float(r["judged_b"]) for r in mine] == [c.judged_b for c in measured.rows]
+        assert [float(r["judged_a"]) for r in mine] == [c.judged_a for c in measured.rows]
+        assert {r["judged_depth"] for r in mine} == {"10"}
 
 
 def test_markdown_and_html(ranklens: Runner, three: list[object], tmp_path: Path) -> None:
