@@ -25,7 +25,7 @@ import contextlib
 import hmac
 import time
 from collections.abc import Callable, Iterator, Mapping
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import psycopg
@@ -39,7 +39,8 @@ from ranklens.store.interface import StoreUsage
 from ranklens.store.limits import StoreLimits
 from ranklens.store.location import is_postgres_url, redact_url
 from ranklens.store.prepared import check_ttl, prepare_report
-from ranklens.store.snapshot import Snapshot, content_digest, decode_params, frozen_inputs
+from ranklens.store.snapshot import Snapshot
+from ranklens.store.stored import snapshot_from_rows
 from ranklens.store.tokens import ReportToken, new_token, parse_token, token_digest
 
 SCHEMA_VERSION = 1
@@ -288,20 +289,7 @@ class PostgresReportStore:
                     "ORDER BY ri.role",
                     (report_id,), binary=True,
                 ).fetchall()
-        inputs: dict[str, bytes] = {}
-        for role, digest, codec_name, stored in rows:
-            data = codec.decompress(codec_name, bytes(stored))
-            if content_digest(data) != digest:
-                raise StoreError(f"stored input {role!r} is damaged (digest mismatch)")
-            inputs[role] = data
-        return Snapshot(
-            token=valid,
-            params=decode_params(params_json),
-            inputs=frozen_inputs(inputs),
-            ranklens_version=version,
-            created_at=datetime.fromtimestamp(created_at, UTC),
-            expires_at=None if expires_at is None else datetime.fromtimestamp(expires_at, UTC),
-        )
+        return snapshot_from_rows(valid, params_json, version, created_at, expires_at, rows)
 
     def delete(self, token: str) -> None:
         """Remove the report behind ``token`` (expired or not) and inputs no report uses.

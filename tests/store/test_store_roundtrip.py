@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import ranklens
-from ranklens.store import ReportStore, SQLiteReportStore
+from ranklens.store import ReportStore, SQLiteReportStore, StoreError, codec
 from tests.support.store_helpers import Backend, FakeClock, trec_run_bytes
 
 PARAMS = {
@@ -164,3 +165,25 @@ def test_newer_schema_is_refused(backend: Backend) -> None:
     conn.close()
     with pytest.raises(Exception, match="newer ranklens"):
         backend.open()
+
+
+@pytest.mark.parametrize(("stored", "says"), [
+    (codec.compress(b"other bytes" * 100), "damaged (digest mismatch)"),  # sound, but not it
+    ((codec.ZLIB, b"not a zlib stream"), "damaged (Error -3 while decompressing"),
+])
+def test_a_damaged_input_is_a_store_error_naming_its_role(
+        store: ReportStore, backend: Backend, stored: tuple[str, bytes], says: str) -> None:
+    token = store.put(PARAMS, {"run_a": b"abc" * 100})
+    schema = "" if backend.name == "sqlite" else "ranklens."
+    conn = backend.raw_connection()
+    try:  # the disk, not ranklens, changed the bytes: the triggers do not stop that
+        conn.execute(f"DROP TRIGGER blobs_immutable ON {schema}blobs" if schema
+                     else "DROP TRIGGER blobs_immutable")
+        placeholder = "?" if backend.name == "sqlite" else "%s"
+        conn.execute(f"UPDATE {schema}blobs SET codec = {placeholder}, data = {placeholder}",
+                     stored)
+        conn.commit()
+    finally:
+        conn.close()
+    with pytest.raises(StoreError, match=f"stored input 'run_a' is {re.escape(says)}"):
+        store.get(token)
