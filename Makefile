@@ -57,8 +57,9 @@ PYTEST_WORKERS ?= auto
 pytest: $(VENV)/.test-installed chromium postgresql java
 	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup
 
-# mypy (single-threaded, ~25 s on a fresh clone) runs beside pytest rather than before it
-test: lint
+# mypy (single-threaded, ~25 s on a fresh clone) runs beside pytest rather than before it. The
+# Debian packages come first, one after another: two apt-get at once would fight over dpkg's lock.
+test: lint chromium postgresql java
 	$(MAKE) --no-print-directory -j2 typecheck pytest
 
 # The edit loop: no browser tests, no simulations marked slow.
