@@ -39,10 +39,12 @@ postgresql:
 	  else echo "PostgreSQL is missing: run 'sudo apt-get install postgresql' (Debian/Ubuntu) for the store tests" >&2; exit 1; fi; }
 
 # The Spark engine tests (ranklens[spark]) need Java 17+: Debian's headless JRE when missing.
+# An older java on PATH counts as missing (pyspark 4 needs 17), as in .ci/run.
+JAVA_MAJOR = java -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -1
 java:
-	@command -v java >/dev/null 2>&1 || { \
+	@[ "$$($(JAVA_MAJOR))" -ge 17 ] 2>/dev/null || { \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q openjdk-17-jre-headless; \
-	  else echo "java is missing: run 'sudo apt-get install openjdk-17-jre-headless' (Debian/Ubuntu) for the Spark tests" >&2; exit 1; fi; }
+	  else echo "java 17 or newer is missing: run 'sudo apt-get install openjdk-17-jre-headless' (Debian/Ubuntu) for the Spark tests" >&2; exit 1; fi; }
 
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff check .
