@@ -418,17 +418,18 @@ def _csv_values(comparison: MetricComparison, row: SegmentRow) -> list[object]:
     return [values.get(column, "") for column in CSV_COLUMNS]
 
 
-def _coverage_values(report: Report, comparison: MetricComparison,
-                     row: SegmentRow) -> list[object]:
-    """The `COVERAGE_CSV_COLUMNS` of one row of ``comparison`` (empty cells where unknown)."""
+_NO_COVERAGE: tuple[object, ...] = ("",) * len(COVERAGE_CSV_COLUMNS)
+
+
+def _coverage_cells(report: Report,
+                    comparison: MetricComparison) -> dict[str, tuple[object, ...]]:
+    """Segment (the overall row's name included) -> its `COVERAGE_CSV_COLUMNS` cells; empty
+    when the report has no coverage for this comparison's candidate and metric."""
     coverage = report.coverage_of(comparison.candidate)
     measured = None if coverage is None else coverage.metric(comparison.metric)
     if measured is None:
-        return ["" for _ in COVERAGE_CSV_COLUMNS]
-    shown = next((r for r in measured.rows if r.segment == row.segment), None)
-    if shown is None:
-        return ["" for _ in COVERAGE_CSV_COLUMNS]
-    return [measured.depth, shown.judged_a, shown.judged_b]
+        return {}
+    return {row.segment: (measured.depth, row.judged_a, row.judged_b) for row in measured.rows}
 
 
 MULTI_CSV_COLUMNS = ("baseline", "candidate", *CSV_COLUMNS, "adjusted_p",
@@ -450,19 +451,21 @@ def render_csv(report: Report) -> str:
     if not report.several:
         writer.writerow(CSV_HEADER)
         for comparison in report.comparisons:
+            cells = _coverage_cells(report, comparison)
             for row in comparison.rows:
                 writer.writerow([*_csv_values(comparison, row),
-                                 *_coverage_values(report, comparison, row)])
+                                 *cells.get(row.segment, _NO_COVERAGE)])
         return buffer.getvalue()
     names = report.run_names
     writer.writerow(MULTI_CSV_COLUMNS)
     for comparison in report.comparisons:
         family = report.family(comparison.metric)
         adjusted = "" if family is None else family.pair(0, comparison.candidate).adjusted_p
+        cells = _coverage_cells(report, comparison)
         for index, row in enumerate(comparison.rows):
             writer.writerow([names[0], names[comparison.candidate],
                              *_csv_values(comparison, row), adjusted if index == 0 else "",
-                             *_coverage_values(report, comparison, row)])
+                             *cells.get(row.segment, _NO_COVERAGE)])
     for family in report.families:
         for pair in family.pairs:
             if pair.a == 0:
@@ -470,5 +473,5 @@ def render_csv(report: Report) -> str:
             alone = MetricComparison(family.metric, pair.result)
             writer.writerow([names[pair.a], names[pair.b],
                              *_csv_values(alone, alone.rows[0]), pair.adjusted_p,
-                             *("" for _ in COVERAGE_CSV_COLUMNS)])
+                             *_NO_COVERAGE])
     return buffer.getvalue()

@@ -44,7 +44,7 @@ from ranklens.data import QueryId
 from ranklens.stats.chunking import block_generators, chunk_sizes, offsets, run_blocks
 from ranklens.stats.errors import InsufficientSampleError, SmallSampleWarning
 from ranklens.stats.multiple import holm
-from ranklens.stats.pairing import MIN_QUERIES, MISSING_POLICIES, check_finite
+from ranklens.stats.pairing import MIN_QUERIES, MISSING_POLICIES, check_finite, examples
 from ranklens.stats.permutation import permutation_test
 from ranklens.stats.results import Seed
 from ranklens.stats.tolerance import SUM_TIES, no_difference_tolerance, snap
@@ -56,7 +56,6 @@ FAMILY_METHODS = ("max-t", "holm")
 
 _FAMILY_STREAM = 7  # purpose tag of the family test's random streams, see block_generators
 _DRAWS_PER_BLOCK = 1 << 20  # signs per block: 8 MB of float64 at a time
-_EXAMPLES = 3
 
 Matrix = npt.NDArray[np.float64]
 
@@ -115,11 +114,6 @@ def comparison_pairs(n_runs: int, family: str = "baseline") -> tuple[tuple[int, 
     return tuple((i, j) for i in range(n_runs) for j in range(i + 1, n_runs))
 
 
-def _examples(queries: Sequence[QueryId]) -> str:
-    shown = ", ".join(repr(q) for q in list(queries)[:_EXAMPLES])
-    return f"{shown}, ..." if len(queries) > _EXAMPLES else shown
-
-
 def pair_runs(
     per_query: Sequence[Mapping[QueryId, float]],
     *,
@@ -151,7 +145,7 @@ def pair_runs(
     union = set().union(*(values.keys() for values in per_query))
     lacking = [sorted(union - values.keys()) for values in per_query]
     if any(lacking) and missing == "error":
-        parts = [f"{label} lacks {len(gone)} ({_examples(gone)})"
+        parts = [f"{label} lacks {len(gone)} ({examples(gone)})"
                  for label, gone in zip(labels, lacking, strict=True) if gone]
         raise ValueError(
             "a paired comparison needs every query in every run: " + "; ".join(parts)

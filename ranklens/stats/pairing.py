@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -37,7 +37,7 @@ class Paired:
         return self.b - self.a
 
 
-def examples(queries: tuple[QueryId, ...]) -> str:
+def examples(queries: Sequence[QueryId]) -> str:
     """The first few query ids as a warning shows them: ``'q1', 'q2', 'q3', ...``."""
     shown = ", ".join(repr(query) for query in queries[:_EXAMPLES])
     return f"{shown}, ..." if len(queries) > _EXAMPLES else shown

@@ -24,9 +24,13 @@ def compress(data: bytes, level: int = DEFAULT_ZLIB_LEVEL) -> tuple[str, bytes]:
 
 
 def decompress(codec: str, stored: bytes) -> bytes:
-    """The original bytes of a blob stored with ``codec``; ``ValueError`` for an unknown codec."""
+    """The original bytes of a blob stored with ``codec``; ``ValueError`` for an unknown codec
+    or bytes that are not a stream of it (zlib's own error, carried as the cause)."""
     if codec == ZLIB:
-        return zlib.decompress(stored)
+        try:
+            return zlib.decompress(stored)
+        except zlib.error as exc:
+            raise ValueError(str(exc)) from exc
     if codec == RAW:
         return stored
     raise ValueError(f"unknown codec {codec!r}")

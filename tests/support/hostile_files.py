@@ -21,10 +21,10 @@ def gzip_bomb(decompressed: int, line: bytes = b"q1 Q0 d1 1 1.0 run\n") -> bytes
     return b"".join([*parts, packer.flush()])
 
 
-def parquet_bytes(table: pa.Table) -> bytes:
-    """``table`` as the bytes of a Parquet file."""
+def parquet_bytes(table: pa.Table, **options: object) -> bytes:
+    """``table`` as the bytes of a Parquet file (``options`` go to ``pq.write_table``)."""
     sink = io.BytesIO()
-    pq.write_table(table, sink)
+    pq.write_table(table, sink, **options)
     return sink.getvalue()
 
 
@@ -38,7 +38,5 @@ def wide_parquet(n_extra_columns: int = 100_000) -> bytes:
     names = ["query_id", "doc_id", "score", *(f"c{i}" for i in range(n_extra_columns))]
     table = pa.Table.from_arrays([pa.array(["q1"]), pa.array(["d1"]), one,
                                   *([one] * n_extra_columns)], names=names)
-    sink = io.BytesIO()
-    pq.write_table(table, sink, compression="none", write_statistics=False,
-                   use_dictionary=False)
-    return sink.getvalue()
+    return parquet_bytes(table, compression="none", write_statistics=False,
+                         use_dictionary=False)
