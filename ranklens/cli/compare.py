@@ -1,0 +1,277 @@
+"""``ranklens compare``: run B against run A (or several candidates against a baseline), with
+the local engine or on Spark."""
+
+from __future__ import annotations
+
+import argparse
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+
+from ranklens import io
+from ranklens.cli.common import (
+    PROG,
+    Parser,
+    Status,
+    UsageError,
+    add_alpha,
+    add_engine_options,
+    add_order,
+    count,
+    metric_name,
+    spark_session,
+    write,
+)
+from ranklens.compare import text as compare_text
+from ranklens.compare.analysis import DEFAULT_METRICS, CompareSettings, LoadedInputs, load_inputs
+from ranklens.compare.coverage import TREATMENTS
+from ranklens.compare.report import Report
+from ranklens.io import InputFile
+from ranklens.metrics import parse_metric
+from ranklens.stats import DEFAULT_INTERVAL, INTERVAL_METHODS
+
+
+def add_compare(commands: argparse._SubParsersAction[Parser]) -> None:
+    p = commands.add_parser(
+        "compare", help="is B better than A, by how much, where (per segment), how sure",
+        description="Compare run B with run A: per metric (and per segment) the means, the "
+        "difference B - A with its interval, the permutation p-value and q-values. "
+        "With several candidates (BASELINE CAND CAND ...), each is compared with the baseline "
+        "and its p adjusted for the number of candidates (a leaderboard, then each candidate's "
+        "segments). Runs are rankings (TREC run, CSV/TSV/Parquet/JSONL) scored against "
+        "--qrels, or, without --qrels, per-query metric tables (query_id + one column per "
+        "metric, long form, or trec_eval -q output).")
+    p.add_argument("runs", nargs="+", metavar="RUN",
+                   help="the baseline run first, then one or more candidates (up to 25)")
+    p.add_argument("--qrels", metavar="QRELS", help="judgements; omit for per-query tables")
+    p.add_argument("--metric", "-m", action="append", type=metric_name, metavar="METRIC",
+                   help="metric to compare, repeatable (default nDCG@10; for per-query tables "
+                   "every metric both tables have): ndcg@10, map, P@5, recall@100, mrr ...")
+    p.add_argument("--segments", metavar="FILE[:COLUMN]",
+                   help="segment map (query id + segment column(s)); pick a column with :COLUMN")
+    p.add_argument("--unjudged", choices=TREATMENTS, default="nonrelevant",
+                   help="documents without a judgement: non-relevant (default, as trec_eval), "
+                   "removed from the rankings (judged-only, trec_eval -J) or labelled by "
+                   "--proxy-qrels (proxy); every report shows all three side by side")
+    p.add_argument("--proxy-qrels", metavar="QRELS",
+                   help="cheap judgements (an LLM judge) that fill the holes of --qrels: "
+                   "adds the proxy row to the robustness view, and --unjudged proxy")
+    add_alpha(p)
+    p.add_argument("--n-resamples", type=count(100), default=10_000, metavar="N",
+                   help="bootstrap resamples (default 10000)")
+    p.add_argument("--n-permutations", type=count(100), default=10_000, metavar="N",
+                   help="sign-flip permutations (default 10000)")
+    p.add_argument("--seed", type=count(0), default=0, help="random seed (default 0)")
+    p.add_argument("--missing", choices=("drop", "zero", "error"), default="drop",
+                   help="a query measured in one run only: drop it (default), score it 0 "
+                   "(trec_eval -c) or refuse")
+    p.add_argument("--interval", choices=INTERVAL_METHODS, default=DEFAULT_INTERVAL,
+                   help="interval of the difference (default auto: bootstrap-t from 20 queries, "
+                   "the sign-flip interval, i.e. the exact permutation test inverted, below)")
+    p.add_argument("--adjust", choices=("bh", "by", "holm"), default="bh",
+                   help="multiple-comparison adjustment of q-values (default bh)")
+    add_order(p)
+    p.add_argument("--all-pairs", action="store_true",
+                   help="several candidates: adjust p for every pair of runs, not only each "
+                   "candidate against the baseline (and show every pair)")
+    p.add_argument("--family-method", choices=("max-t", "holm"), default="max-t",
+                   help="several candidates: how p is adjusted for the family (default max-t: "
+                   "step-down maximum over sign flips of whole queries; holm: Holm on each "
+                   "candidate's own p)")
+    p.add_argument("--q-family", choices=("segments", "candidates-segments"),
+                   default="segments",
+                   help="several candidates: segment q-values across each candidate's segments "
+                   "(default) or across the segments of all candidates")
+    p.add_argument("--name", action="append", metavar="NAME",
+                   help="display name of each run, in order, repeatable (default: file names)")
+    p.add_argument("--format", "-f", choices=(*compare_text.FORMATS, "html"), default="text",
+                   help="output format (default text)")
+    p.add_argument("--output", "-o", metavar="PATH", help="write to PATH instead of stdout")
+    p.add_argument("--timings", action="store_true",
+                   help="print the seconds of each stage (read, score, compare) on stderr")
+    add_engine_options(p)
+    p.set_defaults(handler=run_compare)
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    if len(args.runs) < 2:
+        raise UsageError(f"{PROG} compare: give a baseline run and at least one candidate "
+                         "(RUN RUN [RUN ...])")
+    if args.name is not None and len(args.name) != len(args.runs):
+        raise UsageError(f"{PROG} compare: {len(args.name)} --name for {len(args.runs)} runs; "
+                         "give one per run, in order, or none")
+    if getattr(args, "engine", "local") == "spark":
+        if len(args.runs) != 2:
+            raise UsageError(f"{PROG} compare: the Spark engine compares two runs; give one "
+                             "candidate, or use the local engine for several")
+        args.run_a, args.run_b = args.runs
+        return run_compare_spark(args)
+    status = Status(timings=args.timings)
+    segments_path, column = split_segments_argument(args.segments)
+    if args.qrels is None and (args.proxy_qrels is not None or args.unjudged != "nonrelevant"):
+        raise UsageError(f"{PROG} compare: --unjudged and --proxy-qrels need --qrels (per-query "
+                         "tables carry no judgements)")
+    if args.unjudged == "proxy" and args.proxy_qrels is None:
+        raise UsageError(f"{PROG} compare: --unjudged proxy needs --proxy-qrels FILE")
+    qrels = None if args.qrels is None else Path(args.qrels)
+    segments = None if segments_path is None else Path(segments_path)
+    proxy_qrels = None if args.proxy_qrels is None else Path(args.proxy_qrels)
+    if qrels is not None and len(args.runs) > 2:
+        # Several runs to score: each is scored as soon as it is read and let go, so ten
+        # 7M-row candidates need the memory of two. Two runs are read as they always were.
+        metrics = chosen_metrics_for_runs(args.metric)
+        status("reading and scoring the runs")
+        inputs = load_inputs(*args.runs, qrels=qrels, segments=segments,
+                             proxy_qrels=proxy_qrels,
+                             settings=CompareSettings(metrics=metrics, missing=args.missing,
+                                                      order=args.order,
+                                                      unjudged=args.unjudged))
+    else:
+        status("reading the inputs")
+        inputs = load_inputs(*args.runs, qrels=qrels, segments=segments,
+                             proxy_qrels=proxy_qrels)
+        metrics = chosen_metrics(inputs, args.metric)
+    settings = CompareSettings(
+        metrics=metrics,
+        segment_column=None if segments_path is None else
+        chosen_segment_column(inputs, segments_path, column),
+        alpha=args.alpha, n_resamples=args.n_resamples, n_permutations=args.n_permutations,
+        seed=args.seed, missing=args.missing, interval=args.interval, adjust_method=args.adjust,
+        order=args.order, unjudged=args.unjudged,
+        run_names=None if args.name is None else tuple(args.name),
+        family="all-pairs" if args.all_pairs else "baseline",
+        family_method=args.family_method, q_family=args.q_family)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the report carries every warning in words
+        report = inputs.report(settings, progress=status)
+    status("writing")
+    text = render_report(report, args.format)
+    status.clear()
+    write(text, args.output)
+    status.done()
+    return 0
+
+
+def render_report(report: Report, fmt: str) -> str:
+    """The report in ``fmt``: text, JSON, CSV, Markdown or one self-contained HTML file."""
+    if fmt != "html":
+        return compare_text.render(report, fmt)
+    from ranklens.compare import html as html_report  # Altair and vl-convert load only here
+
+    html: str = html_report.render(report)
+    return html
+
+
+def split_segments_argument(text: str | None) -> tuple[str | None, str | None]:
+    """``FILE[:COLUMN]`` -> (file, column); a path that exists as given wins over a split."""
+    if text is None:
+        return None, None
+    if Path(text).exists():
+        return text, None
+    path, colon, column = text.rpartition(":")
+    if colon and path and Path(path).exists():
+        return path, column or None
+    return text, None  # reading it says "file not found"
+
+
+def chosen_segment_column(inputs: LoadedInputs, path: str, column: str | None) -> str:
+    """The segment column to compare by: the one asked for, or the file's only one."""
+    columns = inputs.segment_columns
+    if column is not None:
+        if column not in columns:
+            raise UsageError(f"{Path(path).name} has no segment column {column!r}; its "
+                             f"columns: {', '.join(columns)}")
+        return column
+    if len(columns) == 1:
+        return columns[0]
+    example = f"{path}:{columns[0]}"
+    raise UsageError(f"{Path(path).name} has {len(columns)} segment columns "
+                     f"({', '.join(columns)}): pick one, e.g. --segments {example}")
+
+
+def chosen_metrics_for_runs(asked: Sequence[str] | None) -> tuple[str, ...]:
+    """Metrics to score runs on: the names asked (default nDCG@10), each checked now, before
+    any file is read."""
+    names = tuple(asked) if asked else DEFAULT_METRICS
+    for name in names:
+        parse_metric(name)  # an unknown name fails here
+    return names
+
+
+def chosen_metrics(inputs: LoadedInputs, asked: Sequence[str] | None) -> tuple[str, ...]:
+    """Metrics to compare. Runs: the names asked (default nDCG@10). Per-query tables: each
+    name matched to the tables' own column, exactly or by meaning (ndcg_cut_10 = nDCG@10);
+    default every metric both tables have."""
+    available = inputs.available_metrics
+    if available is None:
+        return chosen_metrics_for_runs(asked)
+    if not available:
+        from ranklens.plan.analysis import common_columns
+
+        common_columns((inputs.file_name("run_a"), list(inputs.tables_a or ())),
+                       (inputs.file_name("run_b"), list(inputs.tables_b or ())))
+    if not asked:
+        return available
+    return tuple(_table_metric(name, available) for name in asked)
+
+
+def _table_metric(name: str, available: Sequence[str]) -> str:
+    if name in available:
+        return name
+    wanted = _canonical(name)
+    matches = [a for a in available if wanted is not None and _canonical(a) == wanted]
+    if len(matches) == 1:
+        return matches[0]
+    raise UsageError(f"the per-query tables have no metric {name!r}; they have "
+                     f"{', '.join(available)}")
+
+
+def _canonical(name: str) -> str | None:
+    try:
+        return parse_metric(name).name
+    except ValueError:
+        return None
+
+
+def run_compare_spark(args: argparse.Namespace) -> int:
+    """``ranklens compare --engine spark``: runs scored on Spark, the report built here."""
+    if args.qrels is None:
+        raise UsageError(f"{PROG} compare --engine spark scores runs: give --qrels (per-query "
+                         "tables need no Spark: leave --engine out)")
+    if args.order != "score":
+        raise UsageError(f"{PROG} compare --engine spark orders documents by score only: "
+                         "leave --order out, or use the local engine for --order rank")
+    status = Status(timings=args.timings)
+    segments_path, column = split_segments_argument(args.segments)
+    if segments_path is not None:
+        columns = io.read_segments(InputFile.from_path("segments", segments_path).data,
+                                   name=Path(segments_path).name).segments.columns
+        if column is None and len(columns) > 1:
+            raise UsageError(f"{Path(segments_path).name} has {len(columns)} segment columns "
+                             f"({', '.join(columns)}): pick one, e.g. --segments "
+                             f"{segments_path}:{columns[0]}")
+    metrics = tuple(args.metric) if args.metric else DEFAULT_METRICS
+    for name in metrics:
+        parse_metric(name)  # an unknown name fails here, before Spark starts
+    status("starting Spark")
+    session, created = spark_session(args.spark_master)
+    from ranklens import spark as ranklens_spark  # importable: _spark_session checked
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the report carries every warning in words
+            report = ranklens_spark.compare(
+                session, args.run_a, args.run_b, args.qrels,
+                metrics=metrics, segments=segments_path, segment_column=column,
+                alpha=args.alpha, n_resamples=args.n_resamples,
+                n_permutations=args.n_permutations, seed=args.seed, missing=args.missing,
+                interval=args.interval, adjust_method=args.adjust, progress=status)
+    finally:
+        if created:
+            session.stop()
+    status("writing")
+    text = render_report(report, args.format)
+    status.clear()
+    write(text, args.output)
+    status.done()
+    return 0

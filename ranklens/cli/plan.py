@@ -1,0 +1,97 @@
+"""``ranklens mde``: the minimum detectable effect and the queries a difference needs."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+
+from ranklens.cli.common import (
+    PROG,
+    Parser,
+    Status,
+    UsageError,
+    add_alpha,
+    add_order,
+    count,
+    metric_name,
+    non_negative_number,
+    positive_number,
+    probability,
+    write,
+)
+from ranklens.cli.compare import chosen_metrics
+from ranklens.compare.analysis import CompareSettings, load_inputs
+from ranklens.io import InputFile
+from ranklens.stats import MIN_POWER_QUERIES
+
+
+def add_mde(commands: argparse._SubParsersAction[Parser]) -> None:
+    p = commands.add_parser(
+        "mde", help="minimum detectable effect and queries needed",
+        description="How small a difference can N queries resolve, and how many queries does "
+        "a difference need? Give the sd of per-query differences (--sd), or measure it on "
+        "pilot data (--runs A B --qrels Q --metric M; without --qrels A and B are per-query "
+        "tables).",
+        epilog="examples: ranklens mde --sd 0.1 --queries 200 | ranklens mde --delta 0.01 "
+        "--sd 0.1 | ranklens mde --runs A.trec B.trec --qrels qrels.txt --metric ndcg@10")
+    source = p.add_mutually_exclusive_group(required=True)
+    source.add_argument("--sd", type=non_negative_number,
+                        help="standard deviation of the per-query differences B - A")
+    source.add_argument("--runs", nargs=2, metavar=("RUN_A", "RUN_B"),
+                        help="pilot runs (or per-query tables) to measure the sd on")
+    p.add_argument("--qrels", metavar="QRELS", help="judgements for --runs")
+    p.add_argument("--metric", "-m", type=metric_name, help="metric for --runs (default nDCG@10)")
+    p.add_argument("--queries", "-n", type=count(MIN_POWER_QUERIES),
+                   help="number of queries to plan for (default with --runs: the pilot's)")
+    p.add_argument("--delta", action="append", type=positive_number, metavar="DELTA",
+                   help="difference of interest, repeatable (default +0.02, +0.01, +0.005)")
+    add_alpha(p)
+    p.add_argument("--power", type=probability, default=0.8, help="power (default 0.8)")
+    p.add_argument("--method", choices=("z", "t"), default="z",
+                   help="normal approximation (default) or the paired t-test's noncentral t")
+    p.add_argument("--missing", choices=("drop", "zero", "error"), default="drop",
+                   help="pilot queries measured in one run only (default drop)")
+    add_order(p)
+    p.add_argument("--format", "-f", choices=("text", "json"), default="text")
+    p.set_defaults(handler=run_mde)
+
+
+def run_mde(args: argparse.Namespace) -> int:
+    from ranklens.plan.analysis import DEFAULT_DELTAS, pilot, plan_queries
+
+    deltas = tuple(args.delta) if args.delta else DEFAULT_DELTAS
+    if args.runs is None:
+        for option in ("qrels", "metric"):
+            if getattr(args, option) is not None:
+                raise UsageError(f"{PROG} mde: --{option} goes with --runs")
+        plan = plan_queries(args.sd, n_queries=args.queries, deltas=deltas, alpha=args.alpha,
+                            target_power=args.power, method=args.method)
+    else:
+        status = Status()
+        status("reading and scoring the pilot runs")
+        inputs = load_inputs(
+            InputFile.from_path("run_a", args.runs[0]), InputFile.from_path("run_b", args.runs[1]),
+            qrels=None if args.qrels is None else InputFile.from_path("qrels", args.qrels))
+        metrics = chosen_metrics(inputs, None if args.metric is None else [args.metric])
+        if len(metrics) != 1:
+            raise UsageError(f"{PROG} mde: the tables have several metrics "
+                             f"({', '.join(metrics)}); pick one with --metric")
+        results_a, results_b, _ = inputs.results(
+            CompareSettings(metrics=metrics, missing=args.missing, order=args.order))
+        inputs.check_shared_queries([results_a, results_b], args.missing)
+        name = next(iter(results_a))
+        measured = dataclasses.replace(
+            pilot(results_a[name], results_b[name], missing=args.missing),
+            warnings=inputs.input_warnings(order=args.order))
+        status.done()
+        plan = plan_queries(measured.sd, n_queries=args.queries or measured.n_queries,
+                            deltas=deltas, alpha=args.alpha, target_power=args.power,
+                            method=args.method, pilot=measured)
+    if args.format == "json":
+        write(json.dumps(dataclasses.asdict(plan), indent=2) + "\n", None)
+    else:
+        from ranklens.plan.text import render_plan
+
+        write(render_plan(plan), None)
+    return 0

@@ -1,0 +1,50 @@
+"""``ranklens ppi``: proxy judgements corrected on a gold sample (PPI++)."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+
+from ranklens.cli.common import Parser, Status, add_alpha, add_order, metric_name, write
+from ranklens.compare.analysis import DEFAULT_METRICS
+from ranklens.io import InputFile
+
+
+def add_ppi(commands: argparse._SubParsersAction[Parser]) -> None:
+    p = commands.add_parser(
+        "ppi", help="proxy (cheap) judgements corrected on a gold sample: PPI++",
+        description="Score both runs under proxy judgements (all queries) and gold judgements "
+        "(a random sample of queries) and estimate B - A with PPI++, beside classic PPI, gold "
+        "only and the uncorrected proxy.")
+    p.add_argument("run_a", metavar="RUN_A")
+    p.add_argument("run_b", metavar="RUN_B")
+    p.add_argument("--proxy-qrels", required=True, metavar="QRELS",
+                   help="cheap judgements (LLM, one assessor) on all queries")
+    p.add_argument("--gold-qrels", required=True, metavar="QRELS",
+                   help="trusted judgements on a random sample of the queries")
+    p.add_argument("--metric", "-m", type=metric_name, default=DEFAULT_METRICS[0],
+                   help="metric (default nDCG@10)")
+    add_alpha(p)
+    add_order(p)
+    p.add_argument("--format", "-f", choices=("text", "json"), default="text")
+    p.set_defaults(handler=run_ppi)
+
+
+def run_ppi(args: argparse.Namespace) -> int:
+    from ranklens.ppi.analysis import analyse_ppi
+    from ranklens.ppi.text import render_ppi
+
+    status = Status()
+    status("reading and scoring under proxy and gold judgements")
+    analysis = analyse_ppi(
+        InputFile.from_path("run_a", args.run_a), InputFile.from_path("run_b", args.run_b),
+        InputFile.from_path("proxy_qrels", args.proxy_qrels),
+        InputFile.from_path("gold_qrels", args.gold_qrels), args.metric, alpha=args.alpha,
+        order=args.order)
+    status.done()
+    if args.format == "json":
+        write(json.dumps(dataclasses.asdict(analysis), indent=2) + "\n", None)
+    else:
+        write(render_ppi(analysis), None)
+    return 0
