@@ -1,4 +1,4 @@
-"""The ``ranklens`` command: ``compare``, ``evaluate``, ``mde`` and ``ppi``.
+"""The ``ranklens`` command: ``compare``, ``evaluate``, ``mde``, ``ppi`` and ``app``.
 
 This module collects the input (arguments, file paths) and shows the results; the thinking is
 in the library (``ranklens.compare``, ``ranklens.metrics``, ``ranklens.plan``, ``ranklens.ppi``),
@@ -15,6 +15,7 @@ import sys
 from collections.abc import Sequence
 
 from ranklens import __version__, io
+from ranklens.cli.app import add_app
 from ranklens.cli.common import PROG, Parser, Status, UsageError, silence_stdout
 from ranklens.cli.compare import add_compare, render_report
 from ranklens.cli.evaluate import add_evaluate
@@ -34,6 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_evaluate(commands)
     add_mde(commands)
     add_ppi(commands)
+    add_app(commands)
     return parser
 
 
