@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from ranklens.io.errors import InputError
@@ -36,7 +37,7 @@ def input_file(given: Any, role: str, name: str | None = None) -> InputFile:
         return InputFile(role, label, given.data) if digest is None else \
             InputFile.with_digest(role, label, given.data, digest)
     if isinstance(given, (str, os.PathLike)):
-        return InputFile.from_path(role, given, name)
+        return InputFile.from_path(role, Path(os.fspath(given)), name)
     label = name or role
     if isinstance(given, (bytes, bytearray, memoryview)):
         return InputFile(role, label, bytes(given))
