@@ -37,15 +37,10 @@ of a checkout are thin entries).
 from __future__ import annotations
 
 from importlib import import_module
-from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any
 
-try:
-    __version__ = version("ranklens")  # the one source is pyproject.toml's version
-except PackageNotFoundError:  # running from a source tree that was never installed
-    __version__ = "0.0.0+unknown"
-
 if TYPE_CHECKING:
+    __version__: str
     from ranklens.api import compare_runs, evaluate
     from ranklens.compare.analysis import CompareSettings
     from ranklens.compare.report import Report
@@ -71,7 +66,13 @@ __all__ = ["CompareSettings", "InputError", "InputFile", "Report", "__version__"
 
 
 def __getattr__(name: str) -> Any:
-    """The API's names, imported on first use (``import ranklens`` loads no numpy)."""
+    """The API's names, imported on first use (``import ranklens`` loads no numpy), and
+    ``__version__``, read on first use from the installed metadata (the one source is
+    pyproject.toml's version; ``importlib.metadata`` alone takes longer to import than the
+    rest of ``import ranklens``)."""
+    if name == "__version__":
+        globals()[name] = _installed_version()
+        return globals()[name]
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'ranklens' has no attribute {name!r}")
@@ -80,5 +81,14 @@ def __getattr__(name: str) -> Any:
     return value
 
 
+def _installed_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("ranklens")
+    except PackageNotFoundError:  # running from a source tree that was never installed
+        return "0.0.0+unknown"
+
+
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
+    return sorted({*globals(), *_LAZY, "__version__"})
