@@ -136,8 +136,8 @@ def _stop_misconfigured(problem: str) -> NoReturn:
     st.title("Sign-in is not configured correctly")
     st.error(f"**Nobody can sign in until this is fixed:** {markup.text(problem)}.",
              icon=":material/settings_alert:")
-    st.caption("Tell whoever runs this app; the README's \"Sign-in\" section says how to set "
-               "it up.")
+    st.caption("Tell whoever runs this app; the README (\"Deploying for a team\", sign-in) "
+               "says how to set it up.")
     st.stop()
 
 
