@@ -179,3 +179,16 @@ def test_a_link_shared_signed_in_says_who_shared_it(provider: Provider,
     outsider = visit(MALLORY, section, report=token)
     assert titles(outsider) == ["Not allowed"]
     shows_no_app(outsider)
+
+
+def test_without_the_auth_extra_nobody_gets_in_and_the_extra_is_named(
+        provider: Provider, store_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "authlib" else real(name, *a))
+    at = visit(ADA, auth_section(provider.metadata_url))
+    assert titles(at) == ["Sign-in is not configured correctly"]
+    assert "pip install 'ranklens[auth]'" in plain(at.error[0].value)
+    shows_no_app(at)
