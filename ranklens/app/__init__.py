@@ -11,6 +11,7 @@
 - ``report_store``: the share store this server uses (one per process)
 - ``downloads``: the "Report (HTML)" buttons of the three pages
 - ``entrypoint``: pages that run on their own hand the run to the main script
+- ``auth``: sign-in (``st.login``) and the allow list, before any page runs
 
 The library modules they call (``ranklens.compare``, ``ranklens.plan``, ``ranklens.ppi``,
 ``ranklens.share``) know nothing of Streamlit.

@@ -16,7 +16,7 @@ from pathlib import Path
 import streamlit as st
 
 from ranklens import __version__, methods
-from ranklens.app import share_widget
+from ranklens.app import auth, share_widget
 from ranklens.app.entrypoint import PAGES, running_in_app
 from ranklens.share import PAGE_KINDS
 
@@ -67,6 +67,7 @@ def main(folder: Path = PAGES) -> None:
     link = share_widget.resolve_shared()  # ?report=<token>, or the report this session opened
     menu = pages(folder)
     page = resolve_page(menu, compare_alias())
+    auth.gate()  # sign-in, when the secrets have [auth]: stops here for anyone not allowed
     shared_sidebar()
     # PAGE_KINDS is in menu order: compare, mde, ppi (the Methods page has no shared state).
     if share_widget.enter_shared(link, page, dict(zip(PAGE_KINDS, menu[:len(PAGE_KINDS)],

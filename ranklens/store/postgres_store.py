@@ -4,8 +4,9 @@ Same layout and guarantees as the SQLite store, in a schema ``ranklens`` of the 
 URL names: ``blobs`` holds each distinct input once, keyed by sha256 and compressed;
 ``reports`` holds parameters and metadata, found by the sha256 of the share token;
 ``report_inputs`` links a report's roles to blobs; triggers refuse every UPDATE. The schema is
-created on first use and versioned in ``ranklens.schema_version``; a server whose schema is
-newer than this ranklens reads is refused in words.
+created on first use and versioned in ``ranklens.schema_version``; an older schema is migrated
+in place on opening (`_MIGRATIONS`; schema 2 added ``reports.shared_by``), a newer one than
+this ranklens reads is refused in words.
 
 Every operation opens its own connection (one store object is safe to share between threads,
 and replicas share nothing but the server). A report is written in one transaction, so a
@@ -39,11 +40,11 @@ from ranklens.store.interface import StoreUsage
 from ranklens.store.limits import StoreLimits
 from ranklens.store.location import is_postgres_url, redact_url
 from ranklens.store.prepared import check_ttl, prepare_report
-from ranklens.store.snapshot import Snapshot
+from ranklens.store.snapshot import Snapshot, check_shared_by
 from ranklens.store.stored import snapshot_from_rows
 from ranklens.store.tokens import ReportToken, new_token, parse_token, token_digest
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 # PostgreSQL refuses a bytea value over 1 GB; every input is one value.
 POSTGRES_MAX_REPORT_BYTES = 900_000_000
 DEFAULT_CONNECT_TIMEOUT_S = 5
@@ -66,7 +67,8 @@ _SCHEMA = [
         params_size BIGINT NOT NULL,
         ranklens_version TEXT NOT NULL,
         created_at DOUBLE PRECISION NOT NULL,
-        expires_at DOUBLE PRECISION
+        expires_at DOUBLE PRECISION,
+        shared_by TEXT
     )""",
     "CREATE INDEX reports_expires_at ON ranklens.reports (expires_at) "
     "WHERE expires_at IS NOT NULL",
@@ -87,6 +89,11 @@ _SCHEMA = [
     "FOR EACH ROW EXECUTE FUNCTION ranklens.refuse_update()",
     "CREATE TABLE ranklens.schema_version (version INTEGER NOT NULL)",
 ]
+
+# The statements that bring a store of schema N to N + 1, run under the writers' lock.
+_MIGRATIONS: dict[int, tuple[str, ...]] = {
+    1: ("ALTER TABLE ranklens.reports ADD COLUMN IF NOT EXISTS shared_by TEXT",),
+}
 
 _DELETE_UNUSED_BLOBS = (
     "DELETE FROM ranklens.blobs WHERE NOT EXISTS "
@@ -164,7 +171,8 @@ class PostgresReportStore:
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (_WRITE_LOCK_KEY,))
 
     def _initialize(self) -> None:
-        """Create the schema if this database has none; refuse a newer one."""
+        """Create the schema if this database has none, migrate an older one; refuse a newer
+        one."""
         with self._connection() as conn, conn.transaction():
             self._lock_writers(conn)  # replicas starting together create it once
             exists = conn.execute(
@@ -184,6 +192,12 @@ class PostgresReportStore:
                 raise StoreError(
                     f"{redact_url(self.url)} was written by a newer ranklens (store schema "
                     f"{version}, this version reads {SCHEMA_VERSION})")
+            if version < SCHEMA_VERSION:
+                for step in range(version, SCHEMA_VERSION):
+                    for statement in _MIGRATIONS[step]:
+                        conn.execute(statement)
+                conn.execute("UPDATE ranklens.schema_version SET version = %s",
+                             (SCHEMA_VERSION,))
 
     # -- ReportStore ----------------------------------------------------------------------
 
@@ -193,13 +207,16 @@ class PostgresReportStore:
         inputs: Mapping[str, bytes],
         *,
         ttl: timedelta | None = None,
+        shared_by: str | None = None,
     ) -> ReportToken:
         """Store a new report in one transaction and return its share token.
 
-        Raises as :meth:`SQLiteReportStore.put <ranklens.store.sqlite_store.SQLiteReportStore.put>`
-        does, plus ``StoreUnavailable`` when the server cannot be used. Expired reports are
-        purged first, so they never keep a new report out.
+        ``shared_by`` and the errors are as for
+        :meth:`SQLiteReportStore.put <ranklens.store.sqlite_store.SQLiteReportStore.put>`, plus
+        ``StoreUnavailable`` when the server cannot be used. Expired reports are purged first,
+        so they never keep a new report out.
         """
+        shared_by = check_shared_by(shared_by)
         report = prepare_report(params, inputs, self.limits)
         if ttl is not None:
             check_ttl(ttl)
@@ -234,10 +251,10 @@ class PostgresReportStore:
                 expires_at = now + ttl.total_seconds() if ttl is not None else None
                 row = conn.execute(
                     "INSERT INTO ranklens.reports (token_digest, params_json, params_size, "
-                    "ranklens_version, created_at, expires_at) "
-                    "VALUES (%s, %s, %s, %s, %s, %s) RETURNING id",
+                    "ranklens_version, created_at, expires_at, shared_by) "
+                    "VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING id",
                     (token_digest(token), report.params_json, report.params_size,
-                     ranklens.__version__, now, expires_at),
+                     ranklens.__version__, now, expires_at, shared_by),
                 ).fetchone()
                 assert row is not None
                 with conn.cursor() as cursor:
@@ -274,12 +291,12 @@ class PostgresReportStore:
             with conn.transaction():
                 row = conn.execute(
                     "SELECT id, token_digest, params_json, ranklens_version, created_at, "
-                    "expires_at FROM ranklens.reports WHERE token_digest = %s",
+                    "expires_at, shared_by FROM ranklens.reports WHERE token_digest = %s",
                     (key,),
                 ).fetchone()
                 if row is None or not hmac.compare_digest(bytes(row[1]), key):
                     raise ReportNotFound()
-                report_id, _, params_json, version, created_at, expires_at = row
+                report_id, _, params_json, version, created_at, expires_at, shared_by = row
                 if expires_at is not None and expires_at <= self._clock():
                     raise ReportNotFound()
                 # Binary results: a bytea in text format would travel hex-encoded, twice its size.
@@ -289,7 +306,8 @@ class PostgresReportStore:
                     "ORDER BY ri.role",
                     (report_id,), binary=True,
                 ).fetchall()
-        return snapshot_from_rows(valid, params_json, version, created_at, expires_at, rows)
+        return snapshot_from_rows(valid, params_json, version, created_at, expires_at, rows,
+                                  shared_by)
 
     def delete(self, token: str) -> None:
         """Remove the report behind ``token`` (expired or not) and inputs no report uses.

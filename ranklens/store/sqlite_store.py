@@ -3,7 +3,9 @@
 Layout: ``blobs`` holds each distinct input once, keyed by the sha256 of its bytes and
 compressed; ``reports`` holds parameters and metadata, keyed by an integer id and found by the
 sha256 of the share token; ``report_inputs`` links a report's roles to blobs. Triggers refuse
-every UPDATE, so a written report cannot change; it can only be deleted.
+every UPDATE, so a written report cannot change; it can only be deleted. The schema version is
+SQLite's ``user_version``; opening a file of an older schema migrates it in place (`_MIGRATIONS`,
+schema 2 added ``reports.shared_by``).
 
 Every operation opens its own connection, so one store object is safe to share between
 threads; several processes may use the same file. Writers take the write lock with
@@ -31,11 +33,11 @@ from ranklens.store.interface import StoreUsage
 from ranklens.store.limits import StoreLimits
 from ranklens.store.location import default_store_path
 from ranklens.store.prepared import check_ttl, prepare_report
-from ranklens.store.snapshot import Snapshot
+from ranklens.store.snapshot import Snapshot, check_shared_by
 from ranklens.store.stored import snapshot_from_rows
 from ranklens.store.tokens import ReportToken, new_token, parse_token, token_digest
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 # SQLite refuses values over SQLITE_MAX_LENGTH (1e9 bytes by default); every input is stored
 # as one blob, so a report limit above this could accept inputs SQLite cannot hold.
 SQLITE_MAX_REPORT_BYTES = 900_000_000
@@ -56,7 +58,8 @@ CREATE TABLE reports (
     params_size INTEGER NOT NULL,
     ranklens_version TEXT NOT NULL,
     created_at REAL NOT NULL,
-    expires_at REAL
+    expires_at REAL,
+    shared_by TEXT
 );
 CREATE INDEX reports_expires_at ON reports (expires_at) WHERE expires_at IS NOT NULL;
 CREATE TABLE report_inputs (
@@ -73,6 +76,11 @@ CREATE TRIGGER reports_immutable BEFORE UPDATE ON reports
 CREATE TRIGGER report_inputs_immutable BEFORE UPDATE ON report_inputs
     BEGIN SELECT RAISE(ABORT, 'reports are immutable'); END;
 """
+
+# The statements that bring a store of schema N to N + 1, run in the opening transaction.
+_MIGRATIONS: dict[int, tuple[str, ...]] = {
+    1: ("ALTER TABLE reports ADD COLUMN shared_by TEXT",),
+}
 
 _DELETE_UNUSED_BLOBS = (
     "DELETE FROM blobs WHERE NOT EXISTS "
@@ -175,6 +183,11 @@ class SQLiteReportStore:
                 if version == 0:
                     _create_schema(conn)
                     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                elif version < SCHEMA_VERSION:
+                    for step in range(version, SCHEMA_VERSION):
+                        for statement in _MIGRATIONS[step]:
+                            conn.execute(statement)
+                    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
                 elif version > SCHEMA_VERSION:
                     raise StoreError(
                         f"{self.path} was written by a newer ranklens (store schema {version}, "
@@ -189,14 +202,18 @@ class SQLiteReportStore:
         inputs: Mapping[str, bytes],
         *,
         ttl: timedelta | None = None,
+        shared_by: str | None = None,
     ) -> ReportToken:
         """Store a new report in one transaction and return its share token.
 
-        Raises :class:`~ranklens.store.errors.StoreLimitError` (naming the limit) when the
+        ``shared_by`` records who shared it (one line, see
+        :func:`~ranklens.store.snapshot.check_shared_by`). Raises
+        :class:`~ranklens.store.errors.StoreLimitError` (naming the limit) when the
         report or the store would be too big, ``ValueError``/``TypeError`` for params that are
         not plain JSON or inputs that are not bytes under a valid role name. Expired reports
         are purged first, so they never keep a new report out.
         """
+        shared_by = check_shared_by(shared_by)
         report = prepare_report(params, inputs, self.limits)
         if ttl is not None:
             check_ttl(ttl)
@@ -231,9 +248,10 @@ class SQLiteReportStore:
                 expires_at = now + ttl.total_seconds() if ttl is not None else None
                 cursor = conn.execute(
                     "INSERT INTO reports (token_digest, params_json, params_size, "
-                    "ranklens_version, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
+                    "ranklens_version, created_at, expires_at, shared_by) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (token_digest(token), params_json, params_size, ranklens.__version__,
-                     now, expires_at),
+                     now, expires_at, shared_by),
                 )
                 conn.executemany(
                     "INSERT INTO report_inputs (report_id, role, digest) VALUES (?, ?, ?)",
@@ -265,12 +283,12 @@ class SQLiteReportStore:
         with self._connection() as conn, self._transaction(conn, "DEFERRED"):
             row = conn.execute(
                 "SELECT id, token_digest, params_json, ranklens_version, created_at, "
-                "expires_at FROM reports WHERE token_digest = ?",
+                "expires_at, shared_by FROM reports WHERE token_digest = ?",
                 (key,),
             ).fetchone()
             if row is None or not hmac.compare_digest(bytes(row[1]), key):
                 raise ReportNotFound()
-            report_id, _, params_json, version, created_at, expires_at = row
+            report_id, _, params_json, version, created_at, expires_at, shared_by = row
             if expires_at is not None and expires_at <= self._clock():
                 raise ReportNotFound()
             rows = conn.execute(
@@ -278,7 +296,8 @@ class SQLiteReportStore:
                 "JOIN blobs b ON b.digest = ri.digest WHERE ri.report_id = ? ORDER BY ri.role",
                 (report_id,),
             ).fetchall()
-        return snapshot_from_rows(valid, params_json, version, created_at, expires_at, rows)
+        return snapshot_from_rows(valid, params_json, version, created_at, expires_at, rows,
+                                  shared_by)
 
     def delete(self, token: str) -> None:
         """Remove the report behind ``token`` (expired or not) and inputs no report uses.
