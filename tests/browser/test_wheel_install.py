@@ -185,3 +185,5 @@ def test_ranklens_app_serves_every_page_from_the_wheel(page: Page, installed: In
     open_app(page, f"{served}/methods")
     expect(page.get_by_role("heading", level=1)).to_contain_text("Methods")
     assert_in_the_app(page)
+    expect(page.get_by_text("Do the intervals cover and do the tests hold their level?")
+           ).to_be_visible()  # docs/validity.md, shipped in the wheel
