@@ -27,7 +27,7 @@ from ranklens.app import state as app_state
 from ranklens.app.cards import show_card
 from ranklens.app.entrypoint import run_through_app
 from ranklens.charts import run_colour
-from ranklens.compare import charts, coverage_words, views
+from ranklens.compare import charts, columns, coverage_words, views
 from ranklens.compare.analysis import CompareSettings, LoadedInputs
 from ranklens.compare.changes import report_changes
 from ranklens.compare.coverage import TREATMENT_NAMES
@@ -45,7 +45,7 @@ from ranklens.compare.words import (
     pairing_sentence,
     segments_summary,
 )
-from ranklens.formats import Card, format_delta, format_interval, format_p
+from ranklens.formats import Card, format_delta, format_interval, format_p, slug
 from ranklens.io import InputError, InputFile
 from ranklens.share import StoredResultError, compare_settings, stored_report
 
@@ -315,7 +315,7 @@ def show_banner(report: Report, metric: str, scope: str = "") -> None:
     text = coverage_words.banner(coverage, report.comparison(metric).overall,
                                  report.pair_names)
     if text:
-        anchor = _robustness_anchor(metric, scope)
+        anchor = coverage_words.robustness_anchor(metric, scope)
         st.warning(f"**{coverage_words.BANNER_TITLE}** {markup.text(text)} "
                    f"[Go to the robustness view](#{anchor}).", icon=":material/rule:")
 
@@ -325,19 +325,14 @@ def show_robustness(report: Report, metric: str, scope: str = "") -> None:
     judged@k of both runs per segment."""
     if report.coverage is None:
         return
-    st.subheader(coverage_words.ROBUSTNESS_TITLE, anchor=_robustness_anchor(metric, scope))
+    st.subheader(coverage_words.ROBUSTNESS_TITLE,
+                 anchor=coverage_words.robustness_anchor(metric, scope))
     rows = coverage_words.treatment_rows(report.coverage, metric, report.pair_names)
     if rows:
         show_treatments(report, metric, rows, scope)
     for note in report.coverage.notes:
         st.caption(markup.text(note))
     show_segment_coverage(report, metric, scope)
-
-
-def _robustness_anchor(metric: str, scope: str) -> str:
-    """The robustness view's anchor (one per candidate, ``scope``, with several)."""
-    anchor = coverage_words.robustness_anchor(metric)
-    return f"{anchor}{scope.replace(':', '-')}" if scope else anchor
 
 
 def show_treatments(report: Report, metric: str, rows: list[dict[str, str]],
@@ -414,40 +409,33 @@ def show_leaderboard(report: Report, metric: str) -> None:
     st.altair_chart(charts.leaderboard_plot(table, metric=metric, baseline=names[0],
                                             alpha=alpha),
                     width="stretch", key=f"leaderboard:{metric}")
-    shown = table.assign(
+    shown = columns.display_frame(table, columns.LEADERBOARD_COLUMNS).assign(
         name=[f"{run} (A, baseline)" if base else str(run)
               for run, base in zip(table["run"], table["baseline"], strict=True)],
-        interval=[("" if base else format_interval(low, high)) for low, high, base in
-                  zip(table["ci_low"], table["ci_high"], table["baseline"], strict=True)],
-        p_text=[_p_or_blank(p) for p in table["p_value"]],
-        adjusted_text=[_p_or_blank(p) for p in table["adjusted_p"]],
-        t_p_text=[_p_or_blank(p) for p in table["t_p_value"]],
-        record=[views.win_tie_loss(w, t, v) for w, t, v in
-                zip(table["wins"], table["ties"], table["losses"], strict=True)],
         # the run is named in its own column: the finding in one word keeps 1,400 px
-        finding_short=[_short_finding(f, who="") for f in table["finding"]])
+        finding_short=[views.short_finding(f, who="") for f in table["finding"]])
     colours = [f"color: {run_colour(int(position))}; font-weight: 600"
                for position in table["position"]]
     styled = shown.style.apply(lambda _: colours, subset=["name"], axis=0)
     st.dataframe(
         styled, hide_index=True, key=f"leaderboard-table:{metric}", placeholder="",
-        column_order=("name", "mean", "delta", "interval", "adjusted_text", "p_text",
-                      "t_p_text", "record", "finding_short"),
+        column_order=("name", "mean", "delta", "ci_text", "adjusted_p_text", "p_value_text",
+                      "t_p_value_text", "wtl_text", "finding_short"),
         column_config={
             "name": st.column_config.TextColumn("Run", pinned=True),
             "mean": _number_column(f"Mean {metric}", width=_text_width([f"Mean {metric}"],
                                                                         70)),
             "delta": _number_column("B \u2212 A", "%+.4f", width=75),
-            "interval": st.column_config.TextColumn(
-                "Interval", width=_text_width(shown["interval"], 140),
+            "ci_text": st.column_config.TextColumn(
+                "Interval", width=_text_width(shown["ci_text"], 140),
                 help="Bootstrap confidence interval of the candidate minus the baseline"),
-            "adjusted_text": st.column_config.TextColumn(
+            "adjusted_p_text": st.column_config.TextColumn(
                 "Adjusted p", width=85, help=family.describe(len(names))),
-            "p_text": st.column_config.TextColumn("p", width=60,
-                                                  help="The candidate's own permutation p"),
-            "t_p_text": st.column_config.TextColumn("t-test p", width=65),
-            "record": st.column_config.TextColumn(
-                "W / T / L", width=_text_width(shown["record"], 95),
+            "p_value_text": st.column_config.TextColumn(
+                "p", width=60, help="The candidate's own permutation p"),
+            "t_p_value_text": st.column_config.TextColumn("t-test p", width=65),
+            "wtl_text": st.column_config.TextColumn(
+                "W / T / L", width=_text_width(shown["wtl_text"], 95),
                 help="Queries the candidate won, tied and lost against the baseline"),
             "finding_short": st.column_config.TextColumn(
                 "Finding", width=105, help="Against the baseline, at the adjusted p: better, "
@@ -465,18 +453,16 @@ def show_leaderboard(report: Report, metric: str) -> None:
         pairs = views.pairs_table(report, metric)
         st.markdown("**Every pair**")
         st.dataframe(
-            pairs.assign(interval=[format_interval(lo, hi) for lo, hi in
-                                   zip(pairs["ci_low"], pairs["ci_high"], strict=True)],
-                         p_text=[_p_or_blank(p) for p in pairs["p_value"]],
-                         adjusted_text=[_p_or_blank(p) for p in pairs["adjusted_p"]]),
+            columns.display_frame(pairs, columns.PAIR_COLUMNS),
             hide_index=True, key=f"pairs:{metric}",
-            column_order=("run_b", "run_a", "delta", "interval", "adjusted_text", "p_text"),
+            column_order=("run_b", "run_a", "delta", "ci_text", "adjusted_p_text",
+                          "p_value_text"),
             column_config={
                 "run_b": "B", "run_a": "A",
                 "delta": _number_column("B \u2212 A", "%+.4f", width=75),
-                "interval": st.column_config.TextColumn("Interval", width=160),
-                "adjusted_text": st.column_config.TextColumn("Adjusted p", width=85),
-                "p_text": st.column_config.TextColumn("p", width=60),
+                "ci_text": st.column_config.TextColumn("Interval", width=160),
+                "adjusted_p_text": st.column_config.TextColumn("Adjusted p", width=85),
+                "p_value_text": st.column_config.TextColumn("p", width=60),
             },
         )
 
@@ -510,10 +496,6 @@ def _all_escaped(names: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(markup.text(name) for name in names)
 
 
-def _p_or_blank(value: float | None) -> str:
-    return "" if value is None or pd.isna(value) else format_p(float(value))
-
-
 def show_segments(report: Report, metric: str, scope: str = "") -> None:
     comparison = report.comparison(metric)
     run_names = report.pair_names
@@ -536,11 +518,13 @@ def show_segment_table(table: pd.DataFrame, metric: str, run_names: tuple[str, s
                        segment_column: str | None, key: str = "") -> None:
     name_a, name_b = run_names
     number = _number_column
-    shown = _for_display(table)
+    shown = columns.display_frame(table, columns.SEGMENT_COLUMNS).assign(
+        finding_short=[views.short_finding(f, who="B ") for f in table["finding"]])
     st.dataframe(
         shown, hide_index=True, key=f"table:{metric}{key}", placeholder="\u2014",
-        column_order=("segment", "n_queries", "finding_short", "delta", "interval", "q_text",
-                      "p_text", "t_p_text", "mean_a", "mean_b", "record",
+        column_order=("segment", "n_queries", "finding_short", "delta", "ci_text",
+                      "q_value_text", "p_value_text", "t_p_value_text", "mean_a", "mean_b",
+                      "wtl_text",
                       *(["note"] if table["note"].astype(bool).any() else [])),
         column_config={
             "segment": st.column_config.TextColumn(segment_column or "Rows", pinned=True),
@@ -549,21 +533,22 @@ def show_segment_table(table: pd.DataFrame, metric: str, run_names: tuple[str, s
                 "Finding", width=105, help=f"B is {name_b}: better, worse or no reliable "
                 "difference at the row's q (overall row: p)"),
             "delta": number("B \u2212 A", "%+.4f", width=70),
-            "interval": st.column_config.TextColumn(
-                "Interval", width=_text_width(shown["interval"], 135),
+            "ci_text": st.column_config.TextColumn(
+                "Interval", width=_text_width(shown["ci_text"], 135),
                 help="Confidence interval of B \u2212 A (the interval card above says "
                      "which kind)"),
             # p and q as every page and export writes them (ranklens.formats.format_p): one
             # format per column, never 6.08e-116 beside 0.0000111
-            "q_text": st.column_config.TextColumn(
+            "q_value_text": st.column_config.TextColumn(
                 "q", width=58, help=_q_help(table)),
-            "p_text": st.column_config.TextColumn("p", width=58, help="Permutation p-value"),
-            "t_p_text": st.column_config.TextColumn("t-test p", width=62,
-                                                    help="Paired t-test p-value"),
+            "p_value_text": st.column_config.TextColumn(
+                "p", width=58, help="Permutation p-value"),
+            "t_p_value_text": st.column_config.TextColumn("t-test p", width=62,
+                                                          help="Paired t-test p-value"),
             "mean_a": number("Mean A", width=62, help=f"Mean {metric} of {name_a}"),
             "mean_b": number("Mean B", width=62, help=f"Mean {metric} of {name_b}"),
-            "record": st.column_config.TextColumn(
-                "W / T / L", width=_text_width(shown["record"], 95),
+            "wtl_text": st.column_config.TextColumn(
+                "W / T / L", width=_text_width(shown["wtl_text"], 95),
                 help=f"Queries won, tied and lost by {name_b}: scored above, the same as, "
                      f"below {name_a}"),
             "note": st.column_config.TextColumn("Note"),
@@ -572,11 +557,11 @@ def show_segment_table(table: pd.DataFrame, metric: str, run_names: tuple[str, s
     export = table.assign(metric=metric, segment_column=segment_column or "")
     left, right, _ = st.columns([1, 1, 4])
     left.download_button("Table (CSV)", export.to_csv(index=False),
-                         file_name=f"ranklens-{_slug(metric)}{_slug(key)}-segments.csv",
+                         file_name=f"ranklens-{slug(metric)}{slug(key)}-segments.csv",
                          mime="text/csv", on_click="ignore", icon=":material/download:",
                          key=f"csv:{metric}{key}")
     right.download_button("Table (JSON)", export.to_json(orient="records", indent=2),
-                          file_name=f"ranklens-{_slug(metric)}{_slug(key)}-segments.json",
+                          file_name=f"ranklens-{slug(metric)}{slug(key)}-segments.json",
                           mime="application/json", on_click="ignore",
                           icon=":material/download:", key=f"json:{metric}{key}")
 
@@ -724,34 +709,6 @@ def show_rankings(report: Report, metric: str, inputs: LoadedInputs, per_query: 
         )
 
 
-def _short_finding(finding: str, who: str) -> str:
-    """A table cell for ``finding`` (`views.candidate_finding`'s words): "<who>better",
-    "<who>worse", "no difference" or "too small"; any other finding ("baseline") as it is."""
-    short = {views.NO_DIFFERENCE: "no difference", views.TOO_SMALL: "too small"}
-    if finding in short:
-        return short[finding]
-    for word in ("better", "worse"):
-        if finding.endswith(f" {word}"):
-            return f"{who}{word}"
-    return finding
-
-
-def _for_display(table: pd.DataFrame) -> pd.DataFrame:
-    """The segment table with its interval ends and win/tie/loss counts one cell each, and
-    p and q written as everywhere else (``format_p``).
-
-    Display only: the downloads keep the separate numeric columns.
-    """
-    p_text = _p_or_blank
-    return table.assign(
-        finding_short=[_short_finding(f, who="B ") for f in table["finding"]],
-        interval=table.apply(lambda row: views.describe_row(row)["interval"], axis=1),
-        record=[views.win_tie_loss(w, t, v) for w, t, v in
-                zip(table["wins"], table["ties"], table["losses"], strict=True)],
-        q_text=table["q_value"].map(p_text), p_text=table["p_value"].map(p_text),
-        t_p_text=table["t_p_value"].map(p_text))
-
-
 def _number_column(label: str, fmt: str = "%.4f", **options: Any) -> Any:
     """A narrow number column unless told otherwise."""
     options.setdefault("width", "small")
@@ -775,10 +732,6 @@ def _change_colour(change: object) -> str:
     if change.startswith("left"):
         return "color: #bc4c00"
     return "color: #57606a" if change == "same" else ""
-
-
-def _slug(text: str) -> str:
-    return "".join(ch if ch.isalnum() else "-" for ch in text).strip("-").lower()
 
 
 # ---- page ---------------------------------------------------------------------------------

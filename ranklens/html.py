@@ -31,6 +31,7 @@ from ranklens.formats import (
     format_value,
     spans,
 )
+from ranklens.formats import slug as slug  # the exports' ids: ranklens.formats.slug
 from ranklens.io import InputFile
 
 STYLE = """
@@ -307,11 +308,6 @@ def script_json(source: str) -> str:
     """JSON safe inside ``<script>``: ``<``, ``>`` and ``&`` only occur in JSON strings, where
     their ``\\u`` escapes mean the same, so no ``</script>`` can end the block early."""
     return source.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-
-
-def slug(value: str) -> str:
-    """``value`` as an id: letters and digits, the rest as hyphens, lower case."""
-    return "".join(ch if ch.isalnum() else "-" for ch in value).strip("-").lower()
 
 
 def jsonable(value: Any) -> Any:
