@@ -24,8 +24,12 @@ import copy
 import dataclasses
 import json
 import math
+import types
+import typing
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 NON_FINITE = "non_finite"
 """The top-level key naming every non-finite number written as null."""
@@ -57,9 +61,9 @@ def encode(data: Mapping[str, Any]) -> dict[str, Any]:
     was one, ``"non_finite"``: JSON pointer -> "infinite", "minus infinite" or "not a number"."""
     found: dict[str, str] = {}
     body = _nulled(plain(data), "", found)
-    body.pop(NON_FINITE, None)
-    if found:
-        body[NON_FINITE] = found
+    named = {**(body.pop(NON_FINITE, None) or {}), **found}  # encoding twice changes nothing
+    if named:
+        body[NON_FINITE] = named
     return body
 
 
@@ -89,6 +93,27 @@ def loads(text: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ValueError(f"expected a JSON object, got {type(data).__name__}")
     return decode(data)
+
+
+def check_kind(data: Mapping[str, Any], kind: str, schema: int, what: str) -> None:
+    """``ValueError`` unless ``data`` is a payload of ``kind`` at ``schema`` (data without a
+    ``schema`` key, written before schemas were numbered, counts as ``schema``); ``what``
+    names the kind for people ("an MDE result")."""
+    if data.get("kind") != kind:
+        raise ValueError(f"not {what} (kind {data.get('kind')!r})")
+    if data.get("schema", schema) != schema:
+        raise ValueError(f"unsupported schema {data.get('schema')!r} of {what}; this ranklens "
+                         f"reads schema {schema}")
+
+
+def rebuild(cls: type[T], data: Any) -> T:
+    """``cls`` (a dataclass) rebuilt from its `plain` form ``data``: nested dataclasses, tuples,
+    optional values and mappings from the field types; a float stored as null (NaN, or an
+    infinity written before this codec named it) comes back as NaN. Fields the data lacks take
+    the dataclass's default; a field without a default, or data of the wrong shape, is a
+    ``ValueError`` naming the field. It validates shapes, not meaning."""
+    value: T = _build(cls, data, cls.__name__)
+    return value
 
 
 def non_finite_words(data: Mapping[str, Any]) -> list[str]:
@@ -138,3 +163,71 @@ def _put(body: dict[str, Any], pointer: str, number: float) -> dict[str, Any]:
         raise ValueError(f"non_finite: {pointer} holds {current!r}, not null")
     node[key] = number
     return body
+
+
+# ---- rebuild: dataclasses from their plain form ------------------------------------------
+
+def _build(kind: Any, data: Any, where: str) -> Any:
+    if dataclasses.is_dataclass(kind) and isinstance(kind, type):
+        return _dataclass(kind, data, where)
+    origin, args = typing.get_origin(kind), typing.get_args(kind)
+    if origin in (typing.Union, types.UnionType):
+        if data is None and type(None) in args:
+            return None
+        options = [a for a in args if a is not type(None)]
+        if data is None and float in options:
+            return math.nan
+        errors = []
+        for option in options:
+            try:
+                return _build(option, data, where)
+            except ValueError as error:
+                errors.append(str(error))
+        raise ValueError(errors[0] if errors else f"{where}: no type fits {data!r}")
+    if origin is tuple:
+        if not isinstance(data, list):
+            raise ValueError(f"{where}: expected a list, got {type(data).__name__}")
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_build(args[0], item, f"{where}[{i}]") for i, item in enumerate(data))
+        if args and len(args) != len(data):
+            raise ValueError(f"{where}: expected {len(args)} items, got {len(data)}")
+        return tuple(_build(arg, item, f"{where}[{i}]")
+                     for i, (arg, item) in enumerate(zip(args or [Any] * len(data), data,
+                                                         strict=True)))
+    if origin in (dict, Mapping, typing.Mapping) or kind in (dict, Mapping):
+        if not isinstance(data, dict):
+            raise ValueError(f"{where}: expected an object, got {type(data).__name__}")
+        value_type = args[1] if len(args) == 2 else Any
+        return {key: _build(value_type, item, f"{where}.{key}") for key, item in data.items()}
+    if kind is float:
+        if data is None:
+            return math.nan
+        if isinstance(data, bool) or not isinstance(data, int | float):
+            raise ValueError(f"{where}: expected a number, got {data!r}")
+        return float(data)
+    if kind is int:
+        if isinstance(data, bool) or not isinstance(data, int):
+            raise ValueError(f"{where}: expected an integer, got {data!r}")
+        return data
+    if kind is str or kind is bool:
+        if not isinstance(data, kind):
+            raise ValueError(f"{where}: expected {kind.__name__}, got {data!r}")
+        return data
+    return data  # Any, Literal, aliases this module does not know: as stored
+
+
+def _dataclass(kind: type, data: Any, where: str) -> Any:
+    if not isinstance(data, dict):
+        raise ValueError(f"{where}: expected an object, got {type(data).__name__}")
+    hints = typing.get_type_hints(kind)
+    values = {}
+    for field in dataclasses.fields(kind):
+        if not field.init:
+            continue
+        if field.name in data:
+            values[field.name] = _build(hints[field.name], data[field.name],
+                                        f"{where}.{field.name}")
+        elif (field.default is dataclasses.MISSING
+              and field.default_factory is dataclasses.MISSING):
+            raise ValueError(f"{where}: {field.name} is missing")
+    return kind(**values)

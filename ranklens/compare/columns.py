@@ -55,20 +55,23 @@ class Column:
         return "right" if self.kind in _RIGHT else "left"
 
 
+# the columns every table of differences has
+_N = Column("n_queries", "n", "count", "Queries")
+_DELTA = Column("delta", "B \u2212 A", "delta")
+_CI = Column("ci", "{level}% CI", "interval", "Interval")
+_P = Column("p_value", "p", "p", "p (permutation)")
+_T_P = Column("t_p_value", "p (t-test)", "p")
+_ADJUSTED = Column("adjusted_p", "adj. p", "p", "Adjusted p")
+_WTL = Column("wtl", "W / T / L", "wtl")
+_MARK = Column("significant", "", "mark")
+_FINDING = Column("finding", "finding", "text", "Finding")
+
 SEGMENT_COLUMNS: tuple[Column, ...] = (
-    Column("segment", "{segment}", "label", "{segment}"),
-    Column("n_queries", "n", "count", "Queries"),
+    Column("segment", "{segment}", "label", "{segment}"), _N,
     Column("mean_a", "A: {a}", "value", "Mean {a}"),
     Column("mean_b", "B: {b}", "value", "Mean {b}"),
-    Column("delta", "B \u2212 A", "delta", "{b} \u2212 {a}"),
-    Column("ci", "{level}% CI", "interval", "Interval"),
-    Column("p_value", "p", "p", "p (permutation)"),
-    Column("t_p_value", "p (t-test)", "p"),
-    Column("q_value", "q", "p"),
-    Column("significant", "", "mark"),
-    Column("wtl", "W / T / L", "wtl"),
-    Column("finding", "finding", "text", "Finding"),
-    Column("note", "note", "text", "Note"),
+    Column("delta", "B \u2212 A", "delta", "{b} \u2212 {a}"), _CI, _P, _T_P,
+    Column("q_value", "q", "p"), _MARK, _WTL, _FINDING, Column("note", "note", "text", "Note"),
 )
 """One metric of two runs: the overall row, then a row per segment."""
 
@@ -81,17 +84,8 @@ SEGMENT_HTML = ("segment", "n_queries", "mean_a", "mean_b", "delta", "ci", "p_va
 """The `SEGMENT_COLUMNS` the HTML export shows, in order."""
 
 LEADERBOARD_COLUMNS: tuple[Column, ...] = (
-    Column("run", "run", "label", "Run"),
-    Column("n_queries", "n", "count", "Queries"),
-    Column("mean", "mean", "value", "Mean"),
-    Column("delta", "B \u2212 A", "delta"),
-    Column("ci", "{level}% CI", "interval", "Interval"),
-    Column("p_value", "p", "p", "p (permutation)"),
-    Column("adjusted_p", "adj. p", "p", "Adjusted p"),
-    Column("t_p_value", "p (t-test)", "p"),
-    Column("wtl", "W / T / L", "wtl"),
-    Column("significant", "", "mark"),
-    Column("finding", "finding", "text", "Finding"),
+    Column("run", "run", "label", "Run"), _N, Column("mean", "mean", "value", "Mean"), _DELTA,
+    _CI, _P, _ADJUSTED, _T_P, _WTL, _MARK, _FINDING,
 )
 """One metric of several candidates: the baseline first, then each candidate against it."""
 
@@ -100,14 +94,8 @@ LEADERBOARD_HTML = ("run", "n_queries", "mean", "delta", "ci", "p_value", "adjus
                     "t_p_value", "wtl", "finding")
 
 PAIR_COLUMNS: tuple[Column, ...] = (
-    Column("run_b", "B", "label"),
-    Column("run_a", "A", "label"),
-    Column("delta", "B \u2212 A", "delta"),
-    Column("ci", "{level}% CI", "interval", "Interval"),
-    Column("p_value", "p", "p", "p (permutation)"),
-    Column("adjusted_p", "adj. p", "p", "Adjusted p"),
-    Column("wtl", "W / T / L", "wtl"),
-    Column("significant", "", "mark"),
+    Column("run_b", "B", "label"), Column("run_a", "A", "label"), _DELTA, _CI, _P, _ADJUSTED,
+    _WTL, _MARK,
 )
 """Every pair of the family (all-pairs reports)."""
 
