@@ -33,7 +33,7 @@ def _numbers(value: Any, path: str = "") -> dict[str, float | bool | None]:
     elif isinstance(value, list):
         for index, item in enumerate(value):
             found.update(_numbers(item, f"{path}[{index}]"))
-    elif isinstance(value, bool) or isinstance(value, int | float):
+    elif isinstance(value, int | float):  # bool is an int
         found[path] = value
     return found
 
