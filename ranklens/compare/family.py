@@ -31,12 +31,13 @@ from ranklens.stats import (
     DEFAULT_INTERVAL,
     MIN_QUERIES,
     ComparisonResult,
+    InsufficientSampleError,
     adjust,
     compare,
     comparison_pairs,
     family_test,
-    pair_runs,
 )
+from ranklens.stats.family import pair_runs_quietly
 
 MAX_RUNS = len(string.ascii_lowercase)
 """A baseline and up to 25 candidates: run roles are run_a ... run_z."""
@@ -120,13 +121,14 @@ def family_phrase(family: str, n_runs: int) -> str:
 def _aligned(results: Sequence[Mapping[str, MetricResult]], names: Sequence[str],
              metric: str, missing: str, min_queries: int
              ) -> tuple[list[MetricResult], tuple[int, ...], list[str]]:
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        aligned = pair_runs([r[metric].per_query for r in results], names=names,
-                            missing=missing, min_queries=min_queries)
-    per_run = [MetricResult.from_arrays(metric, aligned.queries, aligned.values[:, i],
-                                        run=names[i]) for i in range(len(results))]
-    return per_run, aligned.missing, [f"{metric}: {w.message}" for w in caught]
+    aligned = pair_runs_quietly([r[metric] for r in results], names=names, missing=missing,
+                                min_queries=min_queries)
+    if not aligned.queries:
+        raise InsufficientSampleError(0, 1)
+    ids = aligned.query_ids if aligned.query_ids is not None else aligned.queries
+    per_run = [MetricResult.from_arrays(metric, ids, aligned.values[:, i], run=names[i])
+               for i in range(len(results))]
+    return per_run, aligned.missing, [f"{metric}: {note.text}" for note in aligned.notes]
 
 
 def compare_runs(

@@ -42,6 +42,7 @@ from ranklens.stats import (
     ppi_compare,
 )
 from ranklens.stats.distributions import t_quantile
+from ranklens.stats.ppi import gold_and_proxy
 
 RANDOM_SAMPLE_ASSUMPTION = (
     "The correction is unbiased only if the gold queries are a random sample of all queries. "
@@ -214,20 +215,9 @@ def _gold_and_proxy(
 
     The same query sets ``ppi_compare`` uses: queries measured in both runs on each side.
     """
-    proxy = {q: proxy_b.per_query[q] - proxy_a.per_query[q]
-             for q in proxy_a.per_query.keys() & proxy_b.per_query.keys()}
-    gold = {q: gold_b.per_query[q] - gold_a.per_query[q]
-            for q in gold_a.per_query.keys() & gold_b.per_query.keys()}
-    missing = gold.keys() - proxy.keys()
-    if missing:  # the same words as ppi_compare: the correction needs both on a query
-        raise ValueError(
-            f"{len(missing)} gold queries have no proxy measurement, e.g. {min(missing)!r}: "
-            "the correction needs both judgements on the same query")
-    on_gold = sorted(gold)
-    elsewhere = sorted(proxy.keys() - gold.keys())
-    return (np.array([gold[q] for q in on_gold], dtype=np.float64),
-            np.array([proxy[q] for q in on_gold], dtype=np.float64),
-            np.array([proxy[q] for q in elsewhere], dtype=np.float64))
+    split = gold_and_proxy(proxy_a, proxy_b, gold_a, gold_b)
+    split.check_proxy_covers_gold()  # the same words as ppi_compare
+    return split.gold, split.proxy_gold, split.proxy_only
 
 
 def proxy_bias(

@@ -72,8 +72,8 @@ def compare(
     check_probability("alpha", alpha)
     check_interval(interval)
     paired = pair(
-        result_a.per_query,
-        result_b.per_query,
+        result_a,
+        result_b,
         missing=missing,
         min_queries=min_queries,
         stacklevel=2,
