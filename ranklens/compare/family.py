@@ -19,7 +19,6 @@ candidates) and the per-query key ``run_key(i)`` ("a", "b", "c", ...).
 from __future__ import annotations
 
 import string
-import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -33,10 +32,10 @@ from ranklens.stats import (
     ComparisonResult,
     InsufficientSampleError,
     adjust,
-    compare,
     comparison_pairs,
     family_test,
 )
+from ranklens.stats.compare import compare_with_notes
 from ranklens.stats.family import pair_runs_quietly
 
 MAX_RUNS = len(string.ascii_lowercase)
@@ -249,10 +248,9 @@ def _family(metric: str, aligned: list[MetricResult], own: dict[int, ComparisonR
         for i in range(1, len(aligned)):
             for j in range(i + 1, len(aligned)):
                 stream = segment_seed(seed, f"pair {run_key(i)} {run_key(j)}")
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")  # the candidates' rows carry them
-                    results[(i, j)] = compare(aligned[i], aligned[j], seed=stream,
-                                              **pair_options)  # type: ignore[arg-type]
+                # the notes are left out: the candidates' rows carry them
+                results[(i, j)], _ = compare_with_notes(
+                    aligned[i], aligned[j], seed=stream, **pair_options)  # type: ignore[arg-type]
     pairs = comparison_pairs(len(aligned), family)
     test = family_test(matrix, family=family, method=method, n_permutations=n_permutations,
                        seed=seed, p_values=[results[p].p_value for p in pairs])

@@ -36,12 +36,14 @@ from ranklens.metrics import evaluate, parse_metric
 from ranklens.metrics.checks import no_relevant_warning, tied_scores_warning
 from ranklens.stats import (
     MIN_GOLD,
+    Interval,
     PPIComparison,
-    paired_deltas,
     paired_t_test,
     ppi_compare,
 )
 from ranklens.stats.distributions import t_quantile
+from ranklens.stats.errors import InsufficientSampleError
+from ranklens.stats.pairing import pair_quietly
 from ranklens.stats.ppi import gold_and_proxy
 
 RANDOM_SAMPLE_ASSUMPTION = (
@@ -67,6 +69,11 @@ class ProxyBias:
     p_value: float
     alpha: float
     n_gold: int
+
+    @property
+    def interval(self) -> Interval:
+        """``[low, high]`` as the package's one interval type (a paired t-interval)."""
+        return Interval(self.low, self.high, 1.0 - self.alpha, "t")
 
 
 @dataclass(frozen=True)
@@ -174,13 +181,14 @@ class PPIAnalysis:
 
 def proxy_only(proxy_a: MetricResult, proxy_b: MetricResult, *, alpha: float) -> PPIComparison:
     """The proxy difference taken at face value: paired t-test over every query it measures."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        queries, deltas = paired_deltas(proxy_a.per_query, proxy_b.per_query, min_queries=2)
-    test = paired_t_test(deltas, alpha=alpha)
-    mean_a = sum(proxy_a.per_query[q] for q in queries) / len(queries)
+    paired = pair_quietly(proxy_a, proxy_b, min_queries=2)  # its notes: compare_ppi's own
+    if not paired.queries.size:
+        raise InsufficientSampleError(0, 2)
+    test = paired_t_test(paired.deltas, alpha=alpha)
+    n = int(paired.queries.size)
+    mean_a = sum(paired.a.tolist()) / n  # summed in query order, as before
     return PPIComparison(proxy_a.metric, mean_a, mean_a + test.delta, test.delta, test.low,
-                         test.high, alpha, test.p_value, lam=1.0, n_proxy=len(queries),
+                         test.high, alpha, test.p_value, lam=1.0, n_proxy=n,
                          n_gold=0, df=float(test.df), method="finite-sample")
 
 
