@@ -50,16 +50,6 @@ def bounded_from(alpha: float) -> int:
 def sign_flip_interval(
     deltas: Sequence[float] | Deltas, *, alpha: float = 0.05
 ) -> MeanDifferenceInterval:
-    """Exact ``1 - alpha`` interval of the mean difference (`sign_flip_with_notes`), warning
-    `SmallSampleWarning` when it is unbounded."""
-    result, notes = sign_flip_with_notes(deltas, alpha=alpha)
-    emit(notes, 2)
-    return result
-
-
-def sign_flip_with_notes(
-    deltas: Sequence[float] | Deltas, *, alpha: float = 0.05
-) -> tuple[MeanDifferenceInterval, tuple[Note, ...]]:
     """Exact ``1 - alpha`` interval of the mean difference by inverting the sign-flip test.
 
     Every ``mu`` whose exact two-sided sign-flip p-value for ``deltas - mu`` is above ``alpha``
@@ -73,6 +63,16 @@ def sign_flip_with_notes(
     Raises `InsufficientSampleError` below 2 differences and ValueError above
     `MAX_SIGN_FLIP_N` (use the bootstrap there).
     """
+    result, notes = sign_flip_with_notes(deltas, alpha=alpha)
+    emit(notes, 2)
+    return result
+
+
+def sign_flip_with_notes(
+    deltas: Sequence[float] | Deltas, *, alpha: float = 0.05
+) -> tuple[MeanDifferenceInterval, tuple[Note, ...]]:
+    """`sign_flip_interval`, with what it would warn (an unbounded interval) returned as
+    notes."""
     values = np.asarray(deltas, dtype=np.float64)
     if values.ndim == 1 and values.size < 2:
         raise InsufficientSampleError(values.size, 2)
