@@ -38,6 +38,7 @@ from typing import Any, TypeAlias
 from ranklens.compare.analysis import CompareSettings, load_inputs
 from ranklens.compare.family import MAX_RUNS, run_role
 from ranklens.compare.report import Report
+from ranklens.errors import RanklensError
 from ranklens.io import InputFile, sha256_hex
 from ranklens.plan.settings import PlanSettings
 from ranklens.ppi.settings import PPISettings
@@ -56,7 +57,7 @@ SETTINGS_TYPES: dict[str, type[PageSettings]] = {
     "compare": CompareSettings, "mde": PlanSettings, "ppi": PPISettings}
 
 
-class SharedFormatError(ValueError):
+class SharedFormatError(RanklensError, ValueError):
     """A stored snapshot this version of ranklens cannot turn back into a page.
 
     Raised for snapshots written by a newer ranklens (another format or unknown settings) or

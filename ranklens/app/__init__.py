@@ -11,6 +11,8 @@
 - ``report_store``: the share store this server uses (one per process)
 - ``downloads``: the "Report (HTML)" buttons of the three pages
 - ``entrypoint``: pages that run on their own hand the run to the main script
+- ``compare_tables``, ``compare_queries``: the Compare page's sections (leaderboard, segment
+  table, coverage guardrail and robustness view; per-query table and rankings side by side)
 - ``auth``: sign-in (``st.login``) and the allow list, before any page runs
 
 The library modules they call (``ranklens.compare``, ``ranklens.plan``, ``ranklens.ppi``,

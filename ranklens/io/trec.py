@@ -28,6 +28,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
+from ranklens.errors import RanklensError
 from ranklens.io import build
 from ranklens.io.build import ID_TYPE, Ids, ids_by_block, ids_unified, to_numpy, unique_ids
 from ranklens.io.detect import BOM, Sniff, ascii_fields, is_comment, non_utf8_error
@@ -48,7 +49,7 @@ _NUMERIC = {"rank": pa.int64(), "score": pa.float64(), "relevance": pa.int64()}
 _MAX_CHECK_VALUES = 32
 
 
-class Irregular(Exception):
+class Irregular(RanklensError):
     """The fast reader's table could differ from a whitespace split: use the next reader."""
 
 

@@ -45,6 +45,8 @@ from ranklens.stats.ppi import MIN_GOLD, PPI_METHODS, ppi_compare
 from ranklens.stats.results import (
     BootstrapInterval,
     ComparisonResult,
+    Interval,
+    MeanDifferenceInterval,
     Outcomes,
     PPIComparison,
     TTest,
@@ -70,6 +72,8 @@ __all__ = [
     "Deltas",
     "FamilyTest",
     "InsufficientSampleError",
+    "Interval",
+    "MeanDifferenceInterval",
     "Outcomes",
     "PPIComparison",
     "SmallSampleWarning",

@@ -22,15 +22,15 @@ the ``L_s`` and ``R_s``.
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Sequence
 
 import numpy as np
 
 from ranklens.stats.errors import InsufficientSampleError, SmallSampleWarning, check_probability
+from ranklens.stats.notes import Note, emit
 from ranklens.stats.pairing import Deltas, as_deltas
 from ranklens.stats.permutation import all_sums
-from ranklens.stats.results import BootstrapInterval
+from ranklens.stats.results import MeanDifferenceInterval
 from ranklens.stats.tolerance import SUM_TIES
 
 MAX_SIGN_FLIP_N = 20
@@ -49,7 +49,7 @@ def bounded_from(alpha: float) -> int:
 
 def sign_flip_interval(
     deltas: Sequence[float] | Deltas, *, alpha: float = 0.05
-) -> BootstrapInterval:
+) -> MeanDifferenceInterval:
     """Exact ``1 - alpha`` interval of the mean difference by inverting the sign-flip test.
 
     Every ``mu`` whose exact two-sided sign-flip p-value for ``deltas - mu`` is above ``alpha``
@@ -58,11 +58,21 @@ def sign_flip_interval(
     t-interval. Below `bounded_from` differences nothing can be rejected: the interval is
     (-inf, inf) and a `SmallSampleWarning` says how many queries would bound it.
 
-    The result is a `BootstrapInterval` with ``method="sign-flip"``; its ``n_resamples`` is the
+    The result is a `MeanDifferenceInterval` with ``method="sign-flip"``; its ``n_resamples`` is the
     number of sign patterns enumerated (2^n) and ``seed`` is 0: nothing here is random.
     Raises `InsufficientSampleError` below 2 differences and ValueError above
     `MAX_SIGN_FLIP_N` (use the bootstrap there).
     """
+    result, notes = sign_flip_with_notes(deltas, alpha=alpha)
+    emit(notes, 2)
+    return result
+
+
+def sign_flip_with_notes(
+    deltas: Sequence[float] | Deltas, *, alpha: float = 0.05
+) -> tuple[MeanDifferenceInterval, tuple[Note, ...]]:
+    """`sign_flip_interval`, with what it would warn (an unbounded interval) returned as
+    notes."""
     values = np.asarray(deltas, dtype=np.float64)
     if values.ndim == 1 and values.size < 2:
         raise InsufficientSampleError(values.size, 2)
@@ -88,15 +98,14 @@ def sign_flip_interval(
     needed = math.floor(alpha * patterns) + 1
     low = float(np.partition(low_ends, needed - 1)[needed - 1])
     high = float(np.partition(high_ends, patterns - needed)[patterns - needed])
+    notes: tuple[Note, ...] = ()
     if math.isinf(low) or math.isinf(high):
-        warnings.warn(
+        notes = (Note(
             f"sign-flip interval on {n} queries is unbounded: the smallest possible p-value is "
             f"2/2^{n} = {2 / patterns:.3g}, above alpha = {alpha:g}, so no difference can be "
             f"ruled out; at least {bounded_from(alpha)} queries are needed for finite ends",
-            SmallSampleWarning,
-            stacklevel=2,
-        )
-    return BootstrapInterval(
+            SmallSampleWarning),)
+    return MeanDifferenceInterval(
         delta=float(values.mean()),
         low=low,
         high=high,
@@ -105,4 +114,4 @@ def sign_flip_interval(
         n_resamples=patterns,
         seed=0,
         method="sign-flip",
-    )
+    ), notes

@@ -17,6 +17,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -144,21 +145,21 @@ def assert_in_the_app(page: Page) -> None:
 def test_ranklens_app_serves_every_page_from_the_wheel(page: Page, installed: Installed,
                                                       served: str) -> None:
     # /mde first: a bookmarked page on a server no session has visited yet
-    plan = cli_json(installed, "mde", "--runs", "{demo}/bm25_baseline.trec",
-                    "{demo}/neural_reranker.trec", "--qrels", "{demo}/qrels.trec")
+    plan: dict[str, Any] = cli_json(installed, "mde", "--runs", "{demo}/bm25_baseline.trec",
+                                    "{demo}/neural_reranker.trec", "--qrels",
+                                    "{demo}/qrels.trec")["plan"]  # type: ignore[assignment]
     open_app(page, f"{served}/mde")
     expect(page.get_by_role("heading", level=1)).to_contain_text("Minimum detectable effect")
     assert_in_the_app(page)
     shown = metric_values(page)
-    assert card(shown, f"MDE with {plan['n_queries']:,} queries") == format_value(
-        float(plan["mde"]))  # type: ignore[arg-type]
-    assert card(shown, "sd of differences") == format_value(float(plan["sd"]))  # type: ignore[arg-type]
+    assert card(shown, f"MDE with {plan['n_queries']:,} queries") == format_value(plan["mde"])
+    assert card(shown, "sd of differences") == format_value(plan["sd"])
 
-    ppi = cli_json(installed, "ppi", "{demo}/bm25_baseline.trec",
-                   "{demo}/neural_reranker.trec", "--proxy-qrels", "{demo}/qrels_proxy.trec",
-                   "--gold-qrels", "{demo}/qrels_gold.trec")
-    estimate = next(e["result"] for e in ppi["estimates"]  # type: ignore[attr-defined]
-                    if e["key"] == "ppi++")
+    ppi: dict[str, Any] = cli_json(installed, "ppi", "{demo}/bm25_baseline.trec",
+                                   "{demo}/neural_reranker.trec", "--proxy-qrels",
+                                   "{demo}/qrels_proxy.trec", "--gold-qrels",
+                                   "{demo}/qrels_gold.trec")["analysis"]  # type: ignore[assignment]
+    estimate = next(e["result"] for e in ppi["estimates"] if e["key"] == "ppi++")
     open_app(page, f"{served}/ppi")
     expect(page.get_by_role("heading", level=1)).to_contain_text("Cheap labels, corrected")
     assert_in_the_app(page)
