@@ -17,6 +17,7 @@ from ranklens.stats.bootstrap import paired_bootstrap, resample_means
 from ranklens.stats.compare import compare, effect_size
 from ranklens.stats.errors import InsufficientSampleError, SmallSampleWarning
 from ranklens.stats.family import AlignedRuns, FamilyTest, comparison_pairs, family_test, pair_runs
+from ranklens.stats.fcr import AdjustedInterval, FCRAdjustment, fcr_adjust, fcr_level
 from ranklens.stats.interval import (
     DEFAULT_INTERVAL,
     INTERVAL_METHODS,
@@ -24,6 +25,7 @@ from ranklens.stats.interval import (
     interval_label,
     mean_interval,
 )
+from ranklens.stats.levels import ConfidenceCurve, LevelInterval, confidence_curve
 from ranklens.stats.multiple import (
     adjust,
     adjusted_p_values,
@@ -42,6 +44,13 @@ from ranklens.stats.power import (
     standard_deviation,
 )
 from ranklens.stats.ppi import MIN_GOLD, PPI_METHODS, ppi_compare
+from ranklens.stats.random_effects import (
+    NewRunEstimate,
+    SystemComponents,
+    VarianceComponents,
+    new_run_estimate,
+    variance_components,
+)
 from ranklens.stats.results import (
     BootstrapInterval,
     ComparisonResult,
@@ -49,6 +58,8 @@ from ranklens.stats.results import (
     PPIComparison,
     TTest,
 )
+from ranklens.stats.seed_power import new_run_mde, new_run_variance, seeds_needed
+from ranklens.stats.seeds import DroppedQuery, SeedComparison, compare_seeds
 from ranklens.stats.sign_flip import sign_flip_interval
 from ranklens.stats.tolerance import NO_DIFFERENCE
 from ranklens.stats.ttest import paired_t_test
@@ -64,30 +75,46 @@ __all__ = [
     "MIN_QUERIES",
     "NO_DIFFERENCE",
     "PPI_METHODS",
+    "AdjustedInterval",
     "AlignedRuns",
     "BootstrapInterval",
     "ComparisonResult",
+    "ConfidenceCurve",
     "Deltas",
+    "DroppedQuery",
+    "FCRAdjustment",
     "FamilyTest",
     "InsufficientSampleError",
+    "LevelInterval",
+    "NewRunEstimate",
     "Outcomes",
     "PPIComparison",
+    "SeedComparison",
     "SmallSampleWarning",
+    "SystemComponents",
     "TTest",
+    "VarianceComponents",
     "adjust",
     "adjusted_p_values",
     "benjamini_hochberg",
     "benjamini_yekutieli",
     "compare",
+    "compare_seeds",
     "comparison_pairs",
+    "confidence_curve",
     "effect_size",
     "family_test",
+    "fcr_adjust",
+    "fcr_level",
     "holm",
     "interval_description",
     "interval_label",
     "mde",
     "mean_interval",
     "minimum_detectable_effect",
+    "new_run_estimate",
+    "new_run_mde",
+    "new_run_variance",
     "pair_runs",
     "paired_bootstrap",
     "paired_deltas",
@@ -98,6 +125,8 @@ __all__ = [
     "rejected",
     "required_queries",
     "resample_means",
+    "seeds_needed",
     "sign_flip_interval",
     "standard_deviation",
+    "variance_components",
 ]
