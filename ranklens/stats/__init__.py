@@ -13,6 +13,15 @@ difference". numpy, plus scipy.special on first use of a t or normal probability
 files or Streamlit.
 """
 
+from ranklens.stats.agreement import (
+    AgreementEstimate,
+    GradeBias,
+    GradeConfusion,
+    JudgeAgreement,
+    confusion_matrix,
+    judge_agreement,
+    weighted_kappa,
+)
 from ranklens.stats.bootstrap import paired_bootstrap, resample_means
 from ranklens.stats.compare import compare, effect_size
 from ranklens.stats.errors import InsufficientSampleError, SmallSampleWarning
@@ -76,6 +85,7 @@ __all__ = [
     "NO_DIFFERENCE",
     "PPI_METHODS",
     "AdjustedInterval",
+    "AgreementEstimate",
     "AlignedRuns",
     "BootstrapInterval",
     "ComparisonResult",
@@ -84,7 +94,10 @@ __all__ = [
     "DroppedQuery",
     "FCRAdjustment",
     "FamilyTest",
+    "GradeBias",
+    "GradeConfusion",
     "InsufficientSampleError",
+    "JudgeAgreement",
     "LevelInterval",
     "NewRunEstimate",
     "Outcomes",
@@ -102,6 +115,7 @@ __all__ = [
     "compare_seeds",
     "comparison_pairs",
     "confidence_curve",
+    "confusion_matrix",
     "effect_size",
     "family_test",
     "fcr_adjust",
@@ -109,6 +123,7 @@ __all__ = [
     "holm",
     "interval_description",
     "interval_label",
+    "judge_agreement",
     "mde",
     "mean_interval",
     "minimum_detectable_effect",
@@ -129,4 +144,5 @@ __all__ = [
     "sign_flip_interval",
     "standard_deviation",
     "variance_components",
+    "weighted_kappa",
 ]
