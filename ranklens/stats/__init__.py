@@ -35,6 +35,7 @@ from ranklens.stats.interval import (
     mean_interval,
 )
 from ranklens.stats.levels import ConfidenceCurve, LevelInterval, confidence_curve
+from ranklens.stats.macro import CollectionMean, MacroComparison, collection_seed, macro_compare
 from ranklens.stats.multiple import (
     adjust,
     adjusted_p_values,
@@ -88,6 +89,7 @@ __all__ = [
     "AgreementEstimate",
     "AlignedRuns",
     "BootstrapInterval",
+    "CollectionMean",
     "ComparisonResult",
     "ConfidenceCurve",
     "Deltas",
@@ -99,6 +101,7 @@ __all__ = [
     "InsufficientSampleError",
     "JudgeAgreement",
     "LevelInterval",
+    "MacroComparison",
     "NewRunEstimate",
     "Outcomes",
     "PPIComparison",
@@ -111,6 +114,7 @@ __all__ = [
     "adjusted_p_values",
     "benjamini_hochberg",
     "benjamini_yekutieli",
+    "collection_seed",
     "compare",
     "compare_seeds",
     "comparison_pairs",
@@ -124,6 +128,7 @@ __all__ = [
     "interval_description",
     "interval_label",
     "judge_agreement",
+    "macro_compare",
     "mde",
     "mean_interval",
     "minimum_detectable_effect",
