@@ -69,7 +69,7 @@ from ranklens.stats.results import (
     TTest,
 )
 from ranklens.stats.seed_power import new_run_mde, new_run_variance, seeds_needed
-from ranklens.stats.seeds import DroppedQuery, SeedComparison, compare_seeds
+from ranklens.stats.seeds import DroppedQuery, SeedComparison, compare_seeds, new_run_family
 from ranklens.stats.sign_flip import sign_flip_interval
 from ranklens.stats.tolerance import NO_DIFFERENCE
 from ranklens.stats.ttest import paired_t_test
@@ -133,6 +133,7 @@ __all__ = [
     "mean_interval",
     "minimum_detectable_effect",
     "new_run_estimate",
+    "new_run_family",
     "new_run_mde",
     "new_run_variance",
     "pair_runs",

@@ -29,6 +29,7 @@ from ranklens.stats.chunking import seed_sequence
 from ranklens.stats.compare import compare
 from ranklens.stats.errors import InsufficientSampleError
 from ranklens.stats.interval import DEFAULT_INTERVAL
+from ranklens.stats.multiple import adjusted_p_values
 from ranklens.stats.pairing import MIN_QUERIES, check_finite, examples
 from ranklens.stats.random_effects import (
     NewRunEstimate,
@@ -146,6 +147,25 @@ def compare_seeds(
         components=variance_components(matrix_a, matrix_b), per_seed=per_seed,
         n_seeds_a=len(results_a), n_seeds_b=len(results_b), dropped=dropped, notes=notes,
     )
+
+
+def new_run_family(
+    comparisons: Sequence[SeedComparison], *, method: str = "holm"
+) -> tuple[float | None, ...]:
+    """Family-wise adjusted p-values of the new-run answers of several candidates.
+
+    For candidates with seeds against one baseline with seeds (a leaderboard): Holm by
+    default, valid under any dependence (they share the baseline's runs); "bh" and "by" as
+    `ranklens.stats.adjusted_p_values` name them. None where a comparison has no new-run
+    answer (one run per system), left out of the family.
+    """
+    positions = [i for i, c in enumerate(comparisons) if c.new_run is not None]
+    adjusted = adjusted_p_values(
+        [comparisons[i].new_run.p_value for i in positions], method)  # type: ignore[union-attr]
+    out: list[float | None] = [None] * len(comparisons)
+    for i, value in zip(positions, adjusted, strict=True):
+        out[i] = value
+    return tuple(out)
 
 
 def _labels(results: Sequence[MetricResult], side: str) -> list[str]:

@@ -15,7 +15,9 @@ from ranklens.data import MetricResult
 from ranklens.stats import (
     compare,
     compare_seeds,
+    holm,
     new_run_estimate,
+    new_run_family,
     new_run_mde,
     new_run_variance,
     paired_t_test,
@@ -225,3 +227,17 @@ def test_warnings_of_compare_reach_the_caller_once(seeded: tuple[np.ndarray, np.
         compare_seeds(_runs(a[:10], "a", IDS[:10]), _runs(b[:10], "b", IDS[:10]),
                       n_resamples=200, n_permutations=200)
     assert sum("10 paired queries" in str(w.message) for w in caught) == 1
+
+
+def test_several_seeded_candidates_get_holm_adjusted_new_run_p_values(
+    seeded: tuple[np.ndarray, np.ndarray], rng: np.random.Generator,
+) -> None:
+    a, b = seeded
+    other = b + rng.normal(0.0, 0.03, b.shape)
+    options = {"n_resamples": 300, "n_permutations": 300}
+    family = [compare_seeds(_runs(a, "a"), _runs(b, "b"), **options),
+              compare_seeds(_runs(a[:, :1], "a"), _runs(b[:, :1], "b"), **options),
+              compare_seeds(_runs(a, "a"), _runs(other, "c"), **options)]
+    adjusted = new_run_family(family)
+    expected = holm([family[0].new_run.p_value, family[2].new_run.p_value])  # type: ignore[union-attr]
+    assert adjusted == (expected[0], None, expected[1])
