@@ -7,8 +7,8 @@ multiple confidence intervals for selected parameters", JASA 100, 2005, 71-81) g
 matching intervals: when BH at level ``alpha`` selects R of m comparisons, report each
 selected one at level ``1 - R alpha / m``. Then the false coverage rate, the expected share
 of the selected intervals that miss their true difference, is at most ``alpha`` (their
-Theorem 1: independent estimates, such as segments that share no queries; their Theorem 3
-covers positively dependent ones).
+results for independent estimates, such as segments that share no queries, and for
+positively regression-dependent ones).
 
 The unselected. BY's procedure makes no statement about them, and a forest plot must draw
 something. ranklens draws them at the same level as the selected, ``1 - max(R, 1) alpha / m``

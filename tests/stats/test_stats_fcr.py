@@ -152,3 +152,16 @@ def test_false_coverage_rate_of_selected_intervals_is_at_most_alpha() -> None:
     assert numbers["marginal_fcr"] > 0.05
     # adjusted intervals read like the q-values far more often than marginal ones
     assert numbers["disagreement_share"] < numbers["marginal_disagreement_share"]
+
+
+def test_small_segments_keep_their_sign_flip_interval(rng: np.random.Generator) -> None:
+    with pytest.warns(SmallSampleWarning):
+        comparisons, deltas = _segments(rng, [0.0, 0.3, 0.0], n=12)
+    assert {c.interval.method for c in comparisons} == {"sign-flip"}
+    adjusted = fcr_adjust(comparisons, deltas=deltas)
+    r = adjusted.n_selected
+    for comparison, d, item in zip(comparisons, deltas, adjusted.intervals, strict=True):
+        exact = sign_flip_interval(d, alpha=max(r, 1) * 0.05 / 3)
+        assert (item.method, item.low, item.high) == ("sign-flip", exact.low, exact.high)
+        assert (item.marginal_low, item.marginal_high) == (
+            comparison.interval.low, comparison.interval.high)
