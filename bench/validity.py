@@ -18,6 +18,19 @@ true difference 0.010, the three proxies of the methods page's table. Coverage o
 interval of the finite-sample default and of the asymptotic method, and the mean width of
 the default against classic PPI and gold only computed with the same (t) rule.
 
+Part 3, FCR-adjusted segment intervals (issue 32): 40 segments, 10 of them with a true
+difference, BH selection and `fcr_adjust`; the false coverage rate of the selected intervals
+and the count of intervals that read differently from their q-value.
+
+Part 4, several training seeds (issue 31): the new-run interval of `compare_seeds` with 3 and
+5 seeds, 50 and 200 queries and seed variance 0, 0.5x and 2x the query variance; the two-level
+bootstrap beside it.
+
+Part 5, several collections (issue 32): coverage of the stratified macro-average interval of
+`macro_compare` and the type-I error of its p-value, 3 collections of 30-200 queries.
+
+``--only mean|ppi|fcr|seeds|macro`` prints one part.
+
 Monte Carlo error of a coverage near 0.95 over R replications: sqrt(.95 * .05 / R), 0.0049
 at R = 2,000. Library defaults throughout: 10,000 resamples, 10,000 permutations, alpha 0.05.
 Seeds are fixed: the same command prints the same table.
