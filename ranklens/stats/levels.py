@@ -104,7 +104,7 @@ class ConfidenceCurve:
         `compare` set float noise to 0, `ranklens.stats.tolerance`); ValueError when their
         count or mean is not the comparison's.
         """
-        values = as_deltas(deltas)
+        values = _as_compared(as_deltas(deltas), comparison)
         interval = comparison.interval
         if values.size != interval.n_queries or not math.isclose(
             float(values.mean()), interval.delta, rel_tol=1e-9, abs_tol=1e-12
@@ -117,6 +117,23 @@ class ConfidenceCurve:
         return confidence_curve(
             values, method=interval.method, n_resamples=interval.n_resamples, seed=interval.seed
         )
+
+
+def _as_compared(values: Deltas, comparison: ComparisonResult) -> Deltas:
+    """``values`` as `compare` used them: its ``n_snapped`` float-noise differences set to 0.
+
+    Deltas passed as ``b - a`` still hold the differences `compare` set to 0
+    (`ranklens.stats.tolerance`); those are the ``n_snapped`` nonzero ones nearest 0. Deltas
+    passed already snapped have the comparison's mean exactly and are kept as they are.
+    """
+    n_snapped = comparison.n_snapped
+    if not n_snapped or float(values.mean()) == comparison.delta:
+        return values
+    nonzero = np.flatnonzero(values != 0.0)
+    nearest = nonzero[np.argsort(np.abs(values[nonzero]), kind="stable")[:n_snapped]]
+    snapped = values.copy()
+    snapped[nearest] = 0.0
+    return snapped
 
 
 def confidence_curve(

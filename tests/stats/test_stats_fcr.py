@@ -165,3 +165,17 @@ def test_small_segments_keep_their_sign_flip_interval(rng: np.random.Generator) 
         assert (item.method, item.low, item.high) == ("sign-flip", exact.low, exact.high)
         assert (item.marginal_low, item.marginal_high) == (
             comparison.interval.low, comparison.interval.high)
+
+
+def test_raw_deltas_get_the_comparisons_float_noise_snapped(rng: np.random.Generator) -> None:
+    ids = [f"q{i:03d}" for i in range(40)]
+    a = rng.uniform(0.2, 0.8, 40)
+    b = a + rng.normal(0.03, 0.1, 40)
+    b[[3, 9]] = a[[3, 9]] + 4e-7  # float noise: compare sets these two differences to 0
+    comparison = compare(MetricResult.from_arrays("m", ids, a),
+                         MetricResult.from_arrays("m", ids, b), n_resamples=1000,
+                         n_permutations=1000)
+    assert comparison.n_snapped == 2
+    curve = ConfidenceCurve.for_comparison(comparison, b - a)
+    shown = curve.interval(0.05)
+    assert (shown.low, shown.high) == (comparison.interval.low, comparison.interval.high)
