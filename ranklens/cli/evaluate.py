@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from ranklens import io
 from ranklens.cli.common import (
@@ -19,19 +20,23 @@ from ranklens.cli.common import (
 )
 from ranklens.compare.analysis import DEFAULT_METRICS
 from ranklens.metrics import Evaluation, parse_metric
-from ranklens.metrics.trec_eval import plan_measures, trec_eval_output
+from ranklens.metrics.trec_eval import plan_measures
+from ranklens.metrics.trec_lines import trec_eval_output
+from ranklens.metrics.trec_ranking import PLACEHOLDER_DOCNO, MissingQueries
 
 
 def add_evaluate(commands: argparse._SubParsersAction[Parser]) -> None:
     p = commands.add_parser(
         "evaluate", help="per-query and mean metric values, as trec_eval prints them",
         description="Score one run against judgements and print what trec_eval prints. "
-        "Drop-in form: 'ranklens evaluate [-q] [-c] [-l N] [-J] [-n] [-m MEASURE]... QRELS RUN' "
-        "(trec_eval's argument order; without -m: -m official). Also 'ranklens evaluate RUN "
+        "Drop-in form: 'ranklens evaluate [-q] [-c] [-l N] [-J] [-n] [-M N] [-N N] "
+        "[-m MEASURE]... QRELS RUN' (trec_eval 10.0's argument order and rules; without -m: "
+        "-m official). Also 'ranklens evaluate RUN "
         "--qrels QRELS' (without -m: nDCG@10). Measures in trec_eval syntax (map, P.5,10, "
         "ndcg_cut.10, official, all_trec, or P_5) print under trec_eval's names in trec_eval's "
         "order; ranklens spellings (nDCG@10, P@5, AP) under ranklens names.",
-        usage=f"{PROG} evaluate [-q] [-c] [-l N] [-J] [-n] [-m MEASURE]... QRELS RUN\n"
+        usage=f"{PROG} evaluate [-q] [-c] [-l N] [-J] [-n] [-M N] [-N N] [-m MEASURE]... "
+        "QRELS RUN\n"
         f"       {PROG} evaluate RUN --qrels QRELS [-m MEASURE]... [options]",
         epilog="lines: '%-22s<TAB>query<TAB>%.4f' as trec_eval (counts as integers); "
         "cutoffs of one measure come from its first -m, as in trec_eval")
@@ -46,12 +51,22 @@ def add_evaluate(commands: argparse._SubParsersAction[Parser]) -> None:
     p.add_argument("-c", dest="complete", action="store_true",
                    help="average over every query of the qrels: a judged query missing from "
                    "the run scores what an empty ranking scores (trec_eval -c)")
-    p.add_argument("--missing", choices=("drop", "zero"), default=None,
-                   help="judged queries missing from the run: leave out (default) or score as "
-                   "an empty ranking (= -c)")
-    p.add_argument("-l", "--level-for-rel", dest="level", type=count(1), default=1,
+    p.add_argument("--missing", choices=("error", "drop", "zero"), default=None,
+                   help="judged queries missing from the run: an error (default, as trec_eval "
+                   "10.0), left out (trec_eval 9.0.8) or averaged in (= -c)")
+    p.add_argument("-l", "--level-for-rel", dest="level", type=count(0), default=1,
                    metavar="N", help="smallest grade that counts as relevant (trec_eval -l, "
-                   "default 1)")
+                   "default 1; 0 makes grade 0 relevant too)")
+    p.add_argument("-M", "--max-retrieved", dest="max_docs", type=count(0), default=None,
+                   metavar="N", help="read only the first N documents of each ranking "
+                   "(trec_eval -M)")
+    p.add_argument("-N", "--docs-in-collection", dest="num_docs", type=count(0), default=0,
+                   metavar="N", help="documents in the collection, for utility's fourth "
+                   "coefficient (trec_eval -N, default 0)")
+    p.add_argument("-R", dest="rel_format", default="qrels", metavar="FORMAT",
+                   help="judgements format: only trec_eval's 'qrels'")
+    p.add_argument("-T", dest="results_format", default="trec_results", metavar="FORMAT",
+                   help="run format: only trec_eval's 'trec_results'")
     p.add_argument("-J", "--judged-docs-only", dest="judged_only", action="store_true",
                    help="rank only the judged documents (trec_eval -J)")
     p.add_argument("-n", "--no-summary", dest="summary", action="store_false",
@@ -74,6 +89,12 @@ def run_evaluate(args: argparse.Namespace) -> int:
         plan = plan_measures(measures)
     except ValueError as error:
         raise UsageError(f"{PROG} evaluate: {error} (see {PROG} evaluate --help)") from None
+    if args.rel_format != "qrels" or args.results_format != "trec_results":
+        raise UsageError(f"{PROG} evaluate: ranklens reads trec_eval's 'qrels' judgements and "
+                         "'trec_results' runs only (-R prefs / qrels_jg are not supported)")
+    if plan.metrics and args.level < 1:
+        raise UsageError(f"{PROG} evaluate: -l 0 applies to trec_eval measures only; "
+                         f"{plan.metrics[0]!r} needs a relevance level >= 1")
     status = Status()
     status("reading the inputs")
     run, run_summary = io.read_run(run_path)
@@ -84,7 +105,11 @@ def run_evaluate(args: argparse.Namespace) -> int:
         output = trec_eval_output(
             run, qrels, plan, relevance_level=args.level, complete=complete,
             judged_only=args.judged_only, per_query=args.per_query, summary=args.summary,
-            run_tag=run_summary.run_tag, digits=args.digits)
+            run_tag=run_summary.run_tag, digits=args.digits, max_docs=args.max_docs,
+            num_docs=args.num_docs, missing=args.missing or "error")
+    except MissingQueries as error:
+        status.done()
+        return _missing_queries(error, run_path)
     except ValueError as error:
         raise UsageError(f"{PROG} evaluate: {error}") from None
     status.done()
@@ -94,11 +119,26 @@ def run_evaluate(args: argparse.Namespace) -> int:
         note(f"{len(output.ignored)} queries of the run have no judgements and are not scored "
               "(as trec_eval does)")
     if output.missing:
-        verb = "averaged in as empty rankings (-c)" if complete else \
-            "left out (-c averages them in as empty rankings)"
-        note(f"{len(output.missing)} judged queries are not in the run: {verb}")
+        note(f"{len(output.missing)} judged queries are not in the run: averaged in (-c) as "
+             "trec_eval 10.0 does, each scored on a one-document placeholder ranking "
+             f"('{PLACEHOLDER_DOCNO}', not relevant unless the qrels judge that id)")
     write("".join(line + "\n" for line in output.lines), args.output)
     return 0
+
+
+MISSING_STATUS = 4  # trec_eval 10.0's exit status for a judged query missing from the run
+
+
+def _missing_queries(error: MissingQueries, run_path: str) -> int:
+    """trec_eval 10.0's stop for judged queries without a ranking: stderr and exit status 4."""
+    missing = error.missing
+    more = f" (and {len(missing) - 1:,} more judged queries)" if len(missing) > 1 else ""
+    print(f"{PROG} evaluate: judged query {missing[0]!r}{more} has no ranking in {run_path}; "
+          "trec_eval 10.0 stops here too ('result qid not found in qrels', exit status 4). "
+          "Add -c to average it in (scored on trec_eval's placeholder ranking), or "
+          "--missing drop to evaluate only the queries the run answers (trec_eval 9.0.8)",
+          file=sys.stderr)
+    return MISSING_STATUS
 
 
 def _evaluate_files(args: argparse.Namespace) -> tuple[str, str]:
