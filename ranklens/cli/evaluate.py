@@ -18,7 +18,6 @@ from ranklens.cli.common import (
     spark_session,
     write,
 )
-from ranklens.compare.analysis import DEFAULT_METRICS
 from ranklens.metrics import Evaluation, parse_metric
 from ranklens.metrics.trec_eval import plan_measures
 from ranklens.metrics.trec_lines import trec_eval_output
@@ -84,7 +83,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
     if getattr(args, "engine", "local") == "spark":
         return run_evaluate_spark(args)
     qrels_path, run_path = _evaluate_files(args)
-    measures = list(args.metric or (["official"] if args.qrels is None else DEFAULT_METRICS))
+    measures = list(args.metric or (["official"] if args.qrels is None else _default_metrics()))
     try:
         plan = plan_measures(measures)
     except ValueError as error:
@@ -141,6 +140,12 @@ def _missing_queries(error: MissingQueries, run_path: str) -> int:
     return MISSING_STATUS
 
 
+def _default_metrics() -> list[str]:
+    from ranklens.compare.analysis import DEFAULT_METRICS
+
+    return list(DEFAULT_METRICS)
+
+
 def _evaluate_files(args: argparse.Namespace) -> tuple[str, str]:
     """(qrels, run) from 'QRELS RUN' (trec_eval's order) or 'RUN --qrels QRELS'."""
     files = list(args.files)
@@ -164,7 +169,7 @@ def run_evaluate_spark(args: argparse.Namespace) -> int:
     the run on one machine: the local engine. ``--output X.parquet`` writes the per-query table.
     """
     qrels_path, run_path = _evaluate_files(args)
-    metrics = list(args.metric or DEFAULT_METRICS)
+    metrics = list(args.metric or _default_metrics())
     for name in metrics:
         try:
             parse_metric(name)
