@@ -11,10 +11,9 @@ file that cannot be read, an unknown metric, a missing column). Never a tracebac
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Sequence
-
-import importlib
 from typing import Any
 
 from ranklens import __version__, io

@@ -19,8 +19,8 @@ from ranklens.cli.common import (
     write,
 )
 from ranklens.metrics import Evaluation, parse_metric
-from ranklens.metrics.trec_eval import plan_measures
-from ranklens.metrics.trec_lines import trec_eval_output
+from ranklens.metrics.trec_eval import as_metrics, plan_measures
+from ranklens.metrics.trec_lines import render_lines, trec_eval_output
 from ranklens.metrics.trec_ranking import PLACEHOLDER_DOCNO, MissingQueries
 
 
@@ -163,20 +163,26 @@ def _evaluate_files(args: argparse.Namespace) -> tuple[str, str]:
 def run_evaluate_spark(args: argparse.Namespace) -> int:
     """``ranklens evaluate --engine spark``: per-query metrics scored on Spark.
 
-    Same files and ``-q -c -l -J -n --digits`` as the local engine; the measures are metrics
-    with a value per query (``nDCG@10``, ``map``, ``P_5``, ``ndcg_cut_10`` ...), printed under
-    their ranklens names. trec_eval's nicknames and counts (``official``, ``num_ret`` ...) need
-    the run on one machine: the local engine. ``--output X.parquet`` writes the per-query table.
+    Same files and ``-q -c -l -J -n --digits`` as the local engine, and the same lines: the
+    trec_eval measures that are ranklens metrics (``map``, ``P.5,10``, ``ndcg_cut.10``,
+    ``recip_rank`` ...) print under trec_eval's names in trec_eval's order, ranklens spellings
+    (``nDCG@10``) under theirs; with ``-c`` the judged queries missing from the run get their
+    lines (what an empty ranking scores). Counts and the other measures of ``all_trec`` need
+    the whole rankings on one machine: the local engine. ``--output X.parquet`` writes the
+    per-query table.
     """
     qrels_path, run_path = _evaluate_files(args)
-    metrics = list(args.metric or _default_metrics())
-    for name in metrics:
-        try:
-            parse_metric(name)
-        except ValueError:
-            raise UsageError(f"{PROG} evaluate --engine spark: {name!r} is not a per-query "
-                             "metric (nDCG@10, map, P_5, ndcg_cut_10, ...); trec_eval's "
-                             "nicknames and counts need the local engine") from None
+    try:
+        plan = plan_measures(list(args.metric or (["official"] if args.qrels is None
+                                                  else _default_metrics())))
+        pairs = as_metrics(plan) + [(parse_metric(m, relevance_level=max(args.level, 1)).name, m)
+                                    for m in plan.metrics]
+        if args.level < 1:
+            raise ValueError("-l 0 needs the local engine")
+    except ValueError as error:
+        raise UsageError(f"{PROG} evaluate --engine spark: {error}; trec_eval's counts "
+                         "(num_ret ...) and measures such as iprec_at_recall need the local "
+                         "engine") from None
     complete = args.complete or args.missing == "zero"
     status = Status()
     status("starting Spark")
@@ -187,43 +193,41 @@ def run_evaluate_spark(args: argparse.Namespace) -> int:
         status("scoring on Spark")
         evaluation = ranklens_spark.evaluate(
             ranklens_spark.read_run(session, run_path),
-            ranklens_spark.read_qrels(session, qrels_path), metrics,
+            ranklens_spark.read_qrels(session, qrels_path), [m for _, m in pairs],
             missing="zero" if complete else "drop", relevance_level=args.level,
             judged_only=args.judged_only).collect()
     finally:
         if created:
             session.stop()
     status.done()
+    if evaluation.n_missing and not complete and args.missing != "drop":
+        return _missing_queries(MissingQueries(sorted(evaluation.missing)), run_path)
     if args.output is not None and args.output.lower().endswith(".parquet"):
         write_per_query_parquet(evaluation, args.output)
     else:
-        write("".join(line + "\n" for line in _metric_lines(evaluation, args)), args.output)
+        write("".join(line + "\n" for line in _metric_lines(evaluation, pairs, args)),
+              args.output)
     if evaluation.n_ignored:
         note(f"{evaluation.n_ignored} queries of the run have no judgements and are not scored "
               "(as trec_eval does)")
-    if evaluation.n_missing:
-        verb = "averaged in as empty rankings (-c)" if complete else \
-            "left out (-c averages them in as empty rankings)"
-        note(f"{evaluation.n_missing} judged queries are not in the run: {verb}")
+    if evaluation.n_missing and complete:
+        note(f"{evaluation.n_missing} judged queries are not in the run: averaged in (-c) as "
+             "trec_eval 10.0 does (what an empty ranking scores)")
     return 0
 
 
-def _metric_lines(evaluation: Evaluation, args: argparse.Namespace) -> list[str]:
-    """trec_eval-shaped lines: per evaluated query (``-q``, ids in byte order), then ``all``
-    (with ``-c`` the mean counts the missing queries, which get no line of their own)."""
-    lines = []
-    if args.per_query:
-        absent = set(evaluation.missing)
-        queries = sorted({q for r in evaluation.results.values() for q in r.per_query} - absent,
-                         key=lambda q: q.encode())
-        for query in queries:
-            for name, result in evaluation.results.items():
-                if query in result.per_query:
-                    lines.append(f"{name:<22}\t{query}\t{result.per_query[query]:.{args.digits}f}")
-    if args.summary:
-        lines += [f"{name:<22}\tall\t{mean:.{args.digits}f}"
-                  for name, mean in evaluation.means().items()]
-    return lines
+def _metric_lines(evaluation: Evaluation, pairs: list[tuple[str, str]],
+                  args: argparse.Namespace) -> list[str]:
+    """trec_eval's lines: per query (``-q``, ids in byte order; with ``-c`` the missing
+    queries too), then ``all``, the values added in query order as trec_eval adds them."""
+    queries = sorted({q for r in evaluation.results.values() for q in r.per_query},
+                     key=lambda q: q.encode())
+    columns: list[tuple[str, str, object]] = []
+    for printed, metric in pairs:
+        values = evaluation[metric].per_query
+        columns.append((printed, "value", [values[q] for q in queries]))
+    return render_lines(columns, queries, per_query=args.per_query, summary=args.summary,
+                        run_tag="", digits=args.digits)
 
 
 def write_per_query_parquet(evaluation: Evaluation, path: str) -> None:

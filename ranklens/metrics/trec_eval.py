@@ -105,6 +105,13 @@ NICKNAMES: dict[str, tuple[str, ...]] = {
     "set": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P",
             "set_recall", "set_relative_P", "set_map", "set_F"),
 }
+# the trec_eval measures that are ranklens metrics too ("{k}" takes the cutoff): what the Spark
+# engine scores (its kernels are ranklens.metrics'), printed under the trec_eval names
+AS_METRIC: dict[str, str] = {
+    "map": "AP", "Rprec": "R-Prec", "bpref": "bpref", "recip_rank": "RR", "P": "P@{k}",
+    "recall": "R@{k}", "ndcg": "nDCG", "ndcg_cut": "nDCG@{k}", "map_cut": "AP@{k}",
+    "success": "Success@{k}", "unj": "Unjudged@{k}",
+}
 _UNDERSCORE = re.compile(r"^(?P<name>P|recall|ndcg_cut|map_cut|success|unj|relative_P)_"
                          r"(?P<cut>[0-9]+)$")
 
@@ -236,4 +243,23 @@ def _cutoffs(text: str, params: str) -> tuple[int, ...]:
     return tuple(sorted(values))
 
 
-__all__ = ["MEASURES", "NICKNAMES", "MeasurePlan", "Params", "TrecMeasure", "plan_measures"]
+def as_metrics(plan: MeasurePlan) -> list[tuple[str, str]]:
+    """(printed trec_eval name, ranklens metric) of each planned trec_eval measure that is a
+    ranklens metric, in trec_eval's order; ``ValueError`` naming those that are not."""
+    others = [m.name for m in plan.ordered if m.name not in AS_METRIC]
+    if others:
+        raise ValueError(f"{', '.join(others)} need{'s' if len(others) == 1 else ''} the "
+                         "local engine (whole rankings on one machine)")
+    pairs = []
+    for measure in plan.ordered:
+        template = AS_METRIC[measure.name]
+        if measure.params == "cuts":
+            pairs += [(f"{measure.name}_{int(k)}", template.format(k=int(k)))
+                      for k in plan.trec[measure.name].values]
+        else:
+            pairs.append((measure.name, template))
+    return pairs
+
+
+__all__ = ["AS_METRIC", "MEASURES", "NICKNAMES", "MeasurePlan", "Params", "TrecMeasure",
+           "as_metrics", "plan_measures"]

@@ -139,29 +139,45 @@ def trec_eval_output(
         columns += _measure_columns(ranking, plan, measure, num_docs)
     columns += _metric_columns(run, qrels, plan, ranking, relevance_level, complete,
                                judged_only)
+    num_rel_all = int(np.count_nonzero(qrels.relevance > 0)) if complete else None
+    lines = render_lines(columns, ranking.query_ids, per_query=per_query, summary=summary,
+                         run_tag=run_tag if run_tag is not None else run.name, digits=digits,
+                         num_rel_all=num_rel_all)
+    return TrecOutput(lines, n, ranking.ignored, tuple(
+        q for q, p in zip(ranking.query_ids, ranking.placeholder.tolist(), strict=True) if p))
+
+
+def render_lines(columns: list[tuple[str, str, object]], query_ids: list[str], *,
+                 per_query: bool, summary: bool, run_tag: str, digits: int = 4,
+                 num_rel_all: int | None = None) -> list[str]:
+    """trec_eval's lines for ``columns`` (printed name, kind, per-query values in
+    ``query_ids`` order): per query with ``per_query``, then the ``all`` summary.
+
+    Kinds: ``value`` (averaged), ``gm`` (geometric mean, summary only), ``count`` (summed),
+    ``string`` (per query only), ``runid`` and ``num_q`` (summary only). ``num_rel_all`` is
+    the ``num_rel`` summary under ``-c`` (every qrels line with a grade > 0).
+    """
+    n = len(query_ids)
     lines: list[str] = []
     if per_query:
-        per_column = [_query_lines(name, kind, values, ranking.query_ids, digits)
-                      for name, kind, values in columns if kind in ("value", "count", "string")]
-        for query_lines in zip(*per_column, strict=True):
-            lines.extend(query_lines)
+        lines += _per_query_lines([c for c in columns if c[1] in ("value", "count", "string")],
+                                  query_ids, digits)
     if summary:
         for name, kind, values in columns:
             if kind == "runid":
-                lines.append(f"{'runid':<22}\tall\t{run_tag if run_tag is not None else run.name}")
+                lines.append(f"{'runid':<22}\tall\t{run_tag}")
             elif kind == "num_q":
                 lines.append(f"{'num_q':<22}\tall\t{n}")
             elif kind == "count":
                 total = int(_sequential_sum(np.asarray(values)))
-                if name == "num_rel" and complete:
-                    total = int(np.count_nonzero(qrels.relevance > 0))
+                if name == "num_rel" and num_rel_all is not None:
+                    total = num_rel_all
                 lines.append(f"{name:<22}\tall\t{total}")
             elif kind in ("value", "gm"):
                 mean = _sequential_sum(np.asarray(values)) / n
                 lines.append(_value_line(name, "all", math.exp(mean) if kind == "gm" else mean,
                                          digits))
-    return TrecOutput(lines, n, ranking.ignored, tuple(
-        q for q, p in zip(ranking.query_ids, ranking.placeholder.tolist(), strict=True) if p))
+    return lines
 
 
 def _judged_and_answered(run: Run, qrels: Qrels) -> Qrels:
@@ -231,6 +247,27 @@ def _sequential_sum(values: np.ndarray) -> float:
     return float(np.cumsum(values)[-1]) if len(values) else 0.0
 
 
+def _per_query_lines(columns: list[tuple[str, str, object]], query_ids: list[str],
+                     digits: int) -> list[str]:
+    """Each query's lines, formatted by one ``%`` per query (a C loop over its values).
+
+    Columns holding a NaN are formatted line by line (C prints the NaN's sign)."""
+    if not columns:
+        return []
+    if any(kind == "value" and np.isnan(np.asarray(values)).any()
+           for _, kind, values in columns):
+        per_column = [_query_lines(name, kind, values, query_ids, digits)
+                      for name, kind, values in columns]
+        return [line for query_lines in zip(*per_column, strict=True) for line in query_lines]
+    formats = {"value": f"%6.{digits}f", "count": "%d", "string": "'%s'"}
+    template = "\n".join(f"{name:<22}".replace("%", "%%") + f"\t\0\t{formats[kind]}"
+                         for name, kind, _ in columns)
+    rows = list(zip(*[np.asarray(values).tolist() for _, _, values in columns], strict=True))
+    text = "\n".join(template.replace("\0", query.replace("%", "%%")) % row
+                     for query, row in zip(query_ids, rows, strict=True))
+    return text.split("\n")
+
+
 def _query_lines(name: str, kind: str, values: object, query_ids: list[str],
                  digits: int) -> list[str]:
     head = f"{name:<22}\t"
@@ -252,4 +289,4 @@ def _value_line(name: str, query: str, value: float, digits: int) -> str:
     return f"{name:<22}\t{query}\t{value:6.{digits}f}"
 
 
-__all__ = ["FULL", "TrecOutput", "depth_needed", "trec_eval_output"]
+__all__ = ["FULL", "TrecOutput", "depth_needed", "render_lines", "trec_eval_output"]

@@ -16,23 +16,28 @@ from collections.abc import Sequence
 import numpy as np
 
 from ranklens.metrics.ranked import safe_divide
-from ranklens.metrics.segmented import exclusive_running_sum
 from ranklens.metrics.trec_ranking import NONPOOL, UNJUDGED, TrecRanking, segment_cumsum
 
 MIN_GEO_MEAN = 0.00001  # trec_eval's floor before the log of gm_map and gm_bpref
 INFAP_EPSILON = 0.00001
 
 
+_LOG2: list[np.ndarray] = [np.empty(0)]
+
+
 def libm_log2(x: np.ndarray) -> np.ndarray:
-    """``log2`` of each value as the C library computes it (few distinct values: looked up)."""
-    unique, inverse = np.unique(x, return_inverse=True)
-    table = np.array([math.log2(v) if v > 0 else -math.inf for v in unique.tolist()])
-    return table[inverse.reshape(-1)] if len(x) else np.empty(0)
+    """``log2`` of each whole number >= 1 in ``x`` as the C library computes it (a table)."""
+    if not len(x):
+        return np.empty(0)
+    top = int(x.max()) + 1
+    if len(_LOG2[0]) < top:
+        _LOG2[0] = np.array([-math.inf] + [math.log2(v) for v in range(1, max(top, 4096))])
+    return _LOG2[0][x.astype(np.int64)]
 
 
 def _rel_so_far(r: TrecRanking, relevant: np.ndarray) -> np.ndarray:
     """Per row, relevant rows of its query up to and including it."""
-    return exclusive_running_sum(relevant.astype(np.int64), r.query) + relevant
+    return r.rel_so_far
 
 
 def counts(r: TrecRanking, name: str) -> np.ndarray:
@@ -53,12 +58,13 @@ def average_precision(r: TrecRanking, cutoffs: Sequence[int] | None = None) -> n
     """map (``cutoffs=None``) or map_cut_k: sum of precision at each relevant row (ranks <= k)
     over num_rel; 0 when num_rel is 0."""
     relevant = r.relevant()
-    precision = _rel_so_far(r, relevant) / (r.position + 1.0)
-    out = []
-    for k in ([None] if cutoffs is None else cutoffs):
-        rows = relevant if k is None else relevant & (r.position < k)
-        out.append(safe_divide(r.per_query(rows, precision), r.num_rel))
-    return np.array(out)
+    if cutoffs is None:
+        precision = r.rel_so_far[relevant] / (r.position[relevant] + 1.0)
+        total = np.bincount(r.query[relevant], weights=precision, minlength=r.n_queries)
+        return safe_divide(total, r.num_rel)[None]
+    weight = np.where(relevant, r.rel_so_far / (r.position + 1.0), 0.0)
+    running = segment_cumsum(weight, r.starts)
+    return np.array([safe_divide(r.at_depth(running, k), r.num_rel) for k in cutoffs])
 
 
 def gm_log_ap(r: TrecRanking) -> np.ndarray:
@@ -76,7 +82,7 @@ def bpref_terms(r: TrecRanking) -> np.ndarray:
     """bpref: per relevant row, 1 - min(n, R) / min(N, R) with n the judged non-relevant
     rows above it (1 when n is 0), summed over R; unjudged and nonpool rows are skipped."""
     nonrel = ((r.labels >= 0) & (r.labels < r.level)).astype(np.int64)
-    above = exclusive_running_sum(nonrel, r.query)
+    above = r.running(nonrel) - nonrel
     relevant = r.relevant()
     rows = np.flatnonzero(relevant)
     q = r.query[rows]
@@ -113,33 +119,27 @@ def recip_rank(r: TrecRanking) -> np.ndarray:
 
 
 def precision(r: TrecRanking, cutoffs: Sequence[int]) -> np.ndarray:
-    relevant = r.relevant()
-    return np.array([r.per_query(relevant & (r.position < k)) / k for k in cutoffs])
+    return np.array([r.at_depth(r.rel_so_far, k) / k for k in cutoffs])
 
 
 def recall(r: TrecRanking, cutoffs: Sequence[int]) -> np.ndarray:
-    relevant = r.relevant()
-    return np.array([safe_divide(r.per_query(relevant & (r.position < k)), r.num_rel)
-                     for k in cutoffs])
+    return np.array([safe_divide(r.at_depth(r.rel_so_far, k), r.num_rel) for k in cutoffs])
 
 
 def success(r: TrecRanking, cutoffs: Sequence[int]) -> np.ndarray:
-    relevant = r.relevant()
-    return np.array([(r.per_query(relevant & (r.position < k)) > 0).astype(np.float64)
-                     for k in cutoffs])
+    return np.array([(r.at_depth(r.rel_so_far, k) > 0).astype(np.float64) for k in cutoffs])
 
 
 def relative_precision(r: TrecRanking, cutoffs: Sequence[int]) -> np.ndarray:
     """relative_P_k: relevant in the top k over min(k, num_rel); 0 when num_rel is 0."""
-    relevant = r.relevant()
-    return np.array([safe_divide(r.per_query(relevant & (r.position < k)),
-                                 np.minimum(float(k), r.num_rel)) for k in cutoffs])
+    return np.array([safe_divide(r.at_depth(r.rel_so_far, k), np.minimum(float(k), r.num_rel))
+                     for k in cutoffs])
 
 
 def unjudged(r: TrecRanking, cutoffs: Sequence[int]) -> np.ndarray:
     """unj_k: nonpool or unjudged rows in the top k, over k (past the end: judged)."""
-    unknown = r.labels < 0
-    return np.array([r.per_query(unknown & (r.position < k)) / k for k in cutoffs])
+    unknown = r.running(r.labels < 0)
+    return np.array([r.at_depth(unknown, k) / k for k in cutoffs])
 
 
 def _interpolated(r: TrecRanking) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -205,12 +205,10 @@ def eleven_point_average(r: TrecRanking, levels: Sequence[float]) -> np.ndarray:
 def r_precision_multiples(r: TrecRanking, multiples: Sequence[float]) -> np.ndarray:
     """Rprec_mult_x: precision at n = (long)(x * num_rel + 0.9) documents, the ranking filled
     with non-relevant ones past its end; 0 when n is 0."""
-    relevant = r.relevant()
     out = []
     for x in multiples:
         n = (x * r.num_rel + 0.9).astype(np.int64)
-        hits = r.per_query(relevant & (r.position < n[r.query]))
-        out.append(safe_divide(hits, n.astype(np.float64)))
+        out.append(safe_divide(r.at_depth(r.rel_so_far, n), n.astype(np.float64)))
     return np.array(out)
 
 
@@ -222,8 +220,9 @@ def inferred_ap(r: TrecRanking) -> np.ndarray:
     relevant = r.relevant()
     nonrel = (r.labels >= 0) & ~relevant
     rel_so_far = _rel_so_far(r, relevant)
-    nonrel_above = exclusive_running_sum(nonrel.astype(np.int64), r.query)
-    pool_above = exclusive_running_sum((r.labels == UNJUDGED).astype(np.int64), r.query)
+    nonrel_above = r.running(nonrel) - nonrel
+    pool = r.labels == UNJUDGED
+    pool_above = r.running(pool) - pool
     rows = np.flatnonzero(relevant)
     j = r.position[rows].astype(np.float64)
     before = (rel_so_far[rows] - 1).astype(np.float64)
@@ -270,18 +269,15 @@ def ndcg(r: TrecRanking) -> np.ndarray:
 
 def ndcg_cut(r: TrecRanking, cutoffs: Sequence[int]) -> np.ndarray:
     """ndcg_cut_k: the same cut at k ranks, ideal cut at k too."""
-    gain = _gains(r)
-    weight = gain / libm_log2(r.position + 2.0)
-    grades, start, count = r.ideal()
-    ideal_query = np.repeat(np.arange(r.n_queries), count)
-    ideal_pos = np.arange(len(grades)) - np.repeat(start, count)
-    ideal_weight = grades / libm_log2(ideal_pos + 2.0)
+    running = _running_dcg(r)
+    ideal_running, start, count = _ideal_running(r)
     out = []
     for k in cutoffs:
-        dcg = r.per_query((gain > 0) & (r.position < k), weight)
-        inside = ideal_pos < k
-        ideal = np.bincount(ideal_query[inside], weights=ideal_weight[inside],
-                            minlength=r.n_queries)
+        dcg = r.at_depth(running, k)
+        take = np.minimum(k, count)
+        ideal = np.zeros(r.n_queries)
+        some = take > 0
+        ideal[some] = ideal_running[start[some] + take[some] - 1]
         out.append(safe_divide(dcg, ideal))
     return np.array(out)
 
@@ -302,8 +298,8 @@ def normalized_gain(r: TrecRanking) -> np.ndarray:
     ideal gains."""
     gain = r.labels.clip(min=0)
     ideal = r.ideal_at(r.query, r.position)
-    cost = exclusive_running_sum(np.maximum(ideal, 1), r.query) + np.maximum(ideal, 1)
-    gained = exclusive_running_sum(gain, r.query) + gain
+    cost = r.running(np.maximum(ideal, 1))
+    gained = r.running(gain)
     rows = np.flatnonzero(gain != 0)
     term = gain[rows] / libm_log2((2 + cost[rows] - gained[rows]).astype(np.float64))
     total = np.bincount(r.query[rows], weights=term, minlength=r.n_queries)
@@ -314,6 +310,11 @@ def normalized_gain(r: TrecRanking) -> np.ndarray:
 
 
 def _running_dcg(r: TrecRanking) -> np.ndarray:
+    """Per row, the DCG of its query's ranking down to it (added row by row)."""
+    return r._cached("running_dcg", lambda: _compute_running_dcg(r))
+
+
+def _compute_running_dcg(r: TrecRanking) -> np.ndarray:
     gain = _gains(r)
     weight = np.zeros(len(gain))
     rows = gain > 0
@@ -324,9 +325,12 @@ def _running_dcg(r: TrecRanking) -> np.ndarray:
 def _ideal_running(r: TrecRanking) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Running ideal DCG over each query's positive ideal positions: (values, start, count)."""
     grades, start, count = r.ideal()
-    ideal_pos = np.arange(len(grades)) - np.repeat(start, count)
-    starts = np.concatenate((start, [len(grades)]))
-    return segment_cumsum(grades / libm_log2(ideal_pos + 2.0), starts), start, count
+
+    def make() -> np.ndarray:
+        ideal_pos = np.arange(len(grades)) - np.repeat(start, count)
+        starts = np.concatenate((start, [len(grades)]))
+        return segment_cumsum(grades / libm_log2(ideal_pos + 2.0), starts)
+    return r._cached("ideal_running", make), start, count
 
 
 def ndcg_rel(r: TrecRanking) -> np.ndarray:

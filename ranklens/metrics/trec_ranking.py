@@ -74,7 +74,7 @@ class TrecRanking:
 
     def relevant(self) -> np.ndarray:
         """Rows trec_eval counts as relevant: grade >= the level (never a negative label)."""
-        return (self.labels >= self.level) & (self.labels >= 0)
+        return self._cached("relevant", lambda: (self.labels >= max(self.level, 0)))
 
     def per_query(self, rows: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
         """Per-query sum of ``weights`` (or count) over the rows of mask ``rows``, added in row
@@ -82,6 +82,29 @@ class TrecRanking:
         w = None if weights is None else weights[rows]
         return np.bincount(self.query[rows], weights=w, minlength=self.n_queries).astype(
             np.float64)
+
+    def running(self, values: np.ndarray) -> np.ndarray:
+        """Per row, the integer ``values`` of its query's rows up to and including it."""
+        total = np.cumsum(values, dtype=np.int64)
+        lengths = np.diff(self.starts)
+        before = np.concatenate(([0], total))[self.starts[:-1]]
+        return total - np.repeat(before, lengths)
+
+    @property
+    def rel_so_far(self) -> np.ndarray:
+        """Per row, relevant rows of its query up to and including it."""
+        return self._cached("rel_so_far", lambda: self.running(self.relevant()))
+
+    def at_depth(self, running: np.ndarray, k: np.ndarray | int, empty: float = 0.0
+                 ) -> np.ndarray:
+        """Per query, a running value (inclusive, per row) after its first ``k`` rows (after
+        all of them when shorter); ``empty`` where that is no row at all."""
+        lengths = np.diff(self.starts)
+        take = np.minimum(np.asarray(k, dtype=np.int64), lengths)
+        out = np.full(self.n_queries, empty, dtype=np.float64)
+        some = take > 0
+        out[some] = running[self.starts[:-1][some] + take[some] - 1]
+        return out
 
     def _cached(self, key: str, make: object) -> np.ndarray:
         if key not in self._cache:
