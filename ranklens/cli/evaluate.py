@@ -62,6 +62,9 @@ def add_evaluate(commands: argparse._SubParsersAction[Parser]) -> None:
     p.add_argument("-N", "--docs-in-collection", dest="num_docs", type=count(0), default=0,
                    metavar="N", help="documents in the collection, for utility's fourth "
                    "coefficient (trec_eval -N, default 0)")
+    p.add_argument("--truncate-grades", action="store_true",
+                   help="read a fractional grade (0.73, 2.5) as trec_eval does, truncated toward "
+                   "zero by C's atol (default: refused, naming the line)")
     p.add_argument("-R", dest="rel_format", default="qrels", metavar="FORMAT",
                    help="judgements format: only trec_eval's 'qrels'")
     p.add_argument("-T", dest="results_format", default="trec_results", metavar="FORMAT",
@@ -97,7 +100,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
     status = Status()
     status("reading the inputs")
     run, run_summary = io.read_run(run_path)
-    qrels, _ = io.read_qrels(qrels_path)
+    qrels, qrels_summary = io.read_qrels(qrels_path, truncate_grades=args.truncate_grades)
     status("scoring")
     complete = args.complete or args.missing == "zero"
     try:
@@ -112,7 +115,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise UsageError(f"{PROG} evaluate: {error}") from None
     status.done()
-    for message in plan.notes:
+    for message in plan.notes + [n for n in qrels_summary.notes if "truncated" in n]:
         note(message)
     if output.ignored:
         note(f"{len(output.ignored)} queries of the run have no judgements and are not scored "
