@@ -20,7 +20,7 @@ from ranklens.cli.common import (
 )
 from ranklens.metrics import Evaluation, parse_metric
 from ranklens.metrics.trec_eval import as_metrics, plan_measures
-from ranklens.metrics.trec_lines import render_lines, trec_eval_output
+from ranklens.metrics.trec_lines import render_text, trec_eval_output
 from ranklens.metrics.trec_ranking import PLACEHOLDER_DOCNO, MissingQueries
 
 
@@ -124,7 +124,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
         note(f"{len(output.missing)} judged queries are not in the run: averaged in (-c) as "
              "trec_eval 10.0 does, each scored on a one-document placeholder ranking "
              f"('{PLACEHOLDER_DOCNO}', not relevant unless the qrels judge that id)")
-    write("".join(line + "\n" for line in output.lines), args.output)
+    write(output.text, args.output)
     return 0
 
 
@@ -208,8 +208,7 @@ def run_evaluate_spark(args: argparse.Namespace) -> int:
     if args.output is not None and args.output.lower().endswith(".parquet"):
         write_per_query_parquet(evaluation, args.output)
     else:
-        write("".join(line + "\n" for line in _metric_lines(evaluation, pairs, args)),
-              args.output)
+        write(_metric_text(evaluation, pairs, args), args.output)
     if evaluation.n_ignored:
         note(f"{evaluation.n_ignored} queries of the run have no judgements and are not scored "
               "(as trec_eval does)")
@@ -219,8 +218,8 @@ def run_evaluate_spark(args: argparse.Namespace) -> int:
     return 0
 
 
-def _metric_lines(evaluation: Evaluation, pairs: list[tuple[str, str]],
-                  args: argparse.Namespace) -> list[str]:
+def _metric_text(evaluation: Evaluation, pairs: list[tuple[str, str]],
+                 args: argparse.Namespace) -> str:
     """trec_eval's lines: per query (``-q``, ids in byte order; with ``-c`` the missing
     queries too), then ``all``, the values added in query order as trec_eval adds them."""
     queries = sorted({q for r in evaluation.results.values() for q in r.per_query},
@@ -229,7 +228,7 @@ def _metric_lines(evaluation: Evaluation, pairs: list[tuple[str, str]],
     for printed, metric in pairs:
         values = evaluation[metric].per_query
         columns.append((printed, "value", [values[q] for q in queries]))
-    return render_lines(columns, queries, per_query=args.per_query, summary=args.summary,
+    return render_text(columns, queries, per_query=args.per_query, summary=args.summary,
                         run_tag="", digits=args.digits)
 
 

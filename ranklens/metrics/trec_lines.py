@@ -82,12 +82,18 @@ _RESET = {"num_ret", "utility", "rbp_resid", "relstring"}
 
 @dataclass(frozen=True)
 class TrecOutput:
-    """The lines (without line breaks) and what the run and qrels left out."""
+    """What trec_eval prints (``text``, every line ending in a line break) and what the run and
+    qrels left out."""
 
-    lines: list[str]
+    text: str
     evaluated: int
     ignored: tuple[str, ...]
     missing: tuple[str, ...]
+
+    @property
+    def lines(self) -> list[str]:
+        """The printed lines, without line breaks."""
+        return self.text.splitlines()
 
 
 def depth_needed(plan: MeasurePlan) -> int | None:
@@ -140,18 +146,18 @@ def trec_eval_output(
     columns += _metric_columns(run, qrels, plan, ranking, relevance_level, complete,
                                judged_only)
     num_rel_all = int(np.count_nonzero(qrels.relevance > 0)) if complete else None
-    lines = render_lines(columns, ranking.query_ids, per_query=per_query, summary=summary,
+    text = render_text(columns, ranking.query_ids, per_query=per_query, summary=summary,
                          run_tag=run_tag if run_tag is not None else run.name, digits=digits,
                          num_rel_all=num_rel_all)
-    return TrecOutput(lines, n, ranking.ignored, tuple(
+    return TrecOutput(text, n, ranking.ignored, tuple(
         q for q, p in zip(ranking.query_ids, ranking.placeholder.tolist(), strict=True) if p))
 
 
-def render_lines(columns: list[tuple[str, str, object]], query_ids: list[str], *,
-                 per_query: bool, summary: bool, run_tag: str, digits: int = 4,
-                 num_rel_all: int | None = None) -> list[str]:
-    """trec_eval's lines for ``columns`` (printed name, kind, per-query values in
-    ``query_ids`` order): per query with ``per_query``, then the ``all`` summary.
+def render_text(columns: list[tuple[str, str, object]], query_ids: list[str], *,
+                per_query: bool, summary: bool, run_tag: str, digits: int = 4,
+                num_rel_all: int | None = None) -> str:
+    """trec_eval's lines (each ending in a line break) for ``columns`` (printed name, kind,
+    per-query values in ``query_ids`` order): per query with ``per_query``, then ``all``.
 
     Kinds: ``value`` (averaged), ``gm`` (geometric mean, summary only), ``count`` (summed),
     ``string`` (per query only), ``runid`` and ``num_q`` (summary only). ``num_rel_all`` is
@@ -159,7 +165,7 @@ def render_lines(columns: list[tuple[str, str, object]], query_ids: list[str], *
     """
     n = len(query_ids)
     lines: list[str] = []
-    if per_query:
+    if per_query:  # one chunk of lines per query
         lines += _per_query_lines([c for c in columns if c[1] in ("value", "count", "string")],
                                   query_ids, digits)
     if summary:
@@ -177,7 +183,7 @@ def render_lines(columns: list[tuple[str, str, object]], query_ids: list[str], *
                 mean = _sequential_sum(np.asarray(values)) / n
                 lines.append(_value_line(name, "all", math.exp(mean) if kind == "gm" else mean,
                                          digits))
-    return lines
+    return "".join(line + "\n" for line in lines)
 
 
 def _judged_and_answered(run: Run, qrels: Qrels) -> Qrels:
@@ -249,7 +255,8 @@ def _sequential_sum(values: np.ndarray) -> float:
 
 def _per_query_lines(columns: list[tuple[str, str, object]], query_ids: list[str],
                      digits: int) -> list[str]:
-    """Each query's lines, formatted by one ``%`` per query (a C loop over its values).
+    """Each query's lines as one chunk (lines joined by line breaks), formatted by one ``%``
+    per query (a C loop over its values).
 
     Columns holding a NaN are formatted line by line (C prints the NaN's sign)."""
     if not columns:
@@ -258,14 +265,13 @@ def _per_query_lines(columns: list[tuple[str, str, object]], query_ids: list[str
            for _, kind, values in columns):
         per_column = [_query_lines(name, kind, values, query_ids, digits)
                       for name, kind, values in columns]
-        return [line for query_lines in zip(*per_column, strict=True) for line in query_lines]
+        return ["\n".join(query_lines) for query_lines in zip(*per_column, strict=True)]
     formats = {"value": f"%6.{digits}f", "count": "%d", "string": "'%s'"}
     template = "\n".join(f"{name:<22}".replace("%", "%%") + f"\t\0\t{formats[kind]}"
                          for name, kind, _ in columns)
     rows = list(zip(*[np.asarray(values).tolist() for _, _, values in columns], strict=True))
-    text = "\n".join(template.replace("\0", query.replace("%", "%%")) % row
-                     for query, row in zip(query_ids, rows, strict=True))
-    return text.split("\n")
+    return [template.replace("\0", query.replace("%", "%%")) % row
+            for query, row in zip(query_ids, rows, strict=True)]
 
 
 def _query_lines(name: str, kind: str, values: object, query_ids: list[str],
@@ -289,4 +295,4 @@ def _value_line(name: str, query: str, value: float, digits: int) -> str:
     return f"{name:<22}\t{query}\t{value:6.{digits}f}"
 
 
-__all__ = ["FULL", "TrecOutput", "depth_needed", "render_lines", "trec_eval_output"]
+__all__ = ["FULL", "TrecOutput", "depth_needed", "render_text", "trec_eval_output"]
