@@ -192,14 +192,13 @@ def trec_ranking(
         placeholder_ids = list(join.missing)
         run = with_placeholders(run, placeholder_ids)
         join = QueryJoin.of(run, qrels)
-    join, order = _in_byte_order(join)
+    join = _in_byte_order(join)
     n = join.n_queries
     judgements = Judgements(qrels, join)
     placeholder = np.zeros(n, dtype=bool)
     if placeholder_ids:
         placeholder[np.searchsorted(np.array(join.query_ids, dtype=object),
                                     np.array(sorted(placeholder_ids), dtype=object))] = True
-    del order
     limit = FULL if max_docs is None else max(int(max_docs), 0)
     wanted = np.full(n, FULL, dtype=np.int64) if depth is None else \
         np.broadcast_to(np.asarray(depth, dtype=np.int64), (n,)).copy()
@@ -275,7 +274,7 @@ def with_placeholders(run: Run, query_ids: list[str]) -> Run:
                scores=np.concatenate([run.scores, np.ones(extra)]), ranks=ranks, name=run.name)
 
 
-def _in_byte_order(join: QueryJoin) -> tuple[QueryJoin, np.ndarray]:
+def _in_byte_order(join: QueryJoin) -> QueryJoin:
     """The same join with its dense index renumbered in query-id byte order (trec_eval's)."""
     order = np.array(sorted(range(join.n_queries), key=lambda i: join.query_ids[i].encode()),
                      dtype=np.int64)
@@ -285,7 +284,7 @@ def _in_byte_order(join: QueryJoin) -> tuple[QueryJoin, np.ndarray]:
 
     return replace(join, query_ids=[join.query_ids[i] for i in order.tolist()],
                    index_of_run_code=remap[join.index_of_run_code],
-                   index_of_qrels_code=remap[join.index_of_qrels_code]), order
+                   index_of_qrels_code=remap[join.index_of_qrels_code])
 
 
 def segment_cumsum(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
