@@ -298,6 +298,8 @@ def segment_cumsum(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
     lengths = np.diff(starts)
     if not len(values):
         return out
+    if len(lengths) and lengths.min() == lengths.max():  # equal blocks: one matrix, no copy
+        return np.cumsum(values.reshape(len(lengths), -1), axis=1).reshape(-1)
     bucket = np.ceil(np.log2(np.maximum(lengths, 1))).astype(np.int64)
     for b in np.unique(bucket[lengths > 0]).tolist():
         blocks = np.flatnonzero((bucket == b) & (lengths > 0))
