@@ -47,6 +47,25 @@ def bounded_from(alpha: float) -> int:
     return max(2, math.ceil(math.log2(2.0 / alpha) - 1e-12))
 
 
+def pattern_ends(values: Deltas) -> tuple[Deltas, Deltas]:
+    """``L_s`` and ``R_s`` of every sign pattern (module docstring), in pattern order.
+
+    The interval at any ``alpha`` is a pair of order statistics of these, so a caller that
+    needs several levels (`ranklens.stats.levels`) computes them once.
+    """
+    n = values.size
+    total = float(values.sum())
+    tau = SUM_TIES * float(np.abs(values).sum())
+    a = all_sums(values)
+    b = all_sums(np.ones(n))  # exact small integers
+    full = np.abs(b) == n  # all kept or all flipped: ties with the observed sum at every mu
+    with np.errstate(divide="ignore", invalid="ignore"):
+        low_ends = np.minimum((total - a - tau) / (n - b), (total + a - tau) / (n + b))
+        high_ends = np.maximum((total + a + tau) / (n + b), (total - a + tau) / (n - b))
+    low_ends[full], high_ends[full] = -np.inf, np.inf
+    return low_ends, high_ends
+
+
 def sign_flip_interval(
     deltas: Sequence[float] | Deltas, *, alpha: float = 0.05
 ) -> MeanDifferenceInterval:
@@ -84,16 +103,8 @@ def sign_flip_with_notes(
             f"the sign-flip interval enumerates 2^n sign patterns: at most {MAX_SIGN_FLIP_N} "
             f"differences, got {n}; use paired_bootstrap for more"
         )
-    total = float(values.sum())
-    tau = SUM_TIES * float(np.abs(values).sum())
-    a = all_sums(values)
-    b = all_sums(np.ones(n))  # exact small integers
-    full = np.abs(b) == n  # all kept or all flipped: ties with the observed sum at every mu
-    with np.errstate(divide="ignore", invalid="ignore"):
-        low_ends = np.minimum((total - a - tau) / (n - b), (total + a - tau) / (n + b))
-        high_ends = np.maximum((total + a + tau) / (n + b), (total - a + tau) / (n - b))
-    low_ends[full], high_ends[full] = -np.inf, np.inf
-    patterns = a.size
+    low_ends, high_ends = pattern_ends(values)
+    patterns = low_ends.size
     # mu is inside when more than alpha * 2^n patterns count there, i.e. at least `needed`
     needed = math.floor(alpha * patterns) + 1
     low = float(np.partition(low_ends, needed - 1)[needed - 1])
