@@ -1,5 +1,6 @@
 # Two commands a newcomer needs (see README):
 #   make app    set up .venv if missing, install ranklens, serve the app on the bundled demo data
+#               (`ranklens app`, the command an installed wheel gives)
 #   make test   set up .venv with the test and spark extras (and Debian chromium, postgresql
 #               and Java 17), lint, type-check, run all tests
 #   make test-fast   the edit loop: lint and the tests that are neither slow nor in a browser
@@ -23,7 +24,7 @@ $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.app-installed
 
 app: $(VENV)/.app-installed
-	$(BIN)/streamlit run app.py --server.port $(PORT)
+	$(BIN)/ranklens app --port $(PORT)
 
 # The browser tests drive Debian's chromium (a browser download is not possible here).
 chromium:

@@ -1,27 +1,10 @@
 """Methods page: what the other pages compute, the formulas, assumptions and choices.
 
-The text is the library's (``ranklens.methods``); this page only shows it, one section per
-heading with the anchor the other pages link to (``/methods#mde``, ``/methods#ppi`` ...).
+A thin entry: the page is ``ranklens/app/pages/methods.py``, in the package that `ranklens app`
+serves; this file lets `streamlit run app.py` and its tests find it here (see
+``ranklens.app.entrypoint``).
 """
 
-from __future__ import annotations
+from ranklens.app.entrypoint import run_packaged_page
 
-import streamlit as st
-
-from ranklens import methods
-from ranklens.app.entrypoint import run_through_app
-
-run_through_app(__file__)  # see ranklens.app.entrypoint: a page always runs inside app.py
-
-
-def main() -> None:
-    st.title(methods.TITLE)
-    st.markdown(methods.introduction())
-    parts = methods.sections()
-    st.markdown(" · ".join(f"[{part.title}](#{part.anchor})" for part in parts))
-    for part in parts:
-        st.header(part.title, anchor=part.anchor)
-        st.markdown(part.body)
-
-
-main()
+run_packaged_page(__file__)

@@ -1,5 +1,14 @@
 """ranklens: is run B really better than run A, and where?
 
+The one-call API (``__all__``), imported on first use so that ``import ranklens`` stays cheap:
+
+- ``compare_runs(runs, qrels, metrics=..., segments=..., ...)`` -> ``Report`` (the CLI's and
+  the app's report: ``_repr_html_`` in a notebook, ``to_frame()``, ``to_latex()``)
+- ``evaluate(run, qrels, metrics)`` -> DataFrame (query_id, one column per metric)
+- ``mde`` / ``minimum_detectable_effect``, ``required_queries``, ``ppi_compare``: the
+  statistics of ``ranklens.stats`` (the MDE before labelling, PPI++ on cheap judgements)
+- ``InputFile``, ``InputError``, ``CompareSettings``, ``Report``
+
 The folder tree is the architecture. Lower layers by concern, each importing only the ones
 below it:
 
@@ -20,15 +29,66 @@ shapes tables and cards, ``charts`` draws with Altair, ``text`` writes what the 
 
 Shared by the features: ``ranklens.formats`` (how numbers read), ``ranklens.charts`` (chart
 style), ``ranklens.html`` (the export's page shell), ``ranklens.share`` (share links). Faces:
-``ranklens.cli``; the Streamlit app is ``app.py``, ``pages/`` and ``ranklens.app`` (the only
-package that imports Streamlit).
+``ranklens.api`` (the calls above), ``ranklens.cli``; the Streamlit app is ``ranklens.app``
+(the only package that imports Streamlit; `ranklens app` serves it, ``app.py`` and ``pages/``
+of a checkout are thin entries).
 """
 
-from importlib.metadata import PackageNotFoundError, version
+from __future__ import annotations
 
-try:
-    __version__ = version("ranklens")
-except PackageNotFoundError:  # running from a source tree that was never installed
-    __version__ = "0.0.0+unknown"
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["__version__"]
+if TYPE_CHECKING:
+    __version__: str
+    from ranklens.api import compare_runs, evaluate
+    from ranklens.compare.analysis import CompareSettings
+    from ranklens.compare.report import Report
+    from ranklens.io import InputError, InputFile
+    from ranklens.stats import mde, minimum_detectable_effect, ppi_compare, required_queries
+
+_LAZY = {
+    "compare_runs": "ranklens.api",
+    "evaluate": "ranklens.api",
+    "mde": "ranklens.stats",
+    "minimum_detectable_effect": "ranklens.stats",
+    "required_queries": "ranklens.stats",
+    "ppi_compare": "ranklens.stats",
+    "CompareSettings": "ranklens.compare.analysis",
+    "Report": "ranklens.compare.report",
+    "InputError": "ranklens.io",
+    "InputFile": "ranklens.io",
+}
+
+__all__ = ["CompareSettings", "InputError", "InputFile", "Report", "__version__",
+           "compare_runs", "evaluate", "mde", "minimum_detectable_effect", "ppi_compare",
+           "required_queries"]
+
+
+def __getattr__(name: str) -> Any:
+    """The API's names, imported on first use (``import ranklens`` loads no numpy), and
+    ``__version__``, read on first use from the installed metadata (the one source is
+    pyproject.toml's version; ``importlib.metadata`` alone takes longer to import than the
+    rest of ``import ranklens``)."""
+    if name == "__version__":
+        globals()[name] = _installed_version()
+        return globals()[name]
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'ranklens' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def _installed_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("ranklens")
+    except PackageNotFoundError:  # running from a source tree that was never installed
+        return "0.0.0+unknown"
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY, "__version__"})

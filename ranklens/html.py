@@ -17,6 +17,7 @@ from __future__ import annotations
 import html
 import json
 import math
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -114,6 +115,31 @@ def document(*, title: str, heading: str, subtitle: str, version: str,
                      + script_json(json_text) + "</script>")
     parts += ["</body>", "</html>"]
     return "\n".join(part for part in parts if part) + "\n"
+
+
+def notebook_fragment(document_text: str, css_class: str = "ranklens-export") -> str:
+    """The body of a document made by `document`, for a notebook cell (``_repr_html_``).
+
+    Inside ``<div class=css_class>``, with the export's style scoped to that div so that no
+    rule reaches the rest of the notebook; charts stay inline SVG (no script, no network).
+    The embedded JSON is left out: in a notebook the object itself is at hand.
+    """
+    start = document_text.index("<body>") + len("<body>")
+    body = document_text[start:document_text.rindex("</body>")]
+    body = re.sub(r'<script type="application/json".*?</script>', "", body, flags=re.S)
+    return f'<div class="{css_class}"><style>{scoped_style(css_class)}</style>{body}</div>'
+
+
+def scoped_style(css_class: str) -> str:
+    """``STYLE`` with every selector inside ``.css_class`` (``body`` is the div itself) and
+    without the print rules."""
+    rules = []
+    for selectors, declarations in re.findall(r"([^{}]+)\{([^{}]*)\}",
+                                              STYLE.split("@media", 1)[0]):
+        scoped = ", ".join(f".{css_class}" if name.strip() == "body"
+                           else f".{css_class} {name.strip()}" for name in selectors.split(","))
+        rules.append(f"{scoped} {{{declarations}}}")
+    return "\n".join(rules)
 
 
 def planning_document(*, title: str, heading: str, subtitle: str, version: str,

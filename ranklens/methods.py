@@ -4,10 +4,10 @@
 package (``methods.md``: the formulas of the bootstrap, the permutation test, BH, the MDE and
 PPI++, the assumptions and the choices where ranklens differs from a reference), cut into
 sections with stable anchors, and the validity table (coverage and type-I error per method and
-sample size) read from the repository's ``docs/validity.md`` when it is there. ``methods_link``
-writes the link every "Methods page" reference in the app uses.
+sample size) read from ``docs/validity.md`` (shipped in the package) when it is there.
+``methods_link`` writes the link every "Methods page" reference in the app uses.
 
-Text only: the app's ``pages/methods.py`` shows it; nothing here computes or draws.
+Text only: the app's ``ranklens/app/pages/methods.py`` shows it; nothing here computes or draws.
 """
 
 from __future__ import annotations
@@ -21,8 +21,10 @@ URL_PATH = "methods"
 """The page's address in the app (``st.Page(..., url_path=URL_PATH)``)."""
 
 TITLE = "Methods"
-VALIDITY_FILE = Path(__file__).resolve().parents[1] / "docs" / "validity.md"
-"""The simulation results (coverage, type-I error) the Methods page shows, when present."""
+VALIDITY_FILE = Path(__file__).resolve().parent / "validity.md"
+"""The simulation results (coverage, type-I error) the Methods page shows, when present: the
+repository's ``docs/validity.md`` (``ranklens/validity.md`` links to it, and the wheel ships
+it as package data, so an installed app shows the table too)."""
 
 VALIDITY_MISSING = (
     "The simulation table (coverage of the intervals and type-I error of the tests, per "

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+from ranklens.errors import RanklensError
+
 ALLOWED_USERS_ENV = "RANKLENS_ALLOWED_USERS"
 """Comma-separated emails (``ada@example.org``) and domains (``@example.org``); ``*`` lets in
 everyone the provider signs in."""
@@ -38,7 +40,7 @@ _EMAIL = re.compile(r"[^@\s,]+@[^@\s,]+\.[^@\s,]+")
 _DOMAIN = re.compile(r"@[^@\s,]+\.[^@\s,]+")
 
 
-class SignInConfigError(ValueError):
+class SignInConfigError(RanklensError, ValueError):
     """The sign-in configuration cannot be used; the message names the key, variable or URL."""
 
 

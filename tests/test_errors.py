@@ -16,8 +16,8 @@ from ranklens.errors import MetricError, RanklensError, RanklensWarning
 def _modules() -> list[str]:
     names = []
     for info in pkgutil.walk_packages(ranklens.__path__, "ranklens."):
-        if info.name.endswith("__main__"):  # runs the command on import
-            continue
+        if info.name.endswith("__main__") or info.name.startswith("ranklens.app.pages."):
+            continue  # run the command, or draw a Streamlit page, on import
         if info.name.startswith(("ranklens.app", "ranklens.spark")):
             # Streamlit / pyspark: import them only where installed
             try:

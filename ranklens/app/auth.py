@@ -1,6 +1,7 @@
 """Sign-in for a team server: every page behind ``st.login``, and only the allowed people in.
 
-In ``app.py``, one line after ``st.navigation`` has chosen the page and before it runs::
+In ``ranklens/app/main.py`` (the main script), one line after ``st.navigation`` has chosen
+the page and before it runs::
 
     auth.gate()
 

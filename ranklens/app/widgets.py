@@ -19,7 +19,8 @@ from ranklens.metrics import COMMON_METRICS
 DEMO, UPLOAD = "Demo data", "My files"
 ALPHAS = (0.01, 0.05, 0.10)
 DEFAULT_ALPHA = 0.05
-FORMATS_HELP = ("TREC format (whitespace separated), CSV, TSV, Parquet or JSON lines; "
+FORMATS_HELP = ("TREC format (whitespace separated), CSV, TSV, Parquet, JSON lines or a ranx/BEIR "
+                "JSON object {query: {doc: score}}; "
                 "gzip is fine. Columns are found by name (query_id, doc_id, score, ...).")
 TYPE_ANOTHER = "Type another (e.g. nDCG@3, P(rel=2)@10, map_cut_100)."
 _DEFAULTS = "_follow_default:"

@@ -1,4 +1,4 @@
-"""The ``ranklens`` command: ``compare``, ``evaluate``, ``mde`` and ``ppi``.
+"""The ``ranklens`` command: ``compare``, ``evaluate``, ``mde``, ``ppi`` and ``app``.
 
 This module collects the input (arguments, file paths) and shows the results; the thinking is
 in the library (``ranklens.compare``, ``ranklens.metrics``, ``ranklens.plan``, ``ranklens.ppi``),
@@ -28,6 +28,7 @@ SUBCOMMANDS = {
     "evaluate": ("ranklens.cli.evaluate", "add_evaluate"),
     "mde": ("ranklens.cli.plan", "add_mde"),
     "ppi": ("ranklens.cli.ppi", "add_ppi"),
+    "app": ("ranklens.cli.app", "add_app"),
 }
 
 

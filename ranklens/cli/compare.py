@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import warnings
-from collections.abc import Sequence
 from pathlib import Path
 
 from ranklens import io
@@ -24,6 +23,9 @@ from ranklens.cli.common import (
 )
 from ranklens.compare import text as compare_text
 from ranklens.compare.analysis import DEFAULT_METRICS, CompareSettings, LoadedInputs, load_inputs
+from ranklens.compare.choices import metrics_to_compare as chosen_metrics
+from ranklens.compare.choices import metrics_to_score as chosen_metrics_for_runs
+from ranklens.compare.choices import segment_column
 from ranklens.compare.coverage import TREATMENTS
 from ranklens.compare.report import Report
 from ranklens.io import InputFile
@@ -176,61 +178,8 @@ def split_segments_argument(text: str | None) -> tuple[str | None, str | None]:
 
 def chosen_segment_column(inputs: LoadedInputs, path: str, column: str | None) -> str:
     """The segment column to compare by: the one asked for, or the file's only one."""
-    columns = inputs.segment_columns
-    if column is not None:
-        if column not in columns:
-            raise UsageError(f"{Path(path).name} has no segment column {column!r}; its "
-                             f"columns: {', '.join(columns)}")
-        return column
-    if len(columns) == 1:
-        return columns[0]
-    example = f"{path}:{columns[0]}"
-    raise UsageError(f"{Path(path).name} has {len(columns)} segment columns "
-                     f"({', '.join(columns)}): pick one, e.g. --segments {example}")
-
-
-def chosen_metrics_for_runs(asked: Sequence[str] | None) -> tuple[str, ...]:
-    """Metrics to score runs on: the names asked (default nDCG@10), each checked now, before
-    any file is read."""
-    names = tuple(asked) if asked else DEFAULT_METRICS
-    for name in names:
-        parse_metric(name)  # an unknown name fails here
-    return names
-
-
-def chosen_metrics(inputs: LoadedInputs, asked: Sequence[str] | None) -> tuple[str, ...]:
-    """Metrics to compare. Runs: the names asked (default nDCG@10). Per-query tables: each
-    name matched to the tables' own column, exactly or by meaning (ndcg_cut_10 = nDCG@10);
-    default every metric both tables have."""
-    available = inputs.available_metrics
-    if available is None:
-        return chosen_metrics_for_runs(asked)
-    if not available:
-        from ranklens.plan.analysis import common_columns
-
-        common_columns((inputs.file_name("run_a"), list(inputs.tables_a or ())),
-                       (inputs.file_name("run_b"), list(inputs.tables_b or ())))
-    if not asked:
-        return available
-    return tuple(_table_metric(name, available) for name in asked)
-
-
-def _table_metric(name: str, available: Sequence[str]) -> str:
-    if name in available:
-        return name
-    wanted = _canonical(name)
-    matches = [a for a in available if wanted is not None and _canonical(a) == wanted]
-    if len(matches) == 1:
-        return matches[0]
-    raise UsageError(f"the per-query tables have no metric {name!r}; they have "
-                     f"{', '.join(available)}")
-
-
-def _canonical(name: str) -> str | None:
-    try:
-        return parse_metric(name).name
-    except ValueError:
-        return None
+    return segment_column(inputs, Path(path).name, column,
+                          example=f"--segments {path}:{{column}}")
 
 
 def run_compare_spark(args: argparse.Namespace) -> int:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -31,6 +31,9 @@ from ranklens.compare.coverage import Coverage, coverage_from_dict, coverage_to_
 from ranklens.compare.family import FamilyComparison, PairRow, run_key, run_role
 from ranklens.compare.segments import MetricComparison, SegmentRow
 from ranklens.stats import ComparisonResult
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 SCHEMA = 2
 """Version 2 (issue 15): every result carries ``n_snapped`` (per-query differences within the
@@ -216,6 +219,25 @@ class Report:
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Report) and self.to_dict() == other.to_dict()
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per candidate x metric x segment (``ranklens.compare.frame``)."""
+        from ranklens.compare.frame import report_frame
+
+        return report_frame(self)
+
+    def to_latex(self, *, caption: str | None = None, label: str = "") -> str:
+        """A booktabs table with intervals, p, q and significance (``ranklens.compare.latex``)."""
+        from ranklens.compare.latex import report_latex
+
+        return report_latex(self, caption=caption, label=label)
+
+    def _repr_html_(self) -> str:
+        """In a notebook: the HTML export's body, charts inline (``ranklens.html``)."""
+        from ranklens.compare.html import render
+        from ranklens.html import notebook_fragment
+
+        return notebook_fragment(render(self))
 
     __hash__ = None  # type: ignore[assignment]
 

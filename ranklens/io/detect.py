@@ -15,7 +15,7 @@ from ranklens.io.errors import InputError
 from ranklens.io.source import Loaded
 
 FORMATS = ("auto", "trec", "trec-run", "trec-qrels", "trec_eval", "msmarco", "csv", "tsv",
-           "parquet", "jsonl")
+           "parquet", "jsonl", "json")
 _BINARY_MAGIC = {
     b"PK\x03\x04": "a ZIP archive (an Excel .xlsx file is one)",
     b"%PDF": "a PDF document",
@@ -27,6 +27,9 @@ _BINARY_MAGIC = {
 }
 _NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 _INTEGER = re.compile(r"^[+-]?\d+$")
+# one JSON object whose first value is an object: {"q1": {"d1": 1.5, ...}, ...} (ranx, BEIR);
+# a first value that is an array is that shape gone wrong (a JSON Lines record holds scalars)
+_NESTED_JSON = re.compile(r'\A\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*[{\[]')
 BOM = b"\xef\xbb\xbf"
 
 
@@ -67,8 +70,15 @@ def sniff(loaded: Loaded, format: str = "auto") -> Sniff:
     if loaded.size == 0:
         raise InputError(loaded.name, "is empty (0 bytes)", hint="choose a file with data in it")
     _refuse_binary(loaded)
-    _decode_head(loaded)  # refuses text that is not UTF-8, naming the line
+    text = _decode_head(loaded)  # refuses text that is not UTF-8, naming the line
+    if format == "json" or (format == "auto" and _NESTED_JSON.match(text)):
+        return Sniff("json", first_line=text.lstrip()[:80])
     lines, offset, comments = _data_lines(loaded)
+    if not lines and _long_first_line(loaded):
+        raise InputError(loaded.name, "has a first line longer than 64 KiB, and it is not a "
+                         "{query: {doc: value}} JSON object", hint="give one record per line "
+                         "(TREC, CSV/TSV, JSONL), Parquet, or one JSON object "
+                         "{query: {doc: score}} as ranx and BEIR write it")
     if not lines:
         what = "blank or a comment" if comments else "blank"
         if loaded.size <= len(loaded.head):
@@ -196,6 +206,18 @@ def _data_lines(loaded: Loaded) -> tuple[list[str], int, int]:
     if not lines and loaded.size > len(head) and head:
         return [], offset, comments  # nothing but blank lines and comments in the head
     return lines, offset, comments
+
+
+def _long_first_line(loaded: Loaded) -> bool:
+    """The head was cut inside its first non-blank line: a line of over 64 KiB."""
+    if loaded.size <= len(loaded.head):
+        return False
+    head = loaded.head.removeprefix(BOM)
+    last = head.splitlines()[-1] if head.strip() else b""
+    before = head[:len(head) - len(last)]
+    return bool(last.strip()) and not last.lstrip().startswith(b"#") and \
+        not any(line.strip() and not line.lstrip().startswith(b"#")
+                for line in before.splitlines())
 
 
 def _decode_head(loaded: Loaded) -> str:

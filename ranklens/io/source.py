@@ -49,7 +49,8 @@ class Loaded:
             return stream.read_buffer()
 
 
-_NAME_SUFFIXES = (".gz", ".trec", ".txt", ".run", ".csv", ".tsv", ".parquet", ".jsonl", ".qrels")
+_NAME_SUFFIXES = (".gz", ".trec", ".txt", ".run", ".csv", ".tsv", ".parquet", ".jsonl", ".json",
+                  ".qrels")
 
 
 def file_stem(name: str) -> str:

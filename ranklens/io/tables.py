@@ -27,6 +27,7 @@ from ranklens.io.columns import resolve
 from ranklens.io.detect import BOM, Sniff, non_utf8_error
 from ranklens.io.errors import InputError
 from ranklens.io.locate import Locator, NonBlankLines, line_bounds
+from ranklens.io.nested import read_nested_json
 from ranklens.io.source import Loaded
 
 ID_ROLES = ("query_id", "doc_id")
@@ -69,6 +70,8 @@ def read_table(
         return _read_parquet(loaded, roles, optional, explicit, what, others)
     if sniff.format == "jsonl":
         return _read_jsonl(loaded, roles, optional, explicit, what, others)
+    if sniff.format == "json":
+        return _read_nested_json(loaded, roles, optional, what, others)
     return _read_csv(loaded, sniff, roles, optional, explicit, what, others)
 
 
@@ -247,6 +250,29 @@ def _read_jsonl(loaded: Loaded, roles: Sequence[str], optional: Sequence[str],
     return Table({role: table.column(column) for role, column in names.items()}, names,
                  {name: table.column(name) for name in other}, available,
                  NonBlankLines(loaded.read_all), table.num_rows)
+
+
+_NESTED_VALUES = {"run": "score", "msmarco": "score", "qrels": "relevance",
+                  "per-query table": "value"}
+
+
+def _read_nested_json(loaded: Loaded, roles: Sequence[str], optional: Sequence[str],
+                      what: str, others: bool) -> Table:
+    """A ``{query: {doc: value}}`` object (``ranklens.io.nested``) as the table ``what``
+    reads: its columns are named for the roles, so an explicit column mapping has no use."""
+    value = _NESTED_VALUES.get(what)
+    if value is None:
+        raise InputError(loaded.name, f"is one JSON object {{query: {{key: value}}}}, which "
+                         f"ranklens reads as a run, judgements or a per-query table, not as a "
+                         f"{what}", hint="write it as CSV, TSV, JSONL or Parquet with a "
+                         "query_id column")
+    table, notes = read_nested_json(loaded, value)
+    available = list(table.column_names)
+    names = resolve(loaded.name, available, roles, optional=optional, what=what)
+    other = [name for name in available if name not in names.values()] if others else []
+    return Table({role: table.column(column) for role, column in names.items()}, names,
+                 {name: table.column(name) for name in other}, available, Locator(),
+                 table.num_rows, notes)
 
 
 def _diagnose_jsonl(loaded: Loaded, error: Exception) -> InputError:

@@ -20,6 +20,7 @@ import numpy as np
 import pyarrow as pa
 
 from ranklens.data import Qrels, Run
+from ranklens.errors import RanklensError
 from ranklens.metrics.arrow import codes_in, take
 from ranklens.metrics.judgements import NOT_JUDGED, Judgements, QueryJoin, check_duplicates
 from ranklens.metrics.ordering import (
@@ -36,7 +37,7 @@ PLACEHOLDER_DOCNO = "ceci_nest_pas_un_docno"  # trec_eval 10.0's ranking for a m
 FULL = np.iinfo(np.int64).max
 
 
-class MissingQueries(ValueError):
+class MissingQueries(RanklensError, ValueError):
     """Judged queries the run does not answer, without ``-c``: trec_eval 10.0 stops (exit 4)."""
 
     def __init__(self, missing: list[str]) -> None:

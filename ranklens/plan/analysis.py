@@ -106,6 +106,18 @@ class QueryPlan:
     rows: tuple[PlanRow, ...]
     pilot: Pilot | None = None
 
+    def to_frame(self) -> pd.DataFrame:
+        """One row per target difference (``ranklens.plan.frame``)."""
+        from ranklens.plan.frame import plan_frame
+
+        return plan_frame(self)
+
+    def to_latex(self, *, caption: str | None = None, label: str = "") -> str:
+        """A booktabs table of the queries needed (``ranklens.plan.frame``)."""
+        from ranklens.plan.frame import plan_latex
+
+        return plan_latex(self, caption=caption, label=label)
+
 
 def pilot(result_a: MetricResult, result_b: MetricResult, *, missing: str = "drop",
           source: str = "paired per-query values") -> Pilot:

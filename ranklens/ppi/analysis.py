@@ -172,6 +172,18 @@ class PPIAnalysis:
     bias: ProxyBias | None = None
     model: VarianceModel | None = None
 
+    def to_frame(self) -> pd.DataFrame:
+        """One row per estimate, PPI++ first (``ranklens.ppi.frame``)."""
+        from ranklens.ppi.frame import ppi_frame
+
+        return ppi_frame(self)
+
+    def to_latex(self, *, caption: str | None = None, label: str = "") -> str:
+        """A booktabs table of the four estimates (``ranklens.ppi.frame``)."""
+        from ranklens.ppi.frame import ppi_latex
+
+        return ppi_latex(self, caption=caption, label=label)
+
     def estimate(self, key: str) -> Estimate:
         for item in self.estimates:
             if item.key == key:

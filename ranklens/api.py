@@ -1,0 +1,150 @@
+"""The one-call API that ``import ranklens`` exports: ``compare_runs`` and ``evaluate``.
+
+``compare_runs`` answers "is each candidate better than the baseline, by how much, where"
+with the same ``Report`` the CLI and the app build from the same inputs (it calls the same
+pipeline, ``ranklens.compare.analysis``); ``evaluate`` answers "what does each query score" as
+a DataFrame. Runs and judgements may be paths, ``InputFile``s, pandas or polars DataFrames,
+pyarrow Tables or ``{query: {doc: score}}`` dicts (``ranklens.io.objects``); a bad one is an
+``InputError`` naming it. Nothing here computes: it turns Python objects into the pipeline's
+inputs and settings.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from ranklens import io
+from ranklens.compare.analysis import CompareSettings, load_inputs
+from ranklens.compare.choices import metrics_to_compare
+from ranklens.compare.choices import segment_column as pick_segment_column
+from ranklens.compare.family import run_role
+from ranklens.compare.report import Report
+from ranklens.io.objects import ACCEPTED, input_file
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+RunLike = Any
+"""A run, judgements or per-query table: a path, an ``InputFile``, a pandas or polars
+DataFrame, a pyarrow Table or a ``{query: {doc: value}}`` dict."""
+
+
+def compare_runs(
+    runs: Mapping[str, RunLike] | Sequence[RunLike],
+    qrels: RunLike | None = None,
+    *,
+    metrics: str | Iterable[str] | None = None,
+    segments: RunLike | None = None,
+    segment_column: str | None = None,
+    proxy_qrels: RunLike | None = None,
+    **settings: Any,
+) -> Report:
+    """Compare the candidates of ``runs`` with its baseline (the first): the Report of
+    ``ranklens compare``, with the same numbers for the same inputs and settings.
+
+    ``runs`` maps names to runs (the names label the report) or lists them (named after their
+    files, else ``run_a``, ``run_b``, ...). With ``qrels`` the runs are rankings, scored on
+    ``metrics`` (default nDCG@10); without, they are per-query tables (query id + one column
+    per metric; default every metric they share). ``segments`` is a segment map (query id +
+    segment columns) and ``segment_column`` picks its column (needed when it has several).
+    ``proxy_qrels`` are cheap judgements that fill the holes of ``qrels``. Every other
+    setting of ``CompareSettings`` is a keyword: ``alpha``, ``n_resamples``,
+    ``n_permutations``, ``seed``, ``missing``, ``interval``, ``adjust_method``, ``order``,
+    ``gain``, ``relevance_level``, ``min_queries``, ``run_names``, ``unjudged``, ``family``,
+    ``family_method``, ``q_family``.
+
+    Raises ``InputError`` for a run or file that cannot be read (naming it), ``ValueError``
+    for a setting or metric that does not exist, ``TypeError`` for an unknown keyword.
+
+    >>> import ranklens
+    >>> report = ranklens.compare_runs(
+    ...     {"bm25": {"q1": {"d1": 2.0, "d2": 1.0}, "q2": {"d3": 1.0}},
+    ...      "neural": {"q1": {"d2": 2.0, "d1": 1.0}, "q2": {"d3": 1.0}}},
+    ...     {"q1": {"d2": 1}, "q2": {"d3": 1}}, metrics="P@1", min_queries=2)
+    >>> result = report.comparisons[0].overall
+    >>> result.mean_a, result.mean_b
+    (0.5, 1.0)
+    """
+    unknown = sorted(set(settings) - _SETTINGS)
+    if unknown:
+        raise TypeError(f"compare_runs() got unknown setting(s) {', '.join(unknown)}; the "
+                        f"settings are {', '.join(sorted(_SETTINGS))}")
+    names, given = _named(runs)
+    # a file keeps its own name in the report's inputs; an object is named by its key
+    files = [input_file(run, run_role(index),
+                        None if isinstance(run, (str, os.PathLike, io.InputFile)) else name)
+             for index, (name, run) in enumerate(zip(names, given, strict=True))]
+    extra = {role: None if value is None else input_file(value, role)
+             for role, value in (("qrels", qrels), ("segments", segments),
+                                 ("qrels_proxy", proxy_qrels))}
+    inputs = load_inputs(*files, qrels=extra["qrels"], segments=extra["segments"],
+                         proxy_qrels=extra["qrels_proxy"])
+    asked = (metrics,) if isinstance(metrics, str) else None if metrics is None else \
+        tuple(metrics)
+    column = None
+    if extra["segments"] is not None:
+        column = pick_segment_column(inputs, extra["segments"].name, segment_column,
+                                     example="segment_column={column!r}")
+    elif segment_column is not None:
+        raise ValueError(f"segment_column={segment_column!r} needs segments= (a segment map)")
+    if "run_names" not in settings and all(name is not None for name in names):
+        settings["run_names"] = tuple(names)
+    chosen = CompareSettings(metrics=metrics_to_compare(inputs, asked),
+                             segment_column=column, **settings)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the report carries every warning in words
+        return inputs.report(chosen)
+
+
+def evaluate(run: RunLike, qrels: RunLike, metrics: str | Iterable[str] = ("nDCG@10",), *,
+             missing: str = "drop", order: str = "score", gain: str = "linear",
+             relevance_level: int = 1, judged_only: bool = False) -> pd.DataFrame:
+    """Per-query values of ``metrics`` for ``run`` against ``qrels``, as trec_eval computes
+    them: a DataFrame with ``query_id`` and one column per metric (named as asked is
+    canonical: ``nDCG@10``, ``AP``, ``P@5``). The keywords are those of
+    ``ranklens.metrics.evaluate`` (``missing="zero"`` is trec_eval ``-c``, ``judged_only``
+    ``-J``). Runs and qrels as ``compare_runs`` takes them; ``InputError`` names a bad one.
+
+    >>> import ranklens
+    >>> ranklens.evaluate({"q1": {"d1": 2.0, "d2": 1.0}}, {"q1": {"d2": 1}}, ["P@1", "RR"])
+      query_id  P@1   RR
+    0       q1  0.0  0.5
+    """
+    from ranklens.metrics import evaluate as evaluate_metrics
+
+    run_file = input_file(run, "run")
+    qrels_file = input_file(qrels, "qrels")
+    ranking = io.read_run(run_file.data, name=run_file.name, keep_ranks=order == "rank").run
+    judged = io.read_qrels(qrels_file.data, name=qrels_file.name).qrels
+    names = (metrics,) if isinstance(metrics, str) else tuple(metrics)
+    evaluation = evaluate_metrics(ranking, judged, names, missing=missing, order=order,
+                                  gain=gain, relevance_level=relevance_level,
+                                  judged_only=judged_only)
+    return evaluation.to_frame()
+
+
+_SETTINGS = frozenset(CompareSettings.__dataclass_fields__) - {"metrics", "segment_column"}
+
+
+def _named(runs: Mapping[str, RunLike] | Sequence[RunLike]
+           ) -> tuple[list[str | None], list[RunLike]]:
+    """The runs' names (None where the file names it) and the runs, baseline first."""
+    if isinstance(runs, Mapping):
+        names: list[str | None] = [str(name) for name in runs]
+        given = list(runs.values())
+    elif isinstance(runs, (str, bytes)) or not isinstance(runs, Sequence):
+        raise io.InputError("runs", f"is a {type(runs).__name__}, not a list or mapping of runs",
+                            hint="give {'baseline': run, 'candidate': run} or [run_a, run_b]; "
+                                 f"each run {ACCEPTED}")
+    else:
+        given = list(runs)
+        names = [None] * len(given)
+    if len(given) < 2:
+        raise io.InputError("runs", f"holds {len(given)} run(s); a comparison needs a baseline "
+                            "and at least one candidate", hint="give two runs or more, the "
+                            "baseline first")
+    return names, given
+

@@ -1,0 +1,69 @@
+"""A Report as a LaTeX table, as papers print them: ``Report.to_latex()``.
+
+Answers "the comparison for my paper": a ``booktabs`` table per report (``\\toprule``,
+``\\midrule``, ``\\bottomrule``), one row per candidate x metric x segment (from
+``Report.to_frame()``), the means of both runs, the difference with its interval, p and q, and
+a dagger on the difference that is significant (q when the row has one, else p, at the
+report's alpha). Numbers are written by ``ranklens.formats``; names are escaped for LaTeX.
+It does not add ``\\usepackage{booktabs}`` to your preamble.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from ranklens.formats import format_delta, format_interval, format_p, format_value
+
+if TYPE_CHECKING:
+    from ranklens.compare.report import Report
+
+from ranklens.latex import MARK, booktabs, escape, math_text
+
+
+def report_latex(report: Report, *, caption: str | None = None, label: str = "") -> str:
+    """The report as one LaTeX table (see the module docstring); ``caption`` replaces the
+    one written from the report, ``label`` adds ``\\label``."""
+    frame = report.to_frame()
+    several = report.several
+    alphas = frame["alpha"].dropna()
+    alpha = float(alphas.iloc[0]) if len(alphas) else 0.05
+    level = round(100 * (1 - alpha))
+    header = [*(["Candidate"] if several else []), "Metric", "Segment", "$n$",
+              escape(report.run_names[0]),
+              "Candidate" if several else escape(report.pair_names[1]),
+              r"$\Delta$", f"{level}\\% CI", "$p$", "$q$"]
+    rows = [_row(record, several) for record in frame.to_dict("records")]
+    align = ("l" if several else "") + "llrrrrlrr"
+    candidates = ", ".join(escape(name) for name in report.run_names[1:])
+    text = caption if caption is not None else (
+        f"{candidates} against {escape(report.run_names[0])}: mean per query, the difference "
+        f"with its {level}\\% interval, the permutation $p$ and $q$ ({MARK}: significant at "
+        f"$\\alpha = {alpha:g}$).")
+    return booktabs(header, rows, align=align, caption=text, label=label)
+
+
+def _row(record: Mapping[Hashable, Any], several: bool) -> list[str]:
+    cells = [*([escape(record["candidate"])] if several else []), escape(record["metric"]),
+             escape(record["segment"]), _count(record["n_queries"])]
+    if _missing(record["delta"]):  # a segment too small to compare: its note says so
+        return [*cells, _number(record["mean_a"]), _number(record["mean_b"]), "",
+                escape(record["note"] or "too small"), "", ""]
+    marked = math_text(format_delta(record["delta"])) + (MARK if record["significant"] is True
+                                                      else "")
+    interval = format_interval(record["ci_low"], record["ci_high"]).replace(" to ", ", ")
+    return [*cells, _number(record["mean_a"]), _number(record["mean_b"]), marked,
+            "$[" + math_text(interval)[1:-1] + "]$", math_text(format_p(record["p_value"])),
+            "" if _missing(record["q_value"]) else math_text(format_p(record["q_value"]))]
+
+
+def _number(value: Any) -> str:
+    return "" if _missing(value) else math_text(format_value(float(value)))
+
+
+def _count(value: Any) -> str:
+    return "" if _missing(value) else f"{int(value):,}".replace(",", "{,}")
+
+
+def _missing(value: Any) -> bool:
+    return value is None or value == "" or (isinstance(value, float) and value != value)
