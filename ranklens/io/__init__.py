@@ -7,6 +7,8 @@
   -> ``PerQueryRead(metrics: dict[str, MetricResult], summary)``
 - ``read_segments(source, *, name, format, column, columns, max_bytes)``
   -> ``SegmentsRead(segments: SegmentMap, summary)``
+- ``read_queries(source, *, name, format, columns, max_bytes, queries_in_runs)``
+  -> ``QueriesRead(queries: QueryTexts, summary)`` (MS MARCO TSV, TREC topics, BEIR JSONL, ...)
 
 ``source`` is a path, bytes or an upload (anything with ``getvalue()`` or ``read()``). The
 format is detected from the content (TREC run/qrels, trec_eval -q output, CSV/TSV with a
@@ -19,6 +21,7 @@ from ranklens.io.detect import FORMATS
 from ranklens.io.errors import InputError
 from ranklens.io.input_file import InputFile, sha256_hex
 from ranklens.io.per_query import PerQueryRead, read_per_query
+from ranklens.io.queries import QueriesRead, QueryTexts, read_queries
 from ranklens.io.runs import QrelsRead, RunRead, read_qrels, read_run
 from ranklens.io.segments import SegmentMap, SegmentsRead, read_segments
 from ranklens.io.summary import ReadSummary, SetAside
@@ -29,6 +32,8 @@ __all__ = [
     "InputFile",
     "PerQueryRead",
     "QrelsRead",
+    "QueriesRead",
+    "QueryTexts",
     "ReadSummary",
     "RunRead",
     "SegmentMap",
@@ -36,6 +41,7 @@ __all__ = [
     "SetAside",
     "read_per_query",
     "read_qrels",
+    "read_queries",
     "read_run",
     "read_segments",
     "sha256_hex",

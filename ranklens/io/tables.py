@@ -30,7 +30,7 @@ from ranklens.io.locate import Locator, NonBlankLines, line_bounds
 from ranklens.io.source import Loaded
 
 ID_ROLES = ("query_id", "doc_id")
-TEXT_ROLES = ("metric", "run")
+TEXT_ROLES = ("metric", "run", "text", "title", "url", "description")
 MAX_COLUMNS = 1_000
 """Most columns a table may have: a ranking table has a few; a segment map a few dozen. A file
 with 10^5 columns is refused before its columns are read, not parsed into 10^5 segment maps."""
@@ -60,16 +60,18 @@ def read_table(
     explicit: Mapping[str, str] | None = None,
     what: str = "run",
     others: bool = False,
+    aliases: Mapping[str, tuple[str, ...]] | None = None,
 ) -> Table:
     """Read the columns for ``roles`` (and ``optional`` ones when present).
 
     With ``others=True`` every remaining column is returned too, as text (segment columns).
+    ``aliases`` extends the column aliases for this read (``columns.resolve``).
     """
     if sniff.format == "parquet":
-        return _read_parquet(loaded, roles, optional, explicit, what, others)
+        return _read_parquet(loaded, roles, optional, explicit, what, others, aliases)
     if sniff.format == "jsonl":
-        return _read_jsonl(loaded, roles, optional, explicit, what, others)
-    return _read_csv(loaded, sniff, roles, optional, explicit, what, others)
+        return _read_jsonl(loaded, roles, optional, explicit, what, others, aliases)
+    return _read_csv(loaded, sniff, roles, optional, explicit, what, others, aliases)
 
 
 def _types(names: Mapping[str, str]) -> dict[str, pa.DataType]:
@@ -85,7 +87,8 @@ def _types(names: Mapping[str, str]) -> dict[str, pa.DataType]:
 
 
 def _read_csv(loaded: Loaded, sniff: Sniff, roles: Sequence[str], optional: Sequence[str],
-              explicit: Mapping[str, str] | None, what: str, others: bool) -> Table:
+              explicit: Mapping[str, str] | None, what: str, others: bool,
+              aliases: Mapping[str, tuple[str, ...]] | None = None) -> Table:
     if sniff.header is None:
         raise InputError(
             loaded.name, f"has no header row (first line: {sniff.first_line[:60]!r})",
@@ -96,7 +99,8 @@ def _read_csv(loaded: Loaded, sniff: Sniff, roles: Sequence[str], optional: Sequ
     if repeated:
         raise InputError(loaded.name, f"the header names column(s) {repeated} more than once",
                          line=1, hint="give every column its own name")
-    names = resolve(loaded.name, header, roles, optional=optional, explicit=explicit, what=what)
+    names = resolve(loaded.name, header, roles, optional=optional, explicit=explicit, what=what,
+                    aliases=aliases)
     other = [name for name in header if name not in names.values()] if others else []
     types = _types(names) | {name: pa.string() for name in other}
     delimiter = sniff.delimiter or ","
@@ -200,7 +204,8 @@ def _number_hint(role: str, value: str) -> str:
 
 
 def _read_parquet(loaded: Loaded, roles: Sequence[str], optional: Sequence[str],
-                  explicit: Mapping[str, str] | None, what: str, others: bool) -> Table:
+                  explicit: Mapping[str, str] | None, what: str, others: bool,
+                  aliases: Mapping[str, tuple[str, ...]] | None = None) -> Table:
     try:
         parquet = pq.ParquetFile(loaded.path if loaded.path is not None else loaded.open())
         available = list(parquet.schema_arrow.names)
@@ -210,7 +215,7 @@ def _read_parquet(loaded: Loaded, roles: Sequence[str], optional: Sequence[str],
                               "write it again") from None
     _check_width(loaded, len(available))
     names = resolve(loaded.name, available, roles, optional=optional, explicit=explicit,
-                    what=what)
+                    what=what, aliases=aliases)
     other = [name for name in available if name not in names.values()] if others else []
     try:
         table = parquet.read(columns=list(names.values()) + other)
@@ -225,7 +230,8 @@ def _read_parquet(loaded: Loaded, roles: Sequence[str], optional: Sequence[str],
 
 
 def _read_jsonl(loaded: Loaded, roles: Sequence[str], optional: Sequence[str],
-                explicit: Mapping[str, str] | None, what: str, others: bool) -> Table:
+                explicit: Mapping[str, str] | None, what: str, others: bool,
+                aliases: Mapping[str, tuple[str, ...]] | None = None) -> Table:
     try:
         table = pajson.read_json(loaded.open(),
                                  parse_options=pajson.ParseOptions(newlines_in_values=False))
@@ -236,7 +242,7 @@ def _read_jsonl(loaded: Loaded, roles: Sequence[str], optional: Sequence[str],
     _check_width(loaded, table.num_columns)
     available = list(table.column_names)
     names = resolve(loaded.name, available, roles, optional=optional, explicit=explicit,
-                    what=what)
+                    what=what, aliases=aliases)
     other = [name for name in available if name not in names.values()] if others else []
     return Table({role: table.column(column) for role, column in names.items()}, names,
                  {name: table.column(name) for name in other}, available,
