@@ -9,6 +9,8 @@
   -> ``SegmentsRead(segments: SegmentMap, summary)``
 - ``read_queries(source, *, name, format, columns, max_bytes, queries_in_runs)``
   -> ``QueriesRead(queries: QueryTexts, summary)`` (MS MARCO TSV, TREC topics, BEIR JSONL, ...)
+- ``read_documents(source, *, name, format, columns)`` -> ``DocumentCollection``, indexed in
+  one streaming pass; ``.lookup(ids)`` -> ``{id: Document(id, title, text, url)}``
 
 ``source`` is a path, bytes or an upload (anything with ``getvalue()`` or ``read()``). The
 format is detected from the content (TREC run/qrels, trec_eval -q output, CSV/TSV with a
@@ -18,6 +20,8 @@ be read whole is an ``InputError`` naming the source, the line, the problem and 
 """
 
 from ranklens.io.detect import FORMATS
+from ranklens.io.doc_text import Document
+from ranklens.io.documents import DocumentCollection, read_documents
 from ranklens.io.errors import InputError
 from ranklens.io.input_file import InputFile, sha256_hex
 from ranklens.io.per_query import PerQueryRead, read_per_query
@@ -28,6 +32,8 @@ from ranklens.io.summary import ReadSummary, SetAside
 
 __all__ = [
     "FORMATS",
+    "Document",
+    "DocumentCollection",
     "InputError",
     "InputFile",
     "PerQueryRead",
@@ -39,6 +45,7 @@ __all__ = [
     "SegmentMap",
     "SegmentsRead",
     "SetAside",
+    "read_documents",
     "read_per_query",
     "read_qrels",
     "read_queries",
