@@ -26,7 +26,7 @@ _MIX_2 = np.uint64(0xC4CEB9FE1A85EC53)
 
 def hash_ids(ids: pa.Array | list[str]) -> np.ndarray:
     """64-bit hash (uint64) of each id of a string array (no nulls)."""
-    values = ids if isinstance(ids, pa.Array) else pa.array(ids, pa.string())
+    values = ids if isinstance(ids, pa.Array) else _large_strings(ids)
     if not pa.types.is_large_string(values.type):
         values = pc.cast(values, pa.large_string())
     n = len(values)
@@ -49,6 +49,15 @@ def hash_ids(ids: pa.Array | list[str]) -> np.ndarray:
     out = np.empty(n, dtype=np.uint64)
     out[order] = _finalise(hashes)
     return out
+
+
+def _large_strings(ids: list[str]) -> pa.Array:
+    """An arrow large_string array of ``ids`` (``pa.array`` of a list would import pandas)."""
+    encoded = [doc.encode("utf-8", errors="surrogatepass") for doc in ids]
+    offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
+    np.cumsum([len(item) for item in encoded], out=offsets[1:])
+    return pa.Array.from_buffers(pa.large_string(), len(encoded),
+                                 [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(encoded))])
 
 
 def _finalise(h: np.ndarray) -> np.ndarray:

@@ -8,10 +8,10 @@ once, in chunks", without holding the content in memory:
 - a gzip file: gzip has no random access, so the one streaming pass keeps a *checkpoint*
   every ``CHECKPOINT_SPACING`` decompressed bytes: the compressed offset and a copy of the
   zlib decompressor at that point (its 32 KiB window and state, about 45 KB). Reading at an
-  offset resumes from the checkpoint before it and decompresses at most the spacing (8 MiB,
+  offset resumes from the checkpoint before it and decompresses at most the spacing (4 MiB,
   a few tens of ms). The checkpoints live in memory (zlib state cannot be saved to disk), so
-  a new process pays the streaming pass again; a 3 GB collection holds about 400 of them
-  (about 18 MB). Multi-member gzip files (``cat a.gz b.gz``) are read whole.
+  a new process pays the streaming pass again; a 3 GB collection holds about 750 of them
+  (about 35 MB). Multi-member gzip files (``cat a.gz b.gz``) are read whole.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from typing import Any
 from ranklens.io.errors import InputError
 
 CHUNK = 1 << 25  # 32 MiB of content per streamed chunk
-CHECKPOINT_SPACING = 1 << 23  # 8 MiB of decompressed content between gzip checkpoints
+CHECKPOINT_SPACING = 1 << 22  # 4 MiB of decompressed content between gzip checkpoints
 _COMPRESSED_READ = 1 << 20
 MAX_OUTPUT = 1 << 20  # decompressed bytes per zlib call: the checkpoints' granularity
 

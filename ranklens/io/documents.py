@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 
 import numpy as np
 import pyarrow as pa
@@ -52,6 +52,7 @@ from ranklens.io.tables import id_column
 
 DOCUMENT_FORMATS = ("auto", "tsv", "csv", "jsonl", "parquet")
 _RECORD_READ = 1 << 16
+_HEAD = 1 << 16  # bytes the layout is detected from
 
 
 class DocumentCollection:
@@ -275,36 +276,18 @@ def _index_lines(source: ByteSource, format: str, columns: Mapping[str, str] | N
     offsets: list[np.ndarray] = []
     block_lines: list[tuple[int, int]] = []  # (content offset, lines before it) per block
     layout: DocumentLayout | None = None
-    carry = b""
-    carry_at = 0
     lines_before = 0
     rows = 0
-    chunks = source.chunks()
-    while True:
-        piece = next(chunks, None)
-        if piece is None:
-            block, block_at, carry = carry, carry_at, b""
-        else:
-            offset, data = piece
-            if carry:
-                data, offset = carry + data, carry_at
-            cut = data.rfind(b"\n") + 1
-            block, block_at = data[:cut], offset
-            carry, carry_at = data[cut:], offset + cut
-        if layout is None and (block or piece is None):
-            head = block if block else carry
-            layout = detect_layout(source.name, head, format, columns)
-        if block:
-            assert layout is not None
-            block_lines.append((block_at, lines_before))
-            skip = layout.header_line if lines_before == 0 and block_at == 0 else 0
-            ids, starts = _block_ids(source.name, layout, block, lines_before, skip)
-            hashes.append(hash_ids(ids))
-            offsets.append(block_at + starts)
-            rows += len(starts)
-            lines_before += block.count(b"\n") + (0 if block.endswith(b"\n") else 1)
-        if piece is None:
-            break
+    for block_at, block in _line_blocks(source):
+        if layout is None:
+            layout = detect_layout(source.name, bytes(block[:_HEAD]), format, columns)
+        block_lines.append((block_at, lines_before))
+        skip = layout.header_line if block_at == 0 else 0
+        ids, starts, line_count = _block_ids(source.name, layout, block, lines_before, skip)
+        hashes.append(hash_ids(ids))
+        offsets.append(block_at + starts)
+        rows += len(starts)
+        lines_before += line_count
     if layout is None or rows == 0:
         raise InputError(source.name, "has no document record",
                          hint="choose a file with data in it")
@@ -320,12 +303,38 @@ def _index_lines(source: ByteSource, format: str, columns: Mapping[str, str] | N
     return layout, OffsetIndex.build(hashes, offsets), rows, lines
 
 
-def _block_ids(name: str, layout: DocumentLayout, block: bytes, lines_before: int,
-               skip: int) -> tuple[pa.Array, np.ndarray]:
-    """The id and the start offset (within ``block``) of every record line of ``block``."""
+def _line_blocks(source: ByteSource) -> Iterator[tuple[int, bytes | memoryview]]:
+    """(offset, bytes) of consecutive pieces of the content that end at a line break (the
+    last one may not), without copying the big chunks: a line cut by a chunk's end goes into
+    a small bridge piece."""
+    carry, carry_at = b"", 0
+    for offset, data in source.chunks():
+        view = memoryview(data)
+        start = 0
+        if carry:
+            first = data.find(b"\n")
+            if first < 0:
+                carry += data
+                continue
+            yield carry_at, carry + data[:first + 1]
+            start = first + 1
+        last = data.rfind(b"\n") + 1
+        if last > start:
+            yield offset + start, view[start:last]
+            carry, carry_at = bytes(view[last:]), offset + last
+        else:
+            carry, carry_at = bytes(view[start:]), offset + start
+    if carry:
+        yield carry_at, carry
+
+
+def _block_ids(name: str, layout: DocumentLayout, block: bytes | memoryview, lines_before: int,
+               skip: int) -> tuple[pa.Array, np.ndarray, int]:
+    """The id and the start offset (within ``block``) of every record line of ``block``, and
+    the number of lines in it."""
     data = np.frombuffer(block, dtype=np.uint8)
     starts, ends = line_bounds(data)
-    if lines_before == 0 and block.startswith(BOM):
+    if lines_before == 0 and bytes(block[:len(BOM)]) == BOM:
         starts = starts.copy()
         starts[0] = min(len(BOM), int(ends[0]))
     records = np.flatnonzero(ends > starts)
@@ -334,31 +343,32 @@ def _block_ids(name: str, layout: DocumentLayout, block: bytes, lines_before: in
     try:
         ids = _parse_ids(layout, body)
     except (pa.ArrowInvalid, pa.ArrowTypeError) as error:
-        raise locate_bad_line(name, layout, block, lines_before, skip, error) from None
+        raise locate_bad_line(name, layout, bytes(block), lines_before, skip, error) from None
     if len(ids) != len(records):
-        raise locate_bad_line(name, layout, block, lines_before, skip, None)
+        raise locate_bad_line(name, layout, bytes(block), lines_before, skip, None)
     text = id_column(name, pa.chunked_array([ids]) if isinstance(ids, pa.Array) else ids,
                      "document id", _LinesOf(records, lines_before))
     values = pa.concat_arrays(text.chunks) if isinstance(text, pa.ChunkedArray) else text
     if pa.types.is_dictionary(values.type):
         values = values.dictionary_decode()
-    return values, starts[records].astype(np.int64)
+    return values, starts[records].astype(np.int64), len(starts)
 
 
-def _parse_ids(layout: DocumentLayout, body: bytes) -> pa.Array:
+def _parse_ids(layout: DocumentLayout, body: bytes | memoryview) -> pa.Array:
     if not body:
         return pa.array([], pa.string())
     key = layout.columns["doc_id"]
     if layout.format == "jsonl":
         schema = pa.schema([(key, layout.id_type or pa.string())])
-        table = pajson.read_json(pa.BufferReader(body), parse_options=pajson.ParseOptions(
-            explicit_schema=schema, unexpected_field_behavior="ignore",
-            newlines_in_values=False), read_options=pajson.ReadOptions(
-            block_size=max(BLOCK_SIZE, 1 << 24)))
+        options = pajson.ParseOptions(explicit_schema=schema, unexpected_field_behavior="ignore",
+                                      newlines_in_values=False)
+        table = pajson.read_json(pa.BufferReader(pa.py_buffer(body)), parse_options=options,
+                                 read_options=pajson.ReadOptions(
+                                     block_size=max(BLOCK_SIZE, 1 << 24)))
         return table.column(0).combine_chunks()
     assert layout.header is not None
     table = pacsv.read_csv(
-        pa.BufferReader(body),
+        pa.BufferReader(pa.py_buffer(body)),
         read_options=pacsv.ReadOptions(column_names=list(layout.header),
                                        block_size=max(BLOCK_SIZE, 1 << 24)),
         parse_options=pacsv.ParseOptions(delimiter=layout.delimiter or "\t",
