@@ -6,8 +6,8 @@ Writes a synthetic BEIR-style ``corpus.jsonl`` (``_id``, ``title``, ``text``; ab
 document) of ``--size-mb`` MB into a temporary folder, then, in a fresh process each:
 
 - ranklens: ``read_documents`` (the one streaming pass) and ``lookup`` of the 20 documents of
-  one query's two top 10s; the extra memory is the peak resident size over the process's size
-  after imports;
+  one query's two top 10s; the extra memory is the peak resident size (sampled every 5 ms)
+  over the resident size after imports;
 - peer: what a lookup costs without an index, one Python pass over the file that keeps only
   the 20 ids wanted (``json.loads`` per line), as a page would have to do per query.
 
@@ -31,12 +31,21 @@ from pathlib import Path
 import numpy as np
 
 _CHILD = r"""
-import json, resource, sys, time
+import json, sys, threading, time
 path, mode, wanted = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
 import ranklens.io  # noqa: F401  (imports are part of the baseline, not of the extra)
+def current_mb():
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * 4096 / 1e6
+peak = [0.0]
+def sample():
+    while True:
+        peak[0] = max(peak[0], current_mb())
+        time.sleep(0.005)
+base = current_mb()
+threading.Thread(target=sample, daemon=True).start()
 def rss_mb():
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-base = rss_mb()
+    return max(peak[0], current_mb())
 if mode == "ranklens":
     from ranklens.io import read_documents
     start = time.perf_counter()
