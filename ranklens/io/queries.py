@@ -27,6 +27,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ranklens.io.build import ids_unified
+from ranklens.io.columns import normalise
 from ranklens.io.detect import BOM, Sniff, non_utf8_error, sniff
 from ranklens.io.errors import InputError
 from ranklens.io.runs import as_input_errors
@@ -34,7 +35,7 @@ from ranklens.io.shared_queries import example_ids
 from ranklens.io.source import Loaded, Source, load
 from ranklens.io.summary import ReadSummary, SetAside
 from ranklens.io.tables import id_column, read_table
-from ranklens.io.text_columns import QUERY_ALIASES, is_text_header
+from ranklens.io.text_columns import QUERY_ALIASES, all_aliases, is_text_header
 from ranklens.io.topics import TOPIC_FORMAT, looks_like_topics, parse_topics
 
 QUERY_FORMATS = ("auto", TOPIC_FORMAT, "tsv", "csv", "jsonl", "parquet")
@@ -152,9 +153,14 @@ def _read_rows(loaded: Loaded, format: str, columns: Mapping[str, str] | None) -
     first = detected.first_line
     tab = "\t" in first
     fields = first.split("\t") if tab else first.split(",")
+    names = tuple(f.strip().strip('"').strip() for f in fields)
+    if tab and detected.header is not None and \
+            not any(normalise(name) in all_aliases(QUERY_ALIASES) for name in names):
+        # sniff's guess (text above numbers) is not enough here: a query's text may be a number
+        detected = Sniff("unknown", first_line=first)
     if detected.header is None and is_text_header(fields, QUERY_ALIASES, "query_id"):
-        detected = Sniff("tsv" if tab else "csv", "\t" if tab else ",",
-                         tuple(f.strip().strip('"').strip() for f in fields), len(fields), first)
+        detected = Sniff("tsv" if tab else "csv", "\t" if tab else ",", names, len(fields),
+                         first)
     if (detected.header is not None and detected.format in ("csv", "tsv")) or format == "csv":
         return _table_rows(loaded, detected, columns)
     if tab or format == "tsv":

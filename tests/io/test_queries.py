@@ -104,6 +104,8 @@ def test_msmarco_tsv_without_header_keeps_quotes_and_id_spelling():
                              "0007": '"best" pizza near me'}
     assert summary.format == "tsv" and summary.rows == 2 and summary.queries == 2
     assert summary.columns == {"query_id": "field 1", "text": "field 2"}
+    # text above a number is still data, not a header (no field names a column)
+    assert dict(read_queries(b"q1\tcheap\nq2\t2026\n")[0]) == {"q1": "cheap", "q2": "2026"}
 
 
 @pytest.mark.parametrize("data, expected, descriptions", [
