@@ -24,7 +24,7 @@ from ranklens.metrics.ordering import ordering_keys, sort_blocks, tie_group_star
 if TYPE_CHECKING:
     import pandas as pd
 
-TREC_EVAL_TIE_RULE = "equal scores are put in document-id order, descending (trec_eval's rule)"
+TREC_EVAL_TIE_RULE = "trec_eval puts equal scores in document-id order, descending"
 
 
 @dataclass(frozen=True)
@@ -67,7 +67,7 @@ class CutoffTies:
             return f"{self.run}: no tie group crosses rank {self.cutoff}."
         return (f"{self.run}: in {self.n_crossing:,} of {self.n_queries:,} queries "
                 f"({100 * self.share:.1f}%) a group of equal scores crosses rank "
-                f"{self.cutoff}; which of its documents count is decided by their ids "
+                f"{self.cutoff}, so their ids decide which of its documents count "
                 f"({TREC_EVAL_TIE_RULE}).")
 
     def to_frame(self) -> pd.DataFrame:
