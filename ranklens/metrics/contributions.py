@@ -37,6 +37,7 @@ from ranklens.metrics.names import MetricSpec, parse_metric
 from ranklens.metrics.ndcg import discounts, gains
 from ranklens.metrics.ordering import ordering_keys
 from ranklens.metrics.rbp import rank_weights
+from ranklens.metrics.tie_contributions import averaged_rows
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -117,14 +118,17 @@ def contributions(
     order: str = "score",
     gain: str = "linear",
     relevance_level: int = 1,
+    ties: str = "trec_eval",
 ) -> Contributions:
     """Per rank of ``query_id``'s ranking in ``run``, what it contributes to ``metric``.
 
-    Same semantics as ``evaluate`` (order, gain, relevance level; a judged query missing from
-    the run is an empty ranking). ``ValueError`` when the query has no judgements (evaluate
+    Same semantics as ``evaluate`` (order, gain, relevance level, ties; a judged query missing
+    from the run is an empty ranking). With ``ties="average"`` (or a name that says it) each
+    rank gets its expected part over every order of its tie group (``tie_contributions``),
+    shown in trec_eval's order. ``ValueError`` when the query has no judgements (evaluate
     ignores it) or the metric is not a sum over ranks.
     """
-    spec = parse_metric(metric, gain=gain, relevance_level=relevance_level)
+    spec = parse_metric(metric, gain=gain, relevance_level=relevance_level, ties=ties)
     if spec.family not in DECOMPOSABLE:
         raise ValueError(f"{spec.name} is not a sum over ranks; contributions are defined for "
                          "nDCG, AP, RR, P, R, Success, R-Prec, ERR and RBP")
@@ -132,11 +136,15 @@ def contributions(
     if judged_docs is None:
         raise ValueError(f"query {query_id!r} has no judgements in {qrels.name!r}: it is not "
                          "evaluated")
-    doc_ids, scores = ranking(run, query_id, order)
+    doc_ids, scores, keys = _ranked(run, query_id, order)
     grades = _grades_of(doc_ids, judged_docs, judged_grades)
     judged = grades != _UNJUDGED
     shown_grades = np.where(judged, grades, -1)
-    rows = _family_rows(spec, shown_grades, judged_grades)
+    if spec.ties == "average":
+        rows = averaged_rows(spec, shown_grades, keys, judged_grades,
+                             _ideal_dcg(spec, judged_grades))
+    else:
+        rows = _family_rows(spec, shown_grades, judged_grades)
     ideal = _ideal_rows(spec, judged_grades)
     return Contributions(spec.name, query_id, tuple(doc_ids.to_pylist()), scores,
                          shown_grades, judged, *rows, *ideal)
@@ -148,6 +156,11 @@ _UNJUDGED = np.iinfo(np.int64).min
 def ranking(run: Run, query_id: str, order: str = "score") -> tuple[pa.Array, np.ndarray]:
     """The documents of ``query_id`` in trec_eval's order (key descending, ties by document
     id descending, bytes) and their scores; empty when the run does not hold the query."""
+    docs, scores, _ = _ranked(run, query_id, order)
+    return docs, scores
+
+
+def _ranked(run: Run, query_id: str, order: str) -> tuple[pa.Array, np.ndarray, np.ndarray]:
     keys = ordering_keys(run, order)
     code = pc.index(run.queries, query_id).as_py()
     rows = np.flatnonzero(run.query_codes == code) if code is not None and code >= 0 else \
@@ -156,7 +169,8 @@ def ranking(run: Run, query_id: str, order: str = "score") -> tuple[pa.Array, np
     table = pa.table({"key": pa.array(keys[rows]), "doc": docs})
     order_rows = integers(pc.sort_indices(table, sort_keys=[("key", "descending"),
                                                              ("doc", "descending")]))
-    return docs.take(arrow_indices(order_rows)), np.asarray(run.scores)[rows][order_rows]
+    return (docs.take(arrow_indices(order_rows)), np.asarray(run.scores)[rows][order_rows],
+            keys[rows][order_rows])
 
 
 def _judgements(qrels: Qrels, query_id: str) -> tuple[list[str] | None, np.ndarray]:

@@ -106,10 +106,14 @@ def explain_difference(
     order: str = "score",
     gain: str = "linear",
     relevance_level: int = 1,
+    ties: str = "trec_eval",
 ) -> QueryDifference:
     """Split B - A on ``query_id`` into the part of every document (``contributions`` of
-    both runs; same semantics and errors). Documents whose part is 0 are left out."""
-    options = {"order": order, "gain": gain, "relevance_level": relevance_level}
+    both runs; same semantics and errors). Documents whose part is 0 are left out. With
+    ``ties="average"`` a tie group's expected parts go to its documents in trec_eval's order
+    (the split stays exact; within a group it is by position, not by document)."""
+    options = {"order": order, "gain": gain, "relevance_level": relevance_level,
+               "ties": ties}
     a = contributions(run_a, qrels, metric, query_id, **options)  # type: ignore[arg-type]
     b = contributions(run_b, qrels, metric, query_id, **options)  # type: ignore[arg-type]
     part_a = dict(zip(a.doc_ids, a.contribution.tolist(), strict=True))

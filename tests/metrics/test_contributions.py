@@ -109,3 +109,18 @@ def test_refusals():
     with pytest.raises(ValueError, match="has no judgements"):
         contributions(run, qrels, "AP", "q9")
     assert len(contributions(Run.from_dict({"q2": {"a": 1.0}}), qrels, "AP", "q1")) == 0
+
+
+TIE_AVERAGED = ["nDCG@3", "nDCG", "nDCG(gain=exp)@5", "AP", "AP@2", "RR", "RR@3", "P@1", "P@4",
+                "R@3", "R-Prec", "RBP(p=0.5)", "RBP(p=0.8)@3", "P(rel=2)@3", "AP(rel=2)"]
+
+
+@settings(max_examples=120, deadline=None)
+@given(hostile(), st.sampled_from(TIE_AVERAGED))
+def test_tie_averaged_contributions_sum_to_the_tie_averaged_value(data, metric):
+    run, qrels = data
+    values = evaluate(run, qrels, [metric], missing="zero", ties="average")[metric].per_query
+    for query, value in values.items():
+        parts = contributions(run, qrels, metric, query, ties="average")
+        assert parts.metric == evaluate(run, qrels, [metric], ties="average")[metric].metric
+        assert math.isclose(parts.value, value, rel_tol=0, abs_tol=1e-12), (query, metric)
