@@ -34,3 +34,22 @@ def test_gold_queries_are_a_subset_with_proxy_judgements_for_each():
     gold, proxy = queries("qrels_gold"), queries("qrels_proxy")
     assert 40 <= len(gold) <= 80
     assert gold <= proxy
+
+
+def test_generator_reproduces_the_text_files_and_they_read(tmp_path):
+    from ranklens.io import read_documents, read_queries, read_run
+    from ranklens.metrics.contributions import ranking
+
+    generate(tmp_path)
+    for role, path in demo.text_paths().items():
+        assert (tmp_path / path.name).read_bytes() == path.read_bytes(), role
+    queries, summary = read_queries(demo.text_paths()["queries"])
+    assert len(queries) == 400 and not summary.set_aside
+    rows = [line.split("\t") for line in demo.paths()["segments"].read_text().splitlines()[1:]]
+    words = {"head (1 term)": {1}, "torso (2-3 terms)": {2, 3},
+             "tail (4+ terms)": set(range(4, 9))}
+    assert all(len(queries[query].split()) in words[length] for query, _, length in rows)
+    documents = read_documents(demo.text_paths()["documents"])
+    top, _ = ranking(read_run(demo.paths()["run_a"]).run, "q0313")
+    found = documents.lookup(top.to_pylist()[:10])
+    assert len(found) == 10 and all(doc.title and doc.text for doc in found.values())

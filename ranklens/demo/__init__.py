@@ -21,6 +21,13 @@ FILES = {
 }
 
 
+# generated text beside the ids (issue 30): not inputs of a comparison, so not in FILES
+TEXT_FILES = {
+    "queries": "queries.tsv",
+    "documents": "documents.jsonl.gz",
+}
+
+
 def data_dir() -> Path:
     """Folder holding the demo files inside the installed package."""
     return Path(str(files("ranklens.demo") / "data"))
@@ -32,3 +39,10 @@ def paths() -> dict[str, Path]:
     labels of the judged documents and of every run's top 20)."""
     folder = data_dir()
     return {role: folder / name for role, name in FILES.items()}
+
+
+def text_paths() -> dict[str, Path]:
+    """Role -> path of the demo's text files: ``queries`` (id<TAB>text) and ``documents``
+    (BEIR corpus.jsonl, gzip: the documents of the runs' top 10)."""
+    folder = data_dir()
+    return {role: folder / name for role, name in TEXT_FILES.items()}

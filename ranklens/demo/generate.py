@@ -17,6 +17,9 @@ it is (the Compare page's coverage guardrail). ``qrels_proxy_full.trec`` holds t
 judge's labels of the judged documents and of every document in the top 20 of the three runs,
 for the robustness view's "holes filled with proxy labels". Both come from their own random
 stream, after the files above, so adding them changed none of those bytes.
+
+``queries.tsv`` and ``documents.jsonl.gz`` (``ranklens.demo.texts``) hold generated query
+texts and the texts of the documents in the runs' top 10, from a third stream, last.
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ import sys
 from pathlib import Path
 
 import numpy as np
+
+from ranklens.demo.texts import write_texts
 
 N_QUERIES = 400
 DEPTH = 100
@@ -49,7 +54,7 @@ def _write(path: Path, lines: list[str]) -> None:
 
 
 def generate(outdir: Path) -> None:
-    """Write the six demo files into ``outdir``."""
+    """Write the demo files into ``outdir``."""
     rng = np.random.default_rng(SEED)
     outdir.mkdir(parents=True, exist_ok=True)
     names = list(INTENTS)
@@ -121,6 +126,7 @@ def generate(outdir: Path) -> None:
     ])
     _dense_retriever(outdir, qids, probs, rel, difficulty, doc_index, judged, proxy,
                      [score_a, score_b])
+    write_texts(outdir, qids, [names[k] for k in intent], n_terms, SEED)
 
 
 def _dense_retriever(outdir: Path, qids: list[str], probs: np.ndarray, rel: np.ndarray,

@@ -7,6 +7,10 @@
   -> ``PerQueryRead(metrics: dict[str, MetricResult], summary)``
 - ``read_segments(source, *, name, format, column, columns, max_bytes)``
   -> ``SegmentsRead(segments: SegmentMap, summary)``
+- ``read_queries(source, *, name, format, columns, max_bytes, queries_in_runs)``
+  -> ``QueriesRead(queries: QueryTexts, summary)`` (MS MARCO TSV, TREC topics, BEIR JSONL, ...)
+- ``read_documents(source, *, name, format, columns)`` -> ``DocumentCollection``, indexed in
+  one streaming pass; ``.lookup(ids)`` -> ``{id: Document(id, title, text, url)}``
 
 ``source`` is a path, bytes or an upload (anything with ``getvalue()`` or ``read()``). The
 format is detected from the content (TREC run/qrels, trec_eval -q output, CSV/TSV with a
@@ -21,8 +25,11 @@ from ranklens.io.errors import InputError
 
 if TYPE_CHECKING:
     from ranklens.io.detect import FORMATS
+    from ranklens.io.doc_text import Document
+    from ranklens.io.documents import DocumentCollection, read_documents
     from ranklens.io.input_file import InputFile, sha256_hex
     from ranklens.io.per_query import PerQueryRead, read_per_query
+    from ranklens.io.queries import QueriesRead, QueryTexts, read_queries
     from ranklens.io.runs import QrelsRead, RunRead, read_qrels, read_run
     from ranklens.io.segments import SegmentMap, SegmentsRead, read_segments
     from ranklens.io.summary import ReadSummary, SetAside
@@ -34,7 +41,9 @@ _HOMES = {
     "PerQueryRead": "per_query", "read_per_query": "per_query", "QrelsRead": "runs",
     "RunRead": "runs", "read_qrels": "runs", "read_run": "runs", "SegmentMap": "segments",
     "SegmentsRead": "segments", "read_segments": "segments", "ReadSummary": "summary",
-    "SetAside": "summary",
+    "SetAside": "summary", "Document": "doc_text", "DocumentCollection": "documents",
+    "read_documents": "documents", "QueriesRead": "queries", "QueryTexts": "queries",
+    "read_queries": "queries",
 }
 
 
@@ -50,17 +59,23 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "FORMATS",
+    "Document",
+    "DocumentCollection",
     "InputError",
     "InputFile",
     "PerQueryRead",
     "QrelsRead",
+    "QueriesRead",
+    "QueryTexts",
     "ReadSummary",
     "RunRead",
     "SegmentMap",
     "SegmentsRead",
     "SetAside",
+    "read_documents",
     "read_per_query",
     "read_qrels",
+    "read_queries",
     "read_run",
     "read_segments",
     "sha256_hex",

@@ -42,17 +42,21 @@ def resolve(
     optional: Sequence[str] = (),
     explicit: Mapping[str, str] | None = None,
     what: str = "table",
+    aliases: Mapping[str, tuple[str, ...]] | None = None,
 ) -> dict[str, str]:
     """Map each role to a column of ``available``: explicit mapping first, then aliases.
 
+    ``aliases`` adds or replaces roles' alias lists for one kind of file (query and document
+    text files, ``text_columns``: a BEIR ``_id`` column is a query id there, not in a run).
     Raises ``InputError`` naming the missing roles, the columns present and how to map them.
     Optional roles are left out when no column matches.
     """
     explicit = dict(explicit or {})
-    unknown_roles = set(explicit) - set(ALIASES)
+    known = {**ALIASES, **(aliases or {})}
+    unknown_roles = set(explicit) - set(known)
     if unknown_roles:
         raise InputError(source, f"unknown column role(s) {sorted(unknown_roles)}",
-                         hint=f"map roles among {sorted(ALIASES)} to your column names")
+                         hint=f"map roles among {sorted(known)} to your column names")
     by_name = {normalise(column): column for column in available}
     found: dict[str, str] = {}
     for role in (*roles, *optional):
@@ -64,13 +68,13 @@ def resolve(
                     hint=f"its columns are {_listing(available)}")
             found[role] = wanted
             continue
-        for alias in ALIASES[role]:
+        for alias in known[role]:
             if alias in by_name:
                 found[role] = by_name[alias]
                 break
     missing = [role for role in roles if role not in found]
     if missing:
-        tried = "; ".join(f"{role}: {', '.join(ALIASES[role])}" for role in missing)
+        tried = "; ".join(f"{role}: {', '.join(known[role])}" for role in missing)
         raise InputError(
             source,
             f"has no {' or '.join(missing)} column for a {what} (its columns are "

@@ -49,7 +49,9 @@ class ReadSummary:
     def describe(self) -> str:
         """One human-readable paragraph: what was read and what was set aside."""
         kind = f"{self.format}, gzip" if self.compressed else self.format
-        parts = [f"{self.source} ({kind}): {self.rows:,} rows, {self.queries:,} queries"]
+        parts = [f"{self.source} ({kind}): {self.rows:,} rows"]
+        if self.queries or self.documents is None:  # a documents file has no queries
+            parts[0] += f", {self.queries:,} queries"
         if self.documents is not None:
             parts[0] += f", {self.documents:,} documents"
         for item in self.set_aside:

@@ -31,7 +31,7 @@ from ranklens.io.nested import read_nested_json
 from ranklens.io.source import Loaded
 
 ID_ROLES = ("query_id", "doc_id")
-TEXT_ROLES = ("metric", "run")
+TEXT_ROLES = ("metric", "run", "text", "title", "url", "description")
 MAX_COLUMNS = 1_000
 """Most columns a table may have: a ranking table has a few; a segment map a few dozen. A file
 with 10^5 columns is refused before its columns are read, not parsed into 10^5 segment maps."""
@@ -61,18 +61,20 @@ def read_table(
     explicit: Mapping[str, str] | None = None,
     what: str = "run",
     others: bool = False,
+    aliases: Mapping[str, tuple[str, ...]] | None = None,
 ) -> Table:
     """Read the columns for ``roles`` (and ``optional`` ones when present).
 
     With ``others=True`` every remaining column is returned too, as text (segment columns).
+    ``aliases`` extends the column aliases for this read (``columns.resolve``).
     """
     if sniff.format == "parquet":
-        return _read_parquet(loaded, roles, optional, explicit, what, others)
+        return _read_parquet(loaded, roles, optional, explicit, what, others, aliases)
     if sniff.format == "jsonl":
-        return _read_jsonl(loaded, roles, optional, explicit, what, others)
+        return _read_jsonl(loaded, roles, optional, explicit, what, others, aliases)
     if sniff.format == "json":
         return _read_nested_json(loaded, roles, optional, what, others)
-    return _read_csv(loaded, sniff, roles, optional, explicit, what, others)
+    return _read_csv(loaded, sniff, roles, optional, explicit, what, others, aliases)
 
 
 def _types(names: Mapping[str, str]) -> dict[str, pa.DataType]:
@@ -88,7 +90,8 @@ def _types(names: Mapping[str, str]) -> dict[str, pa.DataType]:
 
 
 def _read_csv(loaded: Loaded, sniff: Sniff, roles: Sequence[str], optional: Sequence[str],
-              explicit: Mapping[str, str] | None, what: str, others: bool) -> Table:
+              explicit: Mapping[str, str] | None, what: str, others: bool,
+              aliases: Mapping[str, tuple[str, ...]] | None = None) -> Table:
     if sniff.header is None:
         fields = sniff.first_line.split()
         hint = "add a header naming the columns, e.g. 'query_id,doc_id,score'"
@@ -105,7 +108,8 @@ def _read_csv(loaded: Loaded, sniff: Sniff, roles: Sequence[str], optional: Sequ
     if repeated:
         raise InputError(loaded.name, f"the header names column(s) {repeated} more than once",
                          line=1, hint="give every column its own name")
-    names = resolve(loaded.name, header, roles, optional=optional, explicit=explicit, what=what)
+    names = resolve(loaded.name, header, roles, optional=optional, explicit=explicit, what=what,
+                    aliases=aliases)
     other = [name for name in header if name not in names.values()] if others else []
     types = _types(names) | {name: pa.string() for name in other}
     delimiter = sniff.delimiter or ","
@@ -209,7 +213,8 @@ def _number_hint(role: str, value: str) -> str:
 
 
 def _read_parquet(loaded: Loaded, roles: Sequence[str], optional: Sequence[str],
-                  explicit: Mapping[str, str] | None, what: str, others: bool) -> Table:
+                  explicit: Mapping[str, str] | None, what: str, others: bool,
+                  aliases: Mapping[str, tuple[str, ...]] | None = None) -> Table:
     try:
         parquet = pq.ParquetFile(loaded.path if loaded.path is not None else loaded.open())
         available = list(parquet.schema_arrow.names)
@@ -219,7 +224,7 @@ def _read_parquet(loaded: Loaded, roles: Sequence[str], optional: Sequence[str],
                               "write it again") from None
     _check_width(loaded, len(available))
     names = resolve(loaded.name, available, roles, optional=optional, explicit=explicit,
-                    what=what)
+                    what=what, aliases=aliases)
     other = [name for name in available if name not in names.values()] if others else []
     try:
         table = parquet.read(columns=list(names.values()) + other)
@@ -234,7 +239,8 @@ def _read_parquet(loaded: Loaded, roles: Sequence[str], optional: Sequence[str],
 
 
 def _read_jsonl(loaded: Loaded, roles: Sequence[str], optional: Sequence[str],
-                explicit: Mapping[str, str] | None, what: str, others: bool) -> Table:
+                explicit: Mapping[str, str] | None, what: str, others: bool,
+                aliases: Mapping[str, tuple[str, ...]] | None = None) -> Table:
     try:
         table = pajson.read_json(loaded.open(),
                                  parse_options=pajson.ParseOptions(newlines_in_values=False))
@@ -245,7 +251,7 @@ def _read_jsonl(loaded: Loaded, roles: Sequence[str], optional: Sequence[str],
     _check_width(loaded, table.num_columns)
     available = list(table.column_names)
     names = resolve(loaded.name, available, roles, optional=optional, explicit=explicit,
-                    what=what)
+                    what=what, aliases=aliases)
     other = [name for name in available if name not in names.values()] if others else []
     return Table({role: table.column(column) for role, column in names.items()}, names,
                  {name: table.column(name) for name in other}, available,

@@ -27,12 +27,14 @@ from ranklens.metrics.ordering import (
     ordering_keys,
     sort_blocks,
     tie_break_permutation,
+    tie_group_starts,
     top_positions,
 )
 from ranklens.metrics.precision import judged, precision, r_precision, recall, success, unjudged
 from ranklens.metrics.ranked import RankedLabels
 from ranklens.metrics.rbp import rbp, rbp_residual
 from ranklens.metrics.reciprocal_rank import reciprocal_rank
+from ranklens.metrics.tie_average import AVERAGED
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -94,6 +96,7 @@ class Evaluation:
     relevance_level: int = field(default=1, compare=False)
     gain: str = field(default="linear", compare=False)
     residuals: Mapping[str, MetricResult] = field(default_factory=dict)
+    ties: str = field(default="trec_eval", compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "results", MappingProxyType(dict(self.results)))
@@ -103,7 +106,8 @@ class Evaluation:
         """The result of ``metric``, by canonical name or any accepted spelling."""
         if isinstance(metric, str) and metric in self.results:
             return self.results[metric]
-        name = parse_metric(metric, gain=self.gain, relevance_level=self.relevance_level).name
+        name = parse_metric(metric, gain=self.gain, relevance_level=self.relevance_level,
+                            ties=self.ties).name
         if name not in self.results:
             raise KeyError(f"{metric!r} ({name}) was not evaluated; evaluated: "
                            f"{', '.join(self.results)}")
@@ -154,6 +158,7 @@ def evaluate(
     gain: str = "linear",
     relevance_level: int = 1,
     judged_only: bool = False,
+    ties: str = "trec_eval",
 ) -> Evaluation:
     """Per-query values of ``metrics`` for ``run`` against ``qrels``, as trec_eval computes them.
 
@@ -169,11 +174,14 @@ def evaluate(
     - ``gain`` ("linear" = trec_eval, or "exp" = 2^grade - 1) applies to nDCG names that do not
       say it; ``relevance_level`` to binary metrics whose name does not say it (``-l``);
     - a (query, document) pair listed twice in the run or the qrels is a ``ValueError``;
-    - metrics with a residual (``RBP``) get it in ``Evaluation.residuals``.
+    - metrics with a residual (``RBP``) get it in ``Evaluation.residuals``;
+    - ``ties="average"`` scores nDCG, P, R, R-Prec, RBP, RR and AP by their expected value
+      over every order of each group of equal scores (McSherry & Najork; ``tie_average``),
+      for names that do not say it (``nDCG(ties=average)@10`` does); other metrics refuse it.
 
     It does not compare runs (``ranklens.stats``) nor read files (``ranklens.io``).
     """
-    specs = metric_specs(metrics, gain=gain, relevance_level=relevance_level)
+    specs = metric_specs(metrics, gain=gain, relevance_level=relevance_level, ties=ties)
     if missing not in ("drop", "zero"):
         raise ValueError(f"missing must be 'drop' or 'zero', not {missing!r}")
     scores = score_queries(run, qrels, specs, order=order, judged_only=judged_only)
@@ -197,17 +205,19 @@ def evaluate(
             residuals[spec.name] = MetricResult.from_arrays(residual_name(spec), query_ids,
                                                             residual, run=run.name)
     return Evaluation(results, tuple(join.ignored), tuple(join.missing), missing, run=run.name,
-                      relevance_level=relevance_level, gain=gain, residuals=residuals)
+                      relevance_level=relevance_level, gain=gain, residuals=residuals,
+                      ties=ties)
 
 
 def metric_specs(
-    metrics: Iterable[str | MetricSpec] | str, *, gain: str = "linear", relevance_level: int = 1
+    metrics: Iterable[str | MetricSpec] | str, *, gain: str = "linear", relevance_level: int = 1,
+    ties: str = "trec_eval",
 ) -> list[MetricSpec]:
     """The distinct ``MetricSpec`` of each requested name, in order; ``ValueError`` if none."""
     if isinstance(metrics, str):
         metrics = [metrics]
     specs = list(dict.fromkeys(
-        parse_metric(m, gain=gain, relevance_level=relevance_level) for m in metrics
+        parse_metric(m, gain=gain, relevance_level=relevance_level, ties=ties) for m in metrics
     ))
     if not specs:
         raise ValueError("no metric requested")
@@ -246,9 +256,14 @@ def score_queries(
         run = condense_to_judged(run, qrels)  # same query dictionary: ``join`` still applies
         keys = ordering_keys(run, order)
     ranked = rank_and_label(run, keys, join, judgements, specs)
-    return QueryScores(join, {spec.name: FAMILIES[spec.family](ranked, spec) for spec in specs},
+    return QueryScores(join, {spec.name: family(spec)(ranked, spec) for spec in specs},
                        {spec.name: RESIDUALS[spec.family](ranked, spec) for spec in specs
                         if spec.family in RESIDUALS})
+
+
+def family(spec: MetricSpec) -> Callable[[RankedLabels, MetricSpec], np.ndarray]:
+    """The function that scores ``spec``: its family's, or the tie-averaged form."""
+    return AVERAGED[spec.family] if spec.ties == "average" else FAMILIES[spec.family]
 
 
 def depth_needed(specs: list[MetricSpec], judgements: Judgements) -> np.ndarray:
@@ -299,7 +314,11 @@ def rank_and_label(
     if permutation is not None:
         labels = labels[permutation]
     position = np.arange(len(rows), dtype=np.int64) - np.repeat(starts[:-1], lengths)
-    return RankedLabels(query, position, labels, judgements)
+    groups = None
+    if any(spec.ties == "average" for spec in specs):  # tie-break moves rows inside a group only
+        group_starts = tie_group_starts(blocks.keys[positions], starts)
+        groups = np.repeat(np.arange(len(group_starts) - 1), np.diff(group_starts))
+    return RankedLabels(query, position, labels, judgements, groups)
 
 
 __all__ = [

@@ -8,6 +8,9 @@ Accepted (case-insensitive, spaces ignored):
   ``map``, ``map_cut_100``, ``recip_rank``, ``Rprec``, ``success_5``, ``ndcg``, ``unj_10``
 - parameters in parentheses before the cutoff: ``P(rel=2)@5`` (relevance level of a binary
   metric: grade >= 2 counts as relevant), ``nDCG(gain=exp)@10`` (gain 2^grade - 1)
+- ``ties=average`` (nDCG, P, R, R-Prec, RBP, RR, AP): the expected value over every order of
+  each group of equal scores instead of trec_eval's order by document id:
+  ``nDCG(ties=average)@10``
 - measures explicit about incompleteness or asked for by web rankers: ``bpref`` (trec_eval),
   ``RBP(p=0.8)`` (persistence p, optional ``@k``; residual computed beside it), ``ERR@20``
   (gdeval's grades up to 4; ``ERR(max=3)@20`` for another top grade)
@@ -53,6 +56,8 @@ _ALIASES: dict[str, str] = {
 }
 _CUT_ONLY = {"ndcg_cut", "map_cut"}
 _BINARY = {"P", "recall", "AP", "RR", "Rprec", "success", "bpref", "RBP"}
+TIE_AVERAGED = frozenset({"ndcg", "P", "recall", "Rprec", "RBP", "RR", "AP"})
+TIES = ("trec_eval", "average")
 DEFAULT_RBP_P = 0.8  # ir_measures' default persistence
 DEFAULT_ERR_MAX_GRADE = 4  # gdeval's $MAX_JUDGMENT (TREC Web track)
 
@@ -61,7 +66,8 @@ VALID_FORMS = (
     "P@k / P_k, R@k / recall_k, AP / map, AP@k / map_cut_k, RR / MRR / recip_rank, RR@k, "
     "R-Prec / Rprec, Success@k / success_k, Judged@k, Unjudged@k / unj_k, bpref, "
     "RBP(p=0.8) / RBP(p=0.8)@k, ERR@k / ERR(max=3)@k; "
-    "binary metrics take a relevance level: P(rel=2)@5"
+    "binary metrics take a relevance level: P(rel=2)@5; "
+    "tie-averaged (nDCG, P, R, R-Prec, RBP, RR, AP): nDCG(ties=average)@10"
 )
 
 COMMON_METRICS = ("nDCG@10", "nDCG@5", "nDCG@20", "nDCG", "AP", "RR", "P@5", "P@10", "R@100",
@@ -85,6 +91,8 @@ class MetricSpec:
     trec_eval does. ``gain`` is ``"linear"`` (gain = grade, trec_eval) or ``"exp"``
     (2^grade - 1) and only matters for nDCG. ``p`` is RBP's persistence and ``max_grade`` the
     top grade ERR scales stopping probabilities by; both are None for other families.
+    ``ties`` is ``"trec_eval"`` (tied documents in document-id order) or ``"average"`` (the
+    expected value over every order of each tie group, ``tie_average``).
     """
 
     family: str
@@ -93,6 +101,7 @@ class MetricSpec:
     gain: str = "linear"
     p: float | None = None
     max_grade: int | None = None
+    ties: str = "trec_eval"
 
     @property
     def name(self) -> str:
@@ -107,6 +116,8 @@ class MetricSpec:
             params.append(f"rel={self.relevance_level}")
         if self.family == "ndcg" and self.gain != "linear":
             params.append(f"gain={self.gain}")
+        if self.ties != "trec_eval":
+            params.append(f"ties={self.ties}")
         text = stem + (f"({','.join(params)})" if params else "")
         return text if self.cutoff is None else f"{text}@{self.cutoff}"
 
@@ -115,13 +126,16 @@ class MetricSpec:
 
 
 def parse_metric(
-    name: str | MetricSpec, *, gain: str | None = None, relevance_level: int | None = None
+    name: str | MetricSpec, *, gain: str | None = None, relevance_level: int | None = None,
+    ties: str | None = None,
 ) -> MetricSpec:
     """The ``MetricSpec`` a user means by ``name``; ``ValueError`` listing valid forms if none.
 
-    ``gain`` sets the nDCG gain and ``relevance_level`` the level of binary metrics when the
-    name does not say them (``evaluate(gain="exp", relevance_level=2)``).
+    ``gain`` sets the nDCG gain, ``relevance_level`` the level of binary metrics and ``ties``
+    the tie rule when the name does not say them (``evaluate(gain="exp", ties="average")``).
     """
+    if ties is not None and ties not in TIES:
+        raise ValueError(f"ties must be 'trec_eval' or 'average', not {ties!r}")
     if isinstance(name, MetricSpec):
         return name
     text = re.sub(r"\s+", "", str(name)).lower()
@@ -142,7 +156,7 @@ def parse_metric(
         raise MetricError(f"metric {name!r} takes no cutoff; valid forms: {VALID_FORMS}")
     if relevance_level is not None and relevance_level < 1:
         raise MetricError(f"the relevance level must be an integer >= 1, not {relevance_level}")
-    level, spec_gain = (relevance_level or 1), None
+    level, spec_gain, spec_ties = (relevance_level or 1), None, None
     p = DEFAULT_RBP_P if family == "RBP" else None
     max_grade = DEFAULT_ERR_MAX_GRADE if family == "ERR" else None
     for param in filter(None, (match.group("params") or "").split(",")):
@@ -153,6 +167,8 @@ def parse_metric(
             level = int(value)
         elif key == "gain" and family == "ndcg" and value in ("linear", "exp"):
             spec_gain = value
+        elif key == "ties" and value in ("average", "trec_eval"):
+            spec_ties = value
         elif key == "p" and family == "RBP":
             p = _persistence(name, value)
         elif key in ("max", "max_grade") and family == "ERR":
@@ -162,12 +178,16 @@ def parse_metric(
         else:
             raise MetricError(f"metric {name!r}: unknown parameter {param!r} (binary metrics "
                              "take rel=N, nDCG takes gain=linear|exp, RBP takes p=0.8, "
-                             "ERR takes max=4)")
+                             "ERR takes max=4; ties=average|trec_eval)")
     if gain not in (None, "linear", "exp"):
         raise MetricError(f"gain must be 'linear' or 'exp', not {gain!r}")
     final_gain = (spec_gain or gain or "linear") if family == "ndcg" else "linear"
+    final_ties = spec_ties or ties or "trec_eval"
+    if final_ties == "average" and family not in TIE_AVERAGED:
+        raise MetricError(f"metric {name!r} has no tie-averaged form; ties=average is defined "
+                         "for nDCG, P, R, R-Prec, RBP, RR and AP")
     return MetricSpec(family, cutoff, level if family in _BINARY else 1, final_gain, p,
-                      max_grade)
+                      max_grade, final_ties)
 
 
 def _persistence(name: str, value: str) -> float:

@@ -20,12 +20,15 @@ class RankedLabels:
     ``query`` is the dense query index of each row, ``position`` its 0-based rank within the
     query and ``labels`` its grade (``NOT_JUDGED`` when its document has no judgement). Only
     the top of each ranking may be present: as deep as the metrics asked for need.
+    ``tie_group`` numbers the groups of rows with equal scores (contiguous, in rank order) when
+    a tie-averaged metric asked for them (``tie_average``), else it is None.
     """
 
     query: np.ndarray
     position: np.ndarray
     labels: np.ndarray
     judgements: Judgements
+    tie_group: np.ndarray | None = None
 
     @property
     def n_queries(self) -> int:
