@@ -35,6 +35,7 @@ from ranklens.compare.words import (
     segments_summary,
 )
 from ranklens.formats import DASH, format_delta, format_p, plain_table
+from ranklens.health import words as health_words
 from ranklens.stats import interval_label
 
 FORMATS = ("text", "json", "csv", "markdown")
@@ -137,7 +138,10 @@ def _settings_line(comparison: MetricComparison, n_candidates: int = 1) -> str:
             f"q: {adjusted} {family}; {decided} \u2264 {result.alpha:g}")
 
 
-def _verdict(comparison: MetricComparison, run_names: tuple[str, str]) -> list[str]:
+def _verdict(comparison: MetricComparison, run_names: tuple[str, str],
+             report: Report | None = None) -> list[str]:
+    if report is not None and report.health is not None and report.health.withheld:
+        return health_words.verdict_or_withheld(report.health, [])
     sentences = [headline(comparison, run_names)]
     summary = segments_summary(comparison, run_names)
     if summary:
@@ -200,7 +204,7 @@ def render_text(report: Report, width: int = 100) -> str:
 
     Several candidates: the leaderboards first, then each candidate's tables and verdicts.
     """
-    out: list[str] = []
+    out: list[str] = health_words.text_lines(report.health, width)
     if report.several:
         for metric in report.metrics:
             out.extend(_leaderboard_text(report, metric, width))
@@ -239,15 +243,16 @@ def _metric_sections(report: Report, width: int, n_candidates: int = 1) -> list[
         if comparison.segments:
             out.append(INTERVALS_NOTE)
         out.append("")
-        for sentence in _verdict(comparison, report.pair_names):
+        for sentence in _verdict(comparison, report.pair_names, report):
             out.extend(textwrap.wrap(sentence, width) or [""])
             out.append("")
-        coverage = _coverage_sentences(report, comparison)
+        withheld = health_words.withholds(report.health)
+        coverage = [] if withheld else _coverage_sentences(report, comparison)
         for sentence in coverage:
             out.extend(textwrap.wrap(sentence, width) or [""])
         if coverage:
             out.append("")
-        robustness = _robustness_lines(report, comparison.metric)
+        robustness = [] if withheld else _robustness_lines(report, comparison.metric)
         if robustness:
             out.extend(robustness)
             out.append("")
@@ -341,10 +346,12 @@ def render_markdown(report: Report) -> str:
     """
     if not report.several:
         name_a, name_b = report.pair_names
-        out = [f"# {name_b} vs {name_a}", "", *_markdown_sections(report, "##")]
+        out = [f"# {name_b} vs {name_a}", "", *health_words.markdown_lines(report.health),
+               *_markdown_sections(report, "##")]
     else:
         names = report.run_names
-        out = [f"# {len(report.candidates)} candidates vs {names[0]}", ""]
+        out = [f"# {len(report.candidates)} candidates vs {names[0]}", "",
+               *health_words.markdown_lines(report.health)]
         for metric in report.metrics:
             header, rows = leaderboard_cells(report, metric)
             header[-1] = "sig."
@@ -380,8 +387,10 @@ def _markdown_sections(report: Report, level: str, n_candidates: int = 1) -> lis
         out += ["", f"_{_settings_line(comparison, n_candidates)}_", ""]
         if comparison.segments:
             out += [INTERVALS_NOTE, ""]
-        for sentence in _verdict(comparison, report.pair_names):
+        for sentence in _verdict(comparison, report.pair_names, report):
             out += [sentence, ""]
+        if health_words.withholds(report.health):
+            continue
         for sentence in _coverage_sentences(report, comparison):
             out += [sentence, ""]
         if report.coverage is not None:
@@ -399,12 +408,17 @@ def _markdown_sections(report: Report, level: str, n_candidates: int = 1) -> lis
 
 
 COVERAGE_CSV_COLUMNS = ("judged_depth", "judged_a", "judged_b")
-"""Judgement coverage of a row, last in every CSV: the cutoff k and the mean judged@k of each
-run over the row's queries (`ranklens.compare.coverage.CoverageRow`); empty where the report
-has no coverage for the metric (no judgements, a metric without a cutoff, a pair of
-candidates)."""
+"""Judgement coverage of a row, before the health cell in every CSV: the cutoff k and the mean
+judged@k of each run over the row's queries (`ranklens.compare.coverage.CoverageRow`); empty
+where the report has no coverage for the metric (no judgements, a metric without a cutoff, a
+pair of candidates)."""
 
-CSV_HEADER = (*CSV_COLUMNS, *COVERAGE_CSV_COLUMNS)
+HEALTH_CSV_COLUMN = "health"
+"""The report's health checks that did not pass, last in every CSV row
+(`ranklens.health.words.csv_cell`: ``failed: documents (neural); ...``, or ``passed``); empty
+for a report without health checks. Their numbers and messages are in the JSON."""
+
+CSV_HEADER = (*CSV_COLUMNS, *COVERAGE_CSV_COLUMNS, HEALTH_CSV_COLUMN)
 """CSV columns of a two-run report."""
 
 
@@ -433,7 +447,7 @@ def _coverage_cells(report: Report,
 
 
 MULTI_CSV_COLUMNS = ("baseline", "candidate", *CSV_COLUMNS, "adjusted_p",
-                     *COVERAGE_CSV_COLUMNS)
+                     *COVERAGE_CSV_COLUMNS, HEALTH_CSV_COLUMN)
 """CSV columns of a report of several candidates: whose comparison a row is, the
 family-adjusted p on each overall row, and the row's judgement coverage."""
 
@@ -449,12 +463,13 @@ def render_csv(report: Report) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     if not report.several:
+        health = health_words.csv_cell(report.health)
         writer.writerow(CSV_HEADER)
         for comparison in report.comparisons:
             cells = _coverage_cells(report, comparison)
             for row in comparison.rows:
                 writer.writerow([*_csv_values(comparison, row),
-                                 *cells.get(row.segment, _NO_COVERAGE)])
+                                 *cells.get(row.segment, _NO_COVERAGE), health])
         return buffer.getvalue()
     names = report.run_names
     writer.writerow(MULTI_CSV_COLUMNS)
@@ -462,10 +477,11 @@ def render_csv(report: Report) -> str:
         family = report.family(comparison.metric)
         adjusted = "" if family is None else family.pair(0, comparison.candidate).adjusted_p
         cells = _coverage_cells(report, comparison)
+        health = health_words.csv_cell(report.candidate_report(comparison.candidate).health)
         for index, row in enumerate(comparison.rows):
             writer.writerow([names[0], names[comparison.candidate],
                              *_csv_values(comparison, row), adjusted if index == 0 else "",
-                             *cells.get(row.segment, _NO_COVERAGE)])
+                             *cells.get(row.segment, _NO_COVERAGE), health])
     for family in report.families:
         for pair in family.pairs:
             if pair.a == 0:
@@ -473,5 +489,5 @@ def render_csv(report: Report) -> str:
             alone = MetricComparison(family.metric, pair.result)
             writer.writerow([names[pair.a], names[pair.b],
                              *_csv_values(alone, alone.rows[0]), pair.adjusted_p,
-                             *_NO_COVERAGE])
+                             *_NO_COVERAGE, ""])
     return buffer.getvalue()
