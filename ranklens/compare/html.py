@@ -30,6 +30,7 @@ from ranklens.compare import charts, coverage_words, views
 from ranklens.compare.report import Report
 from ranklens.compare.text import family_lines
 from ranklens.compare.words import caveat, conclusion, headline, interval_note, segments_summary
+from ranklens.health import html as health_html
 
 CHART_WIDTH = 860
 """Forest-plot width in pixels; the SVG scales down to narrower windows."""
@@ -107,7 +108,7 @@ def render(report: Report) -> str:
         heading=heading,
         subtitle=counted,
         version=report.version,
-        sections=(_warnings_section(report), *body,
+        sections=(health_html.section(report.health), _warnings_section(report), *body,
                   _inputs_section(report), _parameters_section(report)),
         footer=f"Made with ranklens {_text(report.version)}. The complete report (every "
                "per-query value) is embedded in this file as JSON "
@@ -191,6 +192,8 @@ def _metric_section(report: Report, metric: str, level: int = 2, candidate: int 
     run_names = report.pair_names
     first = conclusion(comparison, run_names)
     rest = headline(comparison, run_names).removeprefix(first).strip()
+    if report.health is not None and report.health.withheld:  # no verdict: say why instead
+        first, rest = report.health.withheld, ""
     table = views.segment_table(comparison, run_names)
     summary = segments_summary(comparison, run_names)
     sub = level + 1

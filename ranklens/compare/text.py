@@ -282,6 +282,10 @@ def leaderboard_cells(report: Report, metric: str) -> tuple[list[str], list[list
             format_p(record["p_value"]), format_p(record["adjusted_p"]),
             win_tie_loss(record["wins"], record["ties"], record["losses"]),
             MARK if record["significant"] else ""])
+    if "health" in table and any(status != "passed" for status in table["health"]):
+        header.insert(-1, "health")  # before the mark, which Markdown names "sig."
+        for row, status in zip(rows, table["health"], strict=True):
+            row.insert(-1, str(status))
     return header, rows
 
 
@@ -309,7 +313,8 @@ def family_lines(report: Report, metric: str) -> list[str]:
             pairing_sentence(family, report.run_names),
             f"{MARK} = adjusted p \u2264 {alpha:g}. Intervals and p are each candidate's own "
             "comparison with the baseline, not adjusted.",
-            *filter(None, [coverage_words.leaderboard_coverage(report, metric)])]
+            *filter(None, [coverage_words.leaderboard_coverage(report, metric)]),
+            *health_words.withheld_candidates(report.health, report.candidates)]
 
 
 def _leaderboard_text(report: Report, metric: str, width: int) -> list[str]:

@@ -99,6 +99,14 @@ def withholds(health: HealthReport | None) -> bool:
     return health is not None and bool(health.withheld)
 
 
+def withheld_candidates(health: HealthReport | None, candidates: Sequence[int]) -> list[str]:
+    """Under a leaderboard: why the candidates whose documents match nothing have no verdict
+    (the leaderboard's own sentence still ranks them by their numbers)."""
+    if health is None:
+        return []
+    return list(dict.fromkeys(filter(None, (health.withheld_for(j) for j in candidates))))
+
+
 def verdict_or_withheld(health: HealthReport | None, sentences: Sequence[str]) -> list[str]:
     """The verdict's sentences, or the one that says why there is none."""
     if health is not None and health.withheld:
