@@ -22,7 +22,7 @@ import pandas as pd
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from ranklens.app import downloads, markup, share_widget, widgets
+from ranklens.app import downloads, health_view, markup, share_widget, widgets
 from ranklens.app import state as app_state
 from ranklens.app.cards import show_card
 from ranklens.app.entrypoint import run_through_app
@@ -282,9 +282,11 @@ def show_verdict(report: Report, metric: str) -> None:
     metric = comparison.metric
     name_a, name_b = shown = markup.names(report.pair_names)
     first = conclusion(comparison, shown)
+    first, rest = health_view.verdict_words(
+        report, first, headline(comparison, shown).removeprefix(first).strip())
     with st.container(border=True):
         st.subheader(first, anchor=False)
-        st.markdown(headline(comparison, shown).removeprefix(first).strip())
+        st.markdown(rest)
         level = round(100 * (1 - result.alpha))
         cells = st.columns([1, 1, 2, 1, 1])
         mean_help = f"Mean {metric} over the {result.n_queries:,} paired queries."
@@ -432,7 +434,8 @@ def show_leaderboard(report: Report, metric: str) -> None:
     st.dataframe(
         styled, hide_index=True, key=f"leaderboard-table:{metric}", placeholder="",
         column_order=("name", "mean", "delta", "interval", "adjusted_text", "p_text",
-                      "t_p_text", "record", "finding_short"),
+                      "t_p_text", "record", "finding_short",
+                      *(("health",) if "health" in shown else ())),
         column_config={
             "name": st.column_config.TextColumn("Run", pinned=True),
             "mean": _number_column(f"Mean {metric}", width=_text_width([f"Mean {metric}"],
@@ -452,6 +455,8 @@ def show_leaderboard(report: Report, metric: str) -> None:
             "finding_short": st.column_config.TextColumn(
                 "Finding", width=105, help="Against the baseline, at the adjusted p: better, "
                 "worse or no reliable difference"),
+            "health": st.column_config.TextColumn(
+                "Health", width=130, help="The run's health checks (see above the verdict)"),
         },
     )
     st.caption(f"{family_sentence(family, len(names))} "
@@ -804,7 +809,8 @@ def main() -> None:
         return
     files, origin = chosen
     try:
-        inputs = app_state.loaded_inputs(files)
+        inputs = app_state.loaded_inputs(
+            files, health_view.choose_id_columns() if shared is None else None)
     except InputError as error:
         st.error(f"**This file cannot be read.** {markup.text(error)}", icon=":material/error:")
         st.caption("Replace the file in the sidebar and press **Compare** again, or switch "
@@ -813,6 +819,9 @@ def main() -> None:
     settings = choose_settings(inputs) if shared is None else compare_settings(shared)
     if settings is None:
         return
+    if shared is None:
+        settings = dataclasses.replace(
+            settings, drop_self_retrieval=health_view.choose_self_retrieval())
     stored = None  # a shared link's report as its author saw it: drawn as stored
     if shared is not None:
         try:
@@ -832,6 +841,7 @@ def main() -> None:
         share_widget.share_action("compare", settings, inputs.files, report)
     elif stored is not None and recompute:
         share_widget.show_recomputed(shared, report_changes(stored, report))
+    health_view.show_health(report)
     show_warnings(report)
     show_inputs(report)
     segments = (inputs.segment_maps.get(settings.segment_column)
