@@ -22,7 +22,12 @@ from ranklens.cli.common import (
     spark_session,
     write,
 )
-from ranklens.cli.health import add_health_options, health_columns, strict_status
+from ranklens.cli.health import (
+    add_health_options,
+    health_columns,
+    strict_status,
+    with_report_health,
+)
 from ranklens.compare import text as compare_text
 from ranklens.compare.analysis import DEFAULT_METRICS, CompareSettings, LoadedInputs, load_inputs
 from ranklens.compare.coverage import TREATMENTS
@@ -243,6 +248,10 @@ def run_compare_spark(args: argparse.Namespace) -> int:
     if args.qrels is None:
         raise UsageError(f"{PROG} compare --engine spark scores runs: give --qrels (per-query "
                          "tables need no Spark: leave --engine out)")
+    if args.doc_column or args.query_column or args.drop_self_retrieval:
+        raise UsageError(f"{PROG} compare --engine spark reads the usual id columns and keeps "
+                         "every row: leave --doc-column, --query-column and "
+                         "--drop-self-retrieval out, or use the local engine")
     if args.order != "score":
         raise UsageError(f"{PROG} compare --engine spark orders documents by score only: "
                          "leave --order out, or use the local engine for --order rank")
@@ -274,9 +283,10 @@ def run_compare_spark(args: argparse.Namespace) -> int:
     finally:
         if created:
             session.stop()
+    report = with_report_health(report)  # what a report alone allows: identical runs
     status("writing")
     text = render_report(report, args.format)
     status.clear()
     write(text, args.output)
     status.done()
-    return 0
+    return strict_status(report, args.strict)

@@ -4,10 +4,12 @@ self-retrieved documents, and ``--strict`` (exit status 3 when a check fails).""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 
 from ranklens.cli.common import PROG, UsageError
 from ranklens.compare.report import Report
+from ranklens.health.checks import check_results
 
 STRICT_STATUS = 3
 """Exit status of ``ranklens compare --strict`` when a health check fails (the report is still
@@ -49,3 +51,10 @@ def strict_status(report: Report, strict: bool) -> int:
     print(f"{PROG}: {len(health.failed)} health check(s) failed: {names} (--strict: exit "
           f"status {STRICT_STATUS})", file=sys.stderr)
     return STRICT_STATUS
+
+
+def with_report_health(report: Report) -> Report:
+    """A report built elsewhere (Spark) with the checks a report alone allows."""
+    if report.health is not None:
+        return report
+    return dataclasses.replace(report, health=check_results(report))
