@@ -303,7 +303,8 @@ def show_verdict(report: Report, metric: str) -> None:
         cells[4].metric("p (t-test)", format_p(result.t_test.p_value), help="Paired t-test.")
         coverage = None if report.coverage is None else report.coverage.metric(metric)
         if coverage is not None:
-            note = coverage_words.coverage_note(coverage, result, report.pair_names)
+            note = ("" if health_view.withholds(report)  # no verdict to change
+                    else coverage_words.coverage_note(coverage, result, report.pair_names))
             st.caption(markup.text(coverage_words.coverage_line(coverage, report.pair_names)
                                    + (f" {note}" if note else "")))
         st.caption(caveat(metric))

@@ -53,6 +53,11 @@ def verdict_words(report: Report, first: str, rest: str) -> tuple[str, str]:
     return "No verdict", markup.text(health.withheld.removeprefix("No verdict: "))
 
 
+def withholds(report: Report) -> bool:
+    """Whether the report draws no verdict (then nothing may read as one)."""
+    return report.health is not None and bool(report.health.withheld)
+
+
 def choose_id_columns(key: str = "id_columns") -> dict[str, str] | None:
     """Sidebar: the runs' document and query id columns when the automatic choice is wrong
     (empty: the column whose values occur in the judgements). None when both are empty."""
