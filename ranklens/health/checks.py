@@ -83,8 +83,9 @@ def report_with_health(inputs: LoadedInputs, settings: CompareSettings,
 
 def _without_self(inputs: LoadedInputs) -> LoadedInputs:
     """The same inputs with every run's self-retrieved rows dropped (made once)."""
-    found: LoadedInputs | None = inputs.derived.get(_WITHOUT_SELF)
-    if found is None:
+    # kept with the runs it was made from (`LoadedInputs.pair` copies `derived`, not runs)
+    runs, found = inputs.derived.get(_WITHOUT_SELF, (None, None))
+    if found is None or runs is not inputs.runs:
         if any(run is None for run in inputs.runs):
             raise ValueError("the runs were scored while they were read and not kept: ask for "
                              "drop_self_retrieval when reading them (load_inputs(..., "
@@ -93,7 +94,8 @@ def _without_self(inputs: LoadedInputs) -> LoadedInputs:
         found = replace(inputs, runs=tuple(without_self_retrieval(run) for run in inputs.runs
                                            if run is not None),
                         scored={}, checked={}, derived={FACTS_KEY: facts, DROPPED: True})
-        inputs.derived[_WITHOUT_SELF] = found
+        inputs.derived[_WITHOUT_SELF] = (inputs.runs, found)
+    assert found is not None
     return found
 
 

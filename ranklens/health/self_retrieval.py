@@ -38,7 +38,7 @@ def self_hits(run: Run) -> np.ndarray:
     mask = np.zeros(len(run), dtype=bool)
     if not len(run):
         return mask
-    shared = np.flatnonzero(pc.is_in(run.queries, value_set=pc.unique(run.docs))
+    shared = np.flatnonzero(pc.is_in(run.queries, value_set=run.docs)
                             .to_numpy(zero_copy_only=False))
     if not len(shared):
         return mask

@@ -73,3 +73,14 @@ def test_html_export_shows_the_section(failing: Report) -> None:
     assert "Health checks" in page
     assert page.index("Health checks") < page.index("nDCG@10</h2>")
     assert "DOC028936" in page
+
+
+def test_changes_name_the_health_of_a_recomputed_link(failing: Report) -> None:
+    from ranklens.compare.changes import report_changes
+
+    data = json.loads(failing.to_json())
+    del data["health"]
+    older = Report.from_dict(data)
+    assert report_changes(older, failing) == (
+        "health checks: only in the recomputed report (1 failed, 7 passed)",)
+    assert report_changes(failing, failing) == ()
