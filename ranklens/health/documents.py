@@ -15,11 +15,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from ranklens.data import Qrels, Run
 from ranklens.health.result import HealthCheck
+from ranklens.metrics.arrow import take
 
 MIN_JUDGED_SHARE = 0.01
 """Below this judged share of a run's top k documents (on the queries the judgements judge),
@@ -27,10 +29,11 @@ the run's documents "match nothing" and the check fails."""
 FOLD_GAIN = 0.2
 """A way of folding ids is reported when it makes this much more of the run's ids match."""
 SAMPLE = 2_000
-"""Distinct document ids of a run that folding is tried on."""
+"""Document ids of a run that folding is tried on."""
+CHECKED = 20_000
+"""Most document ids of a run looked up in the judgements: every one of a smaller run, else
+this many spread evenly over its id table (hashing 7M ids would cost seconds per report)."""
 TITLE = "Documents that match the judgements"
-
-Fold = Callable[[pa.Array], pa.Array]
 
 
 @dataclass(frozen=True)
@@ -46,111 +49,127 @@ class IdFold:
 
 @dataclass(frozen=True)
 class DocumentFacts:
-    """A run's document ids against the judgements: how many distinct ids, how many occur in
-    the judgements, examples of each side, and a fold that makes more of them match."""
+    """A run's document ids against the judgements: how many were looked up (all of them when
+    ``exhaustive``, else `CHECKED` spread over the run), how many of those occur in the
+    judgements, examples of each side, and a fold that makes more of them match."""
 
-    distinct: int
+    checked: int
     in_qrels: int
     run_examples: tuple[str, ...]
     qrels_examples: tuple[str, ...]
     fold: IdFold | None = None
+    exhaustive: bool = True
 
     @property
     def share(self) -> float:
-        return self.in_qrels / self.distinct if self.distinct else 0.0
+        return self.in_qrels / self.checked if self.checked else 0.0
+
+    def ids(self, name: str) -> str:
+        """``"bm25's 598 document ids"`` or ``"20,000 document ids sampled from bm25"``."""
+        if self.exhaustive:
+            return f"{name}'s {self.checked:,} document ids"
+        return f"{self.checked:,} document ids sampled from {name}"
 
 
 def document_facts(run: Run, qrels: Qrels) -> DocumentFacts:
-    """Count ``run``'s distinct document ids found in ``qrels``; look for a fold when few are."""
-    docs = pc.unique(run.docs)
-    judged = pc.cast(qrels.docs, pa.string())
-    found = int(pc.sum(pc.is_in(docs, value_set=judged)).as_py() or 0)
-    sample = docs.slice(0, SAMPLE)
-    facts = DocumentFacts(len(docs), found, tuple(sample.slice(0, 3).to_pylist()),
-                          tuple(judged.slice(0, 3).to_pylist()))
-    share = facts.share
-    if share >= 1 - FOLD_GAIN or not len(judged):
+    """Look ``run``'s document ids up in ``qrels`` (at most `CHECKED` of them, spread over the
+    run); look for a fold when few are found."""
+    docs = run.docs
+    exhaustive = len(docs) <= CHECKED
+    if exhaustive:
+        docs = pc.unique(docs)
+    else:
+        docs = take(docs, np.linspace(0, len(docs) - 1, CHECKED).astype(np.int64))
+    judged_ids = pc.cast(qrels.docs, pa.string())
+    found = int(pc.sum(pc.is_in(docs, value_set=judged_ids)).as_py() or 0)
+    facts = DocumentFacts(len(docs), found, tuple(docs.slice(0, 3).to_pylist()),
+                          tuple(judged_ids.slice(0, 3).to_pylist()), None, exhaustive)
+    if facts.share >= 1 - FOLD_GAIN or not len(judged_ids):
         return facts
-    fold = find_fold(sample, judged, share)
-    return DocumentFacts(facts.distinct, facts.in_qrels, facts.run_examples,
-                         facts.qrels_examples, fold)
+    run_ids, qrels_ids = _same_queries(run, qrels)
+    return DocumentFacts(facts.checked, facts.in_qrels, facts.run_examples,
+                         facts.qrels_examples, find_fold(run_ids, qrels_ids), exhaustive)
 
 
-def find_fold(run_ids: pa.Array, qrels_ids: pa.Array, share: float) -> IdFold | None:
-    """The fewest steps (strip blanks, fold case, drop a common prefix/suffix) after which at
-    least `FOLD_GAIN` more of ``run_ids`` occur in ``qrels_ids``; None when none does."""
-    strip: Fold = pc.utf8_trim_whitespace
-    lower: Fold = pc.utf8_lower
-    tries: list[tuple[str, Sequence[Fold]]] = [
-        ("stripping blanks", (strip,)), ("folding case", (lower,)),
-        ("stripping blanks and folding case", (strip, lower))]
-    best: IdFold | None = None
-    for steps, folds in tries:
-        found = _matched(steps, _apply(run_ids, folds), _apply(qrels_ids, folds), run_ids,
-                         qrels_ids)
+FOLD_QUERIES = 100
+"""Queries (shared by run and judgements) whose documents folding is tried on."""
+
+
+def _same_queries(run: Run, qrels: Qrels) -> tuple[list[str], list[str]]:
+    """Up to `SAMPLE` document ids of the run and the judged ids of the same `FOLD_QUERIES`
+    queries: folding is tried where the two should meet, in milliseconds."""
+    judged_queries = set(qrels.queries.to_pylist())
+    names = run.queries.to_pylist()
+    codes = [code for code, name in enumerate(names) if name in judged_queries][:FOLD_QUERIES]
+    chosen = {names[code] for code in codes}
+    rows = np.flatnonzero(np.isin(run.query_codes, codes))
+    if len(rows) > SAMPLE:
+        rows = rows[np.linspace(0, len(rows) - 1, SAMPLE).astype(np.int64)]
+    run_ids = take(run.docs, run.doc_codes[rows]).to_pylist()
+    qrels_codes = [code for code, name in enumerate(qrels.queries.to_pylist()) if name in chosen]
+    qrels_rows = np.flatnonzero(np.isin(qrels.query_codes, qrels_codes))
+    qrels_ids = take(qrels.docs, qrels.doc_codes[qrels_rows]).to_pylist()
+    return [str(v) for v in run_ids], [str(v) for v in qrels_ids]
+
+
+def find_fold(run_ids: Sequence[str], qrels_ids: Sequence[str]) -> IdFold | None:
+    """The fewest steps (strip blanks, fold case, then drop a common prefix/suffix) after which
+    at least `FOLD_GAIN` more of ``run_ids`` occur in ``qrels_ids``; None when none does."""
+    if not run_ids or not qrels_ids:
+        return None
+    share = _share(run_ids, set(qrels_ids))
+    tries: list[tuple[str, Callable[[str], str]]] = [
+        ("stripping blanks", str.strip), ("folding case", str.lower),
+        ("stripping blanks and folding case", lambda v: v.strip().lower())]
+    for steps, fold in tries:
+        found = _matched(steps, run_ids, qrels_ids, fold, fold)
         if found is not None and found.share >= share + FOLD_GAIN:
             return found
-    folded_run, folded_qrels = _apply(run_ids, (strip, lower)), _apply(qrels_ids, (strip, lower))
-    affixed = _without_affixes(folded_run, folded_qrels)
-    if affixed is not None:
-        steps, run_keys, qrels_keys = affixed
-        found = _matched(steps, run_keys, qrels_keys, run_ids, qrels_ids)
-        if found is not None and found.share >= share + FOLD_GAIN:
-            best = found
-    return best
-
-
-def _apply(values: pa.Array, folds: Sequence[Fold]) -> pa.Array:
-    for fold in folds:
-        values = fold(values)
-    return values
-
-
-def _matched(steps: str, run_keys: pa.Array, qrels_keys: pa.Array, run_ids: pa.Array,
-             qrels_ids: pa.Array) -> IdFold | None:
-    where = pc.index_in(run_keys, value_set=qrels_keys)
-    hits = pc.is_valid(where)
-    count = int(pc.sum(hits).as_py() or 0)
-    if not count or not len(run_keys):
-        return None
-    first = int(pc.index(hits, True).as_py())
-    return IdFold(steps, count / len(run_keys), str(run_ids[first].as_py()),
-                  str(qrels_ids[int(where[first].as_py())].as_py()))
-
-
-def _without_affixes(run_keys: pa.Array, qrels_keys: pa.Array
-                     ) -> tuple[str, pa.Array, pa.Array] | None:
-    """Both sides without the prefix and suffix all their sampled ids share (a prefix stops
-    before trailing digits, a suffix after leading ones: ``doc0`` is the prefix ``doc``)."""
-    run_list = run_keys.to_pylist()
-    qrels_list = qrels_keys.slice(0, SAMPLE).to_pylist()
-    prefixes = [_prefix(run_list), _prefix(qrels_list)]
-    suffixes = [_suffix(run_list), _suffix(qrels_list)]
+    run_keys = [v.strip().lower() for v in run_ids]
+    qrels_keys = [v.strip().lower() for v in qrels_ids]
+    prefixes = (_prefix(run_keys), _prefix(qrels_keys))
+    suffixes = (_suffix(run_keys), _suffix(qrels_keys))
     if prefixes[0] == prefixes[1] and suffixes[0] == suffixes[1]:
         return None
     said = []
-    for side, prefix, suffix in (("the run's", prefixes[0], suffixes[0]),
-                                 ("the qrels'", prefixes[1], suffixes[1])):
-        parts = ([f"the prefix `{prefix}`"] if prefix and prefixes[0] != prefixes[1] else []) + \
-            ([f"the suffix `{suffix}`"] if suffix and suffixes[0] != suffixes[1] else [])
+    cuts = []
+    for side, prefix, suffix, other_prefix, other_suffix in (
+            ("the run's", prefixes[0], suffixes[0], prefixes[1], suffixes[1]),
+            ("the qrels'", prefixes[1], suffixes[1], prefixes[0], suffixes[0])):
+        head = prefix if prefix != other_prefix else ""
+        tail = suffix if suffix != other_suffix else ""
+        parts = ([f"the prefix `{head}`"] if head else []) + \
+            ([f"the suffix `{tail}`"] if tail else [])
         if parts:
             said.append(f"{' and '.join(parts)} from {side} ids")
-    if not said:
+        cuts.append(_cutter(head, tail))
+    found = _matched("folding case and removing " + " and ".join(said), run_ids, qrels_ids,
+                     cuts[0], cuts[1])
+    return found if found is not None and found.share >= share + FOLD_GAIN else None
+
+
+def _cutter(head: str, tail: str) -> Callable[[str], str]:
+    def cut(value: str) -> str:
+        value = value.strip().lower()
+        if head and value.startswith(head):
+            value = value[len(head):]
+        if tail and value.endswith(tail):
+            value = value[:len(value) - len(tail)]
+        return value
+    return cut
+
+
+def _share(values: Sequence[str], known: set[str]) -> float:
+    return sum(1 for value in values if value in known) / len(values) if values else 0.0
+
+
+def _matched(steps: str, run_ids: Sequence[str], qrels_ids: Sequence[str],
+             run_fold: Callable[[str], str], qrels_fold: Callable[[str], str]) -> IdFold | None:
+    keys = {qrels_fold(value): value for value in qrels_ids}
+    hits = [(value, keys[run_fold(value)]) for value in run_ids if run_fold(value) in keys]
+    if not hits:
         return None
-
-    def cut(values: pa.Array, prefix: str, suffix: str) -> pa.Array:
-        if prefix:
-            values = pc.utf8_slice_codeunits(values, len(prefix))
-        if suffix:
-            values = pc.utf8_slice_codeunits(values, 0, -len(suffix))
-        return values
-
-    same_prefix = prefixes[0] == prefixes[1]
-    same_suffix = suffixes[0] == suffixes[1]
-    run_cut = cut(run_keys, "" if same_prefix else prefixes[0], "" if same_suffix else suffixes[0])
-    qrels_cut = cut(qrels_keys, "" if same_prefix else prefixes[1],
-                    "" if same_suffix else suffixes[1])
-    return "folding case and removing " + " and ".join(said), run_cut, qrels_cut
+    return IdFold(steps, len(hits) / len(run_ids), hits[0][0], hits[0][1])
 
 
 def _common_start(values: list[str]) -> str:
@@ -179,7 +198,7 @@ def documents_check(index: int, name: str, facts: DocumentFacts, judged_share: f
     report's coverage; the share of its ids in the judgements when there is none)."""
     share = facts.share if judged_share is None else judged_share
     numbers = {"judged_share": share, "depth": depth, "queries": queries,
-               "distinct_documents": facts.distinct, "documents_in_qrels": facts.in_qrels}
+               "documents_checked": facts.checked, "documents_in_qrels": facts.in_qrels}
     fold = facts.fold
     if fold is not None:
         numbers["fold_share"] = fold.share
@@ -197,9 +216,8 @@ def documents_check(index: int, name: str, facts: DocumentFacts, judged_share: f
             action = ("Write the run's document ids exactly as the judgements do (or the "
                       "judgements' as the run does), then compare again.")
         elif facts.in_qrels == 0:
-            message = (f"None of {name}'s {facts.distinct:,} document ids occurs in the "
-                       f"judgements ({written}), even after folding case, stripping blanks or "
-                       "a common prefix/suffix.")
+            message = (f"None of {facts.ids(name)} occurs in the judgements ({written}), even "
+                       "after folding case, stripping blanks or a common prefix/suffix.")
             action = ("Check that the run and the judgements are of the same collection, and "
                       "that the document id column is the right one (--doc-column, "
                       "columns={'doc_id': ...}).")

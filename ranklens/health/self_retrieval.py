@@ -17,6 +17,7 @@ import pyarrow.compute as pc
 
 from ranklens.data import Run
 from ranklens.health.result import HealthCheck
+from ranklens.metrics.arrow import take
 
 TITLE = "Self-retrieval"
 EXAMPLES = 3
@@ -38,16 +39,35 @@ def self_hits(run: Run) -> np.ndarray:
     mask = np.zeros(len(run), dtype=bool)
     if not len(run):
         return mask
-    shared = np.flatnonzero(pc.is_in(run.queries, value_set=run.docs)
-                            .to_numpy(zero_copy_only=False))
-    if not len(shared):
+    # dictionary entries that are some query's id: only ids as long as a query id can be one
+    # (a length test over the offsets, then a lookup of those few against the queries)
+    lengths = _lengths(run.docs)
+    maybe = np.flatnonzero(np.isin(lengths, np.unique(_lengths(run.queries))))
+    if not len(maybe):
         return mask
-    rows = np.flatnonzero(np.isin(run.query_codes, shared))
-    docs = run.docs.take(pa.array(run.doc_codes[rows]))
-    queries = run.queries.take(pa.array(run.query_codes[rows]))
-    same = pc.equal(pc.cast(docs, pa.string()), pc.cast(queries, pa.string()))
-    mask[rows] = np.asarray(same.to_numpy(zero_copy_only=False), dtype=bool)
+    found = pc.is_in(take(run.docs, maybe), value_set=run.queries)
+    entries = maybe[_true(found)]
+    if not len(entries):
+        return mask
+    rows = np.flatnonzero(np.isin(run.doc_codes, entries))
+    same = pc.equal(pc.cast(take(run.docs, run.doc_codes[rows]), pa.string()),
+                    pc.cast(take(run.queries, run.query_codes[rows]), pa.string()))
+    mask[rows[_true(same)]] = True
     return mask
+
+
+def _lengths(ids: pa.Array) -> np.ndarray:
+    """Byte length of each id, from the string offsets (no copy of the text)."""
+    width = np.int64 if pa.types.is_large_string(ids.type) else np.int32
+    offsets = np.frombuffer(ids.buffers()[1], dtype=width, count=len(ids) + 1,
+                            offset=ids.offset * np.dtype(width).itemsize)
+    return np.diff(offsets)
+
+
+def _true(flags: pa.Array) -> np.ndarray:
+    """Positions where a boolean arrow array is true (nulls count as false)."""
+    return np.asarray(pc.indices_nonzero(pc.fill_null(flags, False)).to_pylist(),
+                      dtype=np.int64)
 
 
 def self_retrieval(run: Run) -> SelfRetrieval:
@@ -60,7 +80,7 @@ def self_retrieval(run: Run) -> SelfRetrieval:
     np.maximum.at(best, run.query_codes, run.scores)
     at_top = int(np.count_nonzero(run.scores[rows] >= best[run.query_codes[rows]]))
     codes = np.unique(run.query_codes[rows])
-    examples = tuple(run.queries.take(pa.array(codes[:EXAMPLES])).to_pylist())
+    examples = tuple(take(run.queries, codes[:EXAMPLES]).to_pylist())
     return SelfRetrieval(len(rows), len(codes), at_top, examples)
 
 
