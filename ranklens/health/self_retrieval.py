@@ -104,13 +104,15 @@ def self_retrieval_check(index: int, name: str, found: SelfRetrieval,
         return HealthCheck("self-retrieval", TITLE, "passed",
                            f"{name} retrieves no query as its own document.", "", name,
                            (index,), numbers)
-    counted = (f"{name} retrieves the query itself as a document on {found.queries:,} "
-               f"queries ({found.rows:,} rows, {found.at_top:,} of them at the top)")
+    queries = f"{found.queries:,} quer{'y' if found.queries == 1 else 'ies'}"
+    counted = (f"{name} retrieves the query itself as a document on {queries} "
+               f"({found.rows:,} row{'' if found.rows == 1 else 's'}, {found.at_top:,} at the "
+               "top)")
     if dropped:
         return HealthCheck(
             "self-retrieval", TITLE, "passed",
             f"{counted}: dropped before scoring, as BEIR does, so the documents ranked under "
-            f"them move up one place and those {found.queries:,} queries score without them.",
+            f"them move up one place and those {queries} score without them.",
             "", name, (index,), numbers, examples)
     return HealthCheck(
         "self-retrieval", TITLE, "warning",
