@@ -144,10 +144,12 @@ def _leaderboard_section(report: Report, metric: str) -> str:
                                                           if record["baseline"] else "")),
              *(html_common.number_cell(record[column], style)
                for column, _, style in _LEADERBOARD_COLUMNS),
-             html_common.text_cell(str(record["finding"]))]
+             html_common.text_cell(str(record["finding"])),
+             *([html_common.text_cell(str(record["health"]))] if "health" in record else [])]
             for record in records]
     leaderboard = html_common.table(
-        ["Run", *(header for _, header, _ in _LEADERBOARD_COLUMNS), "Finding"], rows,
+        ["Run", *(header for _, header, _ in _LEADERBOARD_COLUMNS), "Finding",
+         *(["Health"] if "health" in table else [])], rows,
         css_class="leaderboard", row_classes=["overall" if r["baseline"] else ""
                                               for r in records])
     family = report.family(metric)

@@ -84,3 +84,21 @@ def test_changes_name_the_health_of_a_recomputed_link(failing: Report) -> None:
     assert report_changes(older, failing) == (
         "health checks: only in the recomputed report (1 failed, 7 passed)",)
     assert report_changes(failing, failing) == ()
+
+
+def test_leaderboard_names_each_candidates_health(data: Path) -> None:
+    from ranklens.compare import html, views
+
+    report = build_report(data / "bm25.trec", data / "neural.trec", data / "neural_upper.trec",
+                          qrels=data / "qrels.trec", settings=FAST)
+    table = views.leaderboard_table(report, "nDCG@10").set_index("run")
+    assert table.loc["neural_upper", "health"] == "failed: documents"
+    assert table.loc["neural_upper", "finding"] == "no verdict"
+    assert table.loc["neural", "health"] == "passed"
+    assert table.loc["neural", "finding"] != "no verdict"
+    text = render_text(report)
+    assert "No verdict: the documents of neural_upper do not match" in text
+    assert "<th>Health</th>" in html.render(report)
+    assert report.candidate_report(1).health is not None
+    assert report.candidate_report(1).health.withheld == ""
+    assert report.candidate_report(2).health.withheld.startswith("No verdict")
