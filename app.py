@@ -13,7 +13,7 @@ from pathlib import Path
 import streamlit as st
 
 from ranklens import __version__, methods
-from ranklens.app import share_widget
+from ranklens.app import auth, share_widget
 from ranklens.app.entrypoint import running_in_app
 from ranklens.share import PAGE_KINDS
 
@@ -64,6 +64,7 @@ def main() -> None:
     link = share_widget.resolve_shared()  # ?report=<token>, or the report this session opened
     menu = pages()
     page = resolve_page(menu, compare_alias())
+    auth.gate()  # sign-in, when the secrets have [auth]: stops here for anyone not allowed
     shared_sidebar()
     # PAGE_KINDS is in menu order: compare, mde, ppi (the Methods page has no shared state).
     if share_widget.enter_shared(link, page, dict(zip(PAGE_KINDS, menu[:len(PAGE_KINDS)],

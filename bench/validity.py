@@ -18,6 +18,19 @@ true difference 0.010, the three proxies of the methods page's table. Coverage o
 interval of the finite-sample default and of the asymptotic method, and the mean width of
 the default against classic PPI and gold only computed with the same (t) rule.
 
+Part 3, FCR-adjusted segment intervals (issue 32): 40 segments, 10 of them with a true
+difference, BH selection and `fcr_adjust`; the false coverage rate of the selected intervals
+and the count of intervals that read differently from their q-value.
+
+Part 4, several training seeds (issue 31): the new-run interval of `compare_seeds` with 3 and
+5 seeds, 50 and 200 queries and seed variance 0, 0.5x and 2x the query variance; the two-level
+bootstrap beside it.
+
+Part 5, several collections (issue 32): coverage of the stratified macro-average interval of
+`macro_compare` and the type-I error of its p-value, 3 collections of 30-200 queries.
+
+``--only mean|ppi|fcr|seeds|macro`` prints one part.
+
 Monte Carlo error of a coverage near 0.95 over R replications: sqrt(.95 * .05 / R), 0.0049
 at R = 2,000. Library defaults throughout: 10,000 resamples, 10,000 permutations, alpha 0.05.
 Seeds are fixed: the same command prints the same table.
@@ -33,16 +46,21 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ranklens.data import MetricResult
 from ranklens.stats import (
     SmallSampleWarning,
+    compare,
+    fcr_adjust,
+    macro_compare,
     paired_bootstrap,
     paired_t_test,
     permutation_test,
     sign_flip_interval,
 )
-from ranklens.stats.distributions import normal_quantile, t_quantile
+from ranklens.stats.distributions import normal_quantile, t_quantile, t_two_sided
 from ranklens.stats.interval import SIGN_FLIP_BELOW
 from ranklens.stats.ppi import estimate, optimal_lambda, regression_lambda
+from ranklens.stats.random_effects import new_run_moments
 
 ALPHA = 0.05
 SIZES = (10, 20, 50, 200)
@@ -155,6 +173,270 @@ def _ppi_chunk(
     }
 
 
+# --- FCR-adjusted intervals of segments (issue 32) -------------------------------------------
+
+FCR_SEGMENTS, FCR_ALTERNATIVES, FCR_QUERIES, FCR_EFFECT = 40, 10, 50, 0.04
+
+
+def fcr_simulation(
+    replications: int, *, n_segments: int = FCR_SEGMENTS, n_alternatives: int = FCR_ALTERNATIVES,
+    n_queries: int = FCR_QUERIES, effect: float = FCR_EFFECT, n_resamples: int = 2000,
+    seed: int = 32,
+) -> dict[str, float]:
+    """False coverage rate of the selected intervals, adjusted and marginal, over replications.
+
+    Each replication: ``n_segments`` independent segments of ``n_queries`` per-query
+    differences ~ Normal(true delta, 0.1^2); the first ``n_alternatives`` have true delta
+    ``effect``, the rest 0. BH at .05 selects; a selected interval that misses its true delta
+    is a false coverage. Also counted: intervals that read differently from their q-value.
+    """
+    rng = np.random.default_rng(seed)
+    truth = np.array([effect] * n_alternatives + [0.0] * (n_segments - n_alternatives))
+    ids = [f"q{i:03d}" for i in range(n_queries)]
+    shares, marginal_shares, disagreements, marginal_disagreements, selected = [], [], 0, 0, 0
+    for replication in range(replications):
+        comparisons, deltas = [], []
+        for k in range(n_segments):
+            a = rng.uniform(0.2, 0.8, n_queries)
+            b = a + truth[k] + rng.normal(0.0, 0.1, n_queries)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", SmallSampleWarning)
+                comparisons.append(compare(
+                    MetricResult.from_arrays("m", ids, a), MetricResult.from_arrays("m", ids, b),
+                    n_resamples=n_resamples, n_permutations=n_resamples,
+                    seed=np.random.SeedSequence([seed, replication, k])))
+            deltas.append(b - a)
+        adjusted = fcr_adjust(comparisons, 0.05, deltas=deltas)
+        missed = marginal_missed = 0
+        for item, true in zip(adjusted.intervals, truth, strict=True):
+            if item.selected:
+                missed += not item.low <= true <= item.high
+                marginal_missed += not item.marginal_low <= true <= item.marginal_high
+            marginal_disagreements += (item.marginal_low > 0 or item.marginal_high < 0) != (
+                item.selected)
+        shares.append(missed / max(adjusted.n_selected, 1))
+        marginal_shares.append(marginal_missed / max(adjusted.n_selected, 1))
+        disagreements += len(adjusted.disagreements)
+        selected += adjusted.n_selected
+    total = replications * n_segments
+    return {
+        "fcr": float(np.mean(shares)), "fcr_se": float(np.std(shares) / np.sqrt(replications)),
+        "marginal_fcr": float(np.mean(marginal_shares)),
+        "disagreement_share": disagreements / total, "disagreements": disagreements,
+        "marginal_disagreement_share": marginal_disagreements / total,
+        "mean_selected": selected / replications,
+    }
+
+
+
+def _print_fcr(r: int) -> None:
+    started = time.perf_counter()
+    numbers = fcr_simulation(r)
+    print(f"## FCR-adjusted segment intervals ({r:,} simulated reports)\n")
+    print(f"{FCR_SEGMENTS} independent segments of {FCR_QUERIES} queries, per-query differences "
+          f"~ Normal(true delta, 0.1^2); {FCR_ALTERNATIVES} segments have true delta "
+          f"{FCR_EFFECT}, the rest 0. `compare` per segment (2,000 resamples and permutations), "
+          "BH at alpha = .05 selects, `fcr_adjust` shows the selected at 1 - R alpha / m. False "
+          "coverage rate = mean over reports of (selected intervals missing their true delta) / "
+          "max(R, 1).\n")
+    print("| quantity | value |\n|---|---:|")
+    print(f"| mean number selected R (of {FCR_SEGMENTS}) | {numbers['mean_selected']:.2f} |")
+    print(f"| false coverage rate, FCR-adjusted intervals | {numbers['fcr']:.4f} "
+          f"(+-{numbers['fcr_se']:.4f}) |")
+    print(f"| false coverage rate, marginal 95% intervals of the same selection | "
+          f"{numbers['marginal_fcr']:.4f} |")
+    print(f"| intervals reading differently from their q-value, adjusted | "
+          f"{numbers['disagreements']} of {r * FCR_SEGMENTS:,} "
+          f"({numbers['disagreement_share']:.2%}) |")
+    print(f"| the same for the marginal 95% intervals | "
+          f"{numbers['marginal_disagreement_share']:.2%} |\n")
+    print(f"_{time.perf_counter() - started:.0f} s._\n", file=sys.stderr)
+
+
+# --- several training seeds per system (issue 31) -------------------------------------------
+
+SEED_COUNTS, SEED_QUERIES, SEED_RATIOS = (3, 5), (50, 200), (0.0, 0.5, 2.0)
+SEED_SCALES = ("mean", "query")
+_QUERY_SD, _SYSTEM_SD, _QUERY_SEED_SD = 0.2, 0.07, 0.05
+
+
+def seed_samples(
+    rng: np.random.Generator, replications: int, n_seeds: int, n_queries: int, ratio: float,
+    *, scale: str = "mean", delta: float = 0.0,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Stacks (replications, queries, seeds) of per-query values of A and B.
+
+    Y = query effect (sd 0.2, shared) + system x query effect (sd 0.07 each, so the
+    per-query differences have variance 2 * 0.07^2 ~ 0.0098) + seed effect + query x seed
+    effect (sd 0.05) (+ ``delta`` for B). The seed variance is ``ratio`` times the "query
+    variance": with ``scale="mean"`` the variance of the paired mean over query samples,
+    2 * 0.07^2 / n (both sources matter); with ``scale="query"`` the per-query one, 2 * 0.07^2
+    (the seed spread swamps the queries).
+    """
+    per_query = 2 * _SYSTEM_SD**2
+    seed_variance = ratio * (per_query / n_queries if scale == "mean" else per_query)
+    shape = (replications, n_queries, 1)
+    query = rng.normal(0.0, _QUERY_SD, shape)
+    stacks = []
+    for shift in (0.0, delta):
+        stacks.append(
+            shift + query + rng.normal(0.0, _SYSTEM_SD, shape)
+            + rng.normal(0.0, np.sqrt(seed_variance), (replications, 1, n_seeds))
+            + rng.normal(0.0, _QUERY_SEED_SD, (replications, n_queries, n_seeds)))
+    return stacks[0], stacks[1]
+
+
+def seed_validity(
+    replications: int, n_seeds: int, n_queries: int, ratio: float, *, scale: str = "mean",
+    seed: int = 31,
+) -> dict[str, float]:
+    """Coverage and type-I error of the new-run interval and of the paired t-interval.
+
+    True difference 0; the new-run interval of `ranklens.stats.random_effects` and the paired
+    t-interval of the per-query seed means ("these runs") on the same samples. Also the
+    mean widths, for the zero-seed-variance agreement.
+    """
+    rng = np.random.default_rng([seed, n_seeds, n_queries, int(ratio * 10),
+                                 SEED_SCALES.index(scale)])
+    covered = rejected = paired_covered = 0
+    widths, paired_widths = [], []
+    for start in range(0, replications, 1000):
+        size = min(1000, replications - start)
+        a, b = seed_samples(rng, size, n_seeds, n_queries, ratio, scale=scale)
+        estimate, standard_error, df, _, _ = new_run_moments(a, b)
+        half = np.array([t_quantile(0.975, d) for d in df]) * standard_error
+        covered += int(np.count_nonzero(np.abs(estimate) <= half))
+        t_stat = np.abs(estimate) / standard_error
+        rejected += sum(t_two_sided(t, d) <= ALPHA for t, d in zip(t_stat, df, strict=True))
+        widths.append(2 * half)
+        differences = b.mean(axis=2) - a.mean(axis=2)
+        paired_half = t_quantile(0.975, n_queries - 1) * differences.std(
+            axis=1, ddof=1) / np.sqrt(n_queries)
+        paired_covered += int(np.count_nonzero(np.abs(differences.mean(axis=1)) <= paired_half))
+        paired_widths.append(2 * paired_half)
+    return {
+        "coverage": covered / replications, "type_i": rejected / replications,
+        "paired_coverage": paired_covered / replications,
+        "width": float(np.concatenate(widths).mean()),
+        "paired_width": float(np.concatenate(paired_widths).mean()),
+    }
+
+
+def two_level_bootstrap_coverage(
+    replications: int, n_seeds: int, n_queries: int, ratio: float, *, n_resamples: int = 1000,
+    seed: int = 131,
+) -> float:
+    """Coverage of the two-level (queries, then each system's seeds) percentile bootstrap.
+
+    The method the issue offered beside the random-effects model; measured to show why it is
+    not the one used (few seeds: ten distinct seed resamples at 3 seeds).
+    """
+    rng = np.random.default_rng([seed, n_seeds, n_queries, int(ratio * 10)])
+    a_all, b_all = seed_samples(rng, replications, n_seeds, n_queries, ratio)
+    covered = 0
+    for a, b in zip(a_all, b_all, strict=True):
+        queries = rng.integers(0, n_queries, (n_resamples, n_queries))
+        means = []
+        for values in (a, b):
+            per_seed = values[queries].mean(axis=1)  # (resamples, seeds)
+            picks = rng.integers(0, n_seeds, (n_resamples, n_seeds))
+            means.append(np.take_along_axis(per_seed, picks, axis=1).mean(axis=1))
+        low, high = np.quantile(means[1] - means[0], [ALPHA / 2, 1 - ALPHA / 2])
+        covered += low <= 0.0 <= high
+    return covered / replications
+
+
+def _print_seeds(r: int) -> None:
+    started = time.perf_counter()
+    print(f"## A new training run: several seeds per system ({r:,} samples each)\n")
+    print("Per-query values Y = query (sd 0.2, shared) + system x query (sd 0.07 per system) + "
+          "seed + query x seed (sd 0.05); true difference 0. Seed variance = ratio x query "
+          "variance, where the query variance is that of the paired mean over query samples "
+          "(2 x 0.07^2 / n, scale *mean*) or per query (2 x 0.07^2, scale *query*). "
+          "`compare_seeds`' new-run interval (random-effects t, Satterthwaite df) against the "
+          "paired t-interval of the per-query seed means (these runs).\n")
+    print("| scale | seeds | queries | ratio | new-run coverage | new-run type-I | paired "
+          "coverage | width new-run / paired |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for scale in SEED_SCALES:
+        for k in SEED_COUNTS:
+            for n in SEED_QUERIES:
+                for ratio in SEED_RATIOS:
+                    if scale == "query" and ratio == 0.0:
+                        continue  # the same as scale "mean"
+                    row = seed_validity(r, k, n, ratio, scale=scale)
+                    print(f"| {scale} | {k} | {n} | {ratio:g} | {row['coverage']:.4f} | "
+                          f"{row['type_i']:.4f} | {row['paired_coverage']:.4f} | "
+                          f"{row['width'] / row['paired_width']:.3f} |")
+    boot_r = max(100, r // 10)
+    print(f"\nTwo-level percentile bootstrap (queries, then each system's seeds; 1,000 "
+          f"resamples; {boot_r:,} samples each, scale *mean*, 50 queries):\n")
+    print("| seeds | ratio | coverage |\n|---:|---:|---:|")
+    for k in SEED_COUNTS:
+        for ratio in SEED_RATIOS:
+            print(f"| {k} | {ratio:g} | {two_level_bootstrap_coverage(boot_r, k, 50, ratio):.3f} |")
+    print(f"\n_{time.perf_counter() - started:.0f} s._\n", file=sys.stderr)
+
+
+# --- several collections: the macro average (issue 32) ---------------------------------------
+
+MACRO_SIZES = (30, 80, 200)
+_MACRO_TRUTH = (0.01, -0.02, 0.03)
+
+
+def _macro_sample(rng: np.random.Generator, sizes: tuple[int, ...]) -> dict[str, np.ndarray]:
+    """Three collections: normal (sd .1), centred exponential (sd .15), normal (sd .05)."""
+    return {
+        "c1": _MACRO_TRUTH[0] + rng.normal(0.0, 0.1, sizes[0]),
+        "c2": _MACRO_TRUTH[1] + rng.exponential(0.15, sizes[1]) - 0.15,
+        "c3": _MACRO_TRUTH[2] + rng.normal(0.0, 0.05, sizes[2]),
+    }
+
+
+def macro_validity(
+    replications: int, sizes: tuple[int, ...] = MACRO_SIZES, *, n_resamples: int = 2000,
+    seed: int = 33, with_p: bool = False,
+) -> dict[str, float]:
+    """Coverage of the macro-average intervals (true macro = mean of the three true means).
+
+    With ``with_p`` also the type-I error of the stratified sign-flip p-value, on the same
+    samples with each collection's true mean subtracted (a symmetric null where the
+    collections are normal; the exponential one is skewed).
+    """
+    rng = np.random.default_rng([seed, *sizes])
+    truth = float(np.mean(_MACRO_TRUTH))
+    counts = {"studentized": 0, "percentile": 0, "type_i": 0}
+    for replication in range(replications):
+        sample = _macro_sample(rng, sizes)
+        for method in ("studentized", "percentile"):
+            result = macro_compare(sample, interval=method, n_resamples=n_resamples,
+                                   n_permutations=1, seed=replication)
+            counts[method] += result.low <= truth <= result.high
+        if with_p:
+            null = {name: values - _MACRO_TRUTH[i]
+                    for i, (name, values) in enumerate(sample.items())}
+            p = macro_compare(null, n_resamples=1, n_permutations=n_resamples,
+                              seed=replication, interval="percentile").p_value
+            counts["type_i"] += p <= ALPHA
+    return {key: value / replications for key, value in counts.items()}
+
+
+def _print_macro(r: int) -> None:
+    started = time.perf_counter()
+    print(f"## Macro average over collections ({r:,} samples each, 2,000 resamples)\n")
+    print("Three collections per sample: normal (sd .1), centred exponential (sd .15), normal "
+          "(sd .05), true means .01 / -.02 / .03; `macro_compare` resamples queries within each "
+          "collection. Type-I error: the same samples with each collection's true mean "
+          "subtracted, the stratified sign-flip p-value at .05.\n")
+    print("| queries per collection | bootstrap-t (default) | percentile | type-I of p |")
+    print("|---|---:|---:|---:|")
+    for sizes in ((30, 30, 30), MACRO_SIZES, (200, 200, 200), (30, 200, 200)):
+        row = macro_validity(r, sizes, with_p=True)
+        print(f"| {' / '.join(map(str, sizes))} | {row['studentized']:.4f} | "
+              f"{row['percentile']:.4f} | {row['type_i']:.4f} |")
+    print(f"\n_{time.perf_counter() - started:.0f} s._\n", file=sys.stderr)
+
+
 # --- Markdown -------------------------------------------------------------------------------
 
 
@@ -209,7 +491,7 @@ def main() -> None:
     parser.add_argument("--replications", type=int, default=2000)
     parser.add_argument("--ppi-replications", type=int, default=None,
                         help="samples per PPI++ setting (default: --replications)")
-    parser.add_argument("--only", choices=("mean", "ppi"), default=None,
+    parser.add_argument("--only", choices=("mean", "ppi", "fcr", "seeds", "macro"), default=None,
                         help="print one part only")
     parser.add_argument("--sizes", default=",".join(map(str, SIZES)),
                         help="query counts of the mean-difference part (default 10,20,50,200)")
@@ -225,10 +507,16 @@ def main() -> None:
                        + (["--sizes", args.sizes] if sizes != SIZES else []))
     print(f"Command: `.venv/bin/python bench/validity.py {command}` (fixed seeds; Monte Carlo "
           f"error of a share near 0.95: +-{np.sqrt(0.95 * 0.05 / r):.4f}).\n")
-    if args.only != "ppi":
+    if args.only in (None, "mean"):
         _print_mean(r, sizes)
-    if args.only != "mean":
+    if args.only in (None, "ppi"):
         _print_ppi(r_ppi)
+    if args.only in (None, "fcr"):
+        _print_fcr(r)
+    if args.only in (None, "seeds"):
+        _print_seeds(r)
+    if args.only in (None, "macro"):
+        _print_macro(r)
     print(f"_{time.perf_counter() - started:.0f} s._")
 
 

@@ -15,7 +15,8 @@ import math
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-NOT_COMPARED = frozenset({"kind", "ranklens_version", "inputs", "settings", "headline"})
+NOT_COMPARED = frozenset({"kind", "schema", "ranklens_version", "inputs", "settings",
+                          "headline", "non_finite"})
 """Payload keys that are not results (or are compared on their own: settings, headline)."""
 MAX_PATHS = 3
 """Other differing values named by their path; the rest are counted."""

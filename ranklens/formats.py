@@ -49,6 +49,12 @@ def format_value(value: float, digits: int = 4) -> str:
     return f"{value:.{digits}f}".replace("-", MINUS)
 
 
+def slug(value: str) -> str:
+    """``value`` as an id (HTML ids, page anchors, file names): letters and digits, the rest
+    as hyphens, lower case."""
+    return "".join(ch if ch.isalnum() else "-" for ch in value).strip("-").lower()
+
+
 def format_percent(fraction: float) -> str:
     """A power (or any chance) as a percentage with one decimal: 0.44316 -> ``44.3%``."""
     return f"{100.0 * fraction:.1f}%"

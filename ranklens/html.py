@@ -4,9 +4,8 @@
 with the style, the sections, a footer and, when given, a JSON block
 (``<script type="application/json">``, never a script that runs). ``number_cell`` writes a
 number for people and keeps its exact value in ``data-value``; ``chart_svg`` draws an Altair
-chart as inline SVG with vl-convert (no script, no network). ``jsonable`` turns result
-dataclasses into plain JSON values (NaN and infinities as null, so a browser's JSON.parse
-reads it too).
+chart as inline SVG with vl-convert (no script, no network). The embedded JSON is written by
+``ranklens.codec`` (strict: a browser's JSON.parse reads it).
 
 The Compare report (``ranklens.compare.html``), the MDE plan (``ranklens.plan.html``) and the
 PPI analysis (``ranklens.ppi.html``) are written with these. Nothing here computes a statistic
@@ -15,13 +14,13 @@ or knows what a report says.
 
 from __future__ import annotations
 
-import dataclasses
 import html
 import json
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from ranklens import codec
 from ranklens.formats import (
     Card,
     direction,
@@ -31,6 +30,7 @@ from ranklens.formats import (
     format_value,
     spans,
 )
+from ranklens.formats import slug as slug  # the exports' ids: ranklens.formats.slug
 from ranklens.io import InputFile
 
 STYLE = """
@@ -146,8 +146,9 @@ def embedded_json(document_text: str, json_id: str) -> str:
 
 
 def dumps(payload: Any) -> str:
-    """``payload`` as strict JSON text for `document` (NaN is an error: pass `jsonable`'s)."""
-    return json.dumps(payload, ensure_ascii=False, allow_nan=False)
+    """``payload`` as strict JSON text for `document` (`ranklens.codec.dumps`: a non-finite
+    number is null, named under ``"non_finite"``)."""
+    return codec.dumps(payload)
 
 
 def embedded_payload(document_text: str, json_id: str) -> dict[str, Any]:
@@ -307,32 +308,6 @@ def script_json(source: str) -> str:
     """JSON safe inside ``<script>``: ``<``, ``>`` and ``&`` only occur in JSON strings, where
     their ``\\u`` escapes mean the same, so no ``</script>`` can end the block early."""
     return source.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-
-
-def slug(value: str) -> str:
-    """``value`` as an id: letters and digits, the rest as hyphens, lower case."""
-    return "".join(ch if ch.isalnum() else "-" for ch in value).strip("-").lower()
-
-
-def jsonable(value: Any) -> Any:
-    """``value`` as plain JSON values: dataclasses and mappings as objects, sequences as
-    lists, numpy scalars as numbers, NaN and infinities as None (null)."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {field.name: jsonable(getattr(value, field.name))
-                for field in dataclasses.fields(value)}
-    if isinstance(value, Mapping):
-        return {str(key): jsonable(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [jsonable(item) for item in value]
-    if isinstance(value, bool) or value is None or isinstance(value, str):
-        return value
-    if hasattr(value, "item") and not isinstance(value, (int, float)):  # numpy scalar
-        value = value.item()
-    if isinstance(value, float):
-        return value if math.isfinite(value) else None
-    if isinstance(value, int):
-        return value
-    raise TypeError(f"{type(value).__name__} has no JSON form here")
 
 
 def _exact(value: Any) -> str:

@@ -38,6 +38,7 @@ from typing import Any, TypeAlias
 from ranklens.compare.analysis import CompareSettings, load_inputs
 from ranklens.compare.family import MAX_RUNS, run_role
 from ranklens.compare.report import Report
+from ranklens.errors import RanklensError
 from ranklens.io import InputFile, sha256_hex
 from ranklens.plan.settings import PlanSettings
 from ranklens.ppi.settings import PPISettings
@@ -56,7 +57,7 @@ SETTINGS_TYPES: dict[str, type[PageSettings]] = {
     "compare": CompareSettings, "mde": PlanSettings, "ppi": PPISettings}
 
 
-class SharedFormatError(ValueError):
+class SharedFormatError(RanklensError, ValueError):
     """A stored snapshot this version of ranklens cannot turn back into a page.
 
     Raised for snapshots written by a newer ranklens (another format or unknown settings) or
@@ -74,7 +75,8 @@ class Shared:
     they were shared; ``version`` is the ranklens version that shared them. ``result`` is the
     computed result stored with the link (plain JSON, see the module docstring) and
     ``computed_by`` the version that computed it; both None for a format-1 link, which stored
-    no numbers.
+    no numbers. ``shared_by`` is who shared it (the signed-in account), None when sign-in was
+    off; ``created_at`` is when.
     """
 
     token: ReportToken
@@ -87,6 +89,7 @@ class Shared:
     result: dict[str, Any] | None = None
     computed_by: str | None = None
     format: int = SNAPSHOT_FORMAT
+    shared_by: str | None = None
 
     def file(self, role: str) -> InputFile | None:
         """The input shared under ``role``, or None."""
@@ -106,6 +109,7 @@ def share(
     *,
     result: Report | Mapping[str, Any],
     ttl: timedelta | None = None,
+    shared_by: str | None = None,
 ) -> ReportToken:
     """Store ``files``, ``settings`` and the computed ``result`` of a ``kind`` page; answers the
     token of the new link.
@@ -117,9 +121,10 @@ def share(
     or a plain mapping that must survive JSON unchanged (lists, not tuples; string keys),
     stored as it is (a Compare page's is checked as ``CompareSettings``). Every call
     makes a new, immutable report, even for the same inputs (their bytes are stored once).
-    Raises ``StoreLimitError`` when the report or the store would be too big, ``ValueError``
-    for an unknown kind, duplicate roles, settings that are not plain JSON, or a Compare
-    report computed with other settings than ``settings``.
+    ``shared_by`` (who shares it, when someone is signed in) is stored with it. Raises
+    ``StoreLimitError`` when the report or the store would be too big, ``ValueError`` for an
+    unknown kind, duplicate roles, settings that are not plain JSON, or a Compare report
+    computed with other settings than ``settings``.
     """
     if kind not in PAGE_KINDS:
         raise ValueError(f"unknown page kind {kind!r}; expected one of {PAGE_KINDS}")
@@ -142,7 +147,7 @@ def share(
                    "computed_by": _computed_by(result)},
     }
     return store.put(params, {**{f.role: f.data for f in files}, RESULT_ROLE: encoded},
-                     ttl=ttl)
+                     ttl=ttl, shared_by=shared_by)
 
 
 def reopen(store: ReportStore, token: str) -> Shared:
@@ -175,7 +180,7 @@ def reopen(store: ReportStore, token: str) -> Shared:
     shared = Shared(token=snapshot.token, kind=params["kind"], settings=settings,
                     files=tuple(files), version=version, created_at=snapshot.created_at,
                     expires_at=snapshot.expires_at, result=result, computed_by=computed_by,
-                    format=int(form))
+                    format=int(form), shared_by=snapshot.shared_by)
     if shared.kind == "compare":
         compare_settings(shared)  # refuse settings this version does not know, now
     return shared

@@ -1,11 +1,18 @@
-"""Fixtures for every test folder: a real PostgreSQL server for the report store tests."""
+"""Fixtures for every test folder: a real PostgreSQL server for the report store tests, and a
+data directory of the test run's own, so that no test reads or writes the user's report store
+(``~/.local/share/ranklens``): a store there written by another ranklens version made the
+share-link tests depend on the machine."""
 
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Iterator
 
 import pytest
+
+# Set at import, before any app server or CLI subprocess starts: they inherit it.
+os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="ranklens-tests-data-")
 
 
 @pytest.fixture(scope="session")

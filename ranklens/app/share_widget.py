@@ -33,7 +33,7 @@ from urllib.parse import urlsplit
 import streamlit as st
 
 from ranklens import __version__
-from ranklens.app import markup
+from ranklens.app import auth, markup
 from ranklens.app.report_store import reopened, report_store
 from ranklens.compare.report import Report
 from ranklens.io import InputFile
@@ -72,8 +72,11 @@ def resolve_shared() -> SharedLink:
     """The share link of this run, from ``?report=`` or the session (call before navigation).
 
     A token in the URL replaces whatever report the session had open. Never raises for a bad
-    token; store failures are logged and answered with ``unavailable``.
+    token; store failures are logged and answered with ``unavailable``. Under sign-in, a
+    visitor who is not an allowed, signed-in person gets ``none``: the store is not read.
     """
+    if not auth.admitted():
+        return SharedLink("none")  # app.py's auth.gate() shows the sign-in page instead
     if QUERY_PARAM not in st.query_params:
         token = st.session_state.get(_OPEN_TOKEN)
         shared = _still_there(token) if token is not None else None
@@ -160,6 +163,7 @@ def _show_not_found(link: SharedLink) -> None:
 
 def _show_banner(shared: Shared) -> None:
     created = shared.created_at.strftime("%Y-%m-%d %H:%M UTC")
+    by = f" by {markup.text(shared.shared_by)}" if shared.shared_by else ""
     expiry = ("" if shared.expires_at is None
               else f" The link expires {shared.expires_at.strftime('%Y-%m-%d %H:%M UTC')}.")
     with st.container(border=True, key="shared_banner"):
@@ -179,7 +183,7 @@ def _show_banner(shared: Shared) -> None:
                      else f"the numbers ranklens {shared.computed_by} computed then, stored "
                           "with the link")
             st.markdown(
-                f":material/lock: **Shared report, read-only.** Shared on {created}. Shown: "
+                f":material/lock: **Shared report, read-only.** Shared{by} on {created}. Shown: "
                 f"{shown}; the controls that would change the inputs and settings are hidden."
                 f"{expiry}")
             st.toggle(f"Recompute with ranklens {__version__}", key=_recompute_key(shared),
@@ -289,7 +293,7 @@ def _store_snapshot(kind: str, settings: PageSettings | Mapping[str, Any],
         st.error(_NOT_STORED, icon=":material/cloud_off:")
         return None
     try:
-        return share(store, kind, settings, files, result=result)
+        return share(store, kind, settings, files, result=result, shared_by=auth.shared_by())
     except StoreLimitError as error:
         st.error(f"**This report is too large to share:** {error}. Share fewer or smaller "
                  "files, or ask whoever runs this app to raise the limit.",

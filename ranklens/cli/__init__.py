@@ -11,36 +11,53 @@ file that cannot be read, an unknown metric, a missing column). Never a tracebac
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from ranklens import __version__, io
 from ranklens.cli.common import PROG, Parser, Status, UsageError, silence_stdout
-from ranklens.cli.compare import add_compare, render_report
-from ranklens.cli.evaluate import add_evaluate
-from ranklens.cli.plan import add_mde
-from ranklens.cli.ppi import add_ppi
 
 __all__ = ["PROG", "Status", "UsageError", "build_parser", "main", "render_report"]
 
+# subcommand -> (module, the function adding its parser); a command imports only its own
+# module (``ranklens evaluate`` does not pay for pandas and the comparison pipeline)
+SUBCOMMANDS = {
+    "compare": ("ranklens.cli.compare", "add_compare"),
+    "evaluate": ("ranklens.cli.evaluate", "add_evaluate"),
+    "mde": ("ranklens.cli.plan", "add_mde"),
+    "ppi": ("ranklens.cli.ppi", "add_ppi"),
+}
 
-def build_parser() -> argparse.ArgumentParser:
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The ``ranklens`` parser with every subcommand, or with ``only`` that one."""
     parser = Parser(prog=PROG, description="Is ranking run B really better than run A, and "
                      "where? trec_eval-exact metrics per query, then paired statistics.")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
                                      parser_class=Parser)
-    add_compare(commands)
-    add_evaluate(commands)
-    add_mde(commands)
-    add_ppi(commands)
+    for name, (module, adder) in SUBCOMMANDS.items():
+        if only is None or name == only:
+            getattr(importlib.import_module(module), adder)(commands)
     return parser
+
+
+def __getattr__(name: str) -> Any:
+    if name == "render_report":
+        from ranklens.cli.compare import render_report
+
+        return render_report
+    raise AttributeError(f"module 'ranklens.cli' has no attribute {name!r}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 success, 2 bad usage or input)."""
     try:
-        args = build_parser().parse_args(argv)
+        arguments = list(sys.argv[1:] if argv is None else argv)
+        only = arguments[0] if arguments and arguments[0] in SUBCOMMANDS else None
+        args = build_parser(only).parse_args(arguments)
         code: int = args.handler(args)
         return code
     except SystemExit as done:  # --help, --version

@@ -10,13 +10,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
+from ranklens.errors import RanklensError
+
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
 PROG = "ranklens"
 
 
-class UsageError(Exception):
+class UsageError(RanklensError):
     """Bad usage or bad input, said in one line; the command exits with status 2."""
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from ranklens import io
 from ranklens.cli.common import (
@@ -17,21 +18,24 @@ from ranklens.cli.common import (
     spark_session,
     write,
 )
-from ranklens.compare.analysis import DEFAULT_METRICS
 from ranklens.metrics import Evaluation, parse_metric
-from ranklens.metrics.trec_eval import plan_measures, trec_eval_output
+from ranklens.metrics.trec_eval import as_metrics, plan_measures
+from ranklens.metrics.trec_lines import render_text, trec_eval_output
+from ranklens.metrics.trec_ranking import PLACEHOLDER_DOCNO, MissingQueries
 
 
 def add_evaluate(commands: argparse._SubParsersAction[Parser]) -> None:
     p = commands.add_parser(
         "evaluate", help="per-query and mean metric values, as trec_eval prints them",
         description="Score one run against judgements and print what trec_eval prints. "
-        "Drop-in form: 'ranklens evaluate [-q] [-c] [-l N] [-J] [-n] [-m MEASURE]... QRELS RUN' "
-        "(trec_eval's argument order; without -m: -m official). Also 'ranklens evaluate RUN "
+        "Drop-in form: 'ranklens evaluate [-q] [-c] [-l N] [-J] [-n] [-M N] [-N N] "
+        "[-m MEASURE]... QRELS RUN' (trec_eval 10.0's argument order and rules; without -m: "
+        "-m official). Also 'ranklens evaluate RUN "
         "--qrels QRELS' (without -m: nDCG@10). Measures in trec_eval syntax (map, P.5,10, "
         "ndcg_cut.10, official, all_trec, or P_5) print under trec_eval's names in trec_eval's "
         "order; ranklens spellings (nDCG@10, P@5, AP) under ranklens names.",
-        usage=f"{PROG} evaluate [-q] [-c] [-l N] [-J] [-n] [-m MEASURE]... QRELS RUN\n"
+        usage=f"{PROG} evaluate [-q] [-c] [-l N] [-J] [-n] [-M N] [-N N] [-m MEASURE]... "
+        "QRELS RUN\n"
         f"       {PROG} evaluate RUN --qrels QRELS [-m MEASURE]... [options]",
         epilog="lines: '%-22s<TAB>query<TAB>%.4f' as trec_eval (counts as integers); "
         "cutoffs of one measure come from its first -m, as in trec_eval")
@@ -46,12 +50,25 @@ def add_evaluate(commands: argparse._SubParsersAction[Parser]) -> None:
     p.add_argument("-c", dest="complete", action="store_true",
                    help="average over every query of the qrels: a judged query missing from "
                    "the run scores what an empty ranking scores (trec_eval -c)")
-    p.add_argument("--missing", choices=("drop", "zero"), default=None,
-                   help="judged queries missing from the run: leave out (default) or score as "
-                   "an empty ranking (= -c)")
-    p.add_argument("-l", "--level-for-rel", dest="level", type=count(1), default=1,
+    p.add_argument("--missing", choices=("error", "drop", "zero"), default=None,
+                   help="judged queries missing from the run: an error (default, as trec_eval "
+                   "10.0), left out (trec_eval 9.0.8) or averaged in (= -c)")
+    p.add_argument("-l", "--level-for-rel", dest="level", type=count(0), default=1,
                    metavar="N", help="smallest grade that counts as relevant (trec_eval -l, "
-                   "default 1)")
+                   "default 1; 0 makes grade 0 relevant too)")
+    p.add_argument("-M", "--max-retrieved", dest="max_docs", type=count(0), default=None,
+                   metavar="N", help="read only the first N documents of each ranking "
+                   "(trec_eval -M)")
+    p.add_argument("-N", "--docs-in-collection", dest="num_docs", type=count(0), default=0,
+                   metavar="N", help="documents in the collection, for utility's fourth "
+                   "coefficient (trec_eval -N, default 0)")
+    p.add_argument("--truncate-grades", action="store_true",
+                   help="read a fractional grade (0.73, 2.5) as trec_eval does, truncated toward "
+                   "zero by C's atol (default: refused, naming the line)")
+    p.add_argument("-R", dest="rel_format", default="qrels", metavar="FORMAT",
+                   help="judgements format: only trec_eval's 'qrels'")
+    p.add_argument("-T", dest="results_format", default="trec_results", metavar="FORMAT",
+                   help="run format: only trec_eval's 'trec_results'")
     p.add_argument("-J", "--judged-docs-only", dest="judged_only", action="store_true",
                    help="rank only the judged documents (trec_eval -J)")
     p.add_argument("-n", "--no-summary", dest="summary", action="store_false",
@@ -69,36 +86,67 @@ def run_evaluate(args: argparse.Namespace) -> int:
     if getattr(args, "engine", "local") == "spark":
         return run_evaluate_spark(args)
     qrels_path, run_path = _evaluate_files(args)
-    measures = list(args.metric or (["official"] if args.qrels is None else DEFAULT_METRICS))
+    measures = list(args.metric or (["official"] if args.qrels is None else _default_metrics()))
     try:
         plan = plan_measures(measures)
     except ValueError as error:
         raise UsageError(f"{PROG} evaluate: {error} (see {PROG} evaluate --help)") from None
+    if args.rel_format != "qrels" or args.results_format != "trec_results":
+        raise UsageError(f"{PROG} evaluate: ranklens reads trec_eval's 'qrels' judgements and "
+                         "'trec_results' runs only (-R prefs / qrels_jg are not supported)")
+    if plan.metrics and args.level < 1:
+        raise UsageError(f"{PROG} evaluate: -l 0 applies to trec_eval measures only; "
+                         f"{plan.metrics[0]!r} needs a relevance level >= 1")
     status = Status()
     status("reading the inputs")
     run, run_summary = io.read_run(run_path)
-    qrels, _ = io.read_qrels(qrels_path)
+    qrels, qrels_summary = io.read_qrels(qrels_path, truncate_grades=args.truncate_grades)
     status("scoring")
     complete = args.complete or args.missing == "zero"
     try:
         output = trec_eval_output(
             run, qrels, plan, relevance_level=args.level, complete=complete,
             judged_only=args.judged_only, per_query=args.per_query, summary=args.summary,
-            run_tag=run_summary.run_tag, digits=args.digits)
+            run_tag=run_summary.run_tag, digits=args.digits, max_docs=args.max_docs,
+            num_docs=args.num_docs, missing=args.missing or "error")
+    except MissingQueries as error:
+        status.done()
+        return _missing_queries(error, run_path)
     except ValueError as error:
         raise UsageError(f"{PROG} evaluate: {error}") from None
     status.done()
-    for message in plan.notes:
+    for message in plan.notes + [n for n in qrels_summary.notes if "truncated" in n]:
         note(message)
     if output.ignored:
         note(f"{len(output.ignored)} queries of the run have no judgements and are not scored "
               "(as trec_eval does)")
     if output.missing:
-        verb = "averaged in as empty rankings (-c)" if complete else \
-            "left out (-c averages them in as empty rankings)"
-        note(f"{len(output.missing)} judged queries are not in the run: {verb}")
-    write("".join(line + "\n" for line in output.lines), args.output)
+        note(f"{len(output.missing)} judged queries are not in the run: averaged in (-c) as "
+             "trec_eval 10.0 does, each scored on a one-document placeholder ranking "
+             f"('{PLACEHOLDER_DOCNO}', not relevant unless the qrels judge that id)")
+    write(output.text, args.output)
     return 0
+
+
+MISSING_STATUS = 4  # trec_eval 10.0's exit status for a judged query missing from the run
+
+
+def _missing_queries(error: MissingQueries, run_path: str) -> int:
+    """trec_eval 10.0's stop for judged queries without a ranking: stderr and exit status 4."""
+    missing = error.missing
+    more = f" (and {len(missing) - 1:,} more judged queries)" if len(missing) > 1 else ""
+    print(f"{PROG} evaluate: judged query {missing[0]!r}{more} has no ranking in {run_path}; "
+          "trec_eval 10.0 stops here too ('result qid not found in qrels', exit status 4). "
+          "Add -c to average it in (scored on trec_eval's placeholder ranking), or "
+          "--missing drop to evaluate only the queries the run answers (trec_eval 9.0.8)",
+          file=sys.stderr)
+    return MISSING_STATUS
+
+
+def _default_metrics() -> list[str]:
+    from ranklens.compare.analysis import DEFAULT_METRICS
+
+    return list(DEFAULT_METRICS)
 
 
 def _evaluate_files(args: argparse.Namespace) -> tuple[str, str]:
@@ -118,20 +166,26 @@ def _evaluate_files(args: argparse.Namespace) -> tuple[str, str]:
 def run_evaluate_spark(args: argparse.Namespace) -> int:
     """``ranklens evaluate --engine spark``: per-query metrics scored on Spark.
 
-    Same files and ``-q -c -l -J -n --digits`` as the local engine; the measures are metrics
-    with a value per query (``nDCG@10``, ``map``, ``P_5``, ``ndcg_cut_10`` ...), printed under
-    their ranklens names. trec_eval's nicknames and counts (``official``, ``num_ret`` ...) need
-    the run on one machine: the local engine. ``--output X.parquet`` writes the per-query table.
+    Same files and ``-q -c -l -J -n --digits`` as the local engine, and the same lines: the
+    trec_eval measures that are ranklens metrics (``map``, ``P.5,10``, ``ndcg_cut.10``,
+    ``recip_rank`` ...) print under trec_eval's names in trec_eval's order, ranklens spellings
+    (``nDCG@10``) under theirs; with ``-c`` the judged queries missing from the run get their
+    lines (what an empty ranking scores). Counts and the other measures of ``all_trec`` need
+    the whole rankings on one machine: the local engine. ``--output X.parquet`` writes the
+    per-query table.
     """
     qrels_path, run_path = _evaluate_files(args)
-    metrics = list(args.metric or DEFAULT_METRICS)
-    for name in metrics:
-        try:
-            parse_metric(name)
-        except ValueError:
-            raise UsageError(f"{PROG} evaluate --engine spark: {name!r} is not a per-query "
-                             "metric (nDCG@10, map, P_5, ndcg_cut_10, ...); trec_eval's "
-                             "nicknames and counts need the local engine") from None
+    try:
+        plan = plan_measures(list(args.metric or (["official"] if args.qrels is None
+                                                  else _default_metrics())))
+        pairs = as_metrics(plan) + [(parse_metric(m, relevance_level=max(args.level, 1)).name, m)
+                                    for m in plan.metrics]
+        if args.level < 1:
+            raise ValueError("-l 0 needs the local engine")
+    except ValueError as error:
+        raise UsageError(f"{PROG} evaluate --engine spark: {error}; trec_eval's counts "
+                         "(num_ret ...) and measures such as iprec_at_recall need the local "
+                         "engine") from None
     complete = args.complete or args.missing == "zero"
     status = Status()
     status("starting Spark")
@@ -142,43 +196,40 @@ def run_evaluate_spark(args: argparse.Namespace) -> int:
         status("scoring on Spark")
         evaluation = ranklens_spark.evaluate(
             ranklens_spark.read_run(session, run_path),
-            ranklens_spark.read_qrels(session, qrels_path), metrics,
+            ranklens_spark.read_qrels(session, qrels_path), [m for _, m in pairs],
             missing="zero" if complete else "drop", relevance_level=args.level,
             judged_only=args.judged_only).collect()
     finally:
         if created:
             session.stop()
     status.done()
+    if evaluation.n_missing and not complete and args.missing != "drop":
+        return _missing_queries(MissingQueries(sorted(evaluation.missing)), run_path)
     if args.output is not None and args.output.lower().endswith(".parquet"):
         write_per_query_parquet(evaluation, args.output)
     else:
-        write("".join(line + "\n" for line in _metric_lines(evaluation, args)), args.output)
+        write(_metric_text(evaluation, pairs, args), args.output)
     if evaluation.n_ignored:
         note(f"{evaluation.n_ignored} queries of the run have no judgements and are not scored "
               "(as trec_eval does)")
-    if evaluation.n_missing:
-        verb = "averaged in as empty rankings (-c)" if complete else \
-            "left out (-c averages them in as empty rankings)"
-        note(f"{evaluation.n_missing} judged queries are not in the run: {verb}")
+    if evaluation.n_missing and complete:
+        note(f"{evaluation.n_missing} judged queries are not in the run: averaged in (-c) as "
+             "trec_eval 10.0 does (what an empty ranking scores)")
     return 0
 
 
-def _metric_lines(evaluation: Evaluation, args: argparse.Namespace) -> list[str]:
-    """trec_eval-shaped lines: per evaluated query (``-q``, ids in byte order), then ``all``
-    (with ``-c`` the mean counts the missing queries, which get no line of their own)."""
-    lines = []
-    if args.per_query:
-        absent = set(evaluation.missing)
-        queries = sorted({q for r in evaluation.results.values() for q in r.per_query} - absent,
-                         key=lambda q: q.encode())
-        for query in queries:
-            for name, result in evaluation.results.items():
-                if query in result.per_query:
-                    lines.append(f"{name:<22}\t{query}\t{result.per_query[query]:.{args.digits}f}")
-    if args.summary:
-        lines += [f"{name:<22}\tall\t{mean:.{args.digits}f}"
-                  for name, mean in evaluation.means().items()]
-    return lines
+def _metric_text(evaluation: Evaluation, pairs: list[tuple[str, str]],
+                 args: argparse.Namespace) -> str:
+    """trec_eval's lines: per query (``-q``, ids in byte order; with ``-c`` the missing
+    queries too), then ``all``, the values added in query order as trec_eval adds them."""
+    queries = sorted({q for r in evaluation.results.values() for q in r.per_query},
+                     key=lambda q: q.encode())
+    columns: list[tuple[str, str, object]] = []
+    for printed, metric in pairs:
+        values = evaluation[metric].per_query
+        columns.append((printed, "value", [values[q] for q in queries]))
+    return render_text(columns, queries, per_query=args.per_query, summary=args.summary,
+                        run_tag="", digits=args.digits)
 
 
 def write_per_query_parquet(evaluation: Evaluation, path: str) -> None:

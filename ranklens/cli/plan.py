@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 
 from ranklens.cli.common import (
     PROG,
@@ -89,7 +88,12 @@ def run_mde(args: argparse.Namespace) -> int:
                             deltas=deltas, alpha=args.alpha, target_power=args.power,
                             method=args.method, pilot=measured)
     if args.format == "json":
-        write(json.dumps(dataclasses.asdict(plan), indent=2) + "\n", None)
+        from ranklens import codec
+        from ranklens.plan.payload import result_payload
+
+        # the page's shape: the pilot under "spread", the plan without it
+        numbers = result_payload(dataclasses.replace(plan, pilot=None), plan.pilot)
+        write(codec.dumps(numbers, indent=2) + "\n", None)
     else:
         from ranklens.plan.text import render_plan
 

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
-import json
 
 from ranklens.cli.common import Parser, Status, add_alpha, add_order, metric_name, write
 from ranklens.compare.analysis import DEFAULT_METRICS
@@ -44,7 +42,10 @@ def run_ppi(args: argparse.Namespace) -> int:
         order=args.order)
     status.done()
     if args.format == "json":
-        write(json.dumps(dataclasses.asdict(analysis), indent=2) + "\n", None)
+        from ranklens import codec
+        from ranklens.ppi.payload import result_payload
+
+        write(codec.dumps(result_payload(analysis), indent=2) + "\n", None)  # the page's
     else:
         write(render_ppi(analysis), None)
     return 0

@@ -15,7 +15,7 @@ from ranklens.compare.coverage import (
     interval_reading,
 )
 from ranklens.compare.report import Report
-from ranklens.formats import format_delta, format_interval, format_p
+from ranklens.formats import format_delta, format_interval, format_p, slug
 from ranklens.stats import ComparisonResult
 
 ROBUSTNESS_TITLE = "Unjudged documents three ways"
@@ -38,10 +38,12 @@ def percent(share: float) -> str:
     return f"{100 * share:.0f}%"
 
 
-def robustness_anchor(metric: str) -> str:
-    """The id of a metric's robustness view (page anchor and HTML id)."""
-    slug = "".join(ch if ch.isalnum() else "-" for ch in metric).strip("-").lower()
-    return f"robustness-{slug}"
+def robustness_anchor(metric: str, scope: str = "") -> str:
+    """The id of a metric's robustness view (page anchor and HTML id); ``scope`` names one
+    candidate's view when there are several (``candidate-2`` in the export, the candidate's
+    key on the page), so that ids stay unique."""
+    anchor = f"robustness-{slug(metric)}"
+    return f"{slug(scope)}-{anchor}" if slug(scope) else anchor
 
 
 def coverage_line(coverage: MetricCoverage, run_names: tuple[str, str]) -> str:

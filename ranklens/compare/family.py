@@ -19,7 +19,6 @@ candidates) and the per-query key ``run_key(i)`` ("a", "b", "c", ...).
 from __future__ import annotations
 
 import string
-import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -31,12 +30,13 @@ from ranklens.stats import (
     DEFAULT_INTERVAL,
     MIN_QUERIES,
     ComparisonResult,
+    InsufficientSampleError,
     adjust,
-    compare,
     comparison_pairs,
     family_test,
-    pair_runs,
 )
+from ranklens.stats.compare import compare_with_notes
+from ranklens.stats.family import pair_runs_quietly
 
 MAX_RUNS = len(string.ascii_lowercase)
 """A baseline and up to 25 candidates: run roles are run_a ... run_z."""
@@ -120,13 +120,14 @@ def family_phrase(family: str, n_runs: int) -> str:
 def _aligned(results: Sequence[Mapping[str, MetricResult]], names: Sequence[str],
              metric: str, missing: str, min_queries: int
              ) -> tuple[list[MetricResult], tuple[int, ...], list[str]]:
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        aligned = pair_runs([r[metric].per_query for r in results], names=names,
-                            missing=missing, min_queries=min_queries)
-    per_run = [MetricResult.from_arrays(metric, aligned.queries, aligned.values[:, i],
-                                        run=names[i]) for i in range(len(results))]
-    return per_run, aligned.missing, [f"{metric}: {w.message}" for w in caught]
+    aligned = pair_runs_quietly([r[metric] for r in results], names=names, missing=missing,
+                                min_queries=min_queries)
+    if not aligned.queries:
+        raise InsufficientSampleError(0, 1)
+    ids = aligned.query_ids if aligned.query_ids is not None else aligned.queries
+    per_run = [MetricResult.from_arrays(metric, ids, aligned.values[:, i], run=names[i])
+               for i in range(len(results))]
+    return per_run, aligned.missing, [f"{metric}: {note.text}" for note in aligned.notes]
 
 
 def compare_runs(
@@ -247,10 +248,9 @@ def _family(metric: str, aligned: list[MetricResult], own: dict[int, ComparisonR
         for i in range(1, len(aligned)):
             for j in range(i + 1, len(aligned)):
                 stream = segment_seed(seed, f"pair {run_key(i)} {run_key(j)}")
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")  # the candidates' rows carry them
-                    results[(i, j)] = compare(aligned[i], aligned[j], seed=stream,
-                                              **pair_options)  # type: ignore[arg-type]
+                # the notes are left out: the candidates' rows carry them
+                results[(i, j)], _ = compare_with_notes(
+                    aligned[i], aligned[j], seed=stream, **pair_options)  # type: ignore[arg-type]
     pairs = comparison_pairs(len(aligned), family)
     test = family_test(matrix, family=family, method=method, n_permutations=n_permutations,
                        seed=seed, p_values=[results[p].p_value for p in pairs])

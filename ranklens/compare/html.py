@@ -23,14 +23,16 @@ shell, style and cells are ``ranklens.html``'s, shared with the planning pages' 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ranklens import html as html_common
-from ranklens.compare import charts, coverage_words, views
+from ranklens.compare import charts, columns, coverage_words, views
 from ranklens.compare.report import Report
 from ranklens.compare.text import family_lines
 from ranklens.compare.words import caveat, conclusion, headline, interval_note, segments_summary
 from ranklens.health import html as health_html
+from ranklens.health import words as health_words
 
 CHART_WIDTH = 860
 """Forest-plot width in pixels; the SVG scales down to narrower windows."""
@@ -38,46 +40,33 @@ CHART_WIDTH = 860
 JSON_ID = "ranklens-report"
 """The id of the ``<script type="application/json">`` block that holds the report."""
 
-_TABLE_COLUMNS: tuple[tuple[str, str, str], ...] = (
-    # (column of views.segment_table, header, how its number is written)
-    ("n_queries", "Queries", "count"),
-    ("mean_a", "Mean {a}", "value"),
-    ("mean_b", "Mean {b}", "value"),
-    ("delta", "{b} \u2212 {a}", "delta"),
-    ("ci_low", "Interval low", "delta"),
-    ("ci_high", "Interval high", "delta"),
-    ("p_value", "p (permutation)", "p"),
-    ("t_p_value", "p (t-test)", "p"),
-    ("q_value", "q", "p"),
-    ("wins", "Won", "count"),
-    ("ties", "Tied", "count"),
-    ("losses", "Lost", "count"),
-)
+_INTERVAL_HEADERS = ("Interval low", "Interval high")
+_WTL_HEADERS = ("Won", "Tied", "Lost")
 
 
-_LEADERBOARD_COLUMNS: tuple[tuple[str, str, str], ...] = (
-    ("n_queries", "Queries", "count"),
-    ("mean", "Mean", "value"),
-    ("delta", "B \u2212 A", "delta"),
-    ("ci_low", "Interval low", "delta"),
-    ("ci_high", "Interval high", "delta"),
-    ("p_value", "p (permutation)", "p"),
-    ("adjusted_p", "Adjusted p", "p"),
-    ("t_p_value", "p (t-test)", "p"),
-    ("wins", "Won", "count"),
-    ("ties", "Tied", "count"),
-    ("losses", "Lost", "count"),
-)
-_PAIR_COLUMNS: tuple[tuple[str, str, str], ...] = (
-    ("delta", "B \u2212 A", "delta"),
-    ("ci_low", "Interval low", "delta"),
-    ("ci_high", "Interval high", "delta"),
-    ("p_value", "p (permutation)", "p"),
-    ("adjusted_p", "Adjusted p", "p"),
-    ("wins", "Won", "count"),
-    ("ties", "Tied", "count"),
-    ("losses", "Lost", "count"),
-)
+def _headers(shown: tuple[columns.Column, ...], names: Mapping[str, object]) -> list[str]:
+    """The long headers of ``shown``; an interval is two columns, W/T/L three (each cell one
+    exact number in ``data-value``)."""
+    out: list[str] = []
+    for column, header in zip(shown, columns.headers(shown, names, long=True), strict=True):
+        out += (_INTERVAL_HEADERS if column.kind == "interval"
+                else _WTL_HEADERS if column.kind == "wtl" else (header,))
+    return out
+
+
+def _cells(shown: tuple[columns.Column, ...], record: dict[Any, Any]) -> list[str]:
+    """One record as ``<td>`` cells of ``shown``: words escaped, numbers with their exact value."""
+    out: list[str] = []
+    for column in shown:
+        if column.kind in columns.PARTS:
+            style = "delta" if column.kind == "interval" else "count"
+            out += [html_common.number_cell(record.get(key), style)
+                    for key in columns.PARTS[column.kind]]
+        elif column.kind in ("label", "text"):
+            out.append(html_common.text_cell(columns.cell(column, record)))
+        elif column.kind != "mark":
+            out.append(html_common.number_cell(record.get(column.key), column.kind))
+    return out
 
 
 def render(report: Report) -> str:
@@ -140,27 +129,23 @@ def _leaderboard_section(report: Report, metric: str) -> str:
     alpha = report.comparison(metric, report.candidates[0]).overall.alpha
     chart = charts.leaderboard_plot(table, metric=metric, baseline=names[0], alpha=alpha)
     records = table.to_dict("records")
-    rows = [[html_common.text_cell(f"{record['run']}" + (" (A, baseline)"
-                                                          if record["baseline"] else "")),
-             *(html_common.number_cell(record[column], style)
-               for column, _, style in _LEADERBOARD_COLUMNS),
-             html_common.text_cell(str(record["finding"])),
-             *([html_common.text_cell(str(record["health"]))] if "health" in record else [])]
+    shown = columns.pick(columns.LEADERBOARD_COLUMNS,
+                         health_words.with_health_column(columns.LEADERBOARD_HTML, table))
+    rows = [_cells(shown, {**record, "run": f"{record['run']}"
+                           + (" (A, baseline)" if record["baseline"] else "")})
             for record in records]
     leaderboard = html_common.table(
-        ["Run", *(header for _, header, _ in _LEADERBOARD_COLUMNS), "Finding",
-         *(["Health"] if "health" in table else [])], rows,
+        _headers(shown, {}), rows,
         css_class="leaderboard", row_classes=["overall" if r["baseline"] else ""
                                               for r in records])
     family = report.family(metric)
     pairs = ""
     if family is not None and family.family == "all-pairs":
         pair_records = views.pairs_table(report, metric).to_dict("records")
+        pair_shown = columns.pick(columns.PAIR_COLUMNS, columns.PAIR_HTML)
         pairs = "<h3>Every pair</h3>" + html_common.table(
-            ["B", "A", *(header for _, header, _ in _PAIR_COLUMNS)],
-            [[html_common.text_cell(str(r["run_b"])), html_common.text_cell(str(r["run_a"])),
-              *(html_common.number_cell(r[column], style) for column, _, style in _PAIR_COLUMNS)]
-             for r in pair_records], css_class="pairs")
+            _headers(pair_shown, {}), [_cells(pair_shown, r) for r in pair_records],
+            css_class="pairs")
     sentences = family_lines(report, metric)
     return "\n".join(part for part in (
         f'<section class="leaderboard" id="leaderboard-{_slug(metric)}">',
@@ -225,12 +210,6 @@ def _metric_section(report: Report, metric: str, level: int = 2, candidate: int 
     ) if part)
 
 
-def _robustness_anchor(metric: str, scope: str) -> str:
-    """The robustness view's id: per metric, and per candidate (``scope``) with several."""
-    anchor = coverage_words.robustness_anchor(metric)
-    return f"{scope}-{anchor}" if scope else anchor
-
-
 def _banner(report: Report, metric: str, scope: str = "") -> str:
     """The coverage guardrail before the verdict, linking to the robustness view."""
     coverage = None if report.coverage is None else report.coverage.metric(metric)
@@ -240,7 +219,7 @@ def _banner(report: Report, metric: str, scope: str = "") -> str:
                                  report.pair_names)
     if not text:
         return ""
-    anchor = _robustness_anchor(metric, scope)
+    anchor = coverage_words.robustness_anchor(metric, scope)
     return (f'<div class="warnings guardrail" role="alert"><p><strong>'
             f"{_text(coverage_words.BANNER_TITLE)}</strong> {_text(text)} "
             f'<a href="#{anchor}">Go to the robustness view</a>.</p></div>')
@@ -284,7 +263,7 @@ def _robustness(report: Report, metric: str, scope: str = "", level: int = 3) ->
         headers, [[html_common.text_cell(row[key]) for key in keys] for row in rows],
         css_class="robustness")
     summary = coverage_words.robustness_summary(report.coverage, metric, report.pair_names)
-    parts = [f'<h{level} id="{_robustness_anchor(metric, scope)}">'
+    parts = [f'<h{level} id="{coverage_words.robustness_anchor(metric, scope)}">'
              f"{_text(metric)}: {_text(coverage_words.ROBUSTNESS_TITLE)}</h{level}>", treatments]
     if summary:
         parts.append(f"<p>{_text(summary)}</p>")
@@ -314,18 +293,11 @@ def _forest_svg(table: Any, metric: str, run_names: tuple[str, str], alpha: floa
 
 
 def _segment_table(table: Any, run_names: tuple[str, str], segment_column: str | None) -> str:
-    name_a, name_b = run_names
-    headers = [segment_column or "Rows"]
-    headers += [header.format(a=name_a, b=name_b) for _, header, _ in _TABLE_COLUMNS]
-    headers += ["Finding", "Note"]
+    shown = columns.pick(columns.SEGMENT_COLUMNS, columns.SEGMENT_HTML)
+    names = {"a": run_names[0], "b": run_names[1], "segment": segment_column or "Rows"}
     records = table.to_dict("records")
-    rows = [[html_common.text_cell(str(record["segment"])),
-             *(html_common.number_cell(record[column], style)
-               for column, _, style in _TABLE_COLUMNS),
-             html_common.text_cell(str(record["finding"])),
-             html_common.text_cell(str(record["note"]))]
-            for record in records]
-    return html_common.table(headers, rows, css_class="segments",
+    rows = [_cells(shown, record) for record in records]
+    return html_common.table(_headers(shown, names), rows, css_class="segments",
                              row_classes=["overall" if r["overall"] else "" for r in records])
 
 

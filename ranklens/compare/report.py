@@ -20,14 +20,13 @@ rebuilds the nested interval, t-test and win/tie/loss counts.
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from ranklens import __version__
+from ranklens import __version__, codec
 from ranklens.compare.coverage import Coverage, coverage_from_dict, coverage_to_dict
 from ranklens.compare.family import FamilyComparison, PairRow, run_key, run_role
 from ranklens.compare.segments import MetricComparison, SegmentRow
@@ -189,10 +188,13 @@ class Report:
         }
 
     def to_json(self, *, indent: int | None = 2) -> str:
-        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False, allow_nan=True)
+        """The report as strict JSON (`ranklens.codec`): a non-finite number (an infinite
+        effect size) is null, named in words under ``"non_finite"``, and reads back."""
+        return codec.dumps(self.to_dict(), indent=indent)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Report:
+        data = codec.decode(data)
         if data.get("schema") not in READABLE_SCHEMAS:
             raise ValueError(f"unsupported report schema {data.get('schema')!r}; "
                              f"this ranklens reads schemas {READABLE_SCHEMAS}")
@@ -217,7 +219,7 @@ class Report:
 
     @classmethod
     def from_json(cls, text: str) -> Report:
-        return cls.from_dict(json.loads(text))
+        return cls.from_dict(codec.loads(text))
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Report) and self.to_dict() == other.to_dict()

@@ -16,7 +16,6 @@ two segments of the same size never share resamples (the independence BH assumes
 from __future__ import annotations
 
 import hashlib
-import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
@@ -28,10 +27,10 @@ from ranklens.stats import (
     MIN_QUERIES,
     ComparisonResult,
     InsufficientSampleError,
-    SmallSampleWarning,
     adjust,
-    compare,
 )
+from ranklens.stats.compare import compare_with_notes
+from ranklens.stats.notes import Note
 
 OVERALL = "All queries"
 UNSEGMENTED = "(no segment)"
@@ -105,14 +104,11 @@ def _segment_of(result: MetricResult, segments: Mapping[str, str]) -> np.ndarray
                     dtype=object)
 
 
-def _compare_capturing(
+def _compare_noting(
     result_a: MetricResult, result_b: MetricResult, *, seed: int | np.random.SeedSequence,
     **options: object,
-) -> tuple[ComparisonResult, list[warnings.WarningMessage]]:
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        result = compare(result_a, result_b, seed=seed, **options)  # type: ignore[arg-type]
-    return result, list(caught)
+) -> tuple[ComparisonResult, tuple[Note, ...]]:
+    return compare_with_notes(result_a, result_b, seed=seed, **options)  # type: ignore[arg-type]
 
 
 def compare_segments(
@@ -146,8 +142,8 @@ def compare_segments(
         alpha=alpha, n_resamples=n_resamples, n_permutations=n_permutations,
         missing=missing, interval=interval, min_queries=min_queries,
     )
-    overall, caught = _compare_capturing(result_a, result_b, seed=seed, **options)
-    messages = [str(w.message) for w in caught]
+    overall, notes = _compare_noting(result_a, result_b, seed=seed, **options)
+    messages = [note.text for note in notes]
     if segments is None:
         return MetricComparison(result_a.metric, overall, (), None, "metrics", adjust_method,
                                 tuple(messages))
@@ -166,12 +162,12 @@ def compare_segments(
     for name in names:  # each segment is a mask over each run's queries
         a, b = result_a.restrict(segment_a == name), result_b.restrict(segment_b == name)
         try:
-            result, caught = _compare_capturing(a, b, seed=segment_seed(seed, name), **options)
+            result, notes = _compare_noting(a, b, seed=segment_seed(seed, name), **options)
         except InsufficientSampleError as error:  # fewer than two pairs: a visible row
             rows.append(SegmentRow(name, error.n, None, f"too small: {error.n} paired "
                                    f"queries, {MIN_SEGMENT_QUERIES} or more needed"))
             continue
-        small = any(issubclass(w.category, SmallSampleWarning) for w in caught)
+        small = any(note.small_sample for note in notes)
         note = (f"small sample: {result.n_queries} paired queries (< {min_queries})"
                 if small else "")
         rows.append(SegmentRow(name, result.n_queries, result, note))

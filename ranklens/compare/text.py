@@ -18,12 +18,12 @@ import csv
 import io
 import textwrap
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
-from ranklens.compare import coverage_words
+from ranklens.compare import columns, coverage_words
+from ranklens.compare.columns import MARK, Column
 from ranklens.compare.report import Report, result_row
 from ranklens.compare.segments import INTERVALS_NOTE, MetricComparison, SegmentRow
-from ranklens.compare.views import leaderboard_table, pairs_table, win_tie_loss
+from ranklens.compare.views import leaderboard_table, pairs_table
 from ranklens.compare.words import (
     caveat,
     family_sentence,
@@ -34,34 +34,17 @@ from ranklens.compare.words import (
     q_family_words,
     segments_summary,
 )
-from ranklens.formats import DASH, format_delta, format_p, plain_table
+from ranklens.formats import plain_table
 from ranklens.health import words as health_words
 from ranklens.stats import interval_label
 
 FORMATS = ("text", "json", "csv", "markdown")
-MARK = "*"
 
 CSV_COLUMNS = (  # where the row has a segment, and then columns of `result_row`
     "metric", "segment_column", "segment", "n_queries", "mean_a", "mean_b", "delta",
     "ci_low", "ci_high", "p_value", "q_value", "significant", "t_p_value", "t_ci_low",
     "t_ci_high", "wins", "ties", "losses", "effect_size", "alpha", "interval", "note",
 )
-
-
-@dataclass(frozen=True)
-class Cells:
-    """One table row as display strings (the same for text and Markdown)."""
-
-    segment: str
-    n: str
-    mean_a: str
-    mean_b: str
-    delta: str
-    interval: str
-    p: str
-    q: str
-    mark: str
-    note: str
 
 
 def render(report: Report, fmt: str) -> str:
@@ -80,47 +63,50 @@ def render_json(report: Report) -> str:
     return report.to_json() + "\n"
 
 
-def cells(row: SegmentRow) -> Cells:
-    """Display strings of one row; a too-small segment shows its size and dashes."""
-    result = row.result
-    if result is None:
-        return Cells(row.segment, f"{row.n_queries:,}", DASH, DASH, DASH, DASH, DASH, DASH,
-                     "", row.note)
-    q = DASH if result.q_value is None else format_p(result.q_value)
-    return Cells(
-        row.segment, f"{row.n_queries:,}", f"{result.mean_a:.4f}", f"{result.mean_b:.4f}",
-        format_delta(result.delta),
-        f"[{format_delta(result.interval.low)}, {format_delta(result.interval.high)}]",
-        format_p(result.p_value), q, MARK if result.significant else "", row.note)
+_NO_RESULT = {key: None for key in ("mean_a", "mean_b", "delta", "ci_low", "ci_high",
+                                      "p_value", "q_value")}
 
 
-def _headers(comparison: MetricComparison, run_names: tuple[str, str]) -> Cells:
-    level = round(100 * (1 - comparison.overall.alpha))
-    label = comparison.segment_column or "segment"
-    return Cells(label, "n", f"A: {run_names[0]}", f"B: {run_names[1]}", "B \u2212 A",
-                 f"{level}% CI", "p", "q", "", "note")
+def segment_records(comparison: MetricComparison) -> list[dict[str, object]]:
+    """The rows of one metric (overall first, in the report's order) as records of
+    `ranklens.compare.columns.SEGMENT_COLUMNS`; a too-small segment has its size, its note and
+    None numbers (dashes)."""
+    return [{**(_NO_RESULT if row.result is None else result_row(row.result)),
+             "segment": row.segment, "n_queries": row.n_queries, "note": row.note}
+            for row in comparison.rows]
 
 
-def _columns(values: Cells) -> list[str]:
-    return [values.segment, values.n, values.mean_a, values.mean_b, values.delta,
-            values.interval, values.p, values.q, values.mark, values.note]
+def segment_cells(comparison: MetricComparison, run_names: tuple[str, str], *,
+                  markdown: bool = False) -> tuple[list[Column], list[str], list[list[str]]]:
+    """The columns, headers and display rows of one metric's table (text and Markdown).
+
+    Plain text leaves out the mark and note columns when no row has one; Markdown keeps them
+    and heads the mark column "sig.".
+    """
+    shown = list(columns.pick(columns.SEGMENT_COLUMNS, columns.SEGMENT_TEXT))
+    rows = columns.cells(shown, segment_records(comparison))
+    if not markdown:
+        kept = [i for i, c in enumerate(shown)
+                if c.kind not in ("mark", "text") or any(r[i] for r in rows)]
+        shown = [shown[i] for i in kept]
+        rows = [[r[i] for i in kept] for r in rows]
+    header = columns.headers(shown, _names(comparison, run_names))
+    return shown, _sig(shown, header) if markdown else header, rows
 
 
-_RIGHT = {1, 2, 3, 4, 6, 7}  # numbers align right; names, interval, mark and note left
+def _names(comparison: MetricComparison, run_names: tuple[str, str]) -> dict[str, object]:
+    return {"a": run_names[0], "b": run_names[1], "segment": comparison.segment_column or "segment",
+            "level": round(100 * (1 - comparison.overall.alpha))}
+
+
+def _sig(shown: list[Column], header: list[str]) -> list[str]:
+    return ["sig." if c.kind == "mark" else h for c, h in zip(shown, header, strict=True)]
 
 
 def aligned_table(comparison: MetricComparison, run_names: tuple[str, str]) -> list[str]:
-    """The rows of one metric as aligned plain-text lines (header first)."""
-    rows = [_columns(_headers(comparison, run_names))]
-    rows += [_columns(cells(row)) for row in comparison.rows]
-    used = [i for i in range(len(rows[0])) if any(r[i] for r in rows[1:]) or i < 8]
-    widths = {i: max(len(r[i]) for r in rows) for i in used}
-    lines = []
-    for r in rows:
-        parts = [r[i].rjust(widths[i]) if i in _RIGHT else r[i].ljust(widths[i]) for i in used]
-        lines.append("  ".join(parts).rstrip())
-    lines.insert(1, "  ".join("-" * widths[i] for i in used))
-    return lines
+    """The rows of one metric as aligned plain-text lines (header and rule first)."""
+    shown, header, rows = segment_cells(comparison, run_names)
+    return plain_table(header, rows, columns.right(shown))
 
 
 def _settings_line(comparison: MetricComparison, n_candidates: int = 1) -> str:
@@ -259,47 +245,29 @@ def _metric_sections(report: Report, width: int, n_candidates: int = 1) -> list[
     return out
 
 
-LEADERBOARD_HEADER = ("run", "mean", "B \u2212 A", "{level}% CI", "p", "adj. p", "W / T / L",
-                      "")
-_LEADERBOARD_RIGHT = {1, 2, 4, 5, 6}
-PAIRS_HEADER = ("B", "A", "B \u2212 A", "{level}% CI", "p", "adj. p", "W / T / L", "")
-
-
-def leaderboard_cells(report: Report, metric: str) -> tuple[list[str], list[list[str]]]:
-    """The leaderboard of ``metric`` as display strings: header and rows (baseline first)."""
+def leaderboard_cells(report: Report, metric: str, *, markdown: bool = False,
+                      ) -> tuple[list[Column], list[str], list[list[str]]]:
+    """The leaderboard of ``metric`` as display strings: columns, header and rows (baseline
+    first, its name marked and its other cells empty)."""
+    alpha = report.comparison(metric, report.candidates[0]).overall.alpha
     table = leaderboard_table(report, metric)
-    alpha = report.comparison(metric, report.candidates[0]).overall.alpha
-    header = [h.format(level=round(100 * (1 - alpha))) for h in LEADERBOARD_HEADER]
-    rows = []
-    for record in table.to_dict("records"):
-        if record["baseline"]:
-            rows.append([f"{record['run']} (A, baseline)", f"{record['mean']:.4f}", "", "",
-                         "", "", "", ""])
-            continue
-        rows.append([
-            str(record["run"]), f"{record['mean']:.4f}", format_delta(record["delta"]),
-            f"[{format_delta(record['ci_low'])}, {format_delta(record['ci_high'])}]",
-            format_p(record["p_value"]), format_p(record["adjusted_p"]),
-            win_tie_loss(record["wins"], record["ties"], record["losses"]),
-            MARK if record["significant"] else ""])
-    if "health" in table and any(status != "passed" for status in table["health"]):
-        header.insert(-1, "health")  # before the mark, which Markdown names "sig."
-        for row, status in zip(rows, table["health"], strict=True):
-            row.insert(-1, str(status))
-    return header, rows
+    keys = health_words.with_health_column(columns.LEADERBOARD_TEXT, table)
+    shown = list(columns.pick(columns.LEADERBOARD_COLUMNS, keys))
+    records = [{"run": f"{r['run']} (A, baseline)", "mean": r["mean"],
+                "health": r.get("health", "")} if r["baseline"] else r
+               for r in table.to_dict("records")]
+    header = columns.headers(shown, {"level": round(100 * (1 - alpha))})
+    return shown, _sig(shown, header) if markdown else header, columns.cells(shown, records)
 
 
-def pairs_cells(report: Report, metric: str) -> tuple[list[str], list[list[str]]]:
+def pairs_cells(report: Report, metric: str, *, markdown: bool = False,
+                ) -> tuple[list[Column], list[str], list[list[str]]]:
     """Every pair of the family as display strings (all-pairs reports); no rows otherwise."""
-    table = pairs_table(report, metric)
     alpha = report.comparison(metric, report.candidates[0]).overall.alpha
-    header = [h.format(level=round(100 * (1 - alpha))) for h in PAIRS_HEADER]
-    rows = [[str(r["run_b"]), str(r["run_a"]), format_delta(r["delta"]),
-             f"[{format_delta(r['ci_low'])}, {format_delta(r['ci_high'])}]",
-             format_p(r["p_value"]), format_p(r["adjusted_p"]),
-             win_tie_loss(r["wins"], r["ties"], r["losses"]), MARK if r["significant"] else ""]
-            for r in table.to_dict("records")]
-    return header, rows
+    shown = list(columns.pick(columns.PAIR_COLUMNS, columns.PAIR_TEXT))
+    header = columns.headers(shown, {"level": round(100 * (1 - alpha))})
+    rows = columns.cells(shown, pairs_table(report, metric).to_dict("records"))
+    return shown, _sig(shown, header) if markdown else header, rows
 
 
 def family_lines(report: Report, metric: str) -> list[str]:
@@ -318,13 +286,14 @@ def family_lines(report: Report, metric: str) -> list[str]:
 
 
 def _leaderboard_text(report: Report, metric: str, width: int) -> list[str]:
-    header, rows = leaderboard_cells(report, metric)
+    shown, header, rows = leaderboard_cells(report, metric)
     out = [f"{metric}: {len(report.candidates)} candidates against {report.run_names[0]}", ""]
-    out += plain_table(header, rows, _LEADERBOARD_RIGHT)
+    out += plain_table(header, rows, columns.right(shown))
     family = report.family(metric)
     if family is not None and family.family == "all-pairs":
-        pair_header, pair_rows = pairs_cells(report, metric)
-        out += ["", "Every pair:", *plain_table(pair_header, pair_rows, _LEADERBOARD_RIGHT)]
+        pair_shown, pair_header, pair_rows = pairs_cells(report, metric)
+        out += ["", "Every pair:", *plain_table(pair_header, pair_rows,
+                                                columns.right(pair_shown))]
     out.append("")
     for sentence in family_lines(report, metric):
         out.extend(textwrap.wrap(sentence, width) or [""])
@@ -358,13 +327,11 @@ def render_markdown(report: Report) -> str:
         out = [f"# {len(report.candidates)} candidates vs {names[0]}", "",
                *health_words.markdown_lines(report.health)]
         for metric in report.metrics:
-            header, rows = leaderboard_cells(report, metric)
-            header[-1] = "sig."
+            _, header, rows = leaderboard_cells(report, metric, markdown=True)
             out += [f"## Leaderboard: {metric}", "", *markdown_table(header, rows), ""]
             family = report.family(metric)
             if family is not None and family.family == "all-pairs":
-                pair_header, pair_rows = pairs_cells(report, metric)
-                pair_header[-1] = "sig."
+                _, pair_header, pair_rows = pairs_cells(report, metric, markdown=True)
                 out += ["Every pair:", "", *markdown_table(pair_header, pair_rows), ""]
             for sentence in family_lines(report, metric):
                 out += [sentence, ""]
@@ -386,9 +353,8 @@ def _markdown_sections(report: Report, level: str, n_candidates: int = 1) -> lis
         if warning:
             out += [f"> **{coverage_words.BANNER_TITLE}** {warning} "
                     f"{coverage_words.BANNER_POINTER}", ""]
-        header = _columns(_headers(comparison, report.pair_names))
-        header[8] = "sig."
-        out += markdown_table(header, [_columns(cells(row)) for row in comparison.rows])
+        _, header, cells = segment_cells(comparison, report.pair_names, markdown=True)
+        out += markdown_table(header, cells)
         out += ["", f"_{_settings_line(comparison, n_candidates)}_", ""]
         if comparison.segments:
             out += [INTERVALS_NOTE, ""]

@@ -17,6 +17,7 @@ from typing import Any
 
 import pandas as pd
 
+from ranklens.compare.columns import win_tie_loss as win_tie_loss  # the page reads it here
 from ranklens.compare.family import FamilyComparison
 from ranklens.compare.report import Report, result_row
 from ranklens.compare.segments import OVERALL, MetricComparison, SegmentRow
@@ -55,6 +56,18 @@ def finding_labels(run_names: tuple[str, str]) -> tuple[str, str, str, str]:
     """Every value `finding` can return for these run names, in legend order."""
     b = run_names[1]
     return BETTER.format(b=b), NO_DIFFERENCE, WORSE.format(b=b), TOO_SMALL
+
+
+def short_finding(text: str, who: str) -> str:
+    """A table cell for a finding (`finding` or `candidate_finding`'s words): "<who>better",
+    "<who>worse", "no difference" or "too small"; any other finding ("baseline") as it is."""
+    short = {NO_DIFFERENCE: "no difference", TOO_SMALL: "too small"}
+    if text in short:
+        return short[text]
+    for word in ("better", "worse"):
+        if text.endswith(f" {word}"):
+            return f"{who}{word}"
+    return text
 
 
 def segment_table(comparison: MetricComparison, run_names: tuple[str, str]) -> pd.DataFrame:
@@ -257,10 +270,3 @@ def _number(value: object) -> float:
 def at_most_alpha(p: float, alpha: float) -> bool:
     """The package's one decision rule (``ranklens.stats.results.at_most``)."""
     return at_most(p, alpha)
-
-
-def win_tie_loss(wins: object, ties: object, losses: object) -> str:
-    """``"190 / 50 / 160"``; empty when the counts are missing (a too-small row)."""
-    if any(pd.isna(v) for v in (wins, ties, losses)):  # type: ignore[call-overload]
-        return ""
-    return f"{int(wins):,} / {int(ties):,} / {int(losses):,}"  # type: ignore[call-overload]

@@ -54,12 +54,15 @@ class MetricResult:
         if ids.shape != numbers.shape or ids.ndim != 1:
             raise ValueError(f"query_ids and values must be aligned 1-d arrays, got shapes "
                              f"{ids.shape} and {numbers.shape}")
-        order = np.argsort(ids, kind="stable")
-        ids, numbers = ids[order], numbers[order]
-        if ids.size > 1:
+        # ids already strictly increasing (a pairing's output) need no sort: one comparison
+        if ids.size > 1 and not bool((ids[1:] > ids[:-1]).all()):
+            order = np.argsort(ids, kind="stable")
+            ids, numbers = ids[order], numbers[order]
             repeated = ids[1:] == ids[:-1]
             if repeated.any():
                 raise ValueError(f"query id {ids[1:][repeated][0]!r} appears more than once")
+        else:
+            ids, numbers = ids.copy(), numbers.copy()
         result = cls.__new__(cls)
         result._set(metric, ids, numbers, run)
         return result

@@ -12,13 +12,15 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal
 
+from ranklens.errors import RanklensError
+
 Status = Literal["passed", "warning", "failed"]
 STATUSES: tuple[Status, ...] = ("failed", "warning", "passed")
 """Worst first: the order checks are listed in."""
 SYMBOLS = {"failed": "\u2717", "warning": "!", "passed": "\u2713"}
 
 
-class HealthCheckFailed(ValueError):
+class HealthCheckFailed(RanklensError, ValueError):
     """A comparison asked to be strict (``strict=True``, ``ranklens compare --strict``) whose
     inputs failed a health check: the numbers exist but cannot mean what they seem to.
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Sequence
+from typing import Any
 
 from ranklens.health.result import SYMBOLS, HealthCheck, HealthReport
 
@@ -91,6 +92,18 @@ def run_status(health: HealthReport | None, index: int) -> str:
         return "passed"
     worst = mine[0].status
     return f"{worst}: " + ", ".join(dict.fromkeys(c.key for c in mine if c.status == worst))
+
+
+def with_health_column(keys: Sequence[str], table: Any) -> tuple[str, ...]:
+    """A leaderboard's column keys with ``health`` before the mark when some run's checks did
+    not all pass (a table of passed runs keeps its columns)."""
+    if "health" not in table or all(status == "passed" for status in table["health"]):
+        return tuple(keys)
+    keys = tuple(k for k in keys if k != "health")
+    if "significant" in keys:
+        at = keys.index("significant")
+        return (*keys[:at], "health", *keys[at:])
+    return (*keys, "health")
 
 
 def withholds(health: HealthReport | None) -> bool:

@@ -15,13 +15,38 @@ be read whole is an ``InputError`` naming the source, the line, the problem and 
 ``InputFile`` is the one input-file type (role, name, bytes, sha256 computed once).
 """
 
-from ranklens.io.detect import FORMATS
+from typing import TYPE_CHECKING, Any
+
 from ranklens.io.errors import InputError
-from ranklens.io.input_file import InputFile, sha256_hex
-from ranklens.io.per_query import PerQueryRead, read_per_query
-from ranklens.io.runs import QrelsRead, RunRead, read_qrels, read_run
-from ranklens.io.segments import SegmentMap, SegmentsRead, read_segments
-from ranklens.io.summary import ReadSummary, SetAside
+
+if TYPE_CHECKING:
+    from ranklens.io.detect import FORMATS
+    from ranklens.io.input_file import InputFile, sha256_hex
+    from ranklens.io.per_query import PerQueryRead, read_per_query
+    from ranklens.io.runs import QrelsRead, RunRead, read_qrels, read_run
+    from ranklens.io.segments import SegmentMap, SegmentsRead, read_segments
+    from ranklens.io.summary import ReadSummary, SetAside
+
+# each name loads its module on first use: reading a TREC run should not import the
+# per-query and segment readers (and pandas behind them)
+_HOMES = {
+    "FORMATS": "detect", "InputFile": "input_file", "sha256_hex": "input_file",
+    "PerQueryRead": "per_query", "read_per_query": "per_query", "QrelsRead": "runs",
+    "RunRead": "runs", "read_qrels": "runs", "read_run": "runs", "SegmentMap": "segments",
+    "SegmentsRead": "segments", "read_segments": "segments", "ReadSummary": "summary",
+    "SetAside": "summary",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _HOMES:
+        import importlib
+
+        value = getattr(importlib.import_module(f"ranklens.io.{_HOMES[name]}"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'ranklens.io' has no attribute {name!r}")
+
 
 __all__ = [
     "FORMATS",

@@ -234,9 +234,16 @@ def check_finite(name: str, values: np.ndarray, locate: Locator) -> None:
             hint="write a real number for every score (NaN and infinity cannot be ranked)")
 
 
+TRUNCATE_HINT = ("trec_eval reads a grade with C's atol, which keeps the digits before the "
+                 "point (0.73 -> 0, 2.5 -> 2): 'ranklens evaluate --truncate-grades' does the "
+                 "same and says how many it truncated")
+
+
 def integer_grades(name: str, values: pa.ChunkedArray | pa.Array | np.ndarray,
-                   locate: Locator) -> np.ndarray:
-    """Relevance grades as int64; whole floats (``2.0``) are accepted, ``1.5`` is not."""
+                   locate: Locator, *, truncate: bool = False,
+                   notes: list[str] | None = None) -> np.ndarray:
+    """Relevance grades as int64; whole floats (``2.0``) are accepted, ``1.5`` is not, unless
+    ``truncate`` (trec_eval's atol: toward zero; how many is appended to ``notes``)."""
     if isinstance(values, np.ndarray):
         if values.dtype.kind in "iu":
             return values.astype(np.int64, copy=False)
@@ -253,13 +260,20 @@ def integer_grades(name: str, values: pa.ChunkedArray | pa.Array | np.ndarray,
                 pa.concat_arrays(values.chunks)[bad].as_py()
             raise InputError(name, f"relevance {text!r} is not a number",
                              **_where(locate, bad),
-                             hint="write an integer grade (0, 1, 2, ...)") from None
+                             hint="write an integer grade (0, 1, 2, ...); trec_eval's atol "
+                                  "would read the digits it starts with, or 0 if none") from None
     floats = to_numpy(values, np.float64)
     whole = np.isfinite(floats) & (floats == np.round(floats))
+    if truncate and np.isfinite(floats).all():
+        if notes is not None and not whole.all():
+            notes.append(f"{int(np.count_nonzero(~whole)):,} fractional grade(s) truncated "
+                         "toward zero, as trec_eval's atol reads them (e.g. 2.5 -> 2)")
+        return np.trunc(floats).astype(np.int64)
     if not whole.all():
         bad = int(np.flatnonzero(~whole)[0])
         raise InputError(name, f"relevance {float(floats[bad])!r} is not an integer grade",
-                         **_where(locate, bad), hint="write an integer grade (0, 1, 2, ...)")
+                         **_where(locate, bad),
+                         hint=f"write an integer grade (0, 1, 2, ...); {TRUNCATE_HINT}")
     return floats.astype(np.int64)
 
 

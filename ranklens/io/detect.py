@@ -212,7 +212,9 @@ def non_utf8_error(name: str, data: bytes, offset: int) -> InputError:
     line = data.count(b"\n", 0, offset) + 1
     return InputError(name, f"is not UTF-8 text (byte 0x{data[offset]:02X})", line=line,
                       hint="save the file as UTF-8 (in Excel: 'CSV UTF-8'; with iconv: "
-                           "iconv -f latin1 -t utf-8)")
+                           "iconv -f latin1 -t utf-8); trec_eval would read it, comparing ids "
+                           "as raw bytes, so a Latin-1 id matches only the same bytes in the "
+                           "other file")
 
 
 def _delimiter(line: str, format: str) -> str:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from ranklens.errors import RanklensError
 
-class InputError(ValueError):
+
+class InputError(RanklensError, ValueError):
     """A file (or upload) that cannot be read as asked.
 
     ``str(error)`` reads ``"<source>, line <n>: <what is wrong>. <what to do>"``. ``line`` is the

@@ -22,7 +22,7 @@ from ranklens.io.build import (
     to_numpy,
     unique_ids,
 )
-from ranklens.io.detect import Sniff, sniff
+from ranklens.io.detect import BOM, Sniff, sniff
 from ranklens.io.errors import InputError
 from ranklens.io.id_columns import sample_ids
 from ranklens.io.source import Loaded, Source, file_stem, load
@@ -89,12 +89,14 @@ def read_run(
             ranks = msmarco_ranks(loaded.name, parsed)
             scores = -ranks.astype(np.float64)
             parsed.notes.insert(0, "MS MARCO run (qid docid rank, no score): ranked by the rank "
-                                "column, rank 1 first (score = -rank)")
+                                "column, rank 1 first (score = -rank); a ranklens extension: "
+                                "trec_eval refuses a three-field run line as malformed")
         else:
             scores = to_numpy(parsed.numbers["score"], np.float64)
             check_finite(loaded.name, scores, parsed.locate)
             ranks = _ranks(parsed)
         check_unique_pairs(loaded.name, parsed.queries, parsed.docs, parsed.locate, "run")
+        parsed.notes += bom_note(loaded, detected.format)
         run = Run(parsed.queries.codes, parsed.queries.values, parsed.docs.codes,
                   parsed.docs.values, scores=scores,
                   ranks=ranks if keep_ranks or kind == "msmarco" else None,
@@ -110,6 +112,14 @@ def read_run(
         return RunRead(run, summary)
 
 
+def bom_note(loaded: Loaded, format: str) -> list[str]:
+    """The note for a TREC file that opens with a UTF-8 byte-order mark (skipped here)."""
+    if not format.startswith("trec") or not loaded.head.startswith(BOM):
+        return []
+    return ["a UTF-8 byte-order mark opens the file: skipped (trec_eval keeps it as part of "
+            "the first query id, which then matches no query of the other file)"]
+
+
 def read_qrels(
     source: Source,
     *,
@@ -117,11 +127,13 @@ def read_qrels(
     format: str = "auto",
     columns: Mapping[str, str] | None = None,
     max_bytes: int | None = None,
+    truncate_grades: bool = False,
 ) -> QrelsRead:
     """Read judgements from TREC qrels, CSV/TSV, Parquet or JSONL (path, bytes or upload).
 
-    Grades must be integers (``2.0`` is read as 2; ``1.5`` is an error). Same arguments and
-    guarantees as ``read_run``; ``qrels.docs`` always holds each document id once.
+    Grades must be integers (``2.0`` is read as 2; ``1.5`` is an error, or with
+    ``truncate_grades`` 1, as trec_eval's atol reads it, counted in the summary's notes). Same
+    arguments and guarantees as ``read_run``; ``qrels.docs`` always holds each document id once.
     """
     loaded = load(source, name=name, max_bytes=max_bytes)
     with as_input_errors(loaded.name):
@@ -142,7 +154,9 @@ def read_qrels(
         check_ids(loaded.name, parsed.queries, "query id", parsed.locate)
         check_ids(loaded.name, parsed.docs, "document id", parsed.locate)
         check_no_nulls(loaded.name, parsed.numbers["relevance"], "relevance", parsed.locate)
-        grades = integer_grades(loaded.name, parsed.numbers["relevance"], parsed.locate)
+        grades = integer_grades(loaded.name, parsed.numbers["relevance"], parsed.locate,
+                                truncate=truncate_grades, notes=parsed.notes)
+        parsed.notes += bom_note(loaded, detected.format)
         check_unique_pairs(loaded.name, parsed.queries, parsed.docs, parsed.locate, "qrels")
         qrels = Qrels(parsed.queries.codes, parsed.queries.values, parsed.docs.codes,
                       parsed.docs.values, relevance=grades, name=run_name(loaded))

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
+from ranklens.errors import RanklensError
+
 EXAMPLES = 3
 
 
-class NoSharedQueries(ValueError):
+class NoSharedQueries(RanklensError, ValueError):
     """Two inputs have no query id in common: nothing can be paired or scored."""
 
 

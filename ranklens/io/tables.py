@@ -89,9 +89,15 @@ def _types(names: Mapping[str, str]) -> dict[str, pa.DataType]:
 def _read_csv(loaded: Loaded, sniff: Sniff, roles: Sequence[str], optional: Sequence[str],
               explicit: Mapping[str, str] | None, what: str, others: bool) -> Table:
     if sniff.header is None:
+        fields = sniff.first_line.split()
+        hint = "add a header naming the columns, e.g. 'query_id,doc_id,score'"
+        if len(fields) == 6 and "," in fields[4]:
+            hint = (f"this looks like a TREC run with a decimal comma in the score "
+                    f"({fields[4]!r}): write the score with a point; trec_eval's atof would "
+                    f"read {fields[4]!r} as {fields[4].split(',')[0] or '0'}")
         raise InputError(
             loaded.name, f"has no header row (first line: {sniff.first_line[:60]!r})",
-            line=1, hint="add a header naming the columns, e.g. 'query_id,doc_id,score'")
+            line=1, hint=hint)
     header = list(sniff.header)
     _check_width(loaded, len(header))
     repeated = sorted({name for name in header if header.count(name) > 1})

@@ -21,6 +21,7 @@ None of them loops over rows in Python.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -28,6 +29,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
+from ranklens.errors import RanklensError
 from ranklens.io import build
 from ranklens.io.build import ID_TYPE, Ids, ids_by_block, ids_unified, to_numpy, unique_ids
 from ranklens.io.detect import BOM, Sniff, ascii_fields, is_comment, non_utf8_error
@@ -48,7 +50,7 @@ _NUMERIC = {"rank": pa.int64(), "score": pa.float64(), "relevance": pa.int64()}
 _MAX_CHECK_VALUES = 32
 
 
-class Irregular(Exception):
+class Irregular(RanklensError):
     """The fast reader's table could differ from a whitespace split: use the next reader."""
 
 
@@ -358,10 +360,28 @@ def _parse_scores(name: str, text: pa.Array, locate: Locator) -> pa.Array:
                              .to_numpy(zero_copy_only=False))
         row = int(bad[0]) if len(bad) else 0
         more = f" ({len(bad):,} such lines)" if len(bad) > 1 else ""
-        raise InputError(name, f"score {text[row].as_py()!r} is not a number{more}",
+        value = text[row].as_py()
+        raise InputError(name, f"score {value!r} is not a number{more}",
                          line=locate([row])[0],
                          hint="the fifth field of a run line is the score: write a number "
-                              "there (e.g. 12.5)") from None
+                              f"there (e.g. 12.5); trec_eval's atof would read it as "
+                              f"{c_atof(value):g} and rank by that") from None
+
+
+_ATOF_PREFIX = re.compile(r"^\s*([+-]?(?:0[xX][0-9a-fA-F]+|(?:\d+\.?\d*|\.\d+)"
+                          r"(?:[eE][+-]?\d+)?|inf(?:inity)?|nan))", re.IGNORECASE)
+
+
+def c_atof(text: str) -> float:
+    """What C's ``atof`` makes of ``text``: its longest numeric prefix (hex too), else 0."""
+    match = _ATOF_PREFIX.match(text)
+    if not match:
+        return 0.0
+    number = match.group(1)
+    if "x" in number.lower() and not number.lower().startswith(("inf", "nan")):
+        sign = -1.0 if number.startswith("-") else 1.0
+        return sign * float(int(number.lstrip("+-"), 16))
+    return float(number)
 
 
 def _parse_ranks(name: str, text: pa.Array, locate: Locator) -> pa.Array:

@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ranklens.errors import MetricError
+
 # family -> (display stem, does it take a cutoff: "required" | "optional" | "never")
 _FAMILIES: dict[str, tuple[str, str]] = {
     "ndcg": ("nDCG", "optional"),
@@ -126,20 +128,20 @@ def parse_metric(
     match = _PATTERN.match(text)
     stem = match.group("stem") if match else ""
     if not match or stem not in _ALIASES:
-        raise ValueError(f"unknown metric {name!r}; valid forms: {VALID_FORMS}")
+        raise MetricError(f"unknown metric {name!r}; valid forms: {VALID_FORMS}")
     family = _ALIASES[stem]
     cutoff_text = match.group("cutoff")
     cutoff = int(cutoff_text) if cutoff_text is not None else None
     needs = _FAMILIES[family][1]
     if cutoff is not None and cutoff < 1:
-        raise ValueError(f"metric {name!r}: the cutoff must be a positive integer")
+        raise MetricError(f"metric {name!r}: the cutoff must be a positive integer")
     if cutoff is None and (needs == "required" or stem in _CUT_ONLY):
-        raise ValueError(f"metric {name!r} needs a cutoff, e.g. {stem}@10; "
+        raise MetricError(f"metric {name!r} needs a cutoff, e.g. {stem}@10; "
                          f"valid forms: {VALID_FORMS}")
     if cutoff is not None and needs == "never":
-        raise ValueError(f"metric {name!r} takes no cutoff; valid forms: {VALID_FORMS}")
+        raise MetricError(f"metric {name!r} takes no cutoff; valid forms: {VALID_FORMS}")
     if relevance_level is not None and relevance_level < 1:
-        raise ValueError(f"the relevance level must be an integer >= 1, not {relevance_level}")
+        raise MetricError(f"the relevance level must be an integer >= 1, not {relevance_level}")
     level, spec_gain = (relevance_level or 1), None
     p = DEFAULT_RBP_P if family == "RBP" else None
     max_grade = DEFAULT_ERR_MAX_GRADE if family == "ERR" else None
@@ -147,7 +149,7 @@ def parse_metric(
         key, _, value = param.partition("=")
         if key in ("rel", "level", "relevance_level") and family in _BINARY:
             if not value.lstrip("-").isdigit() or int(value) < 1:
-                raise ValueError(f"metric {name!r}: the relevance level must be an integer >= 1")
+                raise MetricError(f"metric {name!r}: the relevance level must be an integer >= 1")
             level = int(value)
         elif key == "gain" and family == "ndcg" and value in ("linear", "exp"):
             spec_gain = value
@@ -155,14 +157,14 @@ def parse_metric(
             p = _persistence(name, value)
         elif key in ("max", "max_grade") and family == "ERR":
             if not value.isdigit() or int(value) < 1:
-                raise ValueError(f"metric {name!r}: the top grade must be an integer >= 1")
+                raise MetricError(f"metric {name!r}: the top grade must be an integer >= 1")
             max_grade = int(value)
         else:
-            raise ValueError(f"metric {name!r}: unknown parameter {param!r} (binary metrics "
+            raise MetricError(f"metric {name!r}: unknown parameter {param!r} (binary metrics "
                              "take rel=N, nDCG takes gain=linear|exp, RBP takes p=0.8, "
                              "ERR takes max=4)")
     if gain not in (None, "linear", "exp"):
-        raise ValueError(f"gain must be 'linear' or 'exp', not {gain!r}")
+        raise MetricError(f"gain must be 'linear' or 'exp', not {gain!r}")
     final_gain = (spec_gain or gain or "linear") if family == "ndcg" else "linear"
     return MetricSpec(family, cutoff, level if family in _BINARY else 1, final_gain, p,
                       max_grade)
@@ -174,6 +176,6 @@ def _persistence(name: str, value: str) -> float:
     except ValueError:
         p = float("nan")
     if not 0.0 < p < 1.0:
-        raise ValueError(f"metric {name!r}: RBP's persistence p must lie strictly between 0 "
+        raise MetricError(f"metric {name!r}: RBP's persistence p must lie strictly between 0 "
                          f"and 1, e.g. RBP(p=0.8)")
     return p

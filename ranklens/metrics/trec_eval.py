@@ -1,98 +1,136 @@
-"""trec_eval's measures, ``-m`` syntax and output lines, computed by ranklens.
+"""trec_eval 10.0's measures and ``-m`` syntax, computed by ranklens.
 
 ``plan_measures(["ndcg_cut.10,20", "map"])`` reads trec_eval's measure arguments (``name``,
-``name.cutoffs``, the nicknames ``official`` and ``all_trec``) and, as a ranklens extension,
-``name_k`` and ranklens spellings (``nDCG@10``). ``trec_eval_output(...)`` evaluates them and
-returns the lines trec_eval prints: ``%-22s\\t%s\\t%6.4f`` (counts as integers, ``runid`` as
-text), per query (``-q``) in query-id byte order then the ``all`` summary, measures in
-trec_eval's own order (its ``measures.c``), whatever order ``-m`` named them in.
+``name.params``, the nicknames ``official``, ``all_trec`` and ``set``) and, as a ranklens
+extension, ``name_k`` and ranklens spellings (``nDCG@10``). ``trec_eval_output(...)``
+(``ranklens.metrics.trec_lines``) evaluates them and returns the lines trec_eval prints.
 
-trec_eval's rules kept here: cutoffs are sorted and must be positive and distinct; of several
-``-m P.…`` arguments only the first one's cutoffs count (a note says so); a nickname does not
-override cutoffs given with ``-m``; ``-c`` averages over every query of the qrels (a missing
-query adds what an empty ranking scores: 0, and log(0.00001) for ``gm_map``) while the counts
-``num_ret``, ``num_rel``, ``num_rel_ret`` stay sums over the evaluated queries; ``num_q`` and
-``runid`` appear in the summary only. Measures of trec_eval that ranklens does not compute
-(``iprec_at_recall``, ``relstring`` ...) are named in ``notes`` when a nickname asks
-for them and are an error when asked by name.
+trec_eval's rules kept here: measures print in its own order (``measures.c``) whatever order
+``-m`` named them in; integer cutoffs are sorted and must be positive and distinct, recall
+levels (``iprec_at_recall``, ``Rprec_mult``) are sorted; of several ``-m P.…`` arguments only
+the first one's parameters count (a note says so); a nickname does not override parameters
+given with ``-m``. Every measure of ``all_trec`` and ``official`` is computed; trec_eval's
+preference (``-R prefs``) and ``qrels_jg`` measures are not, and are named as such.
 """
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ranklens.data import Qrels, Run
-from ranklens.metrics.counts import retrieval_counts
-from ranklens.metrics.evaluate import EMPTY_RANKING, EMPTY_RESIDUAL, evaluate
 from ranklens.metrics.names import parse_metric
 
-MIN_GEO_MEAN = 0.00001  # trec_eval's floor of AP before the log of gm_map
 _CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+_RECALL = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+_MULTIPLES = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
 
 
 @dataclass(frozen=True)
 class TrecMeasure:
-    """One trec_eval measure ranklens computes: its name, how it prints, its ranklens metric.
+    """One trec_eval measure: its name, how it prints and what parameters it takes.
 
     ``kind``: ``runid`` (text, summary only), ``num_q`` (summary only), ``count`` (integer,
-    summed), ``value`` (float, averaged), ``cut`` (one float per cutoff), ``gm`` (gm_map).
-    ``metric`` is the ranklens spelling of the value (``{k}`` takes the cutoff).
+    summed), ``value`` (float, averaged), ``gm`` (geometric mean, summary only), ``string``
+    (per query only: relstring). ``params``: ``cuts`` (integer cutoffs, one line each),
+    ``levels`` (real cutoffs, one line each, ``name_0.20``), ``numbers`` (real parameters of
+    one value, the name gets ``_<params>``), ``pairs`` (``p=0.5``: rbp), or ``""``.
     """
 
     name: str
     kind: str
-    metric: str = ""
-    cutoffs: tuple[int, ...] = ()
+    params: str = ""
+    default: tuple[float, ...] = ()
 
 
-# in trec_eval's order (measures.c); unj (trec_eval 10) last
+# in trec_eval 10.0's order (measures.c)
 MEASURES: tuple[TrecMeasure, ...] = (
     TrecMeasure("runid", "runid"),
     TrecMeasure("num_q", "num_q"),
     TrecMeasure("num_ret", "count"),
     TrecMeasure("num_rel", "count"),
     TrecMeasure("num_rel_ret", "count"),
-    TrecMeasure("map", "value", "AP"),
-    TrecMeasure("gm_map", "gm", "AP"),
-    TrecMeasure("Rprec", "value", "R-Prec"),
-    TrecMeasure("bpref", "value", "bpref"),
-    TrecMeasure("recip_rank", "value", "RR"),
-    TrecMeasure("P", "cut", "P@{k}", _CUTS),
-    TrecMeasure("recall", "cut", "R@{k}", _CUTS),
-    TrecMeasure("ndcg", "value", "nDCG"),
-    TrecMeasure("ndcg_cut", "cut", "nDCG@{k}", _CUTS),
-    TrecMeasure("map_cut", "cut", "AP@{k}", _CUTS),
-    TrecMeasure("success", "cut", "Success@{k}", (1, 5, 10)),
-    TrecMeasure("unj", "cut", "Unjudged@{k}", (5, 10, 20)),
+    TrecMeasure("map", "value"),
+    TrecMeasure("gm_map", "gm"),
+    TrecMeasure("Rprec", "value"),
+    TrecMeasure("bpref", "value"),
+    TrecMeasure("recip_rank", "value"),
+    TrecMeasure("iprec_at_recall", "value", "levels", _RECALL),
+    TrecMeasure("P", "value", "cuts", _CUTS),
+    TrecMeasure("relstring", "string", "numbers", (10,)),
+    TrecMeasure("recall", "value", "cuts", _CUTS),
+    TrecMeasure("infAP", "value"),
+    TrecMeasure("gm_bpref", "gm"),
+    TrecMeasure("Rprec_mult", "value", "levels", _MULTIPLES),
+    TrecMeasure("utility", "value", "numbers", (1.0, -1.0, 0.0, 0.0)),
+    TrecMeasure("11pt_avg", "value", "numbers", _RECALL),
+    TrecMeasure("binG", "value"),
+    TrecMeasure("G", "value"),
+    TrecMeasure("dcg", "value"),
+    TrecMeasure("ideal_dcg", "value"),
+    TrecMeasure("ndcg", "value"),
+    TrecMeasure("ndcg_rel", "value"),
+    TrecMeasure("Rndcg", "value"),
+    TrecMeasure("ndcg_cut", "value", "cuts", _CUTS),
+    TrecMeasure("map_cut", "value", "cuts", _CUTS),
+    TrecMeasure("relative_P", "value", "cuts", _CUTS),
+    TrecMeasure("success", "value", "cuts", (1, 5, 10)),
+    TrecMeasure("set_P", "value"),
+    TrecMeasure("set_relative_P", "value"),
+    TrecMeasure("set_recall", "value"),
+    TrecMeasure("set_map", "value"),
+    TrecMeasure("set_F", "value", "numbers", (1.0,)),
+    TrecMeasure("num_nonrel_judged_ret", "count"),
+    TrecMeasure("rbp", "value", "pairs", (0.9,)),
+    TrecMeasure("rbp_resid", "value", "pairs", (0.9,)),
+    TrecMeasure("unj", "value", "cuts", (5, 10, 20)),
 )
 BY_NAME = {measure.name: measure for measure in MEASURES}
+# trec_eval measures for other input formats (-R prefs / qrels_jg) or without a default
 NOT_COMPUTED = frozenset({
-    "iprec_at_recall", "relstring", "infAP", "gm_bpref", "Rprec_mult", "utility",
-    "11pt_avg", "binG", "G", "dcg", "ideal_dcg", "ndcg_rel", "Rndcg", "relative_P", "set_P",
-    "set_relative_P", "set_recall", "set_map", "set_F", "num_nonrel_judged_ret", "ndcg_p",
-    "Runj", "yaap", "rbp", "rbp_resid", "prefs_simp", "map_avgjg", "P_avgjg"})
+    "ndcg_p", "Runj", "yaap", "prefs_num_prefs_poss", "prefs_num_prefs_ful",
+    "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair", "prefs_avgjg",
+    "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret",
+    "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp", "prefs_avgjg_imp",
+    "map_avgjg", "P_avgjg", "Rprec_mult_avgjg"})
 NICKNAMES: dict[str, tuple[str, ...]] = {
     "official": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map",
                  "Rprec", "bpref", "recip_rank", "iprec_at_recall", "P"),
     "all_trec": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map",
                  "Rprec", "bpref", "recip_rank", "iprec_at_recall", "P", "relstring",
-                 "recall", "infAP", "gm_bpref", "utility", "11pt_avg", "ideal_dcg", "dcg",
-                 "ndcg", "relative_P", "Rprec_mult", "success", "map_cut", "ndcg_cut",
-                 "ndcg_rel", "Rndcg", "binG", "G", "set_P", "set_recall", "set_relative_P",
-                 "set_map", "set_F", "num_nonrel_judged_ret", "unj"),
+                 "recall", "unj", "rbp", "rbp_resid", "infAP", "gm_bpref", "utility",
+                 "11pt_avg", "ndcg", "relative_P", "Rprec_mult", "success", "map_cut",
+                 "ndcg_cut", "ndcg_rel", "Rndcg", "binG", "G", "set_P", "set_recall",
+                 "set_relative_P", "set_map", "set_F", "num_nonrel_judged_ret"),
+    "set": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P",
+            "set_recall", "set_relative_P", "set_map", "set_F"),
 }
-_UNDERSCORE = re.compile(r"^(?P<name>P|recall|ndcg_cut|map_cut|success|unj)_(?P<cut>[0-9]+)$")
+# the trec_eval measures that are ranklens metrics too ("{k}" takes the cutoff): what the Spark
+# engine scores (its kernels are ranklens.metrics'), printed under the trec_eval names
+AS_METRIC: dict[str, str] = {
+    "map": "AP", "Rprec": "R-Prec", "bpref": "bpref", "recip_rank": "RR", "P": "P@{k}",
+    "recall": "R@{k}", "ndcg": "nDCG", "ndcg_cut": "nDCG@{k}", "map_cut": "AP@{k}",
+    "success": "Success@{k}", "unj": "Unjudged@{k}",
+}
+_UNDERSCORE = re.compile(r"^(?P<name>P|recall|ndcg_cut|map_cut|success|unj|relative_P)_"
+                         r"(?P<cut>[0-9]+)$")
+
+
+@dataclass(frozen=True)
+class Params:
+    """The parameters of one planned measure: values and the text trec_eval prints them as
+    (``""`` when the defaults are used)."""
+
+    values: tuple[float, ...]
+    text: str = ""
 
 
 @dataclass
 class MeasurePlan:
-    """What to print: trec_eval measures (name -> cutoffs, ``()`` for none) and ranklens
-    metrics (spelled the ranklens way, printed under their ranklens names), plus notes."""
+    """What to print: trec_eval measures (name -> parameters) and ranklens metrics (spelled
+    the ranklens way, printed under their ranklens names), plus notes."""
 
-    trec: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    trec: dict[str, Params] = field(default_factory=dict)
     metrics: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
@@ -100,53 +138,94 @@ class MeasurePlan:
     def ordered(self) -> list[TrecMeasure]:
         return [measure for measure in MEASURES if measure.name in self.trec]
 
+    def names(self, measure: TrecMeasure) -> list[str]:
+        """The names trec_eval prints for ``measure``'s values (one per cutoff)."""
+        params = self.trec[measure.name]
+        if measure.params == "cuts":
+            return [f"{measure.name}_{int(k)}" for k in params.values]
+        if measure.params == "levels":
+            return [f"{measure.name}_{x:3.2f}" for x in params.values]
+        if params.text:
+            return [f"{measure.name}_{params.text}"]
+        return [measure.name]
+
 
 def plan_measures(arguments: Sequence[str]) -> MeasurePlan:
     """Read ``-m`` arguments the way trec_eval does; ``ValueError`` names a wrong one."""
     plan = MeasurePlan()
-    given: dict[str, tuple[int, ...]] = {}  # cutoffs of the first "-m name.cutoffs"
+    given: dict[str, Params] = {}  # parameters of the first "-m name.params"
     singles: dict[str, set[int]] = {}  # "-m P_5" (ranklens extension): each adds a cutoff
     marked: set[str] = set()
-    skipped: list[str] = []
     for argument in arguments:
         text = argument.strip()
         if text in NICKNAMES:
-            for name in NICKNAMES[text]:
-                if name in BY_NAME:
-                    marked.add(name)
-                elif name not in skipped:
-                    skipped.append(name)
+            marked.update(NICKNAMES[text])
             continue
-        name, dot, params = text.partition(".")
+        name, dot, raw = text.partition(".")
         single = _UNDERSCORE.match(text)
         if single:
-            singles.setdefault(single["name"], set()).add(_cutoffs(text, single["cut"])[0])
+            singles.setdefault(single["name"], set()).add(int(_cutoffs(text, single["cut"])[0]))
             marked.add(single["name"])
         elif name in BY_NAME:
             marked.add(name)
             if dot:
-                cutoffs = _cutoffs(text, params)
-                if BY_NAME[name].kind != "cut":
-                    raise ValueError(f"measure {text!r}: ranklens takes no parameters for "
-                                     f"{name}")
+                params = _params(BY_NAME[name], text, raw)
                 if name in given:
-                    both = ",".join(map(str, sorted(set(given[name]) | set(cutoffs))))
-                    plan.notes.append(f"-m {text} ignored: trec_eval uses the cutoffs of the "
-                                      f"first -m {name}.… only (write -m {name}.{both})")
+                    plan.notes.append(f"-m {text} ignored: trec_eval uses the parameters of "
+                                      f"the first -m {name}.… only")
                 else:
-                    given[name] = cutoffs
+                    given[name] = params
         elif name in NOT_COMPUTED:
-            raise ValueError(f"measure {name!r} of trec_eval is not computed by ranklens")
+            raise ValueError(f"measure {name!r} of trec_eval needs another input format "
+                             "(-R prefs or qrels_jg) and is not computed by ranklens")
         else:
             parse_metric(text)  # a ranklens spelling, or a ValueError listing the valid forms
             if text not in plan.metrics:
                 plan.metrics.append(text)
     for name in sorted(marked, key=[m.name for m in MEASURES].index):
-        own = set(given.get(name, ())) | singles.get(name, set())
-        plan.trec[name] = tuple(sorted(own)) if own else BY_NAME[name].cutoffs
-    if skipped:
-        plan.notes.append(f"not computed by ranklens, not printed: {', '.join(skipped)}")
+        measure = BY_NAME[name]
+        if name in given:
+            params = given[name]
+            if name in singles:
+                params = Params(tuple(sorted(set(params.values) | singles[name])))
+        elif name in singles:
+            params = Params(tuple(float(k) for k in sorted(singles[name])))
+        else:
+            params = Params(measure.default)
+        plan.trec[name] = params
     return plan
+
+
+def _params(measure: TrecMeasure, text: str, raw: str) -> Params:
+    """The parameters of ``-m name.raw`` as trec_eval reads them for ``measure``."""
+    if measure.params == "cuts":
+        return Params(tuple(float(k) for k in _cutoffs(text, raw)))
+    if measure.params == "levels":
+        values = sorted(_number(text, part) for part in raw.split(","))
+        return Params(tuple(values), raw)
+    if measure.params == "numbers":
+        values = [_number(text, part) for part in raw.split(",")]
+        if measure.name == "utility" and len(values) != 4:
+            raise ValueError(f"measure {text!r}: utility takes four coefficients, e.g. "
+                             "utility.1,-1,0,0 (trec_eval: 'improper number of coefficients')")
+        if measure.name == "relstring" or measure.name == "set_F":
+            values = values[:1]
+        return Params(tuple(values), raw)
+    if measure.params == "pairs":
+        key, equals, value = raw.partition("=")
+        if key != "p" or not equals or not 0.0 < _number(text, value) < 1.0:
+            raise ValueError(f"measure {text!r}: ranklens takes one parameter for "
+                             f"{measure.name}, the persistence, e.g. {measure.name}.p=0.8")
+        return Params((_number(text, value),), raw)
+    raise ValueError(f"measure {text!r}: ranklens takes no parameters for {measure.name} "
+                     "(trec_eval's gain pairs such as ndcg.1=3.5 are not supported)")
+
+
+def _number(text: str, part: str) -> float:
+    try:
+        return float(part)
+    except ValueError:
+        raise ValueError(f"measure {text!r}: {part!r} is not a number") from None
 
 
 def _cutoffs(text: str, params: str) -> tuple[int, ...]:
@@ -164,116 +243,23 @@ def _cutoffs(text: str, params: str) -> tuple[int, ...]:
     return tuple(sorted(values))
 
 
-@dataclass(frozen=True)
-class TrecOutput:
-    """The lines (without line breaks) and what the run and qrels left out."""
-
-    lines: list[str]
-    evaluated: int
-    ignored: tuple[str, ...]
-    missing: tuple[str, ...]
-
-
-def trec_eval_output(
-    run: Run,
-    qrels: Qrels,
-    plan: MeasurePlan,
-    *,
-    relevance_level: int = 1,
-    complete: bool = False,
-    judged_only: bool = False,
-    per_query: bool = False,
-    summary: bool = True,
-    run_tag: str | None = None,
-    digits: int = 4,
-) -> TrecOutput:
-    """What ``trec_eval [-q] [-c] [-l N] [-J] [-n] -m ... QRELS RUN`` prints, line by line.
-
-    ``complete`` is ``-c``, ``summary=False`` is ``-n``; ``run_tag`` is printed as ``runid``
-    (the run's name when ``None``). ``ValueError`` when no query is in both run and qrels
-    (trec_eval: "No queries with both results and relevance info").
-    """
-    specs: dict[str, str] = {}  # ranklens spelling -> the name its per-query values print as
+def as_metrics(plan: MeasurePlan) -> list[tuple[str, str]]:
+    """(printed trec_eval name, ranklens metric) of each planned trec_eval measure that is a
+    ranklens metric, in trec_eval's order; ``ValueError`` naming those that are not."""
+    others = [m.name for m in plan.ordered if m.name not in AS_METRIC]
+    if others:
+        raise ValueError(f"{', '.join(others)} need{'s' if len(others) == 1 else ''} the "
+                         "local engine (whole rankings on one machine)")
+    pairs = []
     for measure in plan.ordered:
-        if measure.kind == "cut":
-            for k in plan.trec[measure.name]:
-                specs[measure.metric.format(k=k)] = f"{measure.name}_{k}"
-        elif measure.metric:
-            specs[measure.metric] = measure.name
-    for metric in plan.metrics:
-        specs[metric] = parse_metric(metric, relevance_level=relevance_level).name
-    evaluation = evaluate(run, qrels, list(specs) or ["P@5"], relevance_level=relevance_level,
-                          missing="zero" if complete else "drop", judged_only=judged_only)
-    counts = retrieval_counts(run, qrels, relevance_level=relevance_level,
-                              judged_only=judged_only)
-    queries = sorted(counts.query_ids)
-    if not queries:
-        raise ValueError("no query is in both the run and the qrels (trec_eval: 'No queries "
-                         "with both results and relevance info')")
-    n_average = len(queries) + (len(evaluation.missing) if complete else 0)
-    count_of = {name: dict(zip(counts.query_ids, getattr(counts, name).tolist(), strict=True))
-                for name in ("num_ret", "num_rel", "num_rel_ret")}
-    columns: list[tuple[str, str, dict[str, float] | None]] = []  # (printed name, kind, values)
-    for measure in plan.ordered:
-        if measure.kind in ("runid", "num_q"):
-            columns.append((measure.name, measure.kind, None))
-        elif measure.kind == "count":
-            columns.append((measure.name, "count", count_of[measure.name]))
-        elif measure.kind == "gm":
-            ap = evaluation[measure.metric].per_query
-            columns.append((measure.name, "gm", {q: math.log(max(ap[q], MIN_GEO_MEAN))
-                                                 for q in queries}))
-        elif measure.kind == "cut":
-            for k in plan.trec[measure.name]:
-                result = evaluation[measure.metric.format(k=k)]
-                columns.append((f"{measure.name}_{k}", "value", dict(result.per_query)))
+        template = AS_METRIC[measure.name]
+        if measure.params == "cuts":
+            pairs += [(f"{measure.name}_{int(k)}", template.format(k=int(k)))
+                      for k in plan.trec[measure.name].values]
         else:
-            columns.append((measure.name, "value", dict(evaluation[measure.metric].per_query)))
-    for metric in plan.metrics:
-        result = evaluation[metric]
-        empty = EMPTY_RANKING.get(parse_metric(metric).family, 0.0)
-        columns.append((result.metric, f"metric:{empty}", dict(result.per_query)))
-        residual = evaluation.residuals.get(result.metric)
-        if residual is not None:  # RBP: the most unjudged documents could add, beside it
-            columns.append((residual.metric, f"metric:{EMPTY_RESIDUAL}",
-                            dict(residual.per_query)))
-    lines: list[str] = []
-    if per_query:
-        for query in queries:
-            for name, kind, values in columns:
-                if values is None:
-                    continue
-                lines.append(_line(name, query, values[query], kind, digits))
-    if summary:
-        n_missing = len(evaluation.missing) if complete else 0
-        for name, kind, values in columns:
-            if kind == "runid":
-                lines.append(f"{'runid':<22}\tall\t{run_tag if run_tag is not None else run.name}")
-            elif kind == "num_q":
-                lines.append(f"{'num_q':<22}\tall\t{n_average}")
-            elif kind == "count":
-                assert values is not None
-                lines.append(f"{name:<22}\tall\t{sum(int(values[q]) for q in queries)}")
-            else:
-                assert values is not None
-                total = 0.0
-                for query in queries:  # trec_eval adds in query order, then divides
-                    total += values[query]
-                if kind == "gm":
-                    total += n_missing * math.log(MIN_GEO_MEAN)
-                    value = math.exp(total / n_average)
-                else:
-                    empty = float(kind.partition(":")[2] or 0.0)
-                    value = (total + n_missing * empty) / n_average
-                lines.append(_line(name, "all", value, "value", digits))
-    return TrecOutput(lines, len(queries), tuple(evaluation.ignored), tuple(evaluation.missing))
+            pairs.append((measure.name, template))
+    return pairs
 
 
-def _line(name: str, query: str, value: float, kind: str, digits: int) -> str:
-    if kind == "count":
-        return f"{name:<22}\t{query}\t{int(value)}"
-    return f"{name:<22}\t{query}\t{value:.{digits}f}"
-
-
-__all__ = ["MEASURES", "NICKNAMES", "MeasurePlan", "TrecMeasure", "TrecOutput",
-           "plan_measures", "trec_eval_output"]
+__all__ = ["AS_METRIC", "MEASURES", "NICKNAMES", "MeasurePlan", "Params", "TrecMeasure",
+           "as_metrics", "plan_measures"]

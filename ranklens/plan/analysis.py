@@ -20,7 +20,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -38,12 +37,13 @@ from ranklens.metrics import evaluate, parse_metric
 from ranklens.metrics.checks import no_relevant_warning, tied_scores_warning
 from ranklens.stats import (
     minimum_detectable_effect,
-    paired_deltas,
     power,
     required_queries,
     standard_deviation,
 )
 from ranklens.stats.distributions import t_quantile
+from ranklens.stats.errors import InsufficientSampleError
+from ranklens.stats.pairing import pair_quietly
 
 DEFAULT_DELTAS = (0.02, 0.01, 0.005)
 NO_SPREAD_SD = 1e-12
@@ -114,13 +114,12 @@ def pilot(result_a: MetricResult, result_b: MetricResult, *, missing: str = "dro
     Queries measured in one run only are handled as ``missing`` says (see ``paired_deltas``);
     fewer than two paired queries is a ``ValueError``.
     """
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # a small pilot is still a pilot; the plan says n
-        queries, deltas = paired_deltas(result_a.per_query, result_b.per_query,
-                                        missing=missing)
-    left_out = 0
-    if missing == "drop":
-        left_out = len(result_a.per_query) + len(result_b.per_query) - 2 * len(queries)
+    # the notes are not shown: a small pilot is still a pilot, and the plan says n
+    paired = pair_quietly(result_a, result_b, missing=missing)
+    if not paired.queries.size:
+        raise InsufficientSampleError(0, 2)
+    deltas = paired.deltas
+    left_out = paired.only_a.size + paired.only_b.size if missing == "drop" else 0
     return Pilot(result_a.metric, int(deltas.size), standard_deviation(deltas),
                  float(deltas.mean()), source, left_out)
 

@@ -16,29 +16,29 @@ Deterministic: the same export gives the same bytes.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
-import pandas as pd
-
-from ranklens import __version__, formats
+from ranklens import formats
 from ranklens import html as html_common
 from ranklens.html import markdown, number_cell, text, text_cell
-from ranklens.io import InputFile
 from ranklens.plan import charts as plan_charts
 from ranklens.plan import views as plan_views
 from ranklens.plan.analysis import (
     METHOD_NOTE,
     METHOD_SUMMARY,
     NO_SPREAD_SD,
-    Pilot,
-    PlanRow,
     QueryPlan,
     no_spread_sentence,
 )
-from ranklens.plan.settings import PlanSettings
-from ranklens.rebuild import from_jsonable
+from ranklens.plan.payload import (  # the JSON lives there; kept here for callers
+    MdeExport as MdeExport,
+)
+from ranklens.plan.payload import (
+    export_from_payload as export_from_payload,
+)
+from ranklens.plan.payload import (
+    payload as payload,
+)
 
 JSON_ID = "ranklens-mde"
 CHART_WIDTH = 500
@@ -46,31 +46,6 @@ CHART_WIDTH = 500
 
 SOURCES = {"demo": "the bundled demo pilot runs", "pilot": "your pilot runs and judgements",
            "tables": "your per-query table(s)", "typed": "typed in"}
-
-
-@dataclass(frozen=True)
-class MdeExport:
-    """What the MDE page shows, as the page computed it.
-
-    ``plan`` has the MDE at ``plan.n_queries`` and a row for ``target``; ``other_mde`` is the
-    MDE under the other method; ``pilot`` is where the spread was measured (None: typed in).
-    ``settings`` are the page's settings (what its share link stores), ``inputs`` the files the
-    spread was measured on. The curves are None when the differences have no spread.
-    """
-
-    plan: QueryPlan
-    target: float
-    other_mde: float
-    pilot: Pilot | None
-    settings: PlanSettings
-    inputs: tuple[InputFile, ...] = ()
-    mde_curve: pd.DataFrame | None = None
-    power_curve: pd.DataFrame | None = None
-    version: str = field(default=__version__)
-
-    @property
-    def target_row(self) -> PlanRow:
-        return next(row for row in self.plan.rows if row.delta == self.target)
 
 
 def render(export: MdeExport) -> str:
@@ -96,7 +71,7 @@ def render(export: MdeExport) -> str:
         sections=sections,
         inputs=export.inputs, settings=export.settings.to_dict(),
         holds="The plan (settings, every row, the headline numbers and the curves' points) is",
-        json_id=JSON_ID, payload=_payload(export))
+        json_id=JSON_ID, payload=payload(export))
 
 
 def embedded(document: str) -> dict[str, Any]:
@@ -171,59 +146,3 @@ def _charts_section(export: MdeExport) -> str:
             f"<div><h2>MDE against the number of queries</h2>{mde}</div>"
             f"<div><h2>Power with {plan.n_queries:,} queries</h2>{power}</div>"
             "</div></section>")
-
-
-# ---- the embedded JSON ------------------------------------------------------------------------
-
-def _payload(export: MdeExport) -> dict[str, Any]:
-    plan = export.plan
-    curves = {name: None if frame is None else html_common.jsonable(frame.to_dict("list"))
-              for name, frame in (("mde", export.mde_curve), ("power", export.power_curve))}
-    return {
-        "kind": "mde",
-        "ranklens_version": export.version,
-        "settings": html_common.jsonable(export.settings.to_dict()),
-        "spread": {"sd": plan.sd, "pilot": html_common.jsonable(export.pilot)},
-        "plan": html_common.jsonable(plan),
-        "target": export.target,
-        "other_method": {"method": plan_views.other_method(plan.method),
-                         "mde": export.other_mde},
-        "headline": [] if plan.sd < NO_SPREAD_SD else [
-            formats.card_dict(card)
-            for card in plan_views.mde_cards(plan, export.target_row, export.other_mde)],
-        "inputs": html_common.files_json(export.inputs),
-        "curves": curves,
-    }
-
-
-def payload(export: MdeExport) -> dict[str, Any]:
-    """The plan as plain JSON: what the HTML file embeds and what a share link stores."""
-    return _payload(export)
-
-
-def export_from_payload(data: Mapping[str, Any],
-                        inputs: tuple[InputFile, ...] = ()) -> MdeExport:
-    """The ``MdeExport`` a `payload` was made from, numbers as stored (nothing recomputed).
-
-    ``inputs`` are the files (a payload lists only their names and digests). Raises
-    ``ValueError`` for a payload of another kind or shape, or settings this version does not
-    know (stored by another version).
-    """
-    if data.get("kind") != "mde":
-        raise ValueError(f"not an MDE result (kind {data.get('kind')!r})")
-    try:
-        spread, curves = data["spread"], data["curves"]
-        frames = {name: None if curves.get(name) is None else pd.DataFrame(curves[name])
-                  for name in ("mde", "power")}
-        return MdeExport(
-            plan=from_jsonable(QueryPlan, data["plan"]),
-            target=float(data["target"]),
-            other_mde=float(data["other_method"]["mde"]),
-            pilot=None if spread.get("pilot") is None else from_jsonable(Pilot, spread["pilot"]),
-            settings=PlanSettings.from_dict(data["settings"],
-                                           written_by=str(data["ranklens_version"])),
-            inputs=inputs,
-            mde_curve=frames["mde"], power_curve=frames["power"],
-            version=str(data["ranklens_version"]))
-    except (KeyError, TypeError, AttributeError) as error:
-        raise ValueError(f"the MDE result lacks {error}") from None

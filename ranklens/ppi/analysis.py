@@ -36,12 +36,15 @@ from ranklens.metrics import evaluate, parse_metric
 from ranklens.metrics.checks import no_relevant_warning, tied_scores_warning
 from ranklens.stats import (
     MIN_GOLD,
+    Interval,
     PPIComparison,
-    paired_deltas,
     paired_t_test,
     ppi_compare,
 )
 from ranklens.stats.distributions import t_quantile
+from ranklens.stats.errors import InsufficientSampleError
+from ranklens.stats.pairing import pair_quietly
+from ranklens.stats.ppi import gold_and_proxy
 
 RANDOM_SAMPLE_ASSUMPTION = (
     "The correction is unbiased only if the gold queries are a random sample of all queries. "
@@ -66,6 +69,11 @@ class ProxyBias:
     p_value: float
     alpha: float
     n_gold: int
+
+    @property
+    def interval(self) -> Interval:
+        """``[low, high]`` as the package's one interval type (a paired t-interval)."""
+        return Interval(self.low, self.high, 1.0 - self.alpha, "t")
 
 
 @dataclass(frozen=True)
@@ -173,13 +181,14 @@ class PPIAnalysis:
 
 def proxy_only(proxy_a: MetricResult, proxy_b: MetricResult, *, alpha: float) -> PPIComparison:
     """The proxy difference taken at face value: paired t-test over every query it measures."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        queries, deltas = paired_deltas(proxy_a.per_query, proxy_b.per_query, min_queries=2)
-    test = paired_t_test(deltas, alpha=alpha)
-    mean_a = sum(proxy_a.per_query[q] for q in queries) / len(queries)
+    paired = pair_quietly(proxy_a, proxy_b, min_queries=2)  # its notes: compare_ppi's own
+    if not paired.queries.size:
+        raise InsufficientSampleError(0, 2)
+    test = paired_t_test(paired.deltas, alpha=alpha)
+    n = int(paired.queries.size)
+    mean_a = sum(paired.a.tolist()) / n  # summed in query order, as before
     return PPIComparison(proxy_a.metric, mean_a, mean_a + test.delta, test.delta, test.low,
-                         test.high, alpha, test.p_value, lam=1.0, n_proxy=len(queries),
+                         test.high, alpha, test.p_value, lam=1.0, n_proxy=n,
                          n_gold=0, df=float(test.df), method="finite-sample")
 
 
@@ -214,20 +223,9 @@ def _gold_and_proxy(
 
     The same query sets ``ppi_compare`` uses: queries measured in both runs on each side.
     """
-    proxy = {q: proxy_b.per_query[q] - proxy_a.per_query[q]
-             for q in proxy_a.per_query.keys() & proxy_b.per_query.keys()}
-    gold = {q: gold_b.per_query[q] - gold_a.per_query[q]
-            for q in gold_a.per_query.keys() & gold_b.per_query.keys()}
-    missing = gold.keys() - proxy.keys()
-    if missing:  # the same words as ppi_compare: the correction needs both on a query
-        raise ValueError(
-            f"{len(missing)} gold queries have no proxy measurement, e.g. {min(missing)!r}: "
-            "the correction needs both judgements on the same query")
-    on_gold = sorted(gold)
-    elsewhere = sorted(proxy.keys() - gold.keys())
-    return (np.array([gold[q] for q in on_gold], dtype=np.float64),
-            np.array([proxy[q] for q in on_gold], dtype=np.float64),
-            np.array([proxy[q] for q in elsewhere], dtype=np.float64))
+    split = gold_and_proxy(proxy_a, proxy_b, gold_a, gold_b)
+    split.check_proxy_covers_gold()  # the same words as ppi_compare
+    return split.gold, split.proxy_gold, split.proxy_only
 
 
 def proxy_bias(

@@ -17,47 +17,32 @@ same bytes.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
-import pandas as pd
-
-from ranklens import __version__, formats
+from ranklens import formats
 from ranklens import html as html_common
 from ranklens.html import markdown, number_cell, text, text_cell
-from ranklens.io import InputFile
 from ranklens.ppi import charts as ppi_charts
 from ranklens.ppi import views as ppi_views
 from ranklens.ppi import words
 from ranklens.ppi.analysis import PPIAnalysis
-from ranklens.ppi.settings import PPISettings
-from ranklens.ppi.views import GoldBudget
+from ranklens.ppi.payload import (  # the JSON lives there; kept here for callers
+    PPIExport as PPIExport,
+)
+from ranklens.ppi.payload import (
+    analysis_from_payload as analysis_from_payload,
+)
+from ranklens.ppi.payload import (
+    payload as payload,
+)
+from ranklens.ppi.payload import settings_data
 from ranklens.ppi.words import ppi_sentences
-from ranklens.rebuild import from_jsonable
 from ranklens.stats import MIN_GOLD
 
 JSON_ID = "ranklens-ppi"
 CHART_WIDTH = 860
 """Width of the intervals chart in pixels; the SVG scales down to narrower windows."""
 BUDGET_CHART_WIDTH = 640
-
-
-@dataclass(frozen=True)
-class PPIExport:
-    """What the PPI page shows, as the page computed it.
-
-    ``budget`` is the gold-budget planner at the page's choice and ``budget_curve`` its chart's
-    points (``ppi_analysis.budget_curve``); both None when the analysis has no variance model.
-    ``settings`` are the page's settings, ``inputs`` the four files.
-    """
-
-    analysis: PPIAnalysis
-    settings: PPISettings
-    inputs: tuple[InputFile, ...] = ()
-    budget: GoldBudget | None = None
-    budget_curve: pd.DataFrame | None = None
-    version: str = field(default=__version__)
 
 
 def render(export: PPIExport) -> str:
@@ -78,10 +63,10 @@ def render(export: PPIExport) -> str:
         sections=(_verdict_section(analysis), _warnings_section(analysis),
                   _notes_section(analysis), _intervals_section(analysis),
                   _bias_section(analysis), _budget_section(export)),
-        inputs=export.inputs, settings=_settings(export),
+        inputs=export.inputs, settings=settings_data(export),
         holds="The analysis (every estimate, the bias, the variance model and the gold "
               "budget) is",
-        json_id=JSON_ID, payload=_payload(export))
+        json_id=JSON_ID, payload=payload(export))
 
 
 def embedded(document: str) -> dict[str, Any]:
@@ -177,53 +162,3 @@ def _budget_section(export: PPIExport) -> str:
                 "only, today's sample marked",
                 markdown(ppi_views.budget_caption(model)))
             + "</section>")
-
-
-def _settings(export: PPIExport) -> dict[str, Any]:
-    """The analysis's settings and, when the page planned a gold budget, the viewer's choice
-    of gold queries (not a setting of the analysis: a link does not store it)."""
-    settings = export.settings.to_dict()
-    if export.budget is not None:
-        settings["planned_gold_queries"] = export.budget.planned
-    return settings
-
-
-# ---- the embedded JSON ------------------------------------------------------------------------
-
-def _payload(export: PPIExport) -> dict[str, Any]:
-    analysis = export.analysis
-    budget = None
-    if export.budget is not None:
-        budget = {**html_common.jsonable(export.budget), "change": export.budget.change,
-                  "curve": None if export.budget_curve is None
-                  else html_common.jsonable(export.budget_curve.to_dict("list"))}
-    return {
-        "kind": "ppi",
-        "ranklens_version": export.version,
-        "settings": html_common.jsonable(_settings(export)),
-        "analysis": html_common.jsonable(analysis),
-        "verdict": [formats.plain(sentence) for sentence in ppi_sentences(analysis)],
-        "headline": [formats.card_dict(card)
-                     for card in ppi_views.ppi_cards(analysis)],
-        "budget": budget,
-        "inputs": html_common.files_json(export.inputs),
-    }
-
-
-def payload(export: PPIExport) -> dict[str, Any]:
-    """The analysis as plain JSON: what the HTML file embeds and what a share link stores."""
-    return _payload(export)
-
-
-def analysis_from_payload(data: Mapping[str, Any]) -> PPIAnalysis:
-    """The ``PPIAnalysis`` a `payload` was made from, numbers as stored (nothing recomputed).
-
-    The gold-budget planner is not part of it: the page plans from the analysis's variance
-    model. Raises ``ValueError`` for a payload of another kind or shape.
-    """
-    if data.get("kind") != "ppi":
-        raise ValueError(f"not a PPI result (kind {data.get('kind')!r})")
-    try:
-        return from_jsonable(PPIAnalysis, data["analysis"])
-    except KeyError as error:
-        raise ValueError(f"the PPI result lacks {error}") from None

@@ -34,6 +34,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ranklens.data.tables import Qrels, Run, duplicate_rows
+from ranklens.errors import RanklensError
 from ranklens.metrics.arrow import arrow_indices, integers, take
 from ranklens.metrics.evaluate import EMPTY_RANKING, score_queries
 from ranklens.metrics.names import MetricSpec
@@ -43,6 +44,11 @@ STATUSES = ("scored", "ignored", "missing")
 """``scored``: in the run and judged; ``ignored``: in the run, not judged (never scored, as
 trec_eval); ``missing``: judged, not in the run (0 with ``missing="zero"``, else no value)."""
 _TAG = re.compile(r"\[ranklens-problem:([A-Za-z0-9+/=]+)\]")
+
+
+class ScoringProblem(RanklensError, ValueError):
+    """A bad row met by a Spark worker; its text carries the tag ``problem_of`` reads, because
+    Spark hands the driver the worker's error as text, not as this class."""
 
 
 @dataclass(frozen=True)
@@ -227,7 +233,8 @@ def _check_unique(table: Run | Qrels, side: int, plan: ScoringPlan) -> None:
 
 def raise_problem(plan: ScoringPlan, side: int, kind: str, query: str | None,
                   doc: str | None, what: str, *, value: float | None = None) -> None:
-    """Raise the ``ValueError`` for a bad row: readable text plus a tag ``problem_of`` reads."""
+    """Raise the ``ScoringProblem`` (a ``ValueError``) for a bad row: readable text plus a tag
+    that ``problem_of`` reads."""
     source = plan.sources[side]
     where = f"query {query!r}" + (f", document {doc!r}" if doc is not None else "")
     if kind == "duplicate":
@@ -239,7 +246,7 @@ def raise_problem(plan: ScoringPlan, side: int, kind: str, query: str | None,
     payload = {"side": side, "kind": kind, "query": query, "doc": doc, "what": what,
                "value": None if value is None else repr(value), "source": source}
     tag = base64.b64encode(json.dumps(payload).encode()).decode()
-    raise ValueError(f"{text} [ranklens-problem:{tag}]")
+    raise ScoringProblem(f"{text} [ranklens-problem:{tag}]")
 
 
 def problem_of(error: BaseException) -> dict[str, Any] | None:

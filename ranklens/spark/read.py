@@ -103,19 +103,27 @@ def _read(spark: SparkSession, path: str, kind: str, format: str | None,
 
 
 def detect_format(spark: SparkSession, path: str) -> str:
-    """``parquet``, ``csv``, ``tsv`` or ``trec``: by extension, else by the first lines."""
+    """``parquet``, ``csv``, ``tsv`` or ``trec``: by extension, else by the first lines; a
+    ``.csv``/``.tsv`` file whose first line is a ``#`` comment is TREC text (a header row does
+    not start with ``#``)."""
     name = path.rstrip("/").lower()
     for suffix in _COMPRESSION:
         name = name.removesuffix(suffix)
-    for extension, fmt in _EXTENSIONS.items():
-        if name.endswith(extension):
-            return fmt
+    by_name = next((fmt for extension, fmt in _EXTENSIONS.items() if name.endswith(extension)),
+                   None)
+    if by_name in ("parquet", "trec"):
+        return by_name
     try:
         head = [row[0] for row in spark.read.text(path).limit(50).collect()]
     except AnalysisException as error:
         raise _analysis_error(path, error) from None
     if any(line.startswith("PAR1") for line in head):
         return "parquet"
+    filled = [line for line in head if line.strip()]
+    if filled and filled[0].lstrip().startswith("#"):
+        return "trec"  # a "#" line opens TREC text (trec_eval 10.0 skips it), never a header
+    if by_name is not None:
+        return by_name
     lines = [line.strip() for line in head if line.strip() and not line.lstrip().startswith("#")]
     if not lines:
         raise InputError(path, "has no data: every line is blank or a comment",

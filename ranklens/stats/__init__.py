@@ -13,10 +13,20 @@ difference". numpy, plus scipy.special on first use of a t or normal probability
 files or Streamlit.
 """
 
+from ranklens.stats.agreement import (
+    AgreementEstimate,
+    GradeBias,
+    GradeConfusion,
+    JudgeAgreement,
+    confusion_matrix,
+    judge_agreement,
+    weighted_kappa,
+)
 from ranklens.stats.bootstrap import paired_bootstrap, resample_means
 from ranklens.stats.compare import compare, effect_size
 from ranklens.stats.errors import InsufficientSampleError, SmallSampleWarning
 from ranklens.stats.family import AlignedRuns, FamilyTest, comparison_pairs, family_test, pair_runs
+from ranklens.stats.fcr import AdjustedInterval, FCRAdjustment, fcr_adjust, fcr_level
 from ranklens.stats.interval import (
     DEFAULT_INTERVAL,
     INTERVAL_METHODS,
@@ -24,6 +34,8 @@ from ranklens.stats.interval import (
     interval_label,
     mean_interval,
 )
+from ranklens.stats.levels import ConfidenceCurve, LevelInterval, confidence_curve
+from ranklens.stats.macro import CollectionMean, MacroComparison, collection_seed, macro_compare
 from ranklens.stats.multiple import (
     adjust,
     adjusted_p_values,
@@ -42,13 +54,24 @@ from ranklens.stats.power import (
     standard_deviation,
 )
 from ranklens.stats.ppi import MIN_GOLD, PPI_METHODS, ppi_compare
+from ranklens.stats.random_effects import (
+    NewRunEstimate,
+    SystemComponents,
+    VarianceComponents,
+    new_run_estimate,
+    variance_components,
+)
 from ranklens.stats.results import (
     BootstrapInterval,
     ComparisonResult,
+    Interval,
+    MeanDifferenceInterval,
     Outcomes,
     PPIComparison,
     TTest,
 )
+from ranklens.stats.seed_power import new_run_mde, new_run_variance, seeds_needed
+from ranklens.stats.seeds import DroppedQuery, SeedComparison, compare_seeds, new_run_family
 from ranklens.stats.sign_flip import sign_flip_interval
 from ranklens.stats.tolerance import NO_DIFFERENCE
 from ranklens.stats.ttest import paired_t_test
@@ -64,30 +87,59 @@ __all__ = [
     "MIN_QUERIES",
     "NO_DIFFERENCE",
     "PPI_METHODS",
+    "AdjustedInterval",
+    "AgreementEstimate",
     "AlignedRuns",
     "BootstrapInterval",
+    "CollectionMean",
     "ComparisonResult",
+    "ConfidenceCurve",
     "Deltas",
+    "DroppedQuery",
+    "FCRAdjustment",
     "FamilyTest",
+    "GradeBias",
+    "GradeConfusion",
     "InsufficientSampleError",
+    "Interval",
+    "JudgeAgreement",
+    "LevelInterval",
+    "MacroComparison",
+    "MeanDifferenceInterval",
+    "NewRunEstimate",
     "Outcomes",
     "PPIComparison",
+    "SeedComparison",
     "SmallSampleWarning",
+    "SystemComponents",
     "TTest",
+    "VarianceComponents",
     "adjust",
     "adjusted_p_values",
     "benjamini_hochberg",
     "benjamini_yekutieli",
+    "collection_seed",
     "compare",
+    "compare_seeds",
     "comparison_pairs",
+    "confidence_curve",
+    "confusion_matrix",
     "effect_size",
     "family_test",
+    "fcr_adjust",
+    "fcr_level",
     "holm",
     "interval_description",
     "interval_label",
+    "judge_agreement",
+    "macro_compare",
     "mde",
     "mean_interval",
     "minimum_detectable_effect",
+    "new_run_estimate",
+    "new_run_family",
+    "new_run_mde",
+    "new_run_variance",
     "pair_runs",
     "paired_bootstrap",
     "paired_deltas",
@@ -98,6 +150,9 @@ __all__ = [
     "rejected",
     "required_queries",
     "resample_means",
+    "seeds_needed",
     "sign_flip_interval",
     "standard_deviation",
+    "variance_components",
+    "weighted_kappa",
 ]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import threading
-import warnings
 from collections.abc import Sequence
 
 import numpy as np
@@ -13,6 +12,7 @@ import numpy.typing as npt
 from ranklens.stats.chunking import block_generators, chunk_sizes, offsets, run_blocks
 from ranklens.stats.draws import MAX_N, fill_uniform_indices
 from ranklens.stats.errors import InsufficientSampleError, SmallSampleWarning, check_probability
+from ranklens.stats.notes import Note, emit
 from ranklens.stats.pairing import Deltas, as_deltas, sample_sd
 from ranklens.stats.results import BootstrapInterval, Seed
 
@@ -100,6 +100,8 @@ def paired_bootstrap(
 ) -> BootstrapInterval:
     """Confidence interval of the mean difference, by resampling queries.
 
+    What it warns, `bootstrap_with_notes` returns as notes instead.
+
     Queries are resampled with replacement ``n_resamples`` times. ``interval="percentile"``
     (default): the interval is the ``alpha/2`` and ``1 - alpha/2`` quantiles of the resampled
     means. ``interval="studentized"`` (bootstrap-t): the quantiles of the resampled
@@ -118,15 +120,31 @@ def paired_bootstrap(
     The interval says how precisely the mean is measured if the queries are a sample of a
     larger population of queries; it is not a test and is not adjusted for multiplicity.
     """
+    result, notes = bootstrap_with_notes(deltas, n_resamples=n_resamples, alpha=alpha,
+                                         seed=seed, interval=interval)
+    emit(notes, 2)
+    return result
+
+
+def bootstrap_with_notes(
+    deltas: Sequence[float] | Deltas,
+    *,
+    n_resamples: int = 10_000,
+    alpha: float = 0.05,
+    seed: Seed = 0,
+    interval: str = "percentile",
+) -> tuple[BootstrapInterval, tuple[Note, ...]]:
+    """`paired_bootstrap`, with what it would warn returned as notes."""
     values = as_deltas(deltas)
     _check(alpha, n_resamples, interval)
+    notes: tuple[Note, ...] = ()
     n = values.size
     delta = float(values.mean())
     if interval == "percentile":
         means, _ = _resample(values, n_resamples, seed, with_sd=False)
         low, high = np.quantile(means, [alpha / 2, 1.0 - alpha / 2])
     else:
-        low, high = _studentized(values, delta, n_resamples, alpha, seed)
+        low, high, notes = _studentized(values, delta, n_resamples, alpha, seed)
     return BootstrapInterval(
         delta=delta,
         low=float(low),
@@ -136,18 +154,18 @@ def paired_bootstrap(
         n_resamples=n_resamples,
         seed=seed,
         method=interval,
-    )
+    ), notes
 
 
 def _studentized(
     values: Deltas, delta: float, n_resamples: int, alpha: float, seed: Seed
-) -> tuple[float, float]:
+) -> tuple[float, float, tuple[Note, ...]]:
     n = values.size
     if n < 2:
         raise InsufficientSampleError(n, 2, unit="differences for a studentized interval")
     standard_error = sample_sd(values) / np.sqrt(n)
     if standard_error == 0.0:  # every difference is the same: nothing varies under resampling
-        return delta, delta
+        return delta, delta, ()
     means, sds = _resample(values, n_resamples, seed, with_sd=True)
     assert sds is not None
     shift = means - delta
@@ -161,16 +179,14 @@ def _studentized(
     low, high = delta - t_high * standard_error, delta - t_low * standard_error
     if math.isinf(low) or math.isinf(high):
         share = float(np.mean(sds == 0))
-        warnings.warn(
+        return low, high, (Note(
             f"studentized interval on {n} differences has an infinite end: {share:.1%} of the "
             "resamples repeat a single value (no spread), so more than alpha/2 = "
             f"{alpha / 2:g} of their t-statistics are infinite on one side; this needs more "
             "queries (4 or more at alpha 0.05) or fewer tied differences, or "
             "interval='sign-flip' / 'percentile'",
-            SmallSampleWarning,
-            stacklevel=3,
-        )
-    return low, high
+            SmallSampleWarning),)
+    return low, high, ()
 
 
 def _quantile(values: npt.NDArray[np.float64], q: float) -> float:

@@ -8,8 +8,9 @@ import numpy as np
 
 from ranklens.data import MetricResult
 from ranklens.stats.errors import InsufficientSampleError, check_probability
-from ranklens.stats.interval import DEFAULT_INTERVAL, check_interval, mean_interval
-from ranklens.stats.pairing import MIN_QUERIES, pair, sample_sd
+from ranklens.stats.interval import DEFAULT_INTERVAL, check_interval, mean_interval_with_notes
+from ranklens.stats.notes import Note, emit
+from ranklens.stats.pairing import MIN_QUERIES, Paired, pair, pair_quietly, sample_sd
 from ranklens.stats.permutation import permutation_test
 from ranklens.stats.results import ComparisonResult, Outcomes, Seed
 from ranklens.stats.tolerance import no_difference_tolerance, snap
@@ -63,31 +64,67 @@ def compare(
     them.
 
     It answers for the mean of this metric over this population of queries; not whether
-    the two runs order documents differently, nor whether users would notice.
+    the two runs order documents differently, nor whether users would notice. What it warns
+    (unpaired queries, a small sample, an unbounded interval), `compare_with_notes` returns.
     """
+    _check(result_a, result_b, alpha, interval)
+    paired = pair(result_a, result_b, missing=missing, min_queries=min_queries, stacklevel=2)
+    result, notes = _compare_paired(result_a.metric, paired, alpha=alpha,
+                                    n_resamples=n_resamples, n_permutations=n_permutations,
+                                    seed=seed, missing=missing, interval=interval)
+    emit(notes, 2)
+    return result
+
+
+def compare_with_notes(
+    result_a: MetricResult,
+    result_b: MetricResult,
+    *,
+    alpha: float = 0.05,
+    n_resamples: int = 10_000,
+    n_permutations: int = 10_000,
+    seed: Seed = 0,
+    missing: str = "drop",
+    interval: str = DEFAULT_INTERVAL,
+    min_queries: int = MIN_QUERIES,
+) -> tuple[ComparisonResult, tuple[Note, ...]]:
+    """`compare`, with what it would warn returned as notes (the feature layer shows them
+    in its reports; nobody has to catch warnings). Errors are raised as `compare` raises them.
+    """
+    _check(result_a, result_b, alpha, interval)
+    paired = pair_quietly(result_a, result_b, missing=missing, min_queries=min_queries)
+    if not paired.queries.size:
+        raise InsufficientSampleError(0, 2)
+    result, notes = _compare_paired(result_a.metric, paired, alpha=alpha,
+                                    n_resamples=n_resamples, n_permutations=n_permutations,
+                                    seed=seed, missing=missing, interval=interval)
+    return result, paired.notes + notes
+
+
+def _check(result_a: MetricResult, result_b: MetricResult, alpha: float, interval: str) -> None:
     if result_a.metric != result_b.metric:
         raise ValueError(
             f"both results must be of one metric, got {result_a.metric!r} and {result_b.metric!r}"
         )
     check_probability("alpha", alpha)
     check_interval(interval)
-    paired = pair(
-        result_a.per_query,
-        result_b.per_query,
-        missing=missing,
-        min_queries=min_queries,
-        stacklevel=2,
-    )
+
+
+def _compare_paired(
+    metric: str, paired: Paired, *, alpha: float, n_resamples: int, n_permutations: int,
+    seed: Seed, missing: str, interval: str,
+) -> tuple[ComparisonResult, tuple[Note, ...]]:
+    """The comparison on paired values, and what the interval has to say about itself."""
     deltas, n_snapped = snap(paired.deltas, no_difference_tolerance(paired.a, paired.b))
     if deltas.size < 2:
         raise InsufficientSampleError(deltas.size, 2)
-    bootstrap = mean_interval(
+    bootstrap, interval_notes = mean_interval_with_notes(
         deltas, interval=interval, alpha=alpha, n_resamples=n_resamples, seed=seed
     )
     p_value = permutation_test(deltas, n_permutations=n_permutations, seed=seed)
     t_test = paired_t_test(deltas, alpha=alpha)
     return ComparisonResult(
-        metric=result_a.metric,
+        metric=metric,
         mean_a=float(paired.a.mean()),
         mean_b=float(paired.b.mean()),
         interval=bootstrap,
@@ -106,4 +143,4 @@ def compare(
         n_only_b=len(paired.only_b),
         missing=missing,
         n_snapped=n_snapped,
-    )
+    ), interval_notes

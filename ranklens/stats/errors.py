@@ -6,8 +6,10 @@ stats function taking one makes.
 
 from __future__ import annotations
 
+from ranklens.errors import RanklensError, RanklensWarning
 
-class InsufficientSampleError(ValueError):
+
+class InsufficientSampleError(RanklensError, ValueError):
     """There is nothing to compare: fewer units than the method needs at all.
 
     ``n`` is how many were there, ``needed`` the least that the method can work with and
@@ -27,7 +29,7 @@ class InsufficientSampleError(ValueError):
         return (type(self), (self.n, self.needed, self.unit))
 
 
-class SmallSampleWarning(UserWarning):
+class SmallSampleWarning(RanklensWarning):
     """The numbers are computable but too unstable to rely on (too few queries)."""
 
 

@@ -33,9 +33,8 @@ numpy only; it knows nothing of metrics, files or segments.
 from __future__ import annotations
 
 import math
-import warnings
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
@@ -44,7 +43,16 @@ from ranklens.data import QueryId
 from ranklens.stats.chunking import block_generators, chunk_sizes, offsets, run_blocks
 from ranklens.stats.errors import InsufficientSampleError, SmallSampleWarning
 from ranklens.stats.multiple import holm
-from ranklens.stats.pairing import MIN_QUERIES, MISSING_POLICIES, check_finite, examples
+from ranklens.stats.notes import Note, emit
+from ranklens.stats.pairing import (
+    MIN_QUERIES,
+    Side,
+    align,
+    as_arrays,
+    check_finite_values,
+    check_missing,
+    examples,
+)
 from ranklens.stats.permutation import permutation_test
 from ranklens.stats.results import Seed
 from ranklens.stats.tolerance import SUM_TIES, no_difference_tolerance, snap
@@ -66,13 +74,17 @@ class AlignedRuns:
 
     ``values`` has one row per query of ``queries`` and one column per run (run 0 is the
     baseline). ``missing[i]`` counts the queries of the comparison that run ``i`` has no value
-    for: left out of every comparison (``"drop"``) or scored 0 (``"zero"``).
+    for: left out of every comparison (``"drop"``) or scored 0 (``"zero"``). ``notes`` are what
+    the pairing had to say (`pair_runs` also warns them).
     """
 
     queries: tuple[QueryId, ...]
     values: Matrix
     missing: tuple[int, ...]
     policy: str
+    notes: tuple[Note, ...] = ()
+    query_ids: npt.NDArray[np.object_] | None = field(default=None, repr=False, compare=False)
+    """``queries`` as the sorted array the pairing made (None when built by hand)."""
 
 
 @dataclass(frozen=True)
@@ -115,7 +127,7 @@ def comparison_pairs(n_runs: int, family: str = "baseline") -> tuple[tuple[int, 
 
 
 def pair_runs(
-    per_query: Sequence[Mapping[QueryId, float]],
+    per_query: Sequence[Side],
     *,
     names: Sequence[str] | None = None,
     missing: str = "drop",
@@ -131,50 +143,63 @@ def pair_runs(
     (trec_eval -c), ``"error"`` raises ValueError naming the runs and a few queries.
     ``names`` name the runs in messages (default "run 0", "run 1", ...). NaN or infinite
     values raise ValueError; no query at all is `InsufficientSampleError`; fewer than
-    ``min_queries`` warns `SmallSampleWarning`.
+    ``min_queries`` warns `SmallSampleWarning`. Runs are `MetricResult`s (paired on their
+    sorted arrays) or mappings.
     """
-    if missing not in MISSING_POLICIES:
-        raise ValueError(f"missing must be one of {MISSING_POLICIES}, got {missing!r}")
+    aligned = pair_runs_quietly(per_query, names=names, missing=missing,
+                                min_queries=min_queries)
+    emit(aligned.notes, stacklevel + 1)
+    if not aligned.queries:
+        raise InsufficientSampleError(0, 1)
+    return aligned
+
+
+def pair_runs_quietly(
+    per_query: Sequence[Side],
+    *,
+    names: Sequence[str] | None = None,
+    missing: str = "drop",
+    min_queries: int = MIN_QUERIES,
+) -> AlignedRuns:
+    """`pair_runs` without warnings: what it would warn is in ``notes``, and ``queries`` may
+    be empty (the caller decides; `pair_runs` raises `InsufficientSampleError`)."""
+    check_missing(missing)
     if len(per_query) < 2:
         raise ValueError(f"pairing needs at least 2 runs, got {len(per_query)}")
     labels = list(names) if names is not None else [f"run {i}" for i in range(len(per_query))]
     if len(labels) != len(per_query):
         raise ValueError(f"{len(labels)} names for {len(per_query)} runs")
-    for values, label in zip(per_query, labels, strict=True):
-        check_finite(values, label)
-    union = set().union(*(values.keys() for values in per_query))
-    lacking = [sorted(union - values.keys()) for values in per_query]
-    if any(lacking) and missing == "error":
-        parts = [f"{label} lacks {len(gone)} ({examples(gone)})"
-                 for label, gone in zip(labels, lacking, strict=True) if gone]
+    sides = [as_arrays(values) for values in per_query]
+    for (ids, values), label in zip(sides, labels, strict=True):
+        check_finite_values(ids, values, label)
+    aligned = align([ids for ids, _ in sides], [values for _, values in sides],
+                    union=missing == "zero")
+    lacking = aligned.lacking
+    if any(gone.size for gone in lacking) and missing == "error":
+        parts = [f"{label} lacks {gone.size} ({examples(gone)})"
+                 for label, gone in zip(labels, lacking, strict=True) if gone.size]
         raise ValueError(
             "a paired comparison needs every query in every run: " + "; ".join(parts)
             + " (missing='drop' compares the queries all runs have, missing='zero' scores 0 "
             "where a run lacks one)")
-    if missing == "zero":
-        queries = tuple(sorted(union))
-    else:
-        queries = tuple(sorted(set.intersection(*(set(values) for values in per_query))))
-    if any(lacking) and missing == "drop":
-        parts = [f"{len(gone)} missing from {label}"
-                 for label, gone in zip(labels, lacking, strict=True) if gone]
-        warnings.warn(
-            f"dropped {len(union) - len(queries)} queries that not every run has ("
+    notes: list[Note] = []
+    n = int(aligned.queries.size)
+    if any(gone.size for gone in lacking) and missing == "drop":
+        parts = [f"{gone.size} missing from {label}"
+                 for label, gone in zip(labels, lacking, strict=True) if gone.size]
+        notes.append(Note(
+            f"dropped {aligned.n_union - n} queries that not every run has ("
             + ", ".join(parts) + "): queries are paired across all runs; missing='zero' "
-            "scores a missing query 0 (trec_eval -c), missing='error' refuses",
-            UserWarning, stacklevel=stacklevel + 1)
-    if not queries:
-        raise InsufficientSampleError(0, 1)
-    if len(queries) < min_queries:
-        warnings.warn(
-            f"comparison on {len(queries)} paired queries: the intervals will be wide and the "
+            "scores a missing query 0 (trec_eval -c), missing='error' refuses"))
+    if 0 < n < min_queries:
+        notes.append(Note(
+            f"comparison on {n} paired queries: the intervals will be wide and the "
             f"p-values unstable; {min_queries} or more are recommended (see the MDE calculator)",
-            SmallSampleWarning, stacklevel=stacklevel + 1)
-    matrix = np.empty((len(queries), len(per_query)), dtype=np.float64)
-    for column, values in enumerate(per_query):
-        matrix[:, column] = np.fromiter((values.get(q, 0.0) for q in queries), np.float64,
-                                        len(queries))
-    return AlignedRuns(queries, matrix, tuple(len(gone) for gone in lacking), missing)
+            SmallSampleWarning))
+    matrix = np.column_stack(aligned.values) if n else np.empty((0, len(sides)))
+    return AlignedRuns(tuple(aligned.queries.tolist()), matrix,
+                       tuple(gone.size for gone in lacking), missing, tuple(notes),
+                       aligned.queries)
 
 
 def _validated(values: object) -> Matrix:

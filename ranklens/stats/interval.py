@@ -25,11 +25,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ranklens.stats.bootstrap import paired_bootstrap
+from ranklens.stats.bootstrap import bootstrap_with_notes
 from ranklens.stats.errors import check_probability
+from ranklens.stats.notes import Note, emit
 from ranklens.stats.pairing import MIN_QUERIES, Deltas, as_deltas
-from ranklens.stats.results import BootstrapInterval, Seed
-from ranklens.stats.sign_flip import MAX_SIGN_FLIP_N, sign_flip_interval
+from ranklens.stats.results import MeanDifferenceInterval, Seed
+from ranklens.stats.sign_flip import MAX_SIGN_FLIP_N, sign_flip_with_notes
 
 DEFAULT_INTERVAL = "auto"
 """The interval `compare` shows unless asked otherwise: see the module docstring."""
@@ -64,18 +65,34 @@ def mean_interval(
     alpha: float = 0.05,
     n_resamples: int = 10_000,
     seed: Seed = 0,
-) -> BootstrapInterval:
+) -> MeanDifferenceInterval:
     """The ``1 - alpha`` interval of the mean difference that ``interval`` names.
 
     ``"auto"`` is the rule by n of the module docstring; the returned ``method`` says which
     interval it was. ``n_resamples`` and ``seed`` matter for the bootstrap intervals only.
+    What it warns, `mean_interval_with_notes` returns as notes instead.
     """
+    result, notes = mean_interval_with_notes(deltas, interval=interval, alpha=alpha,
+                                             n_resamples=n_resamples, seed=seed)
+    emit(notes, 2)
+    return result
+
+
+def mean_interval_with_notes(
+    deltas: Sequence[float] | Deltas,
+    *,
+    interval: str = DEFAULT_INTERVAL,
+    alpha: float = 0.05,
+    n_resamples: int = 10_000,
+    seed: Seed = 0,
+) -> tuple[MeanDifferenceInterval, tuple[Note, ...]]:
+    """`mean_interval`, with what it would warn (an infinite end) returned as notes."""
     check_interval(interval)
     values = as_deltas(deltas)
     method = resolve_interval(interval, values.size)
     if method == "sign-flip":
-        return sign_flip_interval(values, alpha=alpha)
-    return paired_bootstrap(
+        return sign_flip_with_notes(values, alpha=alpha)
+    return bootstrap_with_notes(
         values, n_resamples=n_resamples, alpha=alpha, seed=seed, interval=method
     )
 

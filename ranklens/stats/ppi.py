@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Mapping
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -36,7 +36,8 @@ from ranklens.stats.distributions import (
     t_two_sided,
 )
 from ranklens.stats.errors import InsufficientSampleError, SmallSampleWarning, check_probability
-from ranklens.stats.pairing import check_finite, examples
+from ranklens.stats.notes import Note, emit
+from ranklens.stats.pairing import Alignment, align, check_finite, examples
 from ranklens.stats.results import PPIComparison
 
 MIN_GOLD = 30
@@ -115,32 +116,88 @@ def estimate(
     return value, variance
 
 
-def _deltas(
-    per_query_a: Mapping[QueryId, float], per_query_b: Mapping[QueryId, float]
-) -> dict[QueryId, float]:
-    return {q: per_query_b[q] - per_query_a[q] for q in per_query_a.keys() & per_query_b.keys()}
+@dataclass(frozen=True)
+class GoldAndProxy:
+    """The differences B - A that PPI++ weighs, on the query sets `ppi_compare` uses.
+
+    ``gold`` and ``proxy_gold`` are the gold and proxy differences on the gold queries (those
+    both runs have under gold judgements, ``gold_queries``, sorted); ``proxy_only`` the proxy
+    differences on the other queries both runs have under proxy judgements
+    (``proxy_queries``). ``gold_a``, ``proxy_a_gold`` and ``proxy_a_only`` are run A's own
+    values on the same queries. ``unpaired_gold``/``unpaired_proxy`` are the ids measured in
+    run A only and in run B only under each judgements, ``no_proxy`` the gold queries without
+    a proxy difference (the correction cannot use them: `ppi_compare` refuses), and
+    ``notes`` what should be said about the unpaired ones.
+    """
+
+    gold: Array
+    proxy_gold: Array
+    proxy_only: Array
+    gold_a: Array
+    proxy_a_gold: Array
+    proxy_a_only: Array
+    gold_queries: npt.NDArray[np.object_]
+    proxy_queries: npt.NDArray[np.object_]
+    unpaired_gold: tuple[tuple[QueryId, ...], tuple[QueryId, ...]]
+    unpaired_proxy: tuple[tuple[QueryId, ...], tuple[QueryId, ...]]
+    no_proxy: npt.NDArray[np.object_]
+    notes: tuple[Note, ...]
+
+    def check_proxy_covers_gold(self) -> None:
+        """Raise ValueError when a gold query has no proxy difference."""
+        if self.no_proxy.size:
+            raise ValueError(
+                f"{self.no_proxy.size} gold queries have no proxy measurement, e.g. "
+                f"{self.no_proxy[0]!r}: the correction needs both judgements on the same query"
+            )
 
 
-def _array(values: Mapping[QueryId, float], queries: list[QueryId]) -> Array:
-    return np.fromiter((values[q] for q in queries), dtype=np.float64, count=len(queries))
-
-
-def _one_sided(
-    a: MetricResult, b: MetricResult, judgements: str
-) -> tuple[tuple[QueryId, ...], tuple[QueryId, ...]]:
-    """Queries measured in one run only under ``judgements``, warned about as `compare` does."""
-    only_a = tuple(sorted(a.per_query.keys() - b.per_query.keys()))
-    only_b = tuple(sorted(b.per_query.keys() - a.per_query.keys()))
-    if only_a or only_b:
-        warnings.warn(
-            f"dropped {len(only_a)} {judgements} queries only in run A "
-            f"({examples(only_a) or 'none'}) and {len(only_b)} only in run B "
+def _paired(a: MetricResult, b: MetricResult, judgements: str
+            ) -> tuple[Alignment, tuple[tuple[QueryId, ...], tuple[QueryId, ...]], list[Note]]:
+    """Both runs on the queries they share under one judgements, and the one-sided ids."""
+    aligned = align((a.query_ids, b.query_ids), (a.values, b.values), union=False)
+    only_a, only_b = aligned.lacking[1], aligned.lacking[0]
+    notes = []
+    if only_a.size or only_b.size:
+        notes.append(Note(
+            f"dropped {only_a.size} {judgements} queries only in run A "
+            f"({examples(only_a) or 'none'}) and {only_b.size} only in run B "
             f"({examples(only_b) or 'none'}): a paired difference needs both runs measured "
-            f"on the query under {judgements} judgements",
-            UserWarning,
-            stacklevel=3,
-        )
-    return only_a, only_b
+            f"on the query under {judgements} judgements"))
+    return aligned, (tuple(only_a.tolist()), tuple(only_b.tolist())), notes
+
+
+def gold_and_proxy(
+    proxy_a: MetricResult, proxy_b: MetricResult, gold_a: MetricResult, gold_b: MetricResult
+) -> GoldAndProxy:
+    """The gold and proxy differences of two runs, paired on their sorted query ids.
+
+    Answers which numbers PPI++ combines; it checks nothing (finite values, gold queries
+    without proxy: see `GoldAndProxy.check_proxy_covers_gold`) and warns nothing (``notes``).
+    """
+    gold, unpaired_gold, notes = _paired(gold_a, gold_b, "gold")
+    proxy, unpaired_proxy, proxy_notes = _paired(proxy_a, proxy_b, "proxy")
+    gold_deltas = gold.values[1] - gold.values[0]
+    proxy_deltas = proxy.values[1] - proxy.values[0]
+    both = align((gold.queries, proxy.queries), (gold_deltas, proxy_deltas), union=True)
+    in_proxy = both.rows[1] >= 0
+    on_gold = (both.rows[0] >= 0) & in_proxy
+    rows_gold = both.rows[1][on_gold]
+    rows_only = both.rows[1][in_proxy & ~on_gold]
+    return GoldAndProxy(
+        gold=gold_deltas[both.rows[0][on_gold]],
+        proxy_gold=proxy_deltas[rows_gold],
+        proxy_only=proxy_deltas[rows_only],
+        gold_a=gold.values[0][both.rows[0][on_gold]],
+        proxy_a_gold=proxy.values[0][rows_gold],
+        proxy_a_only=proxy.values[0][rows_only],
+        gold_queries=both.queries[on_gold],
+        proxy_queries=both.queries[in_proxy & ~on_gold],
+        unpaired_gold=unpaired_gold,
+        unpaired_proxy=unpaired_proxy,
+        no_proxy=both.lacking[1],
+        notes=tuple(notes + proxy_notes),
+    )
 
 
 def ppi_compare(
@@ -193,40 +250,30 @@ def ppi_compare(
         (gold_a, "gold A"),
         (gold_b, "gold B"),
     ):
-        check_finite(result.per_query, side)
+        check_finite(result, side)
 
-    unpaired_gold = _one_sided(gold_a, gold_b, "gold")
-    unpaired_proxy = _one_sided(proxy_a, proxy_b, "proxy")
-    proxy = _deltas(proxy_a.per_query, proxy_b.per_query)
-    gold = _deltas(gold_a.per_query, gold_b.per_query)
-    missing = gold.keys() - proxy.keys()
-    if missing:
-        raise ValueError(
-            f"{len(missing)} gold queries have no proxy measurement, e.g. {min(missing)!r}: "
-            "the correction needs both judgements on the same query"
-        )
+    split = gold_and_proxy(proxy_a, proxy_b, gold_a, gold_b)
+    emit(split.notes)
+    split.check_proxy_covers_gold()
+    g, p_g, p_u = split.gold, split.proxy_gold, split.proxy_only
     finite_sample = method == "finite-sample"
     # a lambda fitted on the gold queries costs the gold part a degree of freedom
-    fitted = lam is None and len(proxy) - len(gold) >= 2
+    fitted = lam is None and p_u.size >= 2
     needed = 3 if finite_sample and fitted else 2
-    if len(gold) < needed:
-        raise InsufficientSampleError(len(gold), needed, unit="gold queries")
-    if len(gold) < MIN_GOLD:
+    if g.size < needed:
+        raise InsufficientSampleError(g.size, needed, unit="gold queries")
+    if g.size < MIN_GOLD:
         warnings.warn(
-            f"{len(gold)} gold queries: the correction is too noisy to rely on; "
+            f"{g.size} gold queries: the correction is too noisy to rely on; "
             f"{MIN_GOLD} or more are recommended",
             SmallSampleWarning,
             stacklevel=2,
         )
 
-    queries_g = sorted(gold)
-    queries_u = sorted(proxy.keys() - gold.keys())
-    g, p_g = _array(gold, queries_g), _array(proxy, queries_g)
-    p_u = _array(proxy, queries_u)
-    if len(queries_u) < 2:  # no proxy-only spread to weigh against the gold one
+    if p_u.size < 2:  # no proxy-only spread to weigh against the gold one
         if lam is not None and lam != 0.0:
             warnings.warn(
-                f"lam={lam} ignored: with {len(queries_u)} proxy-only queries the proxy part has "
+                f"lam={lam} ignored: with {p_u.size} proxy-only queries the proxy part has "
                 "no measurable spread, so the weight is 0 (gold only)",
                 UserWarning,
                 stacklevel=2,
@@ -242,7 +289,7 @@ def ppi_compare(
     delta_array, variance_array = estimate(g, p_g, p_u, weight, ddof=ddof)
     delta, variance = float(delta_array), float(variance_array)
     sd = math.sqrt(variance)
-    df = float(len(queries_g) - ddof) if finite_sample else math.inf
+    df = float(g.size - ddof) if finite_sample else math.inf
     if finite_sample:
         half = t_quantile(1.0 - alpha / 2.0, df) * sd
         p_value = t_two_sided(delta / sd, df) if sd > 0 else 1.0
@@ -252,12 +299,7 @@ def ppi_compare(
     if sd == 0:  # no spread at all: the difference is exactly what was measured
         p_value = 1.0 if delta == 0 else 0.0
     mean_a = float(
-        estimate(
-            _array(gold_a.per_query, queries_g),
-            _array(proxy_a.per_query, queries_g),
-            _array(proxy_a.per_query, queries_u),
-            weight,
-        )[0]
+        estimate(split.gold_a, split.proxy_a_gold, split.proxy_a_only, weight)[0]
     )
     return PPIComparison(
         metric=proxy_a.metric,
@@ -269,12 +311,12 @@ def ppi_compare(
         alpha=alpha,
         p_value=min(1.0, p_value),
         lam=weight,
-        n_proxy=len(queries_u),
-        n_gold=len(queries_g),
+        n_proxy=int(p_u.size),
+        n_gold=int(g.size),
         df=df,
         method=method,
-        unpaired_gold_a=unpaired_gold[0],
-        unpaired_gold_b=unpaired_gold[1],
-        unpaired_proxy_a=unpaired_proxy[0],
-        unpaired_proxy_b=unpaired_proxy[1],
+        unpaired_gold_a=split.unpaired_gold[0],
+        unpaired_gold_b=split.unpaired_gold[1],
+        unpaired_proxy_a=split.unpaired_proxy[0],
+        unpaired_proxy_b=split.unpaired_proxy[1],
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -29,27 +29,58 @@ def at_most(value: float, alpha: float) -> bool:
 
 
 @dataclass(frozen=True)
-class BootstrapInterval:
-    """Confidence interval of the mean per-query difference B - A.
+class Interval:
+    """An interval estimate: ``[low, high]`` at confidence ``level`` (``1 - alpha``), and the
+    ``method`` that made it. The one interval type of ranklens: the comparison's interval of
+    the mean difference (`MeanDifferenceInterval`), the t-interval (`TTest.interval`), the
+    PPI++ interval (`PPIComparison.interval`) and the proxy's bias (``ProxyBias.interval``).
+
+    It says how precisely a quantity is measured; it tests nothing. An end that cannot be
+    bounded is infinite, never a large finite placeholder.
+    """
+
+    low: float
+    high: float
+    level: float
+    method: str
+
+    def contains(self, value: float) -> bool:
+        return self.low <= value <= self.high
+
+    @property
+    def width(self) -> float:
+        return self.high - self.low
+
+
+@dataclass(frozen=True)
+class MeanDifferenceInterval(Interval):
+    """Confidence interval of the mean per-query difference B - A (`ComparisonResult.interval`).
 
     ``method`` is ``"percentile"`` or ``"studentized"`` (bootstrap-t), or ``"sign-flip"``: the
     exact permutation test inverted (`ranklens.stats.sign_flip`), whose ``n_resamples`` is the
-    number of sign patterns enumerated and whose ``seed`` is 0 (nothing is drawn). It says how
-    precisely the mean is measured; it tests nothing. An end that cannot be bounded is
-    infinite (and was warned about), never a large finite placeholder.
+    number of sign patterns enumerated and whose ``seed`` is 0 (nothing is drawn); so it is
+    not always a bootstrap, whence the name. ``BootstrapInterval`` (the seeds' name, returned
+    by `paired_bootstrap`) is this class. ``level`` is ``1 - alpha`` unless given. Built with
+    keywords (``delta=..., low=..., high=..., alpha=..., n_queries=..., n_resamples=...,
+    seed=...``), as the seeds do.
     """
 
+    level: float = math.nan
+    method: str = "percentile"
+    _: KW_ONLY
     delta: float
-    low: float
-    high: float
     alpha: float
     n_queries: int
     n_resamples: int
     seed: Seed
-    method: str = "percentile"
 
-    def contains(self, value: float) -> bool:
-        return self.low <= value <= self.high
+    def __post_init__(self) -> None:
+        if math.isnan(self.level):
+            object.__setattr__(self, "level", 1.0 - self.alpha)
+
+
+BootstrapInterval = MeanDifferenceInterval
+"""The seeds' name of `MeanDifferenceInterval` (what `paired_bootstrap` returns)."""
 
 
 @dataclass(frozen=True)
@@ -73,6 +104,11 @@ class TTest:
     low: float
     high: float
     alpha: float
+
+    @property
+    def interval(self) -> Interval:
+        """The t-interval as the package's one interval type (method ``"t"``)."""
+        return Interval(self.low, self.high, 1.0 - self.alpha, "t")
 
 
 class _Decided:
@@ -139,7 +175,7 @@ class ComparisonResult(_Decided):
     metric: str
     mean_a: float
     mean_b: float
-    interval: BootstrapInterval
+    interval: MeanDifferenceInterval
     p_value: float
     t_test: TTest
     outcomes: Outcomes
@@ -201,7 +237,7 @@ class ComparisonResult(_Decided):
         # values as stored, not coerced: a report read back writes the same bytes
         method, n, alpha, delta = row["interval"], row["n_queries"], row["alpha"], row["delta"]
         sign_flip = method == "sign-flip"
-        interval = BootstrapInterval(
+        interval = MeanDifferenceInterval(
             delta=delta, low=row["ci_low"], high=row["ci_high"], alpha=alpha, n_queries=n,
             n_resamples=2**n if sign_flip else row["n_resamples"],
             seed=0 if sign_flip else row["seed"], method=method)
@@ -256,6 +292,13 @@ class PPIComparison(_Decided):
     unpaired_gold_b: tuple[QueryId, ...] = ()
     unpaired_proxy_a: tuple[QueryId, ...] = ()
     unpaired_proxy_b: tuple[QueryId, ...] = ()
+
+    @property
+    def interval(self) -> Interval:
+        """``[ci_low, ci_high]`` as the package's one interval type; its method says the
+        distribution (``"ppi-t"`` for the finite-sample rule, ``"ppi-normal"`` otherwise)."""
+        return Interval(self.ci_low, self.ci_high, 1.0 - self.alpha,
+                        "ppi-t" if math.isfinite(self.df) else "ppi-normal")
 
     @property
     def n_unpaired_gold(self) -> int:

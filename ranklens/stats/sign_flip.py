@@ -22,15 +22,15 @@ the ``L_s`` and ``R_s``.
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Sequence
 
 import numpy as np
 
 from ranklens.stats.errors import InsufficientSampleError, SmallSampleWarning, check_probability
+from ranklens.stats.notes import Note, emit
 from ranklens.stats.pairing import Deltas, as_deltas
 from ranklens.stats.permutation import all_sums
-from ranklens.stats.results import BootstrapInterval
+from ranklens.stats.results import MeanDifferenceInterval
 from ranklens.stats.tolerance import SUM_TIES
 
 MAX_SIGN_FLIP_N = 20
@@ -47,9 +47,28 @@ def bounded_from(alpha: float) -> int:
     return max(2, math.ceil(math.log2(2.0 / alpha) - 1e-12))
 
 
+def pattern_ends(values: Deltas) -> tuple[Deltas, Deltas]:
+    """``L_s`` and ``R_s`` of every sign pattern (module docstring), in pattern order.
+
+    The interval at any ``alpha`` is a pair of order statistics of these, so a caller that
+    needs several levels (`ranklens.stats.levels`) computes them once.
+    """
+    n = values.size
+    total = float(values.sum())
+    tau = SUM_TIES * float(np.abs(values).sum())
+    a = all_sums(values)
+    b = all_sums(np.ones(n))  # exact small integers
+    full = np.abs(b) == n  # all kept or all flipped: ties with the observed sum at every mu
+    with np.errstate(divide="ignore", invalid="ignore"):
+        low_ends = np.minimum((total - a - tau) / (n - b), (total + a - tau) / (n + b))
+        high_ends = np.maximum((total + a + tau) / (n + b), (total - a + tau) / (n - b))
+    low_ends[full], high_ends[full] = -np.inf, np.inf
+    return low_ends, high_ends
+
+
 def sign_flip_interval(
     deltas: Sequence[float] | Deltas, *, alpha: float = 0.05
-) -> BootstrapInterval:
+) -> MeanDifferenceInterval:
     """Exact ``1 - alpha`` interval of the mean difference by inverting the sign-flip test.
 
     Every ``mu`` whose exact two-sided sign-flip p-value for ``deltas - mu`` is above ``alpha``
@@ -58,11 +77,21 @@ def sign_flip_interval(
     t-interval. Below `bounded_from` differences nothing can be rejected: the interval is
     (-inf, inf) and a `SmallSampleWarning` says how many queries would bound it.
 
-    The result is a `BootstrapInterval` with ``method="sign-flip"``; its ``n_resamples`` is the
+    The result is a `MeanDifferenceInterval` with ``method="sign-flip"``; its ``n_resamples`` is the
     number of sign patterns enumerated (2^n) and ``seed`` is 0: nothing here is random.
     Raises `InsufficientSampleError` below 2 differences and ValueError above
     `MAX_SIGN_FLIP_N` (use the bootstrap there).
     """
+    result, notes = sign_flip_with_notes(deltas, alpha=alpha)
+    emit(notes, 2)
+    return result
+
+
+def sign_flip_with_notes(
+    deltas: Sequence[float] | Deltas, *, alpha: float = 0.05
+) -> tuple[MeanDifferenceInterval, tuple[Note, ...]]:
+    """`sign_flip_interval`, with what it would warn (an unbounded interval) returned as
+    notes."""
     values = np.asarray(deltas, dtype=np.float64)
     if values.ndim == 1 and values.size < 2:
         raise InsufficientSampleError(values.size, 2)
@@ -74,29 +103,20 @@ def sign_flip_interval(
             f"the sign-flip interval enumerates 2^n sign patterns: at most {MAX_SIGN_FLIP_N} "
             f"differences, got {n}; use paired_bootstrap for more"
         )
-    total = float(values.sum())
-    tau = SUM_TIES * float(np.abs(values).sum())
-    a = all_sums(values)
-    b = all_sums(np.ones(n))  # exact small integers
-    full = np.abs(b) == n  # all kept or all flipped: ties with the observed sum at every mu
-    with np.errstate(divide="ignore", invalid="ignore"):
-        low_ends = np.minimum((total - a - tau) / (n - b), (total + a - tau) / (n + b))
-        high_ends = np.maximum((total + a + tau) / (n + b), (total - a + tau) / (n - b))
-    low_ends[full], high_ends[full] = -np.inf, np.inf
-    patterns = a.size
+    low_ends, high_ends = pattern_ends(values)
+    patterns = low_ends.size
     # mu is inside when more than alpha * 2^n patterns count there, i.e. at least `needed`
     needed = math.floor(alpha * patterns) + 1
     low = float(np.partition(low_ends, needed - 1)[needed - 1])
     high = float(np.partition(high_ends, patterns - needed)[patterns - needed])
+    notes: tuple[Note, ...] = ()
     if math.isinf(low) or math.isinf(high):
-        warnings.warn(
+        notes = (Note(
             f"sign-flip interval on {n} queries is unbounded: the smallest possible p-value is "
             f"2/2^{n} = {2 / patterns:.3g}, above alpha = {alpha:g}, so no difference can be "
             f"ruled out; at least {bounded_from(alpha)} queries are needed for finite ends",
-            SmallSampleWarning,
-            stacklevel=2,
-        )
-    return BootstrapInterval(
+            SmallSampleWarning),)
+    return MeanDifferenceInterval(
         delta=float(values.mean()),
         low=low,
         high=high,
@@ -105,4 +125,4 @@ def sign_flip_interval(
         n_resamples=patterns,
         seed=0,
         method="sign-flip",
-    )
+    ), notes

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from ranklens.errors import RanklensError
+
 NOT_FOUND_MESSAGE = "report not found"
 
 
-class StoreError(Exception):
+class StoreError(RanklensError):
     """A report store could not do what was asked (base of the store's exceptions)."""
 
 

@@ -46,10 +46,12 @@ class ReportStore(Protocol):
         inputs: Mapping[str, bytes],
         *,
         ttl: timedelta | None = None,
+        shared_by: str | None = None,
     ) -> ReportToken:
         """Store a new report atomically and return its token (``StoreLimitError`` if too big).
 
-        ``ttl`` None means the store's default expiry (which may be never).
+        ``ttl`` None means the store's default expiry (which may be never). ``shared_by`` is who
+        shares it (given back as ``Snapshot.shared_by``; None: nobody signed in).
         """
         ...
 

@@ -4,8 +4,9 @@ Same layout and guarantees as the SQLite store, in a schema ``ranklens`` of the 
 URL names: ``blobs`` holds each distinct input once, keyed by sha256 and compressed;
 ``reports`` holds parameters and metadata, found by the sha256 of the share token;
 ``report_inputs`` links a report's roles to blobs; triggers refuse every UPDATE. The schema is
-created on first use and versioned in ``ranklens.schema_version``; a server whose schema is
-newer than this ranklens reads is refused in words.
+created on first use and versioned in ``ranklens.schema_version``; an older schema is migrated
+in place on opening (`MIGRATIONS`; schema 2 added ``reports.shared_by``), a newer one than
+this ranklens reads is refused in words.
 
 Every operation opens its own connection (one store object is safe to share between threads,
 and replicas share nothing but the server). A report is written in one transaction, so a
@@ -22,28 +23,24 @@ the URL's password left out.
 from __future__ import annotations
 
 import contextlib
-import hmac
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import timedelta
-from typing import Any
+from typing import Any, ClassVar
 
 import psycopg
 from psycopg import IsolationLevel
 from psycopg.conninfo import conninfo_to_dict
 
-import ranklens
 from ranklens.store import codec
-from ranklens.store.errors import ReportNotFound, StoreError, StoreUnavailable
-from ranklens.store.interface import StoreUsage
+from ranklens.store.errors import StoreError, StoreUnavailable
 from ranklens.store.limits import StoreLimits
 from ranklens.store.location import is_postgres_url, redact_url
-from ranklens.store.prepared import check_ttl, prepare_report
-from ranklens.store.snapshot import Snapshot
-from ranklens.store.stored import snapshot_from_rows
-from ranklens.store.tokens import ReportToken, new_token, parse_token, token_digest
+from ranklens.store.sql_store import SCHEMA_VERSION, SQLReportStore, fetch_one
+from ranklens.store.stored import InputRow
 
-SCHEMA_VERSION = 1
+__all__ = ["POSTGRES_MAX_REPORT_BYTES", "SCHEMA_VERSION", "PostgresReportStore"]
+
 # PostgreSQL refuses a bytea value over 1 GB; every input is one value.
 POSTGRES_MAX_REPORT_BYTES = 900_000_000
 DEFAULT_CONNECT_TIMEOUT_S = 5
@@ -66,7 +63,8 @@ _SCHEMA = [
         params_size BIGINT NOT NULL,
         ranklens_version TEXT NOT NULL,
         created_at DOUBLE PRECISION NOT NULL,
-        expires_at DOUBLE PRECISION
+        expires_at DOUBLE PRECISION,
+        shared_by TEXT
     )""",
     "CREATE INDEX reports_expires_at ON ranklens.reports (expires_at) "
     "WHERE expires_at IS NOT NULL",
@@ -88,13 +86,9 @@ _SCHEMA = [
     "CREATE TABLE ranklens.schema_version (version INTEGER NOT NULL)",
 ]
 
-_DELETE_UNUSED_BLOBS = (
-    "DELETE FROM ranklens.blobs WHERE NOT EXISTS "
-    "(SELECT 1 FROM ranklens.report_inputs ri WHERE ri.digest = blobs.digest)"
-)
 
 
-class PostgresReportStore:
+class PostgresReportStore(SQLReportStore):
     """A :class:`~ranklens.store.interface.ReportStore` in a PostgreSQL database.
 
     ``url`` is a ``postgresql://user:password@host:port/dbname`` URL (libpq's parameters,
@@ -103,7 +97,18 @@ class PostgresReportStore:
     first use (or own it, created beforehand). ``default_ttl`` and ``clock`` are as for
     :class:`~ranklens.store.sqlite_store.SQLiteReportStore`. Opening connects once to create
     or check the schema, so an unreachable server raises ``StoreUnavailable`` here already.
+    The steps are :class:`~ranklens.store.sql_store.SQLReportStore`'s; this class says how
+    PostgreSQL connects, locks and versions its schema.
     """
+
+    DIALECT = "PostgreSQL"
+    MAX_REPORT_BYTES = POSTGRES_MAX_REPORT_BYTES
+    ONE_VALUE = "each input is one bytea value, at most 1 GB"
+    TABLE_PREFIX = "ranklens."
+    PLACEHOLDER = "%s"
+    MIGRATIONS: ClassVar[Mapping[int, tuple[str, ...]]] = {
+        1: ("ALTER TABLE ranklens.reports ADD COLUMN IF NOT EXISTS shared_by TEXT",),
+    }
 
     def __init__(
         self,
@@ -117,17 +122,8 @@ class PostgresReportStore:
         if not is_postgres_url(url):
             raise ValueError("a PostgreSQL store needs a postgresql:// or postgres:// URL")
         self.url = url.strip()
-        self.limits = limits or StoreLimits()
-        if self.limits.max_report_bytes > POSTGRES_MAX_REPORT_BYTES:
-            raise ValueError(
-                f"max_report_bytes above {POSTGRES_MAX_REPORT_BYTES:,} is not supported by the "
-                "PostgreSQL store (each input is one bytea value, at most 1 GB)"
-            )
-        if default_ttl is not None:
-            check_ttl(default_ttl)
-        self.default_ttl = default_ttl
-        self._compression_level = compression_level
-        self._clock = clock
+        super().__init__(limits=limits, default_ttl=default_ttl,
+                         compression_level=compression_level, clock=clock)
         try:
             options = conninfo_to_dict(self.url)
         except psycopg.ProgrammingError as exc:
@@ -140,7 +136,10 @@ class PostgresReportStore:
     def __repr__(self) -> str:
         return f"PostgresReportStore({redact_url(self.url)!r})"
 
-    # -- connections and schema ---------------------------------------------------------
+    def _where(self) -> str:
+        return redact_url(self.url)
+
+    # -- connections, locks and schema ----------------------------------------------------
 
     @contextlib.contextmanager
     def _connection(self) -> Iterator[psycopg.Connection[Any]]:
@@ -159,182 +158,70 @@ class PostgresReportStore:
         except psycopg.Error as exc:
             raise StoreError(f"the PostgreSQL store failed: {_first_line(exc)}") from exc
 
-    @staticmethod
-    def _lock_writers(conn: psycopg.Connection[Any]) -> None:
-        conn.execute("SELECT pg_advisory_xact_lock(%s)", (_WRITE_LOCK_KEY,))
+    @contextlib.contextmanager
+    def _write_transaction(self, conn: psycopg.Connection[Any]) -> Iterator[None]:
+        # Writers (put, delete, purge, opening) serialise on one transaction-scoped advisory
+        # lock, released at COMMIT/ROLLBACK or when the connection drops; readers never take it.
+        with conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_WRITE_LOCK_KEY,))
+            yield
 
-    def _initialize(self) -> None:
-        """Create the schema if this database has none; refuse a newer one."""
-        with self._connection() as conn, conn.transaction():
-            self._lock_writers(conn)  # replicas starting together create it once
-            exists = conn.execute(
-                "SELECT to_regclass('ranklens.schema_version') IS NOT NULL"
-            ).fetchone()
-            if exists is None or not exists[0]:
-                for statement in _SCHEMA:
-                    conn.execute(statement)
-                conn.execute("INSERT INTO ranklens.schema_version (version) VALUES (%s)",
-                             (SCHEMA_VERSION,))
-                return
-            row = conn.execute("SELECT max(version) FROM ranklens.schema_version").fetchone()
-            version = row[0] if row is not None else None
-            if version is None:
-                raise StoreError(f"{redact_url(self.url)}: ranklens.schema_version is empty")
-            if version > SCHEMA_VERSION:
-                raise StoreError(
-                    f"{redact_url(self.url)} was written by a newer ranklens (store schema "
-                    f"{version}, this version reads {SCHEMA_VERSION})")
+    @contextlib.contextmanager
+    def _read_transaction(self, conn: psycopg.Connection[Any]) -> Iterator[None]:
+        # REPEATABLE READ: every statement of the transaction sees one snapshot.
+        conn.isolation_level = IsolationLevel.REPEATABLE_READ
+        with conn.transaction():
+            yield
 
-    # -- ReportStore ----------------------------------------------------------------------
+    def _schema_version(self, conn: psycopg.Connection[Any]) -> int | None:
+        (exists,) = fetch_one(conn, "SELECT to_regclass('ranklens.schema_version') IS NOT NULL")
+        if not exists:
+            return None
+        (version,) = fetch_one(conn, "SELECT max(version) FROM ranklens.schema_version")
+        if version is None:
+            raise StoreError(f"{redact_url(self.url)}: ranklens.schema_version is empty")
+        return int(version)
 
-    def put(
-        self,
-        params: Mapping[str, Any],
-        inputs: Mapping[str, bytes],
-        *,
-        ttl: timedelta | None = None,
-    ) -> ReportToken:
-        """Store a new report in one transaction and return its share token.
+    def _create_schema(self, conn: psycopg.Connection[Any]) -> None:
+        for statement in _SCHEMA:
+            conn.execute(statement)
 
-        Raises as :meth:`SQLiteReportStore.put <ranklens.store.sqlite_store.SQLiteReportStore.put>`
-        does, plus ``StoreUnavailable`` when the server cannot be used. Expired reports are
-        purged first, so they never keep a new report out.
-        """
-        report = prepare_report(params, inputs, self.limits)
-        if ttl is not None:
-            check_ttl(ttl)
-        ttl = ttl if ttl is not None else self.default_ttl
-        data_by_digest = report.data_by_digest
-        token = new_token()
+    def _set_schema_version(self, conn: psycopg.Connection[Any], version: int, *,
+                            created: bool) -> None:
+        if created:
+            conn.execute("INSERT INTO ranklens.schema_version (version) VALUES (%s)", (version,))
+        else:
+            conn.execute("UPDATE ranklens.schema_version SET version = %s", (version,))
 
-        with self._connection() as conn:
-            # Compress outside the write lock; inputs already stored are not compressed again.
-            already = _existing_digests(conn, data_by_digest)
-            packed = {
-                digest: codec.compress(data, self._compression_level)
-                for digest, data in data_by_digest.items()
-                if digest not in already
-            }
-            with conn.transaction():
-                self._lock_writers(conn)
-                now = self._clock()
-                _delete_expired(conn, now)
-                # Blobs seen before the lock may have been deleted since: pack those now.
-                present = _existing_digests(conn, data_by_digest)
-                for digest, data in data_by_digest.items():
-                    if digest not in present and digest not in packed:
-                        packed[digest] = codec.compress(data, self._compression_level)
-                new_blobs = {d: p for d, p in packed.items() if d not in present}
-                added = report.params_size + sum(len(s) for _, s in new_blobs.values())
-                self.limits.check_store(_stored_bytes(conn) + added)
-                for digest, (codec_name, stored) in new_blobs.items():
-                    self._insert_blob(
-                        conn, digest, len(data_by_digest[digest]), codec_name, stored
-                    )
-                expires_at = now + ttl.total_seconds() if ttl is not None else None
-                row = conn.execute(
-                    "INSERT INTO ranklens.reports (token_digest, params_json, params_size, "
-                    "ranklens_version, created_at, expires_at) "
-                    "VALUES (%s, %s, %s, %s, %s, %s) RETURNING id",
-                    (token_digest(token), report.params_json, report.params_size,
-                     ranklens.__version__, now, expires_at),
-                ).fetchone()
-                assert row is not None
-                with conn.cursor() as cursor:
-                    cursor.executemany(
-                        "INSERT INTO ranklens.report_inputs (report_id, role, digest) "
-                        "VALUES (%s, %s, %s)",
-                        [(row[0], role, d) for role, d in report.digest_by_role.items()],
-                    )
-        return token
+    # -- statements whose syntax differs --------------------------------------------------
 
-    def _insert_blob(
-        self, conn: psycopg.Connection[Any], digest: str, raw_size: int, codec_name: str,
-        stored: bytes,
-    ) -> None:
-        """Insert one compressed input (a method so tests can interrupt a write here)."""
-        conn.execute(
-            "INSERT INTO ranklens.blobs (digest, raw_size, stored_size, codec, data) "
-            "VALUES (%s, %s, %s, %s, %s)",
-            (digest, raw_size, len(stored), codec_name, stored),
-        )
+    def _existing_digests(
+        self, conn: psycopg.Connection[Any], digests: Mapping[str, object]
+    ) -> set[str]:
+        keys = list(digests)
+        if not keys:
+            return set()
+        rows = conn.execute(
+            "SELECT digest FROM ranklens.blobs WHERE digest = ANY(%s)", (keys,)
+        ).fetchall()
+        return {r[0] for r in rows}
 
-    def get(self, token: str) -> Snapshot:
-        """The report behind ``token``; :class:`ReportNotFound` if malformed/unknown/expired.
+    def _insert_report(
+        self, conn: psycopg.Connection[Any], sql: str, values: Sequence[object]
+    ) -> int:
+        row = conn.execute(sql + " RETURNING id", values).fetchone()
+        assert row is not None
+        return int(row[0])
 
-        Raises :class:`StoreError` (not ``ReportNotFound``) if the stored bytes no longer
-        match their digest, ``StoreUnavailable`` when the server cannot be used.
-        """
-        valid = parse_token(token)
-        key = token_digest(valid)
-        with self._connection() as conn:
-            # Both SELECTs see one snapshot, so a concurrent delete cannot hand back a report
-            # without its inputs.
-            conn.isolation_level = IsolationLevel.REPEATABLE_READ
-            with conn.transaction():
-                row = conn.execute(
-                    "SELECT id, token_digest, params_json, ranklens_version, created_at, "
-                    "expires_at FROM ranklens.reports WHERE token_digest = %s",
-                    (key,),
-                ).fetchone()
-                if row is None or not hmac.compare_digest(bytes(row[1]), key):
-                    raise ReportNotFound()
-                report_id, _, params_json, version, created_at, expires_at = row
-                if expires_at is not None and expires_at <= self._clock():
-                    raise ReportNotFound()
-                # Binary results: a bytea in text format would travel hex-encoded, twice its size.
-                rows = conn.execute(
-                    "SELECT ri.role, b.digest, b.codec, b.data FROM ranklens.report_inputs ri "
-                    "JOIN ranklens.blobs b ON b.digest = ri.digest WHERE ri.report_id = %s "
-                    "ORDER BY ri.role",
-                    (report_id,), binary=True,
-                ).fetchall()
-        return snapshot_from_rows(valid, params_json, version, created_at, expires_at, rows)
+    def _execute_many(self, conn: psycopg.Connection[Any], sql: str,
+                      rows: list[tuple[object, ...]]) -> None:
+        with conn.cursor() as cursor:
+            cursor.executemany(sql, rows)
 
-    def delete(self, token: str) -> None:
-        """Remove the report behind ``token`` (expired or not) and inputs no report uses.
-
-        :class:`ReportNotFound` if there is no such report (malformed, unknown, deleted).
-        """
-        key = token_digest(parse_token(token))
-        with self._connection() as conn, conn.transaction():
-            self._lock_writers(conn)
-            row = conn.execute(
-                "SELECT id, token_digest FROM ranklens.reports WHERE token_digest = %s", (key,)
-            ).fetchone()
-            if row is None or not hmac.compare_digest(bytes(row[1]), key):
-                raise ReportNotFound()
-            conn.execute("DELETE FROM ranklens.reports WHERE id = %s", (row[0],))
-            conn.execute(_DELETE_UNUSED_BLOBS)
-
-    def purge_expired(self) -> int:
-        """Remove every expired report and the inputs no report uses; answers how many went."""
-        with self._connection() as conn, conn.transaction():
-            self._lock_writers(conn)
-            return _delete_expired(conn, self._clock())
-
-    def usage(self) -> StoreUsage:
-        """Counts and sizes now stored, expired-but-not-yet-purged reports included."""
-        with self._connection() as conn:
-            conn.isolation_level = IsolationLevel.REPEATABLE_READ
-            with conn.transaction():
-                reports, params_bytes = _one(conn, "SELECT COUNT(*), COALESCE(SUM(params_size), "
-                                                   "0) FROM ranklens.reports")
-                blobs, unique_bytes, blob_bytes = _one(
-                    conn, "SELECT COUNT(*), COALESCE(SUM(raw_size), 0), "
-                          "COALESCE(SUM(stored_size), 0) FROM ranklens.blobs")
-                (input_bytes,) = _one(
-                    conn, "SELECT COALESCE(SUM(b.raw_size), 0) FROM ranklens.report_inputs ri "
-                          "JOIN ranklens.blobs b ON b.digest = ri.digest")
-        return StoreUsage(
-            reports=int(reports),
-            blobs=int(blobs),
-            input_bytes=int(input_bytes),
-            unique_input_bytes=int(unique_bytes),
-            stored_bytes=int(blob_bytes) + int(params_bytes),
-            max_store_bytes=self.limits.max_store_bytes,
-            max_report_bytes=self.limits.max_report_bytes,
-        )
+    def _select_inputs(self, conn: psycopg.Connection[Any], sql: str,
+                       report_id: int) -> list[InputRow]:
+        # Binary results: a bytea in text format would travel hex-encoded, twice its size.
+        return list(conn.execute(sql, (report_id,), binary=True).fetchall())
 
     def integrity_check(self) -> str:
         """``"ok"`` when the stored rows agree with each other, else what is wrong.
@@ -345,46 +232,14 @@ class PostgresReportStore:
         """
         problems = []
         with self._connection() as conn:
-            (bad_sizes,) = _one(conn, "SELECT COUNT(*) FROM ranklens.blobs "
+            (bad_sizes,) = fetch_one(conn, "SELECT COUNT(*) FROM ranklens.blobs "
                                       "WHERE octet_length(data) <> stored_size")
-            (version,) = _one(conn, "SELECT max(version) FROM ranklens.schema_version")
+            (version,) = fetch_one(conn, "SELECT max(version) FROM ranklens.schema_version")
         if bad_sizes:
             problems.append(f"{bad_sizes} stored inputs whose size does not match their data")
         if version != SCHEMA_VERSION:
             problems.append(f"schema version {version}, expected {SCHEMA_VERSION}")
         return "\n".join(problems) or "ok"
-
-
-def _one(conn: psycopg.Connection[Any], sql: str) -> tuple[Any, ...]:
-    row = conn.execute(sql).fetchone()
-    assert row is not None  # aggregates always answer one row
-    return tuple(row)
-
-
-def _existing_digests(conn: psycopg.Connection[Any], digests: Mapping[str, object]) -> set[str]:
-    keys = list(digests)
-    if not keys:
-        return set()
-    rows = conn.execute(
-        "SELECT digest FROM ranklens.blobs WHERE digest = ANY(%s)", (keys,)
-    ).fetchall()
-    return {r[0] for r in rows}
-
-
-def _stored_bytes(conn: psycopg.Connection[Any]) -> int:
-    (blob_bytes,) = _one(conn, "SELECT COALESCE(SUM(stored_size), 0) FROM ranklens.blobs")
-    (params_bytes,) = _one(conn, "SELECT COALESCE(SUM(params_size), 0) FROM ranklens.reports")
-    return int(blob_bytes) + int(params_bytes)
-
-
-def _delete_expired(conn: psycopg.Connection[Any], now: float) -> int:
-    cursor = conn.execute(
-        "DELETE FROM ranklens.reports WHERE expires_at IS NOT NULL AND expires_at <= %s", (now,)
-    )
-    removed = cursor.rowcount
-    if removed:
-        conn.execute(_DELETE_UNUSED_BLOBS)
-    return removed
 
 
 def _first_line(exc: BaseException) -> str:

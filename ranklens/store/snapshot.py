@@ -23,6 +23,8 @@ class Snapshot:
     ``params`` is a fresh copy of the JSON-able parameters given to ``put`` (mutating it
     changes nothing stored); ``inputs`` maps each role (``run_a``, ``qrels``, ...) to the exact
     bytes given; ``ranklens_version`` is the version that wrote the report. Times are UTC.
+    ``shared_by`` is who stored it (the signed-in account's email, see ``ranklens.signin``),
+    None when sign-in was off or the report predates store schema 2.
     """
 
     token: ReportToken
@@ -31,6 +33,7 @@ class Snapshot:
     ranklens_version: str
     created_at: datetime
     expires_at: datetime | None
+    shared_by: str | None = None
 
 
 def content_digest(data: bytes) -> str:
@@ -86,3 +89,21 @@ def normalize_inputs(inputs: Mapping[str, bytes | bytearray | memoryview]) -> di
 def frozen_inputs(inputs: dict[str, bytes]) -> Mapping[str, bytes]:
     """A read-only view of ``inputs``, for :class:`Snapshot`."""
     return MappingProxyType(inputs)
+
+
+MAX_SHARED_BY_CHARS = 320
+"""Longer than any email address (RFC 3696: 320); a name past it is an error, not trimmed."""
+
+
+def check_shared_by(shared_by: str | None) -> str | None:
+    """``shared_by`` stripped, or None; ``ValueError`` for an empty, over-long or multi-line
+    value (it is shown on the reopened page as written, so it must be one short line)."""
+    if shared_by is None:
+        return None
+    if not isinstance(shared_by, str):
+        raise TypeError(f"shared_by must be a string, not {type(shared_by).__name__}")
+    value = shared_by.strip()
+    if not value or len(value) > MAX_SHARED_BY_CHARS or any(ord(c) < 32 for c in value):
+        raise ValueError(f"shared_by must be one line of 1-{MAX_SHARED_BY_CHARS} characters, "
+                         f"got {shared_by!r:.80}")
+    return value

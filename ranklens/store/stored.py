@@ -1,9 +1,9 @@
 """A stored report's rows back as a `Snapshot`: what every backend's ``get`` does after its query.
 
-Both stores keep the same columns (parameters as canonical JSON, times as UNIX seconds, each
-input as a compressed blob under its content digest), so turning them back into a snapshot, and
-refusing an input whose bytes no longer match their digest, is written once. It reads no
-database: the caller has fetched the rows.
+Both stores keep the same columns (parameters as canonical JSON, times as UNIX seconds, who
+shared it, each input as a compressed blob under its content digest), so turning them back into
+a snapshot, and refusing an input whose bytes no longer match their digest, is written once.
+It reads no database: the caller has fetched the rows.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ InputRow = tuple[str, str, str, bytes | bytearray | memoryview]
 
 def snapshot_from_rows(token: ReportToken, params_json: str, ranklens_version: str,
                        created_at: float, expires_at: float | None,
-                       inputs: Iterable[InputRow]) -> Snapshot:
+                       inputs: Iterable[InputRow], shared_by: str | None = None) -> Snapshot:
     """The snapshot these stored values describe, each input decompressed and checked.
 
     Raises `StoreError` naming the role when an input cannot be decompressed or its bytes do
@@ -45,4 +45,5 @@ def snapshot_from_rows(token: ReportToken, params_json: str, ranklens_version: s
         ranklens_version=ranklens_version,
         created_at=datetime.fromtimestamp(created_at, UTC),
         expires_at=None if expires_at is None else datetime.fromtimestamp(expires_at, UTC),
+        shared_by=shared_by,
     )

@@ -79,7 +79,7 @@ def test_banner_before_the_verdict_says_the_librarys_words(dense_page: AppTest) 
     shown = banners(dense_page)
     assert len(shown) == 1 and markup.text(text) in shown[0]  # shown as text, escaped
     # each candidate's robustness view has its own anchor (run C's here)
-    assert f"(#{coverage_words.robustness_anchor('nDCG@10')}-c)" in shown[0]
+    assert f"(#{coverage_words.robustness_anchor('nDCG@10', ':c')})" in shown[0]
     line = coverage_words.coverage_line(coverage, report.run_names)
     assert any(markup.text(line) in c.value for c in dense_page.caption)
 

@@ -166,7 +166,7 @@ def test_first_visit_leads_with_the_leaderboard_of_both_candidates(first_visit,
     assert list(shown["name"]) == ["bm25_baseline (A, baseline)", "neural_reranker",
                                    "dense_retriever"]
     pd.testing.assert_frame_equal(shown[list(expected.columns)], expected, check_dtype=False)
-    assert list(shown["adjusted_text"]) == ["", *(format_p(p) for p in
+    assert list(shown["adjusted_p_text"]) == ["", *(format_p(p) for p in
                                                   expected["adjusted_p"].iloc[1:])]
     # the finding in one word (the run has its own column), so the table fits 1,400 px
     assert list(shown["finding_short"]) == ["baseline", "better", "worse"]
@@ -225,18 +225,19 @@ def test_forest_plot_and_table_carry_every_segment_with_q_values(first_visit, de
     assert shown["q_value"].iloc[1:].notna().all()  # every segment has its q
     # display-only cells: the interval and the win/tie/loss counts, one cell each
     overall = comparison.overall
-    assert shown["interval"].iloc[0] == format_interval(overall.interval.low, overall.interval.high)
+    assert shown["ci_text"].iloc[0] == format_interval(overall.interval.low, overall.interval.high)
     # the demo, as the page shows it: bootstrap-t, the default since issue 15 (the percentile
     # interval gave +0.0148 to +0.0447)
     assert overall.interval.method == "studentized"
-    assert shown["interval"].iloc[0] == "+0.0151 to +0.0451"
-    assert list(shown["interval"]) == [views.describe_row(row)["interval"]
+    assert shown["ci_text"].iloc[0] == "+0.0151 to +0.0451"
+    assert list(shown["ci_text"]) == [views.describe_row(row)["interval"]
                                        for row in expected.to_dict("records")]
     outcomes = overall.outcomes
-    assert shown["record"].iloc[0] == f"{outcomes.wins:,} / {outcomes.ties:,} / {outcomes.losses:,}"
+    assert shown["wtl_text"].iloc[0] == (f"{outcomes.wins:,} / {outcomes.ties:,} / "
+                                         f"{outcomes.losses:,}")
     # p, q and t-test p as every page writes them: one format per column
-    assert list(shown["p_text"]) == [format_p(p) for p in expected["p_value"]]
-    assert list(shown["t_p_text"]) == [format_p(p) for p in expected["t_p_value"]]
+    assert list(shown["p_value_text"]) == [format_p(p) for p in expected["p_value"]]
+    assert list(shown["t_p_value_text"]) == [format_p(p) for p in expected["t_p_value"]]
 
     forest = charts.forest_data(expected, report.run_names)
     drawn = [frame for datasets in chart_datasets(first_visit) for frame in datasets

@@ -71,8 +71,10 @@ def test_text_columns_are_aligned(ranklens: Runner, runs: list[object],
     lines = done.out.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("length"))
     table = lines[start:lines.index("", start)]
-    ends = {line.index("]") for line in table[2:]}  # every interval closes in one column
-    assert len(ends) == 1
+    # every interval reads "low to high" (ranklens.formats) and starts in one column
+    starts = {line.index(" to ") for line in table[2:]}
+    assert len(starts) == 1
+    assert "[" not in "".join(table)
 
 
 def test_csv_parses_with_the_reports_numbers(ranklens: Runner, runs: list[object],

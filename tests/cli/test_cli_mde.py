@@ -21,14 +21,14 @@ def test_mde_of_200_queries_at_sd_0_1(ranklens: Runner) -> None:
 
 
 def test_mde_json_numbers(ranklens: Runner) -> None:
-    plan = json.loads(ranklens("mde", "--sd", "0.1", "--queries", "200", "-f", "json").out)
+    plan = json.loads(ranklens("mde", "--sd", "0.1", "--queries", "200", "-f", "json").out)["plan"]
     assert round(plan["mde"], 4) == 0.0198
     assert [row["queries_needed"] for row in plan["rows"]] == [197, 785, 3140]
 
 
 def test_queries_needed_for_one_delta(ranklens: Runner) -> None:
     done = ranklens("mde", "--delta", "0.01", "--sd", "0.1", "-f", "json")
-    plan = json.loads(done.out)
+    plan = json.loads(done.out)["plan"]  # the page's shape (ranklens.plan.payload)
     assert plan["mde"] is None
     assert [(row["delta"], row["queries_needed"]) for row in plan["rows"]] == [(0.01, 785)]
     text = ranklens("mde", "--delta", "0.01", "--sd", "0.1").out
@@ -39,13 +39,14 @@ def test_pilot_runs_measure_the_sd(ranklens: Runner, runs: list[object]) -> None
     a, b, _, qrels = runs
     done = ranklens("mde", "--runs", a, b, "--qrels", qrels, "--metric", "ndcg@10", "-f", "json")
     assert done.code == 0, done.err
-    plan = json.loads(done.out)
+    data = json.loads(done.out)
+    plan, measured = data["plan"], data["spread"]["pilot"]
     files = demo_files()
     inputs = load_inputs(files["run_a"], files["run_b"], qrels=files["qrels"])
     eval_a, eval_b = inputs.evaluations(("nDCG@10",))
     _, deltas = paired_deltas(eval_a["nDCG@10"].per_query, eval_b["nDCG@10"].per_query)
     sd = standard_deviation(deltas)
-    assert plan["sd"] == sd and plan["pilot"]["n_queries"] == 400
+    assert plan["sd"] == sd and measured["n_queries"] == 400 and plan["pilot"] is None
     assert plan["mde"] == 2.8015852611635225 * sd / math.sqrt(400) or \
         abs(plan["mde"] - 2.80158 * sd / 20) < 1e-5
     assert [row["queries_needed"] for row in plan["rows"]] == [

@@ -25,7 +25,7 @@ def test_ppi_numbers_are_ppi_compare(ranklens: Runner, demo_paths: dict[str, Pat
                     demo_paths["qrels_proxy"], "--gold-qrels", demo_paths["qrels_gold"],
                     "--metric", "ndcg@10", "-f", "json")
     assert done.code == 0, done.err
-    analysis = json.loads(done.out)
+    analysis = json.loads(done.out)["analysis"]  # the page's shape (ranklens.ppi.payload)
     estimates = {item["key"]: item["result"] for item in analysis["estimates"]}
     proxy_a, proxy_b, gold_a, gold_b = _scored(demo_paths)
     for key, lam in (("ppi++", None), ("ppi", 1.0), ("gold", 0.0)):

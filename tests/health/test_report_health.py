@@ -13,6 +13,7 @@ import pytest
 from ranklens.compare.analysis import build_report
 from ranklens.compare.report import Report
 from ranklens.compare.text import render_csv, render_markdown, render_text
+from ranklens.errors import RanklensError
 from ranklens.health import HealthCheckFailed
 from tests.health.conftest import FAST
 
@@ -46,6 +47,7 @@ def test_strict_raises_with_the_report(data: Path, failing: Report) -> None:
     with pytest.raises(HealthCheckFailed) as raised:
         build_report(data / "bm25.trec", data / "neural_upper.trec", qrels=data / "qrels.trec",
                      settings=FAST, strict=True)
+    assert isinstance(raised.value, RanklensError)  # the package error base
     assert [c.key for c in raised.value.failed] == ["documents"]
     assert raised.value.report.health == failing.health
     assert "1 health check(s) failed" in str(raised.value)

@@ -10,6 +10,7 @@ import pytest
 
 from ranklens import __version__, demo
 from ranklens.cli import main as cli_main
+from ranklens.compare import columns as specs
 from ranklens.compare import html as html_report
 from ranklens.compare import views
 from ranklens.compare.analysis import build_report
@@ -47,7 +48,7 @@ def test_embedded_json_is_the_report(document: str, report: Report) -> None:
 def test_table_numbers_equal_the_report(document: str, report: Report) -> None:
     parsed = outline(document)
     segment_tables = parsed.tables[: len(report.metrics)]
-    columns = [c for c, _, _ in html_report._TABLE_COLUMNS]
+    columns = specs.number_keys(specs.pick(specs.SEGMENT_COLUMNS, specs.SEGMENT_HTML))
     for metric, table in zip(report.metrics, segment_tables, strict=True):
         expected = views.segment_table(report.comparison(metric), report.run_names)
         body = table[1:]  # the header row first

@@ -55,7 +55,7 @@ def upgrade(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     """Call to make this process behave as a later ranklens: new seed handling, a new default
     interval method, a new version string; the app's caches cleared as after a restart."""
     def upgraded() -> None:
-        original_compare = compare_segments.compare
+        original_compare = compare_segments.compare_with_notes  # what each row calls
 
         def reseeded(a: Any, b: Any, *, seed: Any, **options: Any) -> Any:
             # "the bootstrap stream now mixes in a stream id": other draws, same inputs
@@ -64,7 +64,7 @@ def upgrade(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
             stream = np.random.SeedSequence(entropy, spawn_key=(*key, 1))
             return original_compare(a, b, seed=stream, **options)
 
-        monkeypatch.setattr(compare_segments, "compare", reseeded)
+        monkeypatch.setattr(compare_segments, "compare_with_notes", reseeded)
         defaults = list(CompareSettings.__init__.__defaults__ or ())
         names = [f.name for f in dataclasses.fields(CompareSettings)]
         defaults[names.index("interval") - (len(names) - len(defaults))] = "studentized"

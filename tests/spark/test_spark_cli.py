@@ -35,7 +35,8 @@ def test_evaluate_writes_per_query_parquet_that_compare_reads(
                                "--spark-master", "local[2]", "--output", outputs[role])
         assert code == 0, err
     table = pq.read_table(outputs["run_a"])
-    assert table.column_names == ["query_id", "nDCG@10", "AP"]
+    # the columns come in the order of the lines: trec_eval's measures (map) first
+    assert table.column_names == ["query_id", "AP", "nDCG@10"]
     assert table.num_rows == 400
     local_code, local_text, _ = run_cli(capsys, "evaluate", paths["run_a"], "--qrels",
                                         paths["qrels"], "-m", "ndcg@10", "-m", "map", "-q")
@@ -78,7 +79,27 @@ def test_evaluate_trec_eval_form_prints_the_local_lines(
     local_code, local_out, local_err = run_cli(capsys, *args)
     assert local_code == 0, local_err
     assert out == local_out
-    assert "averaged in as empty rankings (-c)" in err
+    assert "averaged in (-c)" in err
+
+
+def test_evaluate_on_spark_prints_trec_eval_names_for_a_commented_tab_run(
+        spark, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`-m map` prints `map` on Spark as locally (not `AP`), in trec_eval's order, and a TREC
+    run whose first line is a `#` comment is read on Spark as the local reader reads it."""
+    run_rows, qrels_rows = hostile_case(seed=7, n_cases=30)
+    written = write_trec_run(tmp_path / "plain.trec", run_rows).read_text()
+    run = tmp_path / "run.tsv"
+    run.write_text("# run written by a test\n" + written.replace(" ", "\t"))
+    qrels = write_trec_qrels(tmp_path / "qrels.trec", qrels_rows)
+    args = ["evaluate", "-q", "-c", "-m", "ndcg_cut.10", "-m", "map", "-m", "P.5,10",
+            "-m", "recip_rank", qrels, run]
+    code, out, err = run_cli(capsys, *args, "--engine", "spark")
+    assert code == 0, err
+    local_code, local_out, local_err = run_cli(capsys, *args)
+    assert local_code == 0, local_err
+    assert out == local_out
+    names = list(dict.fromkeys(line.split("\t")[0].strip() for line in out.splitlines()))
+    assert names == ["map", "recip_rank", "P_5", "P_10", "ndcg_cut_10"]
 
 
 def test_compare_engine_spark_needs_qrels(capsys: pytest.CaptureFixture[str]) -> None:

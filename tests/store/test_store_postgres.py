@@ -11,7 +11,7 @@ from tests.support.postgres_server import free_port
 from tests.support.store_helpers import trec_run_bytes
 
 psycopg = pytest.importorskip("psycopg")
-from ranklens.store.postgres_store import PostgresReportStore  # noqa: E402
+from ranklens.store.postgres_store import SCHEMA_VERSION, PostgresReportStore  # noqa: E402
 
 
 def test_report_survives_a_server_restart_between_write_and_read(postgres_server: Any) -> None:
@@ -69,5 +69,5 @@ def test_schema_is_versioned_in_its_own_table(postgres_server: Any) -> None:
         versions = conn.execute("SELECT version FROM ranklens.schema_version").fetchall()
         tables = {r[0] for r in conn.execute(
             "SELECT table_name FROM information_schema.tables WHERE table_schema = 'ranklens'")}
-    assert versions == [(1,)]
+    assert versions == [(SCHEMA_VERSION,)]
     assert tables == {"blobs", "reports", "report_inputs", "schema_version"}

@@ -73,7 +73,7 @@ def test_report_written_by_one_process_is_read_by_another(backend: Backend) -> N
 KILLED_WRITER = """
 import sys, time
 from pathlib import Path
-from ranklens.store import is_postgres_url
+from ranklens.store import is_postgres_url, sql_store
 
 location, marker = sys.argv[1], Path(sys.argv[2])
 if is_postgres_url(location):
@@ -94,7 +94,7 @@ class StallingStore(Base):
 
 store = StallingStore(location)
 print(store.put({"kept": True}, {"run_a": b"before the crash"}), flush=True)
-module.new_token = lambda: "K" * 32
+sql_store.new_token = lambda: "K" * 32  # put (shared by both stores) draws it there
 store.stall = True
 store.put({"kept": False}, {"run_a": b"a" * 5_000_000, "run_b": b"b" * 5_000_000})
 """

@@ -1,0 +1,175 @@
+"""The Compare page's per-query detail: the per-query table with its downloads, the document
+orderings note and two rankings side by side for a picked query.
+
+Each ``show_*`` draws one section with Streamlit from the Report and the loaded inputs (rows from
+``ranklens.compare.views`` and ``ranklens.compare.rankings``); it computes no statistic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+import pandas as pd
+import streamlit as st
+
+from ranklens.app import markup
+from ranklens.app import state as app_state
+from ranklens.compare import charts, views
+from ranklens.compare.analysis import LoadedInputs
+from ranklens.compare.rankings import UNJUDGED, query_rbo, side_by_side
+from ranklens.compare.report import Report
+from ranklens.formats import format_delta
+
+PER_QUERY_COLUMNS = ("query_id", "a", "b", "delta", "judged_a", "judged_b", "residual_a",
+                     "residual_b", "segment")
+
+
+def show_per_query(report: Report, metric: str, inputs: LoadedInputs,
+                   segments: Mapping[str, str] | None, scope: str = "") -> None:
+    result = report.comparison(metric).overall
+    name_a, name_b = report.pair_names
+    per_query = views.with_query_coverage(report, metric,
+                                          views.per_query_table(report, metric, segments))
+    st.subheader("Per query", anchor=False)
+    left, right = st.columns([3, 1])
+    left.altair_chart(charts.delta_histogram(per_query, metric=metric,
+                                             run_names=report.pair_names),
+                      width="stretch", key=f"hist:{metric}{scope}")
+    right.metric(f"{markup.text(name_b)} wins", f"{result.outcomes.wins:,}")
+    right.metric("Ties", f"{result.outcomes.ties:,}")
+    right.metric(f"{markup.text(name_b)} loses", f"{result.outcomes.losses:,}")
+    with right:
+        show_orderings(inputs, str(report.params.get("order", "score")))
+    lost, won = views.biggest_changes(per_query, n=10)
+    pick_key = f"query:{metric}{scope}"
+    coverage = None if report.coverage is None else report.coverage.metric(metric)
+    judged_help = ("" if coverage is None else
+                   f"{coverage.judged_metric}: share of the top {coverage.depth} documents "
+                   "that have a judgement")
+    residual_help = markup.text(f"The most unjudged documents could add to this query's "
+                                f"{metric}")
+    columns = st.columns(2)
+    for column, frame, title, key in ((columns[0], lost, f"Queries {name_b} lost most", "lost"),
+                                      (columns[1], won, f"Queries {name_b} won most", "won")):
+        column.markdown(f"**{markup.text(title)}** · click a row to see its rankings")
+        column.dataframe(
+            frame.drop(columns=["outcome"]), hide_index=True, key=f"{key}:{metric}{scope}",
+            on_select=_picker(f"{key}:{metric}{scope}", frame, pick_key),
+            selection_mode="single-row",
+            column_order=[c for c in PER_QUERY_COLUMNS if c in frame.columns],
+            column_config={
+                "query_id": st.column_config.TextColumn("Query", width=60),
+                "a": st.column_config.NumberColumn(name_a, format="%.4f", width=75,
+                                                   help=markup.text(f"{metric} of {name_a} (A)")),
+                "b": st.column_config.NumberColumn(name_b, format="%.4f", width=75,
+                                                   help=markup.text(f"{metric} of {name_b} (B)")),
+                "delta": st.column_config.NumberColumn("B \u2212 A", format="%+.4f", width=70),
+                "segment": "Segment",
+                "judged_a": st.column_config.NumberColumn("Judged A", format="percent",
+                                                          help=judged_help, width=70),
+                "judged_b": st.column_config.NumberColumn("Judged B", format="percent",
+                                                          help=judged_help, width=70),
+                "residual_a": st.column_config.NumberColumn(
+                    "Residual A", format="+%.3f", help=residual_help),
+                "residual_b": st.column_config.NumberColumn(
+                    "Residual B", format="+%.3f", help=residual_help),
+            },
+        )
+    show_rankings(report, metric, inputs, per_query.sort_values(["delta", "query_id"]), pick_key,
+                  scope)
+
+
+def show_orderings(inputs: LoadedInputs, order: str) -> None:
+    """Mean RBO of the two runs: how different the orderings are (not which is better)."""
+    if inputs.run_a is None or inputs.run_b is None:
+        return
+    small = len(inputs.run_a) + len(inputs.run_b) <= app_state.EAGER_RBO_ROWS
+    orderings = app_state.cached_rbo(inputs, order=order, compute=small)
+    if orderings is None:
+        orderings = app_state.cached_rbo(
+            inputs, order=order,
+            compute=st.button("Compare orderings (RBO)", key="rbo",
+                              help="Rank-biased overlap over every query both runs rank. On "
+                                   "runs of millions of rows this takes a while."))
+    if orderings is not None:
+        st.metric(f"Mean RBO (p={app_state.RBO_P:g})", f"{orderings.mean:.3f}",
+                  help=f"Rank-biased overlap of the two runs' orderings, averaged over the "
+                       f"{len(orderings.per_query):,} queries both rank: 1 = same order, "
+                       "0 = no document in common. It says how different the rankings are, "
+                       "not which one is better.")
+
+
+def _picker(table_key: str, frame: pd.DataFrame, pick_key: str) -> Callable[[], None]:
+    """Callback: a click on a row of ``frame`` picks that query in the rankings view."""
+    def pick() -> None:
+        rows = st.session_state[table_key].selection.rows
+        if rows:
+            st.session_state[pick_key] = frame["query_id"].iloc[rows[0]]
+    return pick
+
+
+def show_rankings(report: Report, metric: str, inputs: LoadedInputs, per_query: pd.DataFrame,
+                  pick_key: str, scope: str = "") -> None:
+    st.subheader("One query, both rankings", anchor=False)
+    if inputs.run_a is None or inputs.run_b is None:
+        st.caption("The inputs are per-query metric tables: there are no rankings to show.")
+        return
+    name_a, name_b = report.pair_names
+    deltas = dict(zip(per_query["query_id"], per_query["delta"], strict=True))
+    options = list(deltas)
+    if st.session_state.get(pick_key) not in deltas:
+        st.session_state.pop(pick_key, None)
+    left, right, _ = st.columns([2, 1, 3])
+    query = left.selectbox(
+        "Query", options, key=pick_key,
+        format_func=lambda q: f"{q}  ({format_delta(deltas[q], 3)})",
+        help=f"Ordered by B \u2212 A on {metric}, biggest losses first.")
+    k = right.number_input("Top k", min_value=1, max_value=100, value=10, step=1,
+                           key=f"k:{metric}{scope}")
+    row = per_query.loc[per_query["query_id"] == query].iloc[0]
+    order = str(report.params.get("order", "score"))
+    shown = side_by_side(inputs.run_a, inputs.run_b, inputs.qrels, str(query), int(k),
+                         order=order)
+    overlap = query_rbo(inputs.run_a, inputs.run_b, str(query), p=app_state.RBO_P, order=order)
+    likeness = "" if overlap is None else f" · RBO (p={app_state.RBO_P:g}) {overlap:.3f}"
+    st.markdown(
+        f"**{markup.text(query)}** · {markup.text(metric)}: {markup.text(name_a)} "
+        f"{row['a']:.4f}, {markup.text(name_b)} {row['b']:.4f} "
+        f"(B \u2212 A {format_delta(float(row['delta']))}) · {shown.n_overlap} of the top "
+        f"{int(k)} documents in both, {shown.n_entered} entered B's top {int(k)}{likeness}")
+    columns = st.columns(2)
+    for column, frame, title, moved in ((columns[0], shown.a, f"A: {name_a}", "Where in B"),
+                                        (columns[1], shown.b, f"B: {name_b}", "Moved vs A")):
+        column.markdown(f"**{markup.text(title)}**")
+        column.dataframe(
+            frame.style.map(_label_colour, subset=["label"]).map(_change_colour,
+                                                                 subset=["change"]),
+            hide_index=True, key=f"ranking:{title}:{metric}{scope}",
+            column_config={
+                "rank": st.column_config.NumberColumn("Rank", width="small"),
+                "doc_id": "Document",
+                "score": st.column_config.NumberColumn("Score", format="%.4g"),
+                "label": st.column_config.TextColumn("Label", width="small"),
+                "change": moved,
+            },
+        )
+
+
+def _label_colour(label: object) -> str:
+    if label == UNJUDGED:
+        return "color: #8c959f; font-style: italic"
+    grade = int(str(label))
+    if grade <= 0:
+        return ""
+    shade = {1: "#dafbe1", 2: "#aceebb", 3: "#6fdd8b"}.get(grade, "#4ac26b")
+    return f"background-color: {shade}"
+
+
+def _change_colour(change: object) -> str:
+    change = str(change)
+    if change.startswith("entered"):
+        return "color: #0969da"
+    if change.startswith("left"):
+        return "color: #bc4c00"
+    return "color: #57606a" if change == "same" else ""
+

@@ -1,0 +1,294 @@
+"""The Compare page's tables: the leaderboard, the segment table and forest plot, the
+judgement-coverage guardrail and robustness view.
+
+Each ``show_*`` draws one section of the page with Streamlit from a Report (numbers and words come
+from ``ranklens.compare``: `columns` for the cells, `views` for the rows, `coverage_words` for the
+sentences); it computes no statistic. The page (``pages/compare.py``) lays them out.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from ranklens.app import markup
+from ranklens.charts import run_colour
+from ranklens.compare import charts, columns, coverage_words, views
+from ranklens.compare.report import Report
+from ranklens.compare.segments import INTERVALS_NOTE, MetricComparison
+from ranklens.compare.words import (
+    family_sentence,
+    leaderboard_summary,
+    pairing_sentence,
+    segments_summary,
+)
+from ranklens.formats import slug
+
+
+def as_shown(comparison: MetricComparison) -> MetricComparison:
+    """The comparison with its metric and segment names escaped for Markdown (display only:
+    the words of ``ranklens.compare.words`` then render them literally)."""
+    return dataclasses.replace(
+        comparison, metric=markup.text(comparison.metric),
+        segments=tuple(dataclasses.replace(row, segment=markup.text(row.segment))
+                       for row in comparison.segments))
+
+
+def show_banner(report: Report, metric: str, scope: str = "") -> None:
+    """The judgement-coverage guardrail, before the result, linking to the robustness view."""
+    coverage = None if report.coverage is None else report.coverage.metric(metric)
+    if coverage is None:
+        return
+    text = coverage_words.banner(coverage, report.comparison(metric).overall,
+                                 report.pair_names)
+    if text:
+        anchor = coverage_words.robustness_anchor(metric, scope)
+        st.warning(f"**{coverage_words.BANNER_TITLE}** {markup.text(text)} "
+                   f"[Go to the robustness view](#{anchor}).", icon=":material/rule:")
+
+
+def show_robustness(report: Report, metric: str, scope: str = "") -> None:
+    """The same comparison under each treatment of unjudged documents, side by side, and the
+    judged@k of both runs per segment."""
+    if report.coverage is None:
+        return
+    st.subheader(coverage_words.ROBUSTNESS_TITLE,
+                 anchor=coverage_words.robustness_anchor(metric, scope))
+    rows = coverage_words.treatment_rows(report.coverage, metric, report.pair_names)
+    if rows:
+        show_treatments(report, metric, rows, scope)
+    for note in report.coverage.notes:
+        st.caption(markup.text(note))
+    show_segment_coverage(report, metric, scope)
+
+
+def show_treatments(report: Report, metric: str, rows: list[dict[str, str]],
+                    scope: str = "") -> None:
+    """The robustness view's table, its notes and whether the treatments agree."""
+    assert report.coverage is not None
+    name_a, name_b = report.pair_names
+    level = round(100 * (1 - report.comparison(metric).overall.alpha))
+    st.dataframe(
+        pd.DataFrame(rows), hide_index=True, key=f"robustness:{metric}{scope}",
+        column_order=("treatment", "mean_a", "mean_b", "delta", "interval", "p", "reads"),
+        column_config={
+            "treatment": st.column_config.TextColumn("Unjudged documents", width=190),
+            "mean_a": st.column_config.TextColumn("Mean A", width=70,
+                                                  help=markup.text(name_a)),
+            "mean_b": st.column_config.TextColumn("Mean B", width=70,
+                                                  help=markup.text(name_b)),
+            "delta": st.column_config.TextColumn("B \u2212 A", width=75),
+            "interval": st.column_config.TextColumn(f"{level}% interval", width=140),
+            "p": st.column_config.TextColumn("p", width=65),
+            "reads": st.column_config.TextColumn("Reads", width=200),
+        })
+    notes = [f"{row['treatment']}: {row['note']}" for row in rows if row["note"]]
+    if notes:
+        st.caption(markup.text(" · ".join(notes)))
+    summary = coverage_words.robustness_summary(report.coverage, metric, report.pair_names)
+    if summary:
+        st.markdown(markup.text(summary))
+    st.caption(coverage_words.TREATMENTS_CAPTION)
+
+
+def show_segment_coverage(report: Report, metric: str, scope: str = "") -> None:
+    """Judged@k of both runs per row, the same-rate shift and the rows at risk (expander)."""
+    coverage = None if report.coverage is None else report.coverage.metric(metric)
+    table = views.coverage_table(report, metric)
+    if coverage is None or table is None:
+        return
+    flagged = coverage_words.segments_flagged(coverage)
+    with st.expander(f"{coverage.judged_metric} per segment" + (": verdicts at risk"
+                                                                 if flagged else "")):
+        if flagged:
+            st.markdown(markup.text(flagged))
+        st.dataframe(
+            table.assign(judged_a=100 * table["judged_a"], judged_b=100 * table["judged_b"],
+                         gap=100 * table["gap"]),
+            hide_index=True, key=f"coverage:{metric}{scope}",
+            column_config={
+                "segment": st.column_config.TextColumn("Rows", pinned=True),
+                "n_queries": number_column("Queries", "localized", width=70),
+                "judged_a": number_column(f"{coverage.judged_metric} A", "%.1f%%",
+                                           width=90),
+                "judged_b": number_column(f"{coverage.judged_metric} B", "%.1f%%",
+                                           width=90),
+                "gap": number_column("A \u2212 B", "%+.1f", width=70,
+                                      help="Judged@k of A minus B, in points: positive when B "
+                                           "is less judged"),
+                "shift": number_column("Shift of B \u2212 A", "%+.4f", width=110,
+                                        help="If the less-judged run's extra unjudged "
+                                             "documents were relevant as often as its judged "
+                                             "ones"),
+                "could_change": st.column_config.CheckboxColumn("Verdict could change"),
+            })
+
+
+def show_leaderboard(report: Report, metric: str) -> None:
+    """Several candidates: the leaderboard of ``metric`` (plot, table, the family in words)."""
+    table = views.leaderboard_table(report, metric)
+    family = report.family(metric)
+    assert family is not None  # every metric of a report of several candidates has one
+    names = report.run_names
+    alpha = report.comparison(metric, report.candidates[0]).overall.alpha
+    st.subheader(f"Leaderboard: {metric}", anchor=False)
+    st.markdown(f"**{leaderboard_summary(all_escaped(names), family, alpha)}**")
+    st.altair_chart(charts.leaderboard_plot(table, metric=metric, baseline=names[0],
+                                            alpha=alpha),
+                    width="stretch", key=f"leaderboard:{metric}")
+    shown = columns.display_frame(table, columns.LEADERBOARD_COLUMNS).assign(
+        name=[f"{run} (A, baseline)" if base else str(run)
+              for run, base in zip(table["run"], table["baseline"], strict=True)],
+        # the run is named in its own column: the finding in one word keeps 1,400 px
+        finding_short=[views.short_finding(f, who="") for f in table["finding"]])
+    colours = [f"color: {run_colour(int(position))}; font-weight: 600"
+               for position in table["position"]]
+    styled = shown.style.apply(lambda _: colours, subset=["name"], axis=0)
+    st.dataframe(
+        styled, hide_index=True, key=f"leaderboard-table:{metric}", placeholder="",
+        column_order=("name", "mean", "delta", "ci_text", "adjusted_p_text", "p_value_text",
+                      "t_p_value_text", "wtl_text", "finding_short",
+                      *(("health",) if "health" in shown else ())),
+        column_config={
+            "name": st.column_config.TextColumn("Run", pinned=True),
+            "mean": number_column(f"Mean {metric}", width=text_width([f"Mean {metric}"],
+                                                                        70)),
+            "delta": number_column("B \u2212 A", "%+.4f", width=75),
+            "ci_text": st.column_config.TextColumn(
+                "Interval", width=text_width(shown["ci_text"], 140),
+                help="Bootstrap confidence interval of the candidate minus the baseline"),
+            "adjusted_p_text": st.column_config.TextColumn(
+                "Adjusted p", width=85, help=family.describe(len(names))),
+            "p_value_text": st.column_config.TextColumn(
+                "p", width=60, help="The candidate's own permutation p"),
+            "t_p_value_text": st.column_config.TextColumn("t-test p", width=65),
+            "wtl_text": st.column_config.TextColumn(
+                "W / T / L", width=text_width(shown["wtl_text"], 95),
+                help="Queries the candidate won, tied and lost against the baseline"),
+            "finding_short": st.column_config.TextColumn(
+                "Finding", width=105, help="Against the baseline, at the adjusted p: better, "
+                "worse or no reliable difference"),
+            "health": st.column_config.TextColumn(
+                "Health", width=130, help="The run's health checks (see above the verdict)"),
+        },
+    )
+    st.caption(f"{family_sentence(family, len(names))} "
+               f"{pairing_sentence(family, all_escaped(names))} "
+               "Intervals and p are each candidate's own comparison with the baseline; the "
+               "adjusted p decides.")
+    coverage = coverage_words.leaderboard_coverage(report, metric)
+    if coverage:
+        st.caption(markup.text(coverage))
+    if family.family == "all-pairs":
+        pairs = views.pairs_table(report, metric)
+        st.markdown("**Every pair**")
+        st.dataframe(
+            columns.display_frame(pairs, columns.PAIR_COLUMNS),
+            hide_index=True, key=f"pairs:{metric}",
+            column_order=("run_b", "run_a", "delta", "ci_text", "adjusted_p_text",
+                          "p_value_text"),
+            column_config={
+                "run_b": "B", "run_a": "A",
+                "delta": number_column("B \u2212 A", "%+.4f", width=75),
+                "ci_text": st.column_config.TextColumn("Interval", width=160),
+                "adjusted_p_text": st.column_config.TextColumn("Adjusted p", width=85),
+                "p_value_text": st.column_config.TextColumn("p", width=60),
+            },
+        )
+
+
+def all_escaped(names: tuple[str, ...]) -> tuple[str, ...]:
+    """Every run's name as Markdown text (``markup.text``)."""
+    return tuple(markup.text(name) for name in names)
+
+
+def show_segments(report: Report, metric: str, scope: str = "") -> None:
+    comparison = report.comparison(metric)
+    run_names = report.pair_names
+    table = views.segment_table(comparison, run_names)
+    if comparison.segment_column:
+        st.subheader(f"Where: by {markup.text(comparison.segment_column)}", anchor=False)
+        st.markdown(segments_summary(as_shown(comparison), markup.names(run_names)))
+    else:
+        st.subheader("Overall interval", anchor=False)
+        st.caption("Pick a segment column in the sidebar (with a segment map) to see where "
+                   "the difference comes from.")
+    chart = charts.forest_plot(table, metric=metric, run_names=run_names,
+                               alpha=comparison.overall.alpha)
+    st.altair_chart(chart, width="stretch", key=f"forest:{metric}{scope}")
+    st.caption(INTERVALS_NOTE)
+    show_segment_table(table, metric, run_names, comparison.segment_column, scope)
+
+
+def show_segment_table(table: pd.DataFrame, metric: str, run_names: tuple[str, str],
+                       segment_column: str | None, key: str = "") -> None:
+    name_a, name_b = run_names
+    number = number_column
+    shown = columns.display_frame(table, columns.SEGMENT_COLUMNS).assign(
+        finding_short=[views.short_finding(f, who="B ") for f in table["finding"]])
+    st.dataframe(
+        shown, hide_index=True, key=f"table:{metric}{key}", placeholder="\u2014",
+        column_order=("segment", "n_queries", "finding_short", "delta", "ci_text",
+                      "q_value_text", "p_value_text", "t_p_value_text", "mean_a", "mean_b",
+                      "wtl_text",
+                      *(["note"] if table["note"].astype(bool).any() else [])),
+        column_config={
+            "segment": st.column_config.TextColumn(segment_column or "Rows", pinned=True),
+            "n_queries": number("Queries", "localized", width=62),
+            "finding_short": st.column_config.TextColumn(
+                "Finding", width=105, help=f"B is {name_b}: better, worse or no reliable "
+                "difference at the row's q (overall row: p)"),
+            "delta": number("B \u2212 A", "%+.4f", width=70),
+            "ci_text": st.column_config.TextColumn(
+                "Interval", width=text_width(shown["ci_text"], 135),
+                help="Confidence interval of B \u2212 A (the interval card above says "
+                     "which kind)"),
+            # p and q as every page and export writes them (ranklens.formats.format_p): one
+            # format per column, never 6.08e-116 beside 0.0000111
+            "q_value_text": st.column_config.TextColumn(
+                "q", width=58, help=_q_help(table)),
+            "p_value_text": st.column_config.TextColumn(
+                "p", width=58, help="Permutation p-value"),
+            "t_p_value_text": st.column_config.TextColumn("t-test p", width=62,
+                                                          help="Paired t-test p-value"),
+            "mean_a": number("Mean A", width=62, help=f"Mean {metric} of {name_a}"),
+            "mean_b": number("Mean B", width=62, help=f"Mean {metric} of {name_b}"),
+            "wtl_text": st.column_config.TextColumn(
+                "W / T / L", width=text_width(shown["wtl_text"], 95),
+                help=f"Queries won, tied and lost by {name_b}: scored above, the same as, "
+                     f"below {name_a}"),
+            "note": st.column_config.TextColumn("Note"),
+        },
+    )
+    export = table.assign(metric=metric, segment_column=segment_column or "")
+    left, right, _ = st.columns([1, 1, 4])
+    left.download_button("Table (CSV)", export.to_csv(index=False),
+                         file_name=f"ranklens-{slug(metric)}{slug(key)}-segments.csv",
+                         mime="text/csv", on_click="ignore", icon=":material/download:",
+                         key=f"csv:{metric}{key}")
+    right.download_button("Table (JSON)", export.to_json(orient="records", indent=2),
+                          file_name=f"ranklens-{slug(metric)}{slug(key)}-segments.json",
+                          mime="application/json", on_click="ignore",
+                          icon=":material/download:", key=f"json:{metric}{key}")
+
+
+def _q_help(table: pd.DataFrame) -> str:
+    return ("Benjamini\u2013Hochberg q-value across the segments (the overall row, with "
+            "several candidates: its p adjusted for them)")
+
+
+def text_width(texts: pd.Series | list[str], least: int) -> int:
+    """Pixels a text column needs for its longest cell (about 7.5 px a character at the
+    table's font), at least ``least``: '4,192 / 80 / 2,728' must not be cut."""
+    longest = max((len(str(t)) for t in texts), default=0)
+    return max(least, round(7.5 * longest) + 20)
+
+
+def number_column(label: str, fmt: str = "%.4f", **options: Any) -> Any:
+    """A narrow number column unless told otherwise."""
+    options.setdefault("width", "small")
+    return st.column_config.NumberColumn(label, format=fmt, **options)
+

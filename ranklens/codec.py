@@ -1,0 +1,233 @@
+"""The one JSON codec of ranklens: plain values, strict text, non-finite numbers said in words.
+
+``dumps(data)`` answers "``data`` as JSON text every parser accepts": dataclasses, mappings,
+sequences and numpy values become plain JSON values; a NaN or an infinity (an effect size when
+every per-query difference is the same, an interval end that cannot be bounded) is written as
+``null`` and named, with its JSON pointer, in the top-level ``"non_finite"`` object, in words
+(``{"/comparisons/0/overall/effect_size": "infinite"}``). ``loads(text)`` reads such text back
+and puts the numbers in place again, so ``loads(dumps(d)) == d`` for plain ``d`` with finite or
+infinite floats (NaN reads back as NaN, which equals nothing, as in Python).
+
+`encode` / `decode` are the same two steps on plain objects, for callers that embed the object
+in a larger one (share links) or read it from an HTML page. Text written before this codec
+existed (``Infinity``, ``NaN`` literals, no ``"non_finite"``) still reads: ``loads`` accepts
+those literals, `decode` leaves data without ``"non_finite"`` as it is.
+
+It knows nothing of reports or plans: each kind maps its objects to plain data with a
+``schema`` number (``ranklens.compare.report``, ``ranklens.plan.payload``,
+``ranklens.ppi.payload``) and goes through here for text.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+import math
+import types
+import typing
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+NON_FINITE = "non_finite"
+"""The top-level key naming every non-finite number written as null."""
+
+_WORDS = {math.inf: "infinite", -math.inf: "minus infinite"}
+_NAN_WORD = "not a number"
+_VALUES = {"infinite": math.inf, "minus infinite": -math.inf, _NAN_WORD: math.nan}
+
+
+def plain(value: Any) -> Any:
+    """``value`` as plain JSON values (dicts, lists, str, int, float, bool, None): dataclasses
+    and mappings as objects, tuples as lists, numpy scalars and arrays as numbers and lists.
+    Floats are kept as they are (non-finite ones included: `encode` handles those)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Mapping):
+        return {str(key): plain(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(item) for item in value]
+    if isinstance(value, bool) or value is None or isinstance(value, str | int | float):
+        return value
+    if hasattr(value, "tolist"):  # numpy scalar or array
+        return plain(value.tolist())
+    raise TypeError(f"{type(value).__name__} has no JSON form here")
+
+
+def encode(data: Mapping[str, Any]) -> dict[str, Any]:
+    """``data`` (a mapping, made `plain`) with every non-finite number as None, and, when there
+    was one, ``"non_finite"``: JSON pointer -> "infinite", "minus infinite" or "not a number"."""
+    found: dict[str, str] = {}
+    body = _nulled(plain(data), "", found)
+    named = {**(body.pop(NON_FINITE, None) or {}), **found}  # encoding twice changes nothing
+    if named:
+        body[NON_FINITE] = named
+    return body
+
+
+def decode(data: Mapping[str, Any]) -> dict[str, Any]:
+    """``data`` with the numbers named in ``"non_finite"`` put back (and that key removed);
+    data without the key is returned as a dict, unchanged. ``ValueError`` for a pointer that
+    names no null value, or a word that is no non-finite number."""
+    body = dict(data)
+    named = body.pop(NON_FINITE, None) or {}
+    if named:
+        body = copy.deepcopy(body)  # the caller's nested objects stay as they were
+    for pointer, word in named.items():
+        if word not in _VALUES:
+            raise ValueError(f"non_finite: {word!r} at {pointer} is not one of {list(_VALUES)}")
+        body = _put(body, pointer, _VALUES[word])
+    return body
+
+
+def dumps(data: Mapping[str, Any], *, indent: int | None = None) -> str:
+    """``data`` as strict JSON text (see the module docstring); never writes NaN or Infinity."""
+    return json.dumps(encode(data), indent=indent, ensure_ascii=False, allow_nan=False)
+
+
+def loads(text: str) -> dict[str, Any]:
+    """The object `dumps` wrote (or an older, lenient text), non-finite numbers in place."""
+    data = json.loads(text)
+    if not isinstance(data, dict):
+        raise ValueError(f"expected a JSON object, got {type(data).__name__}")
+    return decode(data)
+
+
+def check_kind(data: Mapping[str, Any], kind: str, schema: int, what: str) -> None:
+    """``ValueError`` unless ``data`` is a payload of ``kind`` at ``schema`` (data without a
+    ``schema`` key, written before schemas were numbered, counts as ``schema``); ``what``
+    names the kind for people ("an MDE result")."""
+    if data.get("kind") != kind:
+        raise ValueError(f"not {what} (kind {data.get('kind')!r})")
+    if data.get("schema", schema) != schema:
+        raise ValueError(f"unsupported schema {data.get('schema')!r} of {what}; this ranklens "
+                         f"reads schema {schema}")
+
+
+def rebuild(cls: type[T], data: Any) -> T:
+    """``cls`` (a dataclass) rebuilt from its `plain` form ``data``: nested dataclasses, tuples,
+    optional values and mappings from the field types; a float stored as null (NaN, or an
+    infinity written before this codec named it) comes back as NaN. Fields the data lacks take
+    the dataclass's default; a field without a default, or data of the wrong shape, is a
+    ``ValueError`` naming the field. It validates shapes, not meaning."""
+    value: T = _build(cls, data, cls.__name__)
+    return value
+
+
+def non_finite_words(data: Mapping[str, Any]) -> list[str]:
+    """One sentence per non-finite number in ``data`` (a plain mapping): where it is and what
+    it is, e.g. "comparisons/0/overall/effect_size is infinite (written as null)"."""
+    found: dict[str, str] = {}
+    _nulled(plain(data), "", found)
+    return [f"{pointer.lstrip('/')} is {word} (written as null)" for pointer, word in found.items()]
+
+
+def _nulled(value: Any, pointer: str, found: dict[str, str]) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        found[pointer] = _NAN_WORD if math.isnan(value) else _WORDS[value]
+        return None
+    if isinstance(value, dict):
+        return {key: _nulled(item, f"{pointer}/{_escape(key)}", found)
+                for key, item in value.items()}
+    if isinstance(value, list):
+        return [_nulled(item, f"{pointer}/{i}", found) for i, item in enumerate(value)]
+    return value
+
+
+def _escape(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")
+
+
+def _unescape(token: str) -> str:
+    return token.replace("~1", "/").replace("~0", "~")
+
+
+def _put(body: dict[str, Any], pointer: str, number: float) -> dict[str, Any]:
+    tokens = [_unescape(t) for t in pointer.split("/")[1:]]
+    if not tokens:
+        raise ValueError("non_finite: the empty pointer names the whole object, not a number")
+    node: Any = body
+    for token in tokens[:-1]:
+        node = node[int(token)] if isinstance(node, list) else node.get(token)
+        if node is None:
+            raise ValueError(f"non_finite: {pointer} names no value in this object")
+    last = tokens[-1]
+    key: Any = int(last) if isinstance(node, list) else last
+    try:
+        current = node[key]
+    except (KeyError, IndexError, TypeError):
+        raise ValueError(f"non_finite: {pointer} names no value in this object") from None
+    if current is not None:
+        raise ValueError(f"non_finite: {pointer} holds {current!r}, not null")
+    node[key] = number
+    return body
+
+
+# ---- rebuild: dataclasses from their plain form ------------------------------------------
+
+def _build(kind: Any, data: Any, where: str) -> Any:
+    if dataclasses.is_dataclass(kind) and isinstance(kind, type):
+        return _dataclass(kind, data, where)
+    origin, args = typing.get_origin(kind), typing.get_args(kind)
+    if origin in (typing.Union, types.UnionType):
+        if data is None and type(None) in args:
+            return None
+        options = [a for a in args if a is not type(None)]
+        if data is None and float in options:
+            return math.nan
+        errors = []
+        for option in options:
+            try:
+                return _build(option, data, where)
+            except ValueError as error:
+                errors.append(str(error))
+        raise ValueError(errors[0] if errors else f"{where}: no type fits {data!r}")
+    if origin is tuple:
+        if not isinstance(data, list):
+            raise ValueError(f"{where}: expected a list, got {type(data).__name__}")
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_build(args[0], item, f"{where}[{i}]") for i, item in enumerate(data))
+        if args and len(args) != len(data):
+            raise ValueError(f"{where}: expected {len(args)} items, got {len(data)}")
+        return tuple(_build(arg, item, f"{where}[{i}]")
+                     for i, (arg, item) in enumerate(zip(args or [Any] * len(data), data,
+                                                         strict=True)))
+    if origin in (dict, Mapping, typing.Mapping) or kind in (dict, Mapping):
+        if not isinstance(data, dict):
+            raise ValueError(f"{where}: expected an object, got {type(data).__name__}")
+        value_type = args[1] if len(args) == 2 else Any
+        return {key: _build(value_type, item, f"{where}.{key}") for key, item in data.items()}
+    if kind is float:
+        if data is None:
+            return math.nan
+        if isinstance(data, bool) or not isinstance(data, int | float):
+            raise ValueError(f"{where}: expected a number, got {data!r}")
+        return float(data)
+    if kind is int:
+        if isinstance(data, bool) or not isinstance(data, int):
+            raise ValueError(f"{where}: expected an integer, got {data!r}")
+        return data
+    if kind is str or kind is bool:
+        if not isinstance(data, kind):
+            raise ValueError(f"{where}: expected {kind.__name__}, got {data!r}")
+        return data
+    return data  # Any, Literal, aliases this module does not know: as stored
+
+
+def _dataclass(kind: type, data: Any, where: str) -> Any:
+    if not isinstance(data, dict):
+        raise ValueError(f"{where}: expected an object, got {type(data).__name__}")
+    hints = typing.get_type_hints(kind)
+    values = {}
+    for field in dataclasses.fields(kind):
+        if not field.init:
+            continue
+        if field.name in data:
+            values[field.name] = _build(hints[field.name], data[field.name],
+                                        f"{where}.{field.name}")
+        elif (field.default is dataclasses.MISSING
+              and field.default_factory is dataclasses.MISSING):
+            raise ValueError(f"{where}: {field.name} is missing")
+    return kind(**values)

@@ -1,0 +1,107 @@
+"""A PPI++ analysis as plain JSON: what the HTML file embeds, a share link stores and the CLI
+prints.
+
+``payload(export)`` answers "the page's analysis as one JSON object" (kind ``ppi``, `SCHEMA`):
+settings, the analysis (every estimate, the bias, the variance model), the verdict and
+headline in words, the gold budget and its curve, the inputs. ``result_payload(analysis)`` is its
+numbers, which is also what ``ranklens ppi --format json`` writes, so the CLI's JSON and the
+page's stored analysis have one shape. ``analysis_from_payload`` reads a payload back,
+numbers as stored. Non-finite numbers go through ``ranklens.codec`` (null, named in words under
+``"non_finite"``); payloads written before it (no ``schema``, NaN already null) still read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from ranklens import __version__, codec, formats
+from ranklens import html as html_common
+from ranklens.io import InputFile
+from ranklens.ppi import views as ppi_views
+from ranklens.ppi.analysis import PPIAnalysis
+from ranklens.ppi.settings import PPISettings
+from ranklens.ppi.views import GoldBudget
+from ranklens.ppi.words import ppi_sentences
+
+SCHEMA = 1
+"""Version 1 (issue 26): the payload of 0.x with a ``schema`` key and non-finite numbers
+named under ``"non_finite"``. Payloads without ``schema`` are read as version 1."""
+
+
+@dataclass(frozen=True)
+class PPIExport:
+    """What the PPI page shows, as the page computed it.
+
+    ``budget`` is the gold-budget planner at the page's choice and ``budget_curve`` its chart's
+    points (``ppi_analysis.budget_curve``); both None when the analysis has no variance model.
+    ``settings`` are the page's settings, ``inputs`` the four files.
+    """
+
+    analysis: PPIAnalysis
+    settings: PPISettings
+    inputs: tuple[InputFile, ...] = ()
+    budget: GoldBudget | None = None
+    budget_curve: pd.DataFrame | None = None
+    version: str = field(default=__version__)
+
+
+def result_payload(analysis: PPIAnalysis, version: str = __version__) -> dict[str, Any]:
+    """The analysis's numbers as the page stores them: ``kind``, ``schema``,
+    ``ranklens_version`` and ``analysis`` (every estimate, the bias, the variance model). It
+    is what ``ranklens ppi --format json`` writes; `payload` adds the page's settings, verdict,
+    headline, gold budget and inputs around the same keys. Plain values, non-finite numbers
+    still in place (`ranklens.codec.encode` names them)."""
+    return {"kind": "ppi", "schema": SCHEMA, "ranklens_version": version,
+            "analysis": codec.plain(analysis)}
+
+
+def settings_data(export: PPIExport) -> dict[str, Any]:
+    """The analysis's settings and, when the page planned a gold budget, the viewer's choice
+    of gold queries (not a setting of the analysis: a link does not store it)."""
+    settings = export.settings.to_dict()
+    if export.budget is not None:
+        settings["planned_gold_queries"] = export.budget.planned
+    return settings
+
+
+def _payload(export: PPIExport) -> dict[str, Any]:
+    analysis = export.analysis
+    budget = None
+    if export.budget is not None:
+        budget = {**codec.plain(export.budget), "change": export.budget.change,
+                  "curve": None if export.budget_curve is None
+                  else codec.plain(export.budget_curve.to_dict("list"))}
+    result = result_payload(analysis, export.version)
+    return codec.encode({
+        "kind": result["kind"], "schema": result["schema"],
+        "ranklens_version": result["ranklens_version"],
+        "settings": codec.plain(settings_data(export)),
+        "analysis": result["analysis"],
+        "verdict": [formats.plain(sentence) for sentence in ppi_sentences(analysis)],
+        "headline": [formats.card_dict(card)
+                     for card in ppi_views.ppi_cards(analysis)],
+        "budget": budget,
+        "inputs": html_common.files_json(export.inputs),
+    })
+
+
+def payload(export: PPIExport) -> dict[str, Any]:
+    """The analysis as plain JSON: what the HTML file embeds and what a share link stores."""
+    return _payload(export)
+
+
+def analysis_from_payload(data: Mapping[str, Any]) -> PPIAnalysis:
+    """The ``PPIAnalysis`` a `payload` was made from, numbers as stored (nothing recomputed).
+
+    The gold-budget planner is not part of it: the page plans from the analysis's variance
+    model. Raises ``ValueError`` for a payload of another kind or shape.
+    """
+    codec.check_kind(data, "ppi", SCHEMA, "a PPI result")
+    try:
+        return codec.rebuild(PPIAnalysis, codec.decode(data)["analysis"])
+    except KeyError as error:
+        raise ValueError(f"the PPI result lacks {error}") from None

@@ -1,0 +1,216 @@
+"""A new training run: the difference of expected metric over seeds and queries, with its interval.
+
+Each system is a recipe trained with several seeds; its run k scores query i as
+
+    Y_ik = mu + q_i + r_k + e_ik
+
+with a query effect q_i (shared with the other system in part: that is the pairing), a seed
+effect r_k (the whole run shifted by a lucky or unlucky seed, variance ``seed``) and a
+query x seed effect e_ik (a seed that helps some queries and hurts others, variance
+``query_seed``). The target is the difference of mu between the recipes: what B's recipe
+gains over A's on a new seed and a new query.
+
+The estimate D is the mean over queries of B's per-query mean over its seeds minus A's. Its
+variance is the sum of two parts (a two-way random-effects ANOVA per system; Searle, Casella
+and McCulloch, "Variance Components", Wiley 1992, ch. 4), each estimated without bias and
+floored at 0:
+
+- seed part, the variance of D given the queries: for each system with K >= 2 seeds,
+  ``var_k(run means) / K`` (exactly a scaled chi-square with K - 1 degrees of freedom under
+  normal effects);
+- query part, the variance of D over query samples beyond the seed noise: ``(s_d^2 - sum
+  MS_res / K) / n``, with ``s_d^2`` the variance of the per-query differences of the seed means
+  and MS_res each system's query x seed mean square.
+
+The interval is Student's t with Satterthwaite's degrees of freedom (Satterthwaite,
+Biometrics Bulletin 2, 1946, 110-114): with 3 seeds per system and a large seed part they are
+near 4, and the t quantile (2.8 instead of 1.96) is what keeps the coverage. A two-level
+bootstrap (queries, then each system's seeds; Bouthillier et al., MLSys 2021) cannot: three
+seeds give ten distinct resamples per system and a seed variance biased by (K - 1) / K, so it
+covered .908 at 3 seeds when the seed part is twice the query part (docs/validity.md).
+
+With zero seed variance the estimate of Var(D) is still unbiased, so the interval agrees
+with the paired t-interval of the seed means up to the noise of estimating a zero. A system
+with one run contributes no seed part: it is taken as deterministic (BM25), which the result
+says in words. The functions here work on stacks of matrices (..., queries, seeds), so a
+simulation can pass thousands at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from ranklens.stats.distributions import t_quantile, t_two_sided
+from ranklens.stats.errors import InsufficientSampleError, check_probability
+
+Array = npt.NDArray[np.float64]
+RANDOM_EFFECTS_METHOD = "random-effects t (Satterthwaite df)"
+
+
+@dataclass(frozen=True)
+class SystemComponents:
+    """Variance components of one system's runs: query, seed and query x seed.
+
+    ``query`` is the variance of the query effects of the metric (how much queries differ in
+    difficulty for this system); ``seed`` the variance of a run's mean over retrainings;
+    ``query_seed`` the variance of the query x seed effects. With one run, ``seed`` and
+    ``query_seed`` cannot be measured (None) and ``query`` holds both query effects and
+    query x seed noise.
+    """
+
+    n_queries: int
+    n_seeds: int
+    query: float
+    seed: float | None
+    query_seed: float | None
+
+
+@dataclass(frozen=True)
+class VarianceComponents:
+    """Where the spread comes from, per system and for the new-run estimate.
+
+    ``query``, ``seed`` and ``query_seed`` are the two systems' components averaged (seed and
+    query x seed over the systems with two or more seeds; None when neither has).
+    ``difference`` is the variance of the per-query differences B - A once the query x seed
+    noise of the multi-seed systems is taken out. ``query_part`` and ``seed_part`` are the
+    two parts of the variance of the new-run estimate (module docstring); ``seed_part`` is 0
+    when no system has two seeds.
+    """
+
+    query: float
+    seed: float | None
+    query_seed: float | None
+    difference: float
+    query_part: float
+    seed_part: float
+    a: SystemComponents
+    b: SystemComponents
+
+
+@dataclass(frozen=True)
+class NewRunEstimate:
+    """The difference B - A of expected metric over seeds and queries: a new training run.
+
+    ``low``/``high`` is the ``level`` interval (``method``: random-effects t with
+    Satterthwaite's ``df``); ``p_value`` is two-sided against no difference, from the same t.
+    """
+
+    estimate: float
+    low: float
+    high: float
+    level: float
+    method: str
+    p_value: float
+    standard_error: float
+    df: float
+
+    @property
+    def alpha(self) -> float:
+        return 1.0 - self.level
+
+    @property
+    def significant(self) -> bool:
+        """p-value at most alpha (the interval then excludes 0: both come from one t)."""
+        from ranklens.stats.results import at_most
+
+        return at_most(self.p_value, self.alpha)
+
+
+def _system_moments(values: Array) -> tuple[Array, Array, Array | None, Array]:
+    """For a stack (..., n, K): variance of the run means, per-query means, MS_res (None for
+    one run) and the variance of the per-query means."""
+    n, k = values.shape[-2:]
+    rows = values.mean(axis=-1)
+    if k == 1:
+        return np.zeros(values.shape[:-2]), rows, None, rows.var(axis=-1, ddof=1)
+    cols = values.mean(axis=-2)
+    grand = rows.mean(axis=-1)
+    residual = values - rows[..., :, None] - cols[..., None, :] + grand[..., None, None]
+    ms_res = (residual**2).sum(axis=(-2, -1)) / ((n - 1) * (k - 1))
+    return cols.var(axis=-1, ddof=1), rows, ms_res, rows.var(axis=-1, ddof=1)
+
+
+def new_run_moments(values_a: Array, values_b: Array) -> tuple[Array, Array, Array, Array, Array]:
+    """Estimate, standard error, df, query part and seed part for stacks (..., n, K_a/K_b).
+
+    Vectorised over the leading axes; the two stacks share n (the same queries, in the same
+    order) and may differ in seeds. See the module docstring for the formulas.
+    """
+    n = values_a.shape[-2]
+    if values_b.shape[-2] != n:
+        raise ValueError(f"both systems need the same queries, got {n} and {values_b.shape[-2]}")
+    if n < 2:
+        raise InsufficientSampleError(n, 2)
+    query_raw: Array = np.zeros(values_a.shape[:-2])
+    query_df_den: Array = np.zeros(values_a.shape[:-2])
+    seed_part: Array = np.zeros(values_a.shape[:-2])
+    seed_df_den: Array = np.zeros(values_a.shape[:-2])
+    rows = []
+    for values in (values_a, values_b):
+        k = values.shape[-1]
+        col_var, row_means, ms_res, _ = _system_moments(values)
+        rows.append(row_means)
+        if ms_res is not None:
+            query_raw = query_raw - ms_res / k
+            query_df_den = query_df_den + (ms_res / k) ** 2 / ((n - 1) * (k - 1))
+            seed_part = seed_part + col_var / k
+            seed_df_den = seed_df_den + (col_var / k) ** 2 / (k - 1)
+    differences = rows[1] - rows[0]
+    estimate = differences.mean(axis=-1)
+    s2d = differences.var(axis=-1, ddof=1)
+    query_raw = query_raw + s2d
+    query_df_den = query_df_den + s2d**2 / (n - 1)
+    query_part = np.maximum(query_raw, 0.0) / n
+    variance = query_part + seed_part
+    # Satterthwaite: df = V^2 / sum(T^2 / df_T); for the query part T = query_raw / n with
+    # df_T = query_raw^2 / query_df_den, so T^2 / df_T = query_df_den / n^2
+    query_df_term = np.where(query_part > 0, query_df_den / n**2, 0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        df = variance**2 / (query_df_term + seed_df_den)
+    df = np.where(variance > 0, df, n - 1.0)
+    return estimate, np.sqrt(variance), df, query_part, seed_part
+
+
+def new_run_estimate(values_a: Array, values_b: Array, *, alpha: float = 0.05) -> NewRunEstimate:
+    """The new-run difference of two (n, K) matrices of per-query values (queries x seeds)."""
+    check_probability("alpha", alpha)
+    estimate, standard_error, df, _, _ = (
+        float(x) for x in new_run_moments(values_a, values_b))
+    if standard_error == 0.0:
+        p_value = 1.0 if estimate == 0.0 else 0.0
+        low = high = estimate
+    else:
+        half = t_quantile(1.0 - alpha / 2.0, df) * standard_error
+        low, high = estimate - half, estimate + half
+        p_value = t_two_sided(estimate / standard_error, df)
+    return NewRunEstimate(estimate, low, high, 1.0 - alpha, RANDOM_EFFECTS_METHOD, p_value,
+                          standard_error, df)
+
+
+def variance_components(values_a: Array, values_b: Array) -> VarianceComponents:
+    """The components of two (n, K) matrices of per-query values (queries x seeds)."""
+    systems = [_system_components(values) for values in (values_a, values_b)]
+    _, _, _, query_part, seed_part = new_run_moments(values_a, values_b)
+    n = values_a.shape[-2]
+    measured = [s for s in systems if s.seed is not None]
+    return VarianceComponents(
+        query=float(np.mean([s.query for s in systems])),
+        seed=float(np.mean([s.seed for s in measured])) if measured else None,
+        query_seed=float(np.mean([s.query_seed for s in measured])) if measured else None,
+        difference=float(query_part) * n, query_part=float(query_part),
+        seed_part=float(seed_part), a=systems[0], b=systems[1],
+    )
+
+
+def _system_components(values: Array) -> SystemComponents:
+    n, k = values.shape
+    col_var, _, ms_res, row_var = _system_moments(values)
+    if ms_res is None:
+        return SystemComponents(n, k, float(row_var), None, None)
+    return SystemComponents(
+        n_queries=n, n_seeds=k, query=max(0.0, float(row_var - ms_res / k)),
+        seed=max(0.0, float(col_var - ms_res / n)), query_seed=float(ms_res),
+    )

@@ -1,0 +1,100 @@
+"""The demo's numbers do not move: every number of the JSON that ``ranklens compare`` (two runs
+with segments; three runs), ``ranklens mde --runs`` and ``ranklens ppi`` write today equals the
+golden JSON saved from main before issue 26's refactoring (tests/golden/demo/), to 1e-12.
+
+Only numbers (and booleans) are compared, by their path in the JSON; strings (paths, digests,
+words) and the version are left out. A number present in the golden but missing now fails, so a
+change of shape has to be met here on purpose, not by accident.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ranklens import demo
+from ranklens.cli import main
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "demo"
+IGNORED = {"version"}
+# Shapes that changed on purpose, numbers kept: since issue 26 the CLI's MDE/PPI JSON is the
+# payload the pages store (``plan``/``spread`` and ``analysis`` nested). New path prefix -> the
+# golden's.
+MOVED = {"mde": (("plan.", ""), ("spread.pilot", "pilot"), ("spread.", "")),
+         "ppi": (("analysis.", ""),)}
+
+
+def _numbers(value: Any, path: str = "") -> dict[str, float | bool | None]:
+    """Every number of a JSON document by its path (``a.b[3].c``)."""
+    found: dict[str, float | bool | None] = {}
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key not in IGNORED:
+                found.update(_numbers(item, f"{path}.{key}" if path else key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found.update(_numbers(item, f"{path}[{index}]"))
+    elif isinstance(value, int | float):  # bool is an int
+        found[path] = value
+    return found
+
+
+def _moved(name: str, numbers: dict[str, float | bool | None]) -> dict[str, float | bool | None]:
+    """``numbers`` under the golden's paths: the first matching prefix of ``MOVED`` replaced."""
+    renamed: dict[str, float | bool | None] = {}
+    for path, value in numbers.items():
+        for new, old in MOVED.get(name, ()):
+            if path.startswith(new):
+                path = old + path[len(new):]
+                break
+        renamed.setdefault(path, value)
+    return renamed
+
+
+def _run(args: list[str], capsys: pytest.CaptureFixture[str]) -> Any:
+    capsys.readouterr()
+    code = main(args)
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    return json.loads(out.out)
+
+
+def _demo_args() -> dict[str, list[str]]:
+    d = demo.data_dir()
+    runs = [str(d / "bm25_baseline.trec"), str(d / "neural_reranker.trec")]
+    qrels = ["--qrels", str(d / "qrels.trec")]
+    return {
+        "compare_two": ["compare", *runs, *qrels, "--metric", "ndcg@10", "--metric", "map",
+                        "--segments", f"{d / 'segments.tsv'}:intent", "--format", "json"],
+        "compare_three": ["compare", *runs, str(d / "dense_retriever.trec"), *qrels,
+                          "--format", "json"],
+        "mde": ["mde", "--runs", *runs, *qrels, "--metric", "ndcg@10", "--format", "json"],
+        "ppi": ["ppi", *runs, "--proxy-qrels", str(d / "qrels_proxy.trec"),
+                "--gold-qrels", str(d / "qrels_gold.trec"), "--metric", "ndcg@10",
+                "--format", "json"],
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_demo_args()))
+def test_demo_numbers_equal_the_goldens_from_main(
+        name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    golden = _numbers(json.loads((GOLDEN / f"{name}.json").read_text(encoding="utf-8")))
+    now = _moved(name, _numbers(_run(_demo_args()[name], capsys)))
+    assert len(golden) > 10
+    missing = sorted(set(golden) - set(now))
+    assert not missing, f"{len(missing)} numbers gone, e.g. {missing[:5]}"
+    differ = []
+    for path, expected in golden.items():
+        actual = now[path]
+        if isinstance(expected, bool) or expected is None:
+            same = actual == expected
+        else:
+            same = (not isinstance(actual, bool) and isinstance(actual, int | float)
+                    and math.isclose(actual, expected, rel_tol=0, abs_tol=1e-12))
+        if not same:
+            differ.append((path, expected, actual))
+    assert not differ, f"{len(differ)} numbers differ, e.g. {differ[:5]}"
