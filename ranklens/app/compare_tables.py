@@ -150,7 +150,8 @@ def show_leaderboard(report: Report, metric: str) -> None:
     st.dataframe(
         styled, hide_index=True, key=f"leaderboard-table:{metric}", placeholder="",
         column_order=("name", "mean", "delta", "ci_text", "adjusted_p_text", "p_value_text",
-                      "t_p_value_text", "wtl_text", "finding_short"),
+                      "t_p_value_text", "wtl_text", "finding_short",
+                      *(("health",) if "health" in shown else ())),
         column_config={
             "name": st.column_config.TextColumn("Run", pinned=True),
             "mean": number_column(f"Mean {metric}", width=text_width([f"Mean {metric}"],
@@ -170,6 +171,8 @@ def show_leaderboard(report: Report, metric: str) -> None:
             "finding_short": st.column_config.TextColumn(
                 "Finding", width=105, help="Against the baseline, at the adjusted p: better, "
                 "worse or no reliable difference"),
+            "health": st.column_config.TextColumn(
+                "Health", width=130, help="The run's health checks (see above the verdict)"),
         },
     )
     st.caption(f"{family_sentence(family, len(names))} "

@@ -220,21 +220,27 @@ def progress_box(label: str) -> Iterator[StatusContainer]:
 
 # ---- Compare ------------------------------------------------------------------------------
 
-def loaded_inputs(files: Mapping[str, InputFile]) -> LoadedInputs:
+def loaded_inputs(files: Mapping[str, InputFile],
+                  columns: Mapping[str, str] | None = None) -> LoadedInputs:
     """Parsed inputs for ``files`` (roles run_a, run_b, optionally run_c ... and qrels,
-    segments, qrels_proxy)."""
+    segments, qrels_proxy); ``columns`` names the runs' id columns (``load_inputs``)."""
     ordered = tuple(files[role] for role in ROLES if role in files)
-    key = ("inputs", input_key(ordered))
+    key = ("inputs", input_key(ordered) + _columns_key(columns))
     found: LoadedInputs | None = app_cache().get(key)
     if found is not None:
         return found
     with one_flight(key):
         found = app_cache().get(key)  # another session may have read them meanwhile
-        return found if found is not None else _read_inputs(files, ordered, key)
+        return found if found is not None else _read_inputs(files, ordered, key, columns)
+
+
+def _columns_key(columns: Mapping[str, str] | None) -> InputKey:
+    return tuple(("columns", role, name) for role, name in sorted((columns or {}).items()))
 
 
 def _read_inputs(files: Mapping[str, InputFile], ordered: tuple[InputFile, ...],
-                 key: tuple[str, InputKey]) -> LoadedInputs:
+                 key: tuple[str, InputKey],
+                 columns: Mapping[str, str] | None = None) -> LoadedInputs:
     cache = app_cache()
     same_runs = _without_segments(key[1])
     base: LoadedInputs | None = cache.find(
@@ -250,7 +256,8 @@ def _read_inputs(files: Mapping[str, InputFile], ordered: tuple[InputFile, ...],
     with big_step(files_size(ordered)), progress_box(f"Reading {sizes}…"):
         runs = [files[role] for role in RUN_ROLES if role in files]
         inputs = load_inputs(*runs, qrels=files.get("qrels"), segments=files.get("segments"),
-                             proxy_qrels=files.get("qrels_proxy"), max_bytes=max_bytes)
+                             proxy_qrels=files.get("qrels_proxy"), max_bytes=max_bytes,
+                             columns=columns)
     cache.put(key, inputs)
     return inputs
 
@@ -270,7 +277,10 @@ def _without_segments(key: InputKey) -> InputKey:
 
 def cached_report(inputs: LoadedInputs, settings: CompareSettings) -> Report:
     """The report of ``inputs`` under ``settings``, computed once per (digests, settings)."""
-    key = ("report", (input_key(inputs.files), repr(settings)))  # (kind, key) as in `cached`
+    # the columns read name the inputs too: the same files read by other id columns
+    read = tuple((role, tuple(summary.columns.items()))
+                 for role, summary in sorted(inputs.summaries.items()))
+    key = ("report", (input_key(inputs.files), repr(settings), read))  # (kind, key), `cached`
     found: Report | None = app_cache().get(key)
     if found is not None:
         return found

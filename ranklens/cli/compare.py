@@ -21,6 +21,12 @@ from ranklens.cli.common import (
     spark_session,
     write,
 )
+from ranklens.cli.health import (
+    add_health_options,
+    health_columns,
+    strict_status,
+    with_report_health,
+)
 from ranklens.compare import text as compare_text
 from ranklens.compare.analysis import DEFAULT_METRICS, CompareSettings, LoadedInputs, load_inputs
 from ranklens.compare.choices import metrics_to_compare as chosen_metrics
@@ -89,6 +95,7 @@ def add_compare(commands: argparse._SubParsersAction[Parser]) -> None:
     p.add_argument("--format", "-f", choices=(*compare_text.FORMATS, "html"), default="text",
                    help="output format (default text)")
     p.add_argument("--output", "-o", metavar="PATH", help="write to PATH instead of stdout")
+    add_health_options(p)
     p.add_argument("--timings", action="store_true",
                    help="print the seconds of each stage (read, score, compare) on stderr")
     add_engine_options(p)
@@ -118,20 +125,22 @@ def run_compare(args: argparse.Namespace) -> int:
     qrels = None if args.qrels is None else Path(args.qrels)
     segments = None if segments_path is None else Path(segments_path)
     proxy_qrels = None if args.proxy_qrels is None else Path(args.proxy_qrels)
+    columns = health_columns(args)
     if qrels is not None and len(args.runs) > 2:
         # Several runs to score: each is scored as soon as it is read and let go, so ten
         # 7M-row candidates need the memory of two. Two runs are read as they always were.
         metrics = chosen_metrics_for_runs(args.metric)
         status("reading and scoring the runs")
         inputs = load_inputs(*args.runs, qrels=qrels, segments=segments,
-                             proxy_qrels=proxy_qrels,
-                             settings=CompareSettings(metrics=metrics, missing=args.missing,
-                                                      order=args.order,
-                                                      unjudged=args.unjudged))
+                             proxy_qrels=proxy_qrels, columns=columns,
+                             settings=CompareSettings(
+                                 metrics=metrics, missing=args.missing, order=args.order,
+                                 unjudged=args.unjudged,
+                                 drop_self_retrieval=args.drop_self_retrieval))
     else:
         status("reading the inputs")
         inputs = load_inputs(*args.runs, qrels=qrels, segments=segments,
-                             proxy_qrels=proxy_qrels)
+                             proxy_qrels=proxy_qrels, columns=columns)
         metrics = chosen_metrics(inputs, args.metric)
     settings = CompareSettings(
         metrics=metrics,
@@ -142,7 +151,8 @@ def run_compare(args: argparse.Namespace) -> int:
         order=args.order, unjudged=args.unjudged,
         run_names=None if args.name is None else tuple(args.name),
         family="all-pairs" if args.all_pairs else "baseline",
-        family_method=args.family_method, q_family=args.q_family)
+        family_method=args.family_method, q_family=args.q_family,
+        drop_self_retrieval=args.drop_self_retrieval)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the report carries every warning in words
         report = inputs.report(settings, progress=status)
@@ -151,7 +161,7 @@ def run_compare(args: argparse.Namespace) -> int:
     status.clear()
     write(text, args.output)
     status.done()
-    return 0
+    return strict_status(report, args.strict)
 
 
 def render_report(report: Report, fmt: str) -> str:
@@ -187,6 +197,10 @@ def run_compare_spark(args: argparse.Namespace) -> int:
     if args.qrels is None:
         raise UsageError(f"{PROG} compare --engine spark scores runs: give --qrels (per-query "
                          "tables need no Spark: leave --engine out)")
+    if args.doc_column or args.query_column or args.drop_self_retrieval:
+        raise UsageError(f"{PROG} compare --engine spark reads the usual id columns and keeps "
+                         "every row: leave --doc-column, --query-column and "
+                         "--drop-self-retrieval out, or use the local engine")
     if args.order != "score":
         raise UsageError(f"{PROG} compare --engine spark orders documents by score only: "
                          "leave --order out, or use the local engine for --order rank")
@@ -218,9 +232,10 @@ def run_compare_spark(args: argparse.Namespace) -> int:
     finally:
         if created:
             session.stop()
+    report = with_report_health(report)  # what a report alone allows: identical runs
     status("writing")
     text = render_report(report, args.format)
     status.clear()
     write(text, args.output)
     status.done()
-    return 0
+    return strict_status(report, args.strict)

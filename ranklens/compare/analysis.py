@@ -36,7 +36,10 @@ from ranklens.compare.family import MAX_RUNS, compare_runs, run_key, run_role
 from ranklens.compare.report import InputRecord, Report
 from ranklens.compare.segments import MetricComparison, compare_metrics
 from ranklens.data import MetricResult, Qrels, Run
+from ranklens.health import checks as health_checks
+from ranklens.health.self_retrieval import without_self_retrieval
 from ranklens.io import InputFile
+from ranklens.io.id_columns import with_id_columns_chosen
 from ranklens.io.shared_queries import (
     RUN_AND_QRELS_FIX,
     TWO_RUNS_FIX,
@@ -89,6 +92,8 @@ class CompareSettings:
     family: str = "baseline"
     family_method: str = "max-t"
     q_family: str = "segments"
+    # drop documents whose id is the query's before scoring, as BEIR does (ranklens.health)
+    drop_self_retrieval: bool = False
 
     def canonical(self) -> CompareSettings:
         """Same settings with metric names in canonical form and duplicates removed."""
@@ -413,8 +418,15 @@ class LoadedInputs:
                                 unjudged=unjudged)
 
     def report(self, settings: CompareSettings,
-               progress: Callable[[str], None] | None = None) -> Report:
-        """The full comparison report for ``settings``.
+               progress: Callable[[str], None] | None = None, *, strict: bool = False
+               ) -> Report:
+        """The full comparison report for ``settings`` with its health section
+        (``ranklens.health``); ``strict`` raises ``HealthCheckFailed`` when a check fails."""
+        return health_checks.report_with_health(self, settings, progress, strict)
+
+    def comparison_report(self, settings: CompareSettings,
+                          progress: Callable[[str], None] | None = None) -> Report:
+        """The comparison report for ``settings``, without its health section.
 
         Two runs: B against A as ever. A baseline and several candidates: each candidate
         against the baseline on the queries all runs share, with the family's adjusted p.
@@ -695,6 +707,7 @@ def load_inputs(
     proxy_qrels: Input | None = None,
     max_bytes: int | None = None,
     settings: CompareSettings | None = None,
+    columns: Mapping[str, str] | None = None,
 ) -> LoadedInputs:
     """Read the inputs of one comparison; every problem is an ``io.InputError`` in words.
 
@@ -710,6 +723,10 @@ def load_inputs(
     what their judgement coverage needs) as soon as it is read, and its ranking and bytes are
     let go: memory holds about two runs however many there are. Such inputs cannot be scored
     again for other metrics or options.
+
+    ``columns`` maps roles to the runs' column names (``{"doc_id": "docno"}``); without it a
+    run table with several id columns (``docid`` and ``docno``) is read by the one whose values
+    occur in the qrels (``ranklens.io.id_columns``), and its summary says which and why.
     """
     given = (run_a, run_b, *candidates)
     if len(given) > MAX_RUNS:
@@ -719,11 +736,11 @@ def load_inputs(
         raise io.InputError(name, "proxy judgements fill the holes of the judgements, and "
                             "there are none", hint="Give the judgements (qrels) too.")
     # runs keep their rank column: order="rank" is offered when scores are tied
-    read = functools.partial(io.read_run, keep_ranks=True) if qrels is not None \
-        else io.read_per_query
+    read = functools.partial(io.read_run, keep_ranks=True, columns=columns) \
+        if qrels is not None else io.read_per_query
     if settings is not None and qrels is not None:
         return _load_streaming(given, qrels, segments, proxy_qrels, max_bytes,
-                               settings.canonical())
+                               settings.canonical(), columns)
     files = tuple(_as_file(f, run_role(i)) for i, f in enumerate(given))
     extra = _extra_files(qrels, segments, proxy_qrels)
     summaries: dict[str, io.ReadSummary] = {}
@@ -746,6 +763,9 @@ def load_inputs(
             pool.shutdown(wait=False, cancel_futures=True)
             raise
     segment_maps = dict(loaded.pop("segments").by_column) if segments is not None else {}
+    for f in files if qrels is not None else ():  # several id columns: the qrels' ones
+        loaded[f.role], summaries[f.role] = _id_columns_chosen(
+            (loaded[f.role], summaries[f.role]), loaded["qrels"], f, max_bytes, columns)
     values = tuple(loaded[f.role] for f in files)
     if qrels is not None:
         return LoadedInputs((*files, *extra), summaries, runs=values, qrels=loaded["qrels"],
@@ -758,6 +778,15 @@ def _extra_files(qrels: Input | None, segments: Input | None,
     return tuple(_as_file(f, role) for f, role in ((qrels, "qrels"), (segments, "segments"),
                                                    (proxy_qrels, "qrels_proxy"))
                  if f is not None)
+
+
+def _id_columns_chosen(read: tuple[Run, io.ReadSummary], qrels: Qrels, file: InputFile,
+                       max_bytes: int | None, columns: Mapping[str, str] | None
+                       ) -> tuple[Run, io.ReadSummary]:
+    """The run as read, or read again by the id columns whose values the qrels hold."""
+    return with_id_columns_chosen(read, qrels, lambda chosen: io.read_run(
+        file.data, name=file.name, max_bytes=max_bytes, keep_ranks=True,
+        columns={**(columns or {}), **chosen}))
 
 
 def _streamed_treatments(settings: CompareSettings, rows: int, proxy: bool) -> tuple[str, ...]:
@@ -773,7 +802,8 @@ def _streamed_treatments(settings: CompareSettings, rows: int, proxy: bool) -> t
 
 def _load_streaming(given: Sequence[Input], qrels: Input, segments: Input | None,
                     proxy_qrels: Input | None, max_bytes: int | None,
-                    settings: CompareSettings) -> LoadedInputs:
+                    settings: CompareSettings,
+                    columns: Mapping[str, str] | None = None) -> LoadedInputs:
     """`load_inputs` scoring each run as it is read: two runs in memory at a time.
 
     The judgements, the segment map and the proxy judgements are read on a thread of their own
@@ -797,12 +827,18 @@ def _load_streaming(given: Sequence[Input], qrels: Input, segments: Input | None
                                                 dict[str, int]]:
             file = _as_file(given[index], run_role(index))
             run, summary = io.read_run(file.data, name=file.name, max_bytes=max_bytes,
-                                       keep_ranks=True)
+                                       keep_ranks=True, columns=columns)
+            if summary.id_samples and reads["qrels"].exception() is None:
+                run, summary = _id_columns_chosen((run, summary), reads["qrels"].result()[0],
+                                                  file, max_bytes, columns)
             record = input_record(file, summary)
             del file  # the bytes go as soon as the run is parsed
             if reads["qrels"].exception() is not None:
                 return None, summary, record, "", {}  # raised below, after every run's error
             judged: Qrels = reads["qrels"].result()[0]
+            health_checks.remember(facts, record.sha256, health_checks.run_facts(run, judged))
+            if settings.drop_self_retrieval:
+                run = without_self_retrieval(run)
             # what LoadedInputs checks on runs it keeps, checked while this one is here
             check_shared_queries((record.name, run.query_ids()),
                                  (qrels_name, judged.query_ids()), RUN_AND_QRELS_FIX)
@@ -819,6 +855,7 @@ def _load_streaming(given: Sequence[Input], qrels: Input, segments: Input | None
             return scored, summary, record, tied, cov.ranking_depths(run)
 
         qrels_name = next(f.name for f in extra if f.role == "qrels")
+        facts: dict[str, Any] = {}  # the health checks' counts of each run, by digest
 
         futures = [pool.submit(read_and_score, i) for i in range(len(given))]
         try:  # errors in the order of the arguments: the runs, then qrels and the others
@@ -836,7 +873,8 @@ def _load_streaming(given: Sequence[Input], qrels: Input, segments: Input | None
                     else {})
     # a key every run was scored for (runs of other sizes may have more treatments)
     keys = [key for key in (done[0][0] or {}) if all(key in (d[0] or {}) for d in done)]
-    derived: dict[str, Any] = {"depths": tuple(d[4] for d in done)}
+    derived: dict[str, Any] = {"depths": tuple(d[4] for d in done), **facts,
+                               health_checks.DROPPED: settings.drop_self_retrieval}
     if filled_qrels is not None:
         derived["filled"] = filled_qrels
     proxy = side_results.get("qrels_proxy")
@@ -857,17 +895,21 @@ def build_report(
     segments: Input | None = None,
     settings: CompareSettings | None = None,
     proxy_qrels: Input | None = None,
+    columns: Mapping[str, str] | None = None,
+    strict: bool = False,
 ) -> Report:
     """Read, score and compare in one call, for scripts and tests.
 
     The same Report as ``load_inputs(...).report(settings)``, which the CLI and the app call in
     two steps (they show progress between reading and scoring, and the app keeps the inputs).
+    ``columns`` names the runs' columns (``{"doc_id": "docno"}``); ``strict`` raises
+    ``ranklens.health.HealthCheckFailed`` when a health check fails.
     """
     inputs = load_inputs(run_a, run_b, *candidates, qrels=qrels, segments=segments,
-                         proxy_qrels=proxy_qrels)
+                         proxy_qrels=proxy_qrels, columns=columns)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the report carries every warning in words
-        return inputs.report(settings or CompareSettings())
+        return inputs.report(settings or CompareSettings(), strict=strict)
 
 
 def demo_files() -> dict[str, InputFile]:
@@ -882,6 +924,8 @@ def _settings_dict(settings: CompareSettings, run_names: Sequence[str]) -> dict[
     if len(run_names) == 2:  # a two-run report's parameters stay as they always were
         for name in _MULTI_RUN_SETTINGS:
             data.pop(name)
+    if not settings.drop_self_retrieval:  # written only when asked: older reports read alike
+        data.pop("drop_self_retrieval")
     return data
 
 

@@ -20,6 +20,7 @@ from ranklens.compare.report import Report
 from ranklens.compare.segments import MetricComparison, SegmentRow
 from ranklens.compare.words import conclusion
 from ranklens.formats import format_delta, format_interval, format_p
+from ranklens.health.changes import health_changes
 from ranklens.stats import ComparisonResult
 
 MAX_SEGMENT_LINES = 5
@@ -59,6 +60,7 @@ def report_changes(stored: Report, recomputed: Report) -> tuple[str, ...]:
         lines.extend(_several_changes(stored, recomputed))
     else:
         lines.extend(_pair_changes(stored, recomputed))
+    lines.extend(health_changes(stored.health, recomputed.health))
     lines.extend(_list_changes("warning", stored.warnings, recomputed.warnings))
     return tuple(lines)
 

@@ -86,6 +86,7 @@ SEGMENT_HTML = ("segment", "n_queries", "mean_a", "mean_b", "delta", "ci", "p_va
 LEADERBOARD_COLUMNS: tuple[Column, ...] = (
     Column("run", "run", "label", "Run"), _N, Column("mean", "mean", "value", "Mean"), _DELTA,
     _CI, _P, _ADJUSTED, _T_P, _WTL, _MARK, _FINDING,
+    Column("health", "health", "text", "Health"),  # each run's health checks (ranklens.health)
 )
 """One metric of several candidates: the baseline first, then each candidate against it."""
 

@@ -31,6 +31,8 @@ from ranklens.compare import charts, columns, coverage_words, views
 from ranklens.compare.report import Report
 from ranklens.compare.text import family_lines
 from ranklens.compare.words import caveat, conclusion, headline, interval_note, segments_summary
+from ranklens.health import html as health_html
+from ranklens.health import words as health_words
 
 CHART_WIDTH = 860
 """Forest-plot width in pixels; the SVG scales down to narrower windows."""
@@ -95,7 +97,7 @@ def render(report: Report) -> str:
         heading=heading,
         subtitle=counted,
         version=report.version,
-        sections=(_warnings_section(report), *body,
+        sections=(health_html.section(report.health), _warnings_section(report), *body,
                   _inputs_section(report), _parameters_section(report)),
         footer=f"Made with ranklens {_text(report.version)}. The complete report (every "
                "per-query value) is embedded in this file as JSON "
@@ -127,7 +129,8 @@ def _leaderboard_section(report: Report, metric: str) -> str:
     alpha = report.comparison(metric, report.candidates[0]).overall.alpha
     chart = charts.leaderboard_plot(table, metric=metric, baseline=names[0], alpha=alpha)
     records = table.to_dict("records")
-    shown = columns.pick(columns.LEADERBOARD_COLUMNS, columns.LEADERBOARD_HTML)
+    shown = columns.pick(columns.LEADERBOARD_COLUMNS,
+                         health_words.with_health_column(columns.LEADERBOARD_HTML, table))
     rows = [_cells(shown, {**record, "run": f"{record['run']}"
                            + (" (A, baseline)" if record["baseline"] else "")})
             for record in records]
@@ -176,6 +179,8 @@ def _metric_section(report: Report, metric: str, level: int = 2, candidate: int 
     run_names = report.pair_names
     first = conclusion(comparison, run_names)
     rest = headline(comparison, run_names).removeprefix(first).strip()
+    if report.health is not None and report.health.withheld:  # no verdict: say why instead
+        first, rest = report.health.withheld, ""
     table = views.segment_table(comparison, run_names)
     summary = segments_summary(comparison, run_names)
     sub = level + 1

@@ -30,6 +30,7 @@ from ranklens import __version__, codec
 from ranklens.compare.coverage import Coverage, coverage_from_dict, coverage_to_dict
 from ranklens.compare.family import FamilyComparison, PairRow, run_key, run_role
 from ranklens.compare.segments import MetricComparison, SegmentRow
+from ranklens.health import HealthReport
 from ranklens.stats import ComparisonResult
 
 if TYPE_CHECKING:
@@ -89,6 +90,8 @@ class Report:
     coverage: Coverage | None = None
     families: tuple[FamilyComparison, ...] = ()
     candidate_coverage: tuple[Coverage | None, ...] = ()
+    # the health checks of the inputs (ranklens.health); None in reports written before them
+    health: HealthReport | None = None
 
     @property
     def metrics(self) -> tuple[str, ...]:
@@ -150,6 +153,7 @@ class Report:
             version=self.version,
             kind=self.kind,
             coverage=self.coverage_of(candidate),
+            health=None if self.health is None else self.health.for_pair(candidate),
         )
 
     def coverage_of(self, candidate: int) -> Coverage | None:
@@ -183,6 +187,7 @@ class Report:
             "warnings": list(self.warnings),
             **({} if self.coverage is None else
                {"coverage": coverage_to_dict(self.coverage, _result_to_dict)}),
+            **({} if self.health is None else {"health": _plain(self.health.to_dict())}),
         }
 
     def to_json(self, *, indent: int | None = 2) -> str:
@@ -211,6 +216,8 @@ class Report:
             candidate_coverage=tuple(
                 None if c is None else coverage_from_dict(c, _result_from_dict)
                 for c in data.get("candidate_coverage", ())),
+            health=(None if data.get("health") is None
+                    else HealthReport.from_dict(data["health"])),
         )
 
     @classmethod

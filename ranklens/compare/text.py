@@ -35,6 +35,7 @@ from ranklens.compare.words import (
     segments_summary,
 )
 from ranklens.formats import plain_table
+from ranklens.health import words as health_words
 from ranklens.stats import interval_label
 
 FORMATS = ("text", "json", "csv", "markdown")
@@ -123,7 +124,10 @@ def _settings_line(comparison: MetricComparison, n_candidates: int = 1) -> str:
             f"q: {adjusted} {family}; {decided} \u2264 {result.alpha:g}")
 
 
-def _verdict(comparison: MetricComparison, run_names: tuple[str, str]) -> list[str]:
+def _verdict(comparison: MetricComparison, run_names: tuple[str, str],
+             report: Report | None = None) -> list[str]:
+    if report is not None and report.health is not None and report.health.withheld:
+        return health_words.verdict_or_withheld(report.health, [])
     sentences = [headline(comparison, run_names)]
     summary = segments_summary(comparison, run_names)
     if summary:
@@ -186,7 +190,7 @@ def render_text(report: Report, width: int = 100) -> str:
 
     Several candidates: the leaderboards first, then each candidate's tables and verdicts.
     """
-    out: list[str] = []
+    out: list[str] = health_words.text_lines(report.health, width)
     if report.several:
         for metric in report.metrics:
             out.extend(_leaderboard_text(report, metric, width))
@@ -225,15 +229,16 @@ def _metric_sections(report: Report, width: int, n_candidates: int = 1) -> list[
         if comparison.segments:
             out.append(INTERVALS_NOTE)
         out.append("")
-        for sentence in _verdict(comparison, report.pair_names):
+        for sentence in _verdict(comparison, report.pair_names, report):
             out.extend(textwrap.wrap(sentence, width) or [""])
             out.append("")
-        coverage = _coverage_sentences(report, comparison)
+        withheld = health_words.withholds(report.health)
+        coverage = [] if withheld else _coverage_sentences(report, comparison)
         for sentence in coverage:
             out.extend(textwrap.wrap(sentence, width) or [""])
         if coverage:
             out.append("")
-        robustness = _robustness_lines(report, comparison.metric)
+        robustness = [] if withheld else _robustness_lines(report, comparison.metric)
         if robustness:
             out.extend(robustness)
             out.append("")
@@ -245,9 +250,12 @@ def leaderboard_cells(report: Report, metric: str, *, markdown: bool = False,
     """The leaderboard of ``metric`` as display strings: columns, header and rows (baseline
     first, its name marked and its other cells empty)."""
     alpha = report.comparison(metric, report.candidates[0]).overall.alpha
-    shown = list(columns.pick(columns.LEADERBOARD_COLUMNS, columns.LEADERBOARD_TEXT))
-    records = [{"run": f"{r['run']} (A, baseline)", "mean": r["mean"]} if r["baseline"] else r
-               for r in leaderboard_table(report, metric).to_dict("records")]
+    table = leaderboard_table(report, metric)
+    keys = health_words.with_health_column(columns.LEADERBOARD_TEXT, table)
+    shown = list(columns.pick(columns.LEADERBOARD_COLUMNS, keys))
+    records = [{"run": f"{r['run']} (A, baseline)", "mean": r["mean"],
+                "health": r.get("health", "")} if r["baseline"] else r
+               for r in table.to_dict("records")]
     header = columns.headers(shown, {"level": round(100 * (1 - alpha))})
     return shown, _sig(shown, header) if markdown else header, columns.cells(shown, records)
 
@@ -273,7 +281,8 @@ def family_lines(report: Report, metric: str) -> list[str]:
             pairing_sentence(family, report.run_names),
             f"{MARK} = adjusted p \u2264 {alpha:g}. Intervals and p are each candidate's own "
             "comparison with the baseline, not adjusted.",
-            *filter(None, [coverage_words.leaderboard_coverage(report, metric)])]
+            *filter(None, [coverage_words.leaderboard_coverage(report, metric)]),
+            *health_words.withheld_candidates(report.health, report.candidates)]
 
 
 def _leaderboard_text(report: Report, metric: str, width: int) -> list[str]:
@@ -311,10 +320,12 @@ def render_markdown(report: Report) -> str:
     """
     if not report.several:
         name_a, name_b = report.pair_names
-        out = [f"# {name_b} vs {name_a}", "", *_markdown_sections(report, "##")]
+        out = [f"# {name_b} vs {name_a}", "", *health_words.markdown_lines(report.health),
+               *_markdown_sections(report, "##")]
     else:
         names = report.run_names
-        out = [f"# {len(report.candidates)} candidates vs {names[0]}", ""]
+        out = [f"# {len(report.candidates)} candidates vs {names[0]}", "",
+               *health_words.markdown_lines(report.health)]
         for metric in report.metrics:
             _, header, rows = leaderboard_cells(report, metric, markdown=True)
             out += [f"## Leaderboard: {metric}", "", *markdown_table(header, rows), ""]
@@ -347,8 +358,10 @@ def _markdown_sections(report: Report, level: str, n_candidates: int = 1) -> lis
         out += ["", f"_{_settings_line(comparison, n_candidates)}_", ""]
         if comparison.segments:
             out += [INTERVALS_NOTE, ""]
-        for sentence in _verdict(comparison, report.pair_names):
+        for sentence in _verdict(comparison, report.pair_names, report):
             out += [sentence, ""]
+        if health_words.withholds(report.health):
+            continue
         for sentence in _coverage_sentences(report, comparison):
             out += [sentence, ""]
         if report.coverage is not None:
@@ -366,12 +379,17 @@ def _markdown_sections(report: Report, level: str, n_candidates: int = 1) -> lis
 
 
 COVERAGE_CSV_COLUMNS = ("judged_depth", "judged_a", "judged_b")
-"""Judgement coverage of a row, last in every CSV: the cutoff k and the mean judged@k of each
-run over the row's queries (`ranklens.compare.coverage.CoverageRow`); empty where the report
-has no coverage for the metric (no judgements, a metric without a cutoff, a pair of
-candidates)."""
+"""Judgement coverage of a row, before the health cell in every CSV: the cutoff k and the mean
+judged@k of each run over the row's queries (`ranklens.compare.coverage.CoverageRow`); empty
+where the report has no coverage for the metric (no judgements, a metric without a cutoff, a
+pair of candidates)."""
 
-CSV_HEADER = (*CSV_COLUMNS, *COVERAGE_CSV_COLUMNS)
+HEALTH_CSV_COLUMN = "health"
+"""The report's health checks that did not pass, last in every CSV row
+(`ranklens.health.words.csv_cell`: ``failed: documents (neural); ...``, or ``passed``); empty
+for a report without health checks. Their numbers and messages are in the JSON."""
+
+CSV_HEADER = (*CSV_COLUMNS, *COVERAGE_CSV_COLUMNS, HEALTH_CSV_COLUMN)
 """CSV columns of a two-run report."""
 
 
@@ -400,7 +418,7 @@ def _coverage_cells(report: Report,
 
 
 MULTI_CSV_COLUMNS = ("baseline", "candidate", *CSV_COLUMNS, "adjusted_p",
-                     *COVERAGE_CSV_COLUMNS)
+                     *COVERAGE_CSV_COLUMNS, HEALTH_CSV_COLUMN)
 """CSV columns of a report of several candidates: whose comparison a row is, the
 family-adjusted p on each overall row, and the row's judgement coverage."""
 
@@ -416,12 +434,13 @@ def render_csv(report: Report) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     if not report.several:
+        health = health_words.csv_cell(report.health)
         writer.writerow(CSV_HEADER)
         for comparison in report.comparisons:
             cells = _coverage_cells(report, comparison)
             for row in comparison.rows:
                 writer.writerow([*_csv_values(comparison, row),
-                                 *cells.get(row.segment, _NO_COVERAGE)])
+                                 *cells.get(row.segment, _NO_COVERAGE), health])
         return buffer.getvalue()
     names = report.run_names
     writer.writerow(MULTI_CSV_COLUMNS)
@@ -429,10 +448,11 @@ def render_csv(report: Report) -> str:
         family = report.family(comparison.metric)
         adjusted = "" if family is None else family.pair(0, comparison.candidate).adjusted_p
         cells = _coverage_cells(report, comparison)
+        health = health_words.csv_cell(report.candidate_report(comparison.candidate).health)
         for index, row in enumerate(comparison.rows):
             writer.writerow([names[0], names[comparison.candidate],
                              *_csv_values(comparison, row), adjusted if index == 0 else "",
-                             *cells.get(row.segment, _NO_COVERAGE)])
+                             *cells.get(row.segment, _NO_COVERAGE), health])
     for family in report.families:
         for pair in family.pairs:
             if pair.a == 0:
@@ -440,5 +460,5 @@ def render_csv(report: Report) -> str:
             alone = MetricComparison(family.metric, pair.result)
             writer.writerow([names[pair.a], names[pair.b],
                              *_csv_values(alone, alone.rows[0]), pair.adjusted_p,
-                             *_NO_COVERAGE])
+                             *_NO_COVERAGE, ""])
     return buffer.getvalue()

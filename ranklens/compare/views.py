@@ -22,6 +22,7 @@ from ranklens.compare.family import FamilyComparison
 from ranklens.compare.report import Report, result_row
 from ranklens.compare.segments import OVERALL, MetricComparison, SegmentRow
 from ranklens.formats import format_interval, format_p
+from ranklens.health.words import run_status
 from ranklens.stats import ComparisonResult
 from ranklens.stats.pairing import pair
 from ranklens.stats.results import at_most
@@ -233,6 +234,11 @@ def leaderboard_table(report: Report, metric: str) -> pd.DataFrame:
     candidates.sort(key=lambda r: (-_number(r["mean"]), _number(r["position"])))
     frame = pd.DataFrame.from_records([baseline, *candidates], columns=list(LEADERBOARD_COLUMNS))
     frame["significant"] = frame["significant"].fillna(False).astype(bool)
+    if report.health is not None:  # each run's health checks; no finding where withheld
+        frame["health"] = [run_status(report.health, int(p)) for p in frame["position"]]
+        withheld = [p != 0 and bool(report.health.withheld_for(int(p)))
+                    for p in frame["position"]]
+        frame.loc[withheld, "finding"] = "no verdict"
     return frame
 
 

@@ -88,6 +88,29 @@ def resolve(
     return found
 
 
+def id_alternatives(available: Sequence[str], found: Mapping[str, str],
+                    explicit: Mapping[str, str] | None = None) -> dict[str, list[str]]:
+    """Other columns that could be each id role's, by alias (``docno`` beside ``docid``).
+
+    Answers, for ``query_id`` and ``doc_id`` when ``resolve`` picked a column by alias (not
+    an explicit mapping), which further columns also carry one of the role's aliases, in alias
+    order. Which of them holds the ids the judgements use is decided later, when the
+    judgements are known (``ranklens.io.id_columns``).
+    """
+    explicit = explicit or {}
+    by_name = {normalise(column): column for column in available}
+    taken = set(found.values())
+    out: dict[str, list[str]] = {}
+    for role in ("query_id", "doc_id"):
+        if role not in found or role in explicit:
+            continue
+        others = [by_name[alias] for alias in ALIASES[role]
+                  if alias in by_name and by_name[alias] not in taken]
+        if others:
+            out[role] = others
+    return out
+
+
 def _listing(names: Sequence[str]) -> str:
     shown = ", ".join(repr(name) for name in list(names)[:20])
     return shown + (", ..." if len(names) > 20 else "")

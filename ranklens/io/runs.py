@@ -24,6 +24,7 @@ from ranklens.io.build import (
 )
 from ranklens.io.detect import BOM, Sniff, sniff
 from ranklens.io.errors import InputError
+from ranklens.io.id_columns import sample_ids
 from ranklens.io.source import Loaded, Source, file_stem, load
 from ranklens.io.summary import ReadSummary
 from ranklens.io.tables import id_column, number_column, read_table
@@ -105,7 +106,7 @@ def read_run(
             len(parsed.docs.values) if parsed.docs.block_starts is None else None,
             compressed=loaded.compressed, columns=names, notes=tuple(parsed.notes),
             run_tag=run_tag(loaded) if kind == "run" and detected.format == "trec-run"
-            else None)
+            else None, id_samples=parsed.id_samples)
         # documents is None for a run split over reader blocks: counting distinct ids would
         # cost a second hash of every id (read with unique_docs=True to count them)
         return RunRead(run, summary)
@@ -236,7 +237,10 @@ def _parse(loaded: Loaded, detected: Sniff, kind: str, columns: Mapping[str, str
     ignored = [column for column in table.all_names if column not in table.names.values()]
     if ignored:
         notes.append(f"column(s) not used: {', '.join(ignored)}")
-    return Parsed(queries, docs, numbers, locate, notes), dict(table.names)
+    samples = {role: {table.names[role]: sample_ids(table.columns[role]),
+                      **{column: sample_ids(values) for column, values in others.items()}}
+               for role, others in table.alternatives.items()}
+    return Parsed(queries, docs, numbers, locate, notes, samples), dict(table.names)
 
 
 def _wrong_kind(loaded: Loaded, detected: Sniff, kind: str, error: InputError) -> InputError:

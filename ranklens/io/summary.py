@@ -38,6 +38,10 @@ class ReadSummary:
     set_aside: tuple[SetAside, ...] = ()
     notes: tuple[str, ...] = ()
     run_tag: str | None = None
+    id_samples: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)
+    """Where a table has several columns that could hold an id (``docid`` and ``docno``): per
+    role, each such column (the one read first) with a sample of its distinct values, for
+    ``ranklens.io.id_columns`` to choose by the judgements. Not part of a report."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "columns", MappingProxyType(dict(self.columns)))

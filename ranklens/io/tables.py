@@ -23,7 +23,7 @@ import pyarrow.parquet as pq
 
 from ranklens.io import build
 from ranklens.io.build import ID_TYPE
-from ranklens.io.columns import resolve
+from ranklens.io.columns import id_alternatives, resolve
 from ranklens.io.detect import BOM, Sniff, non_utf8_error
 from ranklens.io.errors import InputError
 from ranklens.io.locate import Locator, NonBlankLines, line_bounds
@@ -50,6 +50,8 @@ class Table:
     locate: Locator
     rows: int
     notes: list[str] = field(default_factory=list)
+    # role -> {other column that could hold that id: its values} (see `id_alternatives`)
+    alternatives: dict[str, dict[str, pa.ChunkedArray]] = field(default_factory=dict)
 
 
 def read_table(
@@ -110,8 +112,9 @@ def _read_csv(loaded: Loaded, sniff: Sniff, roles: Sequence[str], optional: Sequ
                          line=1, hint="give every column its own name")
     names = resolve(loaded.name, header, roles, optional=optional, explicit=explicit, what=what,
                     aliases=aliases)
+    alternatives = _alternative_names(header, names, explicit, others)
     other = [name for name in header if name not in names.values()] if others else []
-    types = _types(names) | {name: pa.string() for name in other}
+    types = _types(names) | {name: pa.string() for name in (*other, *alternatives)}
     delimiter = sniff.delimiter or ","
     try:
         table = pacsv.read_csv(
@@ -120,7 +123,8 @@ def _read_csv(loaded: Loaded, sniff: Sniff, roles: Sequence[str], optional: Sequ
                                            block_size=build.BLOCK_SIZE),
             parse_options=pacsv.ParseOptions(delimiter=delimiter),
             convert_options=pacsv.ConvertOptions(
-                column_types=types, include_columns=list(names.values()) + other,
+                column_types=types,
+                include_columns=list(names.values()) + other + alternatives,
                 null_values=[""], strings_can_be_null=False,
                 quoted_strings_can_be_null=False))
     except (pa.ArrowInvalid, pa.ArrowTypeError, OSError) as error:
@@ -130,7 +134,27 @@ def _read_csv(loaded: Loaded, sniff: Sniff, roles: Sequence[str], optional: Sequ
                          hint="choose a file with data under the header")
     return Table({role: table.column(column) for role, column in names.items()}, names,
                  {name: table.column(name) for name in other}, header,
-                 NonBlankLines(loaded.read_all, skip=1), table.num_rows)
+                 NonBlankLines(loaded.read_all, skip=1), table.num_rows,
+                 alternatives=_alternatives(table, header, names, explicit, others))
+
+
+def _alternative_names(available: Sequence[str], names: Mapping[str, str],
+                       explicit: Mapping[str, str] | None, others: bool) -> list[str]:
+    """Columns to read besides the roles' own: other candidates for an id (not for segment
+    maps, which read every column anyway)."""
+    if others:
+        return []
+    found = id_alternatives(available, names, explicit)
+    return [column for columns in found.values() for column in columns]
+
+
+def _alternatives(table: pa.Table, available: Sequence[str], names: Mapping[str, str],
+                  explicit: Mapping[str, str] | None,
+                  others: bool) -> dict[str, dict[str, pa.ChunkedArray]]:
+    if others:
+        return {}
+    return {role: {column: table.column(column) for column in columns}
+            for role, columns in id_alternatives(available, names, explicit).items()}
 
 
 def _check_width(loaded: Loaded, columns: int) -> None:
@@ -226,8 +250,9 @@ def _read_parquet(loaded: Loaded, roles: Sequence[str], optional: Sequence[str],
     names = resolve(loaded.name, available, roles, optional=optional, explicit=explicit,
                     what=what, aliases=aliases)
     other = [name for name in available if name not in names.values()] if others else []
+    extra = _alternative_names(available, names, explicit, others)
     try:
-        table = parquet.read(columns=list(names.values()) + other)
+        table = parquet.read(columns=list(names.values()) + other + extra)
     except (pa.ArrowInvalid, pa.ArrowException, OSError) as error:
         raise InputError(loaded.name, f"Parquet data could not be read ({error})",
                          hint="the file may be truncated: write it again") from None
@@ -235,7 +260,8 @@ def _read_parquet(loaded: Loaded, roles: Sequence[str], optional: Sequence[str],
         raise InputError(loaded.name, "has no rows", hint="choose a file with data in it")
     return Table({role: table.column(column) for role, column in names.items()}, names,
                  {name: table.column(name) for name in other}, available, Locator(),
-                 table.num_rows)
+                 table.num_rows,
+                 alternatives=_alternatives(table, available, names, explicit, others))
 
 
 def _read_jsonl(loaded: Loaded, roles: Sequence[str], optional: Sequence[str],
@@ -255,7 +281,8 @@ def _read_jsonl(loaded: Loaded, roles: Sequence[str], optional: Sequence[str],
     other = [name for name in available if name not in names.values()] if others else []
     return Table({role: table.column(column) for role, column in names.items()}, names,
                  {name: table.column(name) for name in other}, available,
-                 NonBlankLines(loaded.read_all), table.num_rows)
+                 NonBlankLines(loaded.read_all), table.num_rows,
+                 alternatives=_alternatives(table, available, names, explicit, others))
 
 
 _NESTED_VALUES = {"run": "score", "msmarco": "score", "qrels": "relevance",

@@ -66,6 +66,9 @@ class Parsed:
     numbers: dict[str, pa.ChunkedArray | pa.Array | np.ndarray]
     locate: Locator
     notes: list[str] = field(default_factory=list)
+    # id role -> {column: a sample of its distinct values}, the chosen column first, when a
+    # table has several columns that could hold that id (see ranklens.io.id_columns)
+    id_samples: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
 
 
 def read_trec(loaded: Loaded, sniff: Sniff, kind: str, *, unique_docs: bool,

@@ -94,7 +94,7 @@ def test_csv_parses_with_the_reports_numbers(ranklens: Runner, runs: list[object
     assert report.coverage is not None
     coverage = report.coverage.metric("nDCG@10")
     assert coverage is not None and coverage.depth == 10
-    assert list(table.columns[-3:]) == ["judged_depth", "judged_a", "judged_b"]
+    assert list(table.columns[-4:]) == ["judged_depth", "judged_a", "judged_b", "health"]
     assert table["judged_depth"].tolist() == [10] * 7
     assert table["judged_a"].tolist() == [row.judged_a for row in coverage.rows]
     assert table["judged_b"].tolist() == [row.judged_b for row in coverage.rows]

@@ -51,7 +51,9 @@ def test_text_leaderboard_then_each_candidate(ranklens: Runner, three: list[obje
                                               expected: Report) -> None:
     done = ranklens("compare", *three)
     assert done.code == 0, done.err
-    lines = done.out.splitlines()
+    health, rest = done.out.split("\n\n", 1)  # the health checks open the text
+    assert health.startswith("Health checks: 11 passed")
+    lines = rest.splitlines()
     assert lines[0] == "nDCG@10: 2 candidates against bm25_baseline"
     header = lines[2]
     for column in ("run", "mean", "B \u2212 A", "95% CI", "p", "adj. p", "W / T / L"):
@@ -118,7 +120,9 @@ def test_csv_has_a_row_per_candidate_and_segment(ranklens: Runner, three: list[o
 def test_markdown_and_html(ranklens: Runner, three: list[object], tmp_path: Path) -> None:
     done = ranklens("compare", *three, "--format", "markdown")
     assert done.code == 0, done.err
-    assert done.out.startswith("# 2 candidates vs bm25_baseline\n\n## Leaderboard: nDCG@10")
+    assert done.out.startswith("# 2 candidates vs bm25_baseline\n\n## Health checks\n\n"
+                               "11 passed.\n")
+    assert "\n\n## Leaderboard: nDCG@10" in done.out
     assert "## neural_reranker vs bm25_baseline" in done.out
     assert "### nDCG@10" in done.out
     out = tmp_path / "report.html"
@@ -139,7 +143,7 @@ def test_names_and_usage_errors(ranklens: Runner, three: list[object],
                                 demo_paths: dict[str, Path]) -> None:
     done = ranklens("compare", *three, "--name", "BM25", "--name", "Neural", "--name", "Light")
     assert done.code == 0, done.err
-    assert done.out.startswith("nDCG@10: 2 candidates against BM25")
+    assert done.out.split("\n\n", 1)[1].startswith("nDCG@10: 2 candidates against BM25")
     done = ranklens("compare", *three, "--name", "BM25")
     assert done.code == 2 and "1 --name for 3 runs" in done.err
     done = ranklens("compare", demo_paths["run_a"], "--qrels", demo_paths["qrels"])

@@ -14,13 +14,14 @@ no parsing here.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from ranklens.app import downloads, markup, share_widget, widgets
+from ranklens.app import downloads, health_view, markup, share_widget, widgets
 from ranklens.app import state as app_state
 from ranklens.app.cards import show_card
 from ranklens.app.compare_queries import show_per_query
@@ -270,9 +271,11 @@ def show_verdict(report: Report, metric: str) -> None:
     metric = comparison.metric
     name_a, name_b = shown = markup.names(report.pair_names)
     first = conclusion(comparison, shown)
+    first, rest = health_view.verdict_words(
+        report, first, headline(comparison, shown).removeprefix(first).strip())
     with st.container(border=True):
         st.subheader(first, anchor=False)
-        st.markdown(headline(comparison, shown).removeprefix(first).strip())
+        st.markdown(rest)
         level = round(100 * (1 - result.alpha))
         cells = st.columns([1, 1, 2, 1, 1])
         mean_help = f"Mean {metric} over the {result.n_queries:,} paired queries."
@@ -289,7 +292,8 @@ def show_verdict(report: Report, metric: str) -> None:
         cells[4].metric("p (t-test)", format_p(result.t_test.p_value), help="Paired t-test.")
         coverage = None if report.coverage is None else report.coverage.metric(metric)
         if coverage is not None:
-            note = coverage_words.coverage_note(coverage, result, report.pair_names)
+            note = ("" if health_view.withholds(report)  # no verdict to change
+                    else coverage_words.coverage_note(coverage, result, report.pair_names))
             st.caption(markup.text(coverage_words.coverage_line(coverage, report.pair_names)
                                    + (f" {note}" if note else "")))
         st.caption(caveat(metric))
@@ -342,7 +346,8 @@ def main() -> None:
         return
     files, origin = chosen
     try:
-        inputs = app_state.loaded_inputs(files)
+        inputs = app_state.loaded_inputs(
+            files, health_view.choose_id_columns() if shared is None else None)
     except InputError as error:
         st.error(f"**This file cannot be read.** {markup.text(error)}", icon=":material/error:")
         st.caption("Replace the file in the sidebar and press **Compare** again, or switch "
@@ -351,6 +356,9 @@ def main() -> None:
     settings = choose_settings(inputs) if shared is None else compare_settings(shared)
     if settings is None:
         return
+    if shared is None:
+        settings = dataclasses.replace(
+            settings, drop_self_retrieval=health_view.choose_self_retrieval())
     stored = None  # a shared link's report as its author saw it: drawn as stored
     if shared is not None:
         try:
@@ -370,6 +378,7 @@ def main() -> None:
         share_widget.share_action("compare", settings, inputs.files, report)
     elif stored is not None and recompute:
         share_widget.show_recomputed(shared, report_changes(stored, report))
+    health_view.show_health(report)
     show_warnings(report)
     show_inputs(report)
     segments = (inputs.segment_maps.get(settings.segment_column)

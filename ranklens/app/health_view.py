@@ -1,0 +1,81 @@
+"""The Compare page's health checks: the compact list before the verdict, the verdict withheld
+when a run matches nothing, and the sidebar controls (which id columns, dropping
+self-retrieved documents).
+
+Draws what ``ranklens.health`` found (``Report.health``) and collects two choices; it checks
+nothing itself. Every user string goes through ``markup.text``.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ranklens.app import markup
+from ranklens.compare.report import Report
+from ranklens.health.result import HealthCheck, HealthReport
+from ranklens.health.words import TITLE, counts, heading
+
+_ICONS = {"failed": ":material/error:", "warning": ":material/warning:",
+          "passed": ":material/check_circle:"}
+
+
+def show_health(report: Report) -> None:
+    """The health section: each failed check open (what it found, what to do), warnings
+    likewise, the passed ones collapsed in one expander. Nothing for older reports."""
+    health = report.health
+    if health is None or not health.checks:
+        return
+    with st.container(key="health-checks"):
+        if health.failed or health.warnings:
+            st.markdown(f"**{TITLE}**: {counts(health)}")
+        for check in (*health.failed, *health.warnings):
+            _show_check(check)
+        if health.passed:
+            label = (f"{TITLE}: all {len(health.passed)} passed" if health.status == "passed"
+                     else f"{len(health.passed)} passed")
+            with st.expander(label, expanded=False, icon=_ICONS["passed"]):
+                st.markdown("\n".join(f"- **{markup.text(heading(c))}**: "
+                                      f"{markup.text(c.message)}" for c in health.passed))
+
+
+def _show_check(check: HealthCheck) -> None:
+    shown = (f"**{markup.text(heading(check))}**: {markup.text(check.message)}"
+             + (f"  \n**What to do:** {markup.text(check.action)}" if check.action else ""))
+    alert = st.error if check.status == "failed" else st.warning
+    alert(shown, icon=_ICONS[check.status])
+
+
+def verdict_words(report: Report, first: str, rest: str) -> tuple[str, str]:
+    """The verdict's title and sentences, or why there is none (a run matches nothing)."""
+    health: HealthReport | None = report.health
+    if health is None or not health.withheld:
+        return first, rest
+    return "No verdict", markup.text(health.withheld.removeprefix("No verdict: "))
+
+
+def withholds(report: Report) -> bool:
+    """Whether the report draws no verdict (then nothing may read as one)."""
+    return report.health is not None and bool(report.health.withheld)
+
+
+def choose_id_columns(key: str = "id_columns") -> dict[str, str] | None:
+    """Sidebar: the runs' document and query id columns when the automatic choice is wrong
+    (empty: the column whose values occur in the judgements). None when both are empty."""
+    with st.sidebar, st.expander("Id columns"):
+        doc = st.text_input(
+            "Document id column", key=f"{key}:doc_id", placeholder="automatic",
+            help="Runs with several id columns (PyTerrier's docid and docno) are read by the "
+                 "one whose values occur in the judgements; name another here.").strip()
+        query = st.text_input("Query id column", key=f"{key}:query_id",
+                              placeholder="automatic").strip()
+    columns = {role: name for role, name in (("doc_id", doc), ("query_id", query)) if name}
+    return columns or None
+
+
+def choose_self_retrieval(key: str = "drop_self_retrieval") -> bool:
+    """Sidebar: drop documents whose id is the query's before scoring, as BEIR does."""
+    return bool(st.sidebar.checkbox(
+        "Drop self-retrieved documents", key=key, value=False,
+        help="A document whose id is the query's own (BEIR's ArguAna and Quora hold the "
+             "queries as documents) is dropped before scoring, as BEIR does. Off by default: "
+             "the health checks count them."))

@@ -1,0 +1,249 @@
+"""Documents that match nothing: a run whose document ids the judgements do not know.
+
+Answers "do this run's documents occur in the judgements at all, and if not, would they after
+folding case, stripping blanks or a common prefix/suffix?" (``DOC064080`` against
+``doc064080``). A run none of whose top documents is judged scores 0 on every metric whatever
+it ranks, and a comparison of it reads as calm as any other: this check says so first.
+
+`document_facts` counts while the run is in memory; `documents_check` turns the counts and
+the judged share of the top k (from the report's coverage) into a `HealthCheck`. It does not
+score anything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ranklens.data import Qrels, Run
+from ranklens.health.result import HealthCheck
+from ranklens.metrics.arrow import take
+
+MIN_JUDGED_SHARE = 0.01
+"""Below this judged share of a run's top k documents (on the queries the judgements judge),
+the run's documents "match nothing" and the check fails."""
+FOLD_GAIN = 0.2
+"""A way of folding ids is reported when it makes this much more of the run's ids match."""
+SAMPLE = 2_000
+"""Document ids of a run that folding is tried on."""
+CHECKED = 20_000
+"""Most document ids of a run looked up in the judgements: every one of a smaller run, else
+this many spread evenly over its id table (hashing 7M ids would cost seconds per report)."""
+TITLE = "Documents that match the judgements"
+
+
+@dataclass(frozen=True)
+class IdFold:
+    """A way the run's ids come to match the judgements': what was done, to how much of the
+    sample it applies, and one id of each side that it matches."""
+
+    steps: str
+    share: float
+    run_id: str
+    qrels_id: str
+
+
+@dataclass(frozen=True)
+class DocumentFacts:
+    """A run's document ids against the judgements: how many were looked up (all of them when
+    ``exhaustive``, else `CHECKED` spread over the run), how many of those occur in the
+    judgements, examples of each side, and a fold that makes more of them match."""
+
+    checked: int
+    in_qrels: int
+    run_examples: tuple[str, ...]
+    qrels_examples: tuple[str, ...]
+    fold: IdFold | None = None
+    exhaustive: bool = True
+
+    @property
+    def share(self) -> float:
+        return self.in_qrels / self.checked if self.checked else 0.0
+
+    def ids(self, name: str) -> str:
+        """``"bm25's 598 document ids"`` or ``"20,000 document ids sampled from bm25"``."""
+        if self.exhaustive:
+            return f"{name}'s {self.checked:,} document ids"
+        return f"{self.checked:,} document ids sampled from {name}"
+
+
+def document_facts(run: Run, qrels: Qrels) -> DocumentFacts:
+    """Look ``run``'s document ids up in ``qrels`` (at most `CHECKED` of them, spread over the
+    run); look for a fold when few are found."""
+    docs = run.docs
+    exhaustive = len(docs) <= CHECKED
+    if exhaustive:
+        docs = pc.unique(docs)
+    else:
+        docs = take(docs, np.linspace(0, len(docs) - 1, CHECKED).astype(np.int64))
+    judged_ids = pc.cast(qrels.docs, pa.string())
+    found = int(pc.sum(pc.is_in(docs, value_set=judged_ids)).as_py() or 0)
+    facts = DocumentFacts(len(docs), found, tuple(docs.slice(0, 3).to_pylist()),
+                          tuple(judged_ids.slice(0, 3).to_pylist()), None, exhaustive)
+    if facts.share >= 1 - FOLD_GAIN or not len(judged_ids):
+        return facts
+    run_ids, qrels_ids = _same_queries(run, qrels)
+    return DocumentFacts(facts.checked, facts.in_qrels, facts.run_examples,
+                         facts.qrels_examples, find_fold(run_ids, qrels_ids), exhaustive)
+
+
+FOLD_QUERIES = 100
+"""Queries (shared by run and judgements) whose documents folding is tried on."""
+
+
+def _same_queries(run: Run, qrels: Qrels) -> tuple[list[str], list[str]]:
+    """Up to `SAMPLE` document ids of the run and the judged ids of the same `FOLD_QUERIES`
+    queries: folding is tried where the two should meet, in milliseconds."""
+    judged_queries = set(qrels.queries.to_pylist())
+    names = run.queries.to_pylist()
+    codes = [code for code, name in enumerate(names) if name in judged_queries][:FOLD_QUERIES]
+    chosen = {names[code] for code in codes}
+    rows = np.flatnonzero(np.isin(run.query_codes, codes))
+    if len(rows) > SAMPLE:
+        rows = rows[np.linspace(0, len(rows) - 1, SAMPLE).astype(np.int64)]
+    run_ids = take(run.docs, run.doc_codes[rows]).to_pylist()
+    qrels_codes = [code for code, name in enumerate(qrels.queries.to_pylist()) if name in chosen]
+    qrels_rows = np.flatnonzero(np.isin(qrels.query_codes, qrels_codes))
+    qrels_ids = take(qrels.docs, qrels.doc_codes[qrels_rows]).to_pylist()
+    return [str(v) for v in run_ids], [str(v) for v in qrels_ids]
+
+
+def find_fold(run_ids: Sequence[str], qrels_ids: Sequence[str]) -> IdFold | None:
+    """The fewest steps (strip blanks, fold case, then drop a common prefix/suffix) after which
+    at least `FOLD_GAIN` more of ``run_ids`` occur in ``qrels_ids``; None when none does."""
+    if not run_ids or not qrels_ids:
+        return None
+    share = _share(run_ids, set(qrels_ids))
+    tries: list[tuple[str, Callable[[str], str]]] = [
+        ("stripping blanks", str.strip), ("folding case", str.lower),
+        ("stripping blanks and folding case", lambda v: v.strip().lower())]
+    for steps, fold in tries:
+        found = _matched(steps, run_ids, qrels_ids, fold, fold)
+        if found is not None and found.share >= share + FOLD_GAIN:
+            return found
+    run_keys = [v.strip().lower() for v in run_ids]
+    qrels_keys = [v.strip().lower() for v in qrels_ids]
+    prefixes = (_prefix(run_keys), _prefix(qrels_keys))
+    suffixes = (_suffix(run_keys), _suffix(qrels_keys))
+    if prefixes[0] == prefixes[1] and suffixes[0] == suffixes[1]:
+        return None
+    said = []
+    cuts = []
+    for side, prefix, suffix, other_prefix, other_suffix in (
+            ("the run's", prefixes[0], suffixes[0], prefixes[1], suffixes[1]),
+            ("the qrels'", prefixes[1], suffixes[1], prefixes[0], suffixes[0])):
+        head = prefix if prefix != other_prefix else ""
+        tail = suffix if suffix != other_suffix else ""
+        parts = ([f"the prefix `{head}`"] if head else []) + \
+            ([f"the suffix `{tail}`"] if tail else [])
+        if parts:
+            said.append(f"{' and '.join(parts)} from {side} ids")
+        cuts.append(_cutter(head, tail))
+    found = _matched("folding case and removing " + " and ".join(said), run_ids, qrels_ids,
+                     cuts[0], cuts[1])
+    return found if found is not None and found.share >= share + FOLD_GAIN else None
+
+
+def _cutter(head: str, tail: str) -> Callable[[str], str]:
+    def cut(value: str) -> str:
+        value = value.strip().lower()
+        if head and value.startswith(head):
+            value = value[len(head):]
+        if tail and value.endswith(tail):
+            value = value[:len(value) - len(tail)]
+        return value
+    return cut
+
+
+def _share(values: Sequence[str], known: set[str]) -> float:
+    return sum(1 for value in values if value in known) / len(values) if values else 0.0
+
+
+def _matched(steps: str, run_ids: Sequence[str], qrels_ids: Sequence[str],
+             run_fold: Callable[[str], str], qrels_fold: Callable[[str], str]) -> IdFold | None:
+    keys = {qrels_fold(value): value for value in qrels_ids}
+    hits = [(value, keys[run_fold(value)]) for value in run_ids if run_fold(value) in keys]
+    if not hits:
+        return None
+    return IdFold(steps, len(hits) / len(run_ids), hits[0][0], hits[0][1])
+
+
+def _common_start(values: list[str]) -> str:
+    """The characters every value starts with."""
+    if not values:
+        return ""
+    first, last = min(values), max(values)  # the sorted extremes bound every shared start
+    length = 0
+    while length < min(len(first), len(last)) and first[length] == last[length]:
+        length += 1
+    return first[:length]
+
+
+def _prefix(values: list[str]) -> str:
+    return _common_start(values).rstrip("0123456789")
+
+
+def _suffix(values: list[str]) -> str:
+    return _common_start([v[::-1] for v in values]).rstrip("0123456789")[::-1]
+
+
+def documents_check(index: int, name: str, facts: DocumentFacts, judged_share: float | None,
+                    depth: int, queries: int) -> HealthCheck:
+    """The check of run ``index`` (named ``name``): failed when under `MIN_JUDGED_SHARE` of its
+    top ``depth`` documents on the ``queries`` compared are judged (``judged_share``, from the
+    report's coverage; the share of its ids in the judgements when there is none)."""
+    share = facts.share if judged_share is None else judged_share
+    numbers = {"judged_share": share, "depth": depth, "queries": queries,
+               "documents_checked": facts.checked, "documents_in_qrels": facts.in_qrels}
+    fold = facts.fold
+    if fold is not None:
+        numbers["fold_share"] = fold.share
+    examples = (f"run: {', '.join(facts.run_examples)}",
+                f"qrels: {', '.join(facts.qrels_examples)}")
+    top = f"top {depth} documents"
+    written = (f"the run writes `{fold.run_id}`, the qrels `{fold.qrels_id}`" if fold is not None
+               else f"the run writes `{_first(facts.run_examples)}`, the qrels "
+                    f"`{_first(facts.qrels_examples)}`")
+    if share < MIN_JUDGED_SHARE:
+        if fold is not None:
+            message = (f"{_percent(share)} of {name}'s {top} have a judgement on the {queries:,} "
+                       f"queries compared; its ids match the judgements after {fold.steps} "
+                       f"({_percent(fold.share)} of a sample of them): {written}.")
+            action = ("Write the run's document ids exactly as the judgements do (or the "
+                      "judgements' as the run does), then compare again.")
+        elif facts.in_qrels == 0:
+            message = (f"None of {facts.ids(name)} occurs in the judgements ({written}), even "
+                       "after folding case, stripping blanks or a common prefix/suffix.")
+            action = ("Check that the run and the judgements are of the same collection, and "
+                      "that the document id column is the right one (--doc-column, "
+                      "columns={'doc_id': ...}).")
+        else:
+            message = (f"{_percent(share)} of {name}'s {top} have a judgement on the "
+                       f"{queries:,} queries compared, although {_percent(facts.share)} of its "
+                       "document ids occur somewhere in the judgements: they are judged for "
+                       "other queries.")
+            action = ("Check that the run's query ids are the judgements' (a shifted or "
+                      "re-numbered topic set) and that both are of the same collection.")
+        return HealthCheck("documents", TITLE, "failed", message, action, name, (index,),
+                           numbers, examples)
+    if fold is not None:
+        message = (f"{_percent(share)} of {name}'s {top} have a judgement, but "
+                   f"{_percent(fold.share)} of its ids match only after {fold.steps} "
+                   f"({written}): part of the run may be scored as unjudged.")
+        return HealthCheck("documents", TITLE, "warning", message,
+                           "Write every document id as the judgements do.", name, (index,),
+                           numbers, examples)
+    message = f"{_percent(share)} of {name}'s {top} have a judgement."
+    return HealthCheck("documents", TITLE, "passed", message, "", name, (index,), numbers)
+
+
+def _first(values: Sequence[str]) -> str:
+    return values[0] if values else ""
+
+
+def _percent(share: float) -> str:
+    return "under 1%" if 0 < share < 0.01 else f"{share:.0%}"

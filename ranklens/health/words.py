@@ -1,0 +1,127 @@
+"""The health section in words, for every face: a count line, one entry per check that did not
+pass (its message and what to do), and the passed ones folded into a single line.
+
+Text and Markdown (``ranklens.compare.text``), the HTML export and the page read these; none
+of them words a check itself.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Sequence
+from typing import Any
+
+from ranklens.health.result import SYMBOLS, HealthCheck, HealthReport
+
+TITLE = "Health checks"
+
+
+def counts(health: HealthReport) -> str:
+    """``"1 failed, 1 warning, 8 passed"`` (only the statuses that occur)."""
+    parts = [(len(health.failed), "failed"), (len(health.warnings), "warning"),
+             (len(health.passed), "passed")]
+    return ", ".join(f"{n} {word}" + ("s" if word == "warning" and n > 1 else "")
+                     for n, word in parts if n)
+
+
+def heading(check: HealthCheck) -> str:
+    """The check's title and the run it is about: ``Documents that match ... (neural)``."""
+    return check.title + (f" ({check.subject})" if check.subject else "")
+
+
+def passed_line(health: HealthReport) -> str:
+    """Every passed check in one line, titles grouped: ``Self-retrieval (bm25, neural); ...``."""
+    grouped: dict[str, list[str]] = {}
+    for check in health.passed:
+        grouped.setdefault(check.title, [])
+        if check.subject:
+            grouped[check.title].append(check.subject)
+    return "; ".join(title + (f" ({', '.join(subjects)})" if subjects else "")
+                     for title, subjects in grouped.items())
+
+
+def text_lines(health: HealthReport | None, width: int = 100) -> list[str]:
+    """The section as the CLI prints it before the tables (no lines without a health)."""
+    if health is None or not health.checks:
+        return []
+    out = [f"{TITLE}: {counts(health)}"]
+    for check in (*health.failed, *health.warnings):
+        out += textwrap.wrap(f"{SYMBOLS[check.status]} {check.status.upper()} {heading(check)}: "
+                             f"{check.message}", width, initial_indent="  ",
+                             subsequent_indent="    ")
+        if check.action:
+            out += textwrap.wrap(f"What to do: {check.action}", width,
+                                 initial_indent="    ", subsequent_indent="    ")
+    if health.passed:
+        out += textwrap.wrap(f"{SYMBOLS['passed']} passed: {passed_line(health)}", width,
+                             initial_indent="  ", subsequent_indent="    ")
+    # why a verdict is withheld is said in its place (`verdict_or_withheld`)
+    return [*out, ""]
+
+
+def markdown_lines(health: HealthReport | None, level: str = "##") -> list[str]:
+    """The section in Markdown: a heading, a list of the checks that did not pass, the
+    passed ones in one item."""
+    if health is None or not health.checks:
+        return []
+    out = [f"{level} {TITLE}", "", f"{counts(health)}.", ""]
+    for check in (*health.failed, *health.warnings):
+        out.append(f"- **{check.status}: {heading(check)}**: {check.message}"
+                   + (f" _What to do:_ {check.action}" if check.action else ""))
+    if health.passed:
+        out.append(f"- passed: {passed_line(health)}")
+    out.append("")
+    return out
+
+
+def csv_cell(health: HealthReport | None) -> str:
+    """The report's health in one CSV cell: ``failed: documents (neural); warning: ...``."""
+    if health is None:
+        return ""
+    shown = [f"{c.status}: {c.key}" + (f" ({c.subject})" if c.subject else "")
+             for c in (*health.failed, *health.warnings)]
+    return "; ".join(shown) or "passed"
+
+
+def run_status(health: HealthReport | None, index: int) -> str:
+    """One run's health for a leaderboard row: ``passed``, or ``failed: documents``."""
+    if health is None:
+        return ""
+    mine = [c for c in health.of_run(index) if c.status != "passed"]
+    if not mine:
+        return "passed"
+    worst = mine[0].status
+    return f"{worst}: " + ", ".join(dict.fromkeys(c.key for c in mine if c.status == worst))
+
+
+def with_health_column(keys: Sequence[str], table: Any) -> tuple[str, ...]:
+    """A leaderboard's column keys with ``health`` before the mark when some run's checks did
+    not all pass (a table of passed runs keeps its columns)."""
+    if "health" not in table or all(status == "passed" for status in table["health"]):
+        return tuple(keys)
+    keys = tuple(k for k in keys if k != "health")
+    if "significant" in keys:
+        at = keys.index("significant")
+        return (*keys[:at], "health", *keys[at:])
+    return (*keys, "health")
+
+
+def withholds(health: HealthReport | None) -> bool:
+    """Whether no verdict is drawn (then coverage and robustness readings are left out too:
+    they are verdicts of their own)."""
+    return health is not None and bool(health.withheld)
+
+
+def withheld_candidates(health: HealthReport | None, candidates: Sequence[int]) -> list[str]:
+    """Under a leaderboard: why the candidates whose documents match nothing have no verdict
+    (the leaderboard's own sentence still ranks them by their numbers)."""
+    if health is None:
+        return []
+    return list(dict.fromkeys(filter(None, (health.withheld_for(j) for j in candidates))))
+
+
+def verdict_or_withheld(health: HealthReport | None, sentences: Sequence[str]) -> list[str]:
+    """The verdict's sentences, or the one that says why there is none."""
+    if health is not None and health.withheld:
+        return [health.withheld]
+    return list(sentences)

@@ -1,0 +1,33 @@
+"""The health checks in Chromium: a run whose ids are upper-cased gets its failed check open
+above the verdict, with what to do, and no verdict; the passed checks stay collapsed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import ARTIFACTS
+from tests.support.compare_page import upload_inputs
+from tests.support.streamlit_page import full_page_screenshot, open_app
+
+DATA = Path(__file__).resolve().parents[1] / "health" / "data"
+
+
+def test_failed_check_open_before_the_withheld_verdict(page: Page, app_url: str) -> None:
+    open_app(page, app_url)
+    upload_inputs(page, {"run_a": DATA / "bm25.trec", "run_b": DATA / "neural_upper.trec",
+                         "qrels": DATA / "qrels.trec"})
+    failed = page.get_by_test_id("stAlertContentError").filter(
+        has_text="Documents that match the judgements (neural_upper)")
+    expect(failed).to_have_count(1)
+    expect(failed).to_contain_text("the run writes `DOC028936`, the qrels `doc028936`")
+    expect(failed).to_contain_text("What to do:")
+    verdict = page.get_by_test_id("stHeading").filter(has_text="No verdict")
+    expect(verdict).to_have_count(1)
+    # the check comes first, the verdict after it
+    assert failed.bounding_box()["y"] < verdict.bounding_box()["y"]  # type: ignore[index]
+    passed = page.get_by_test_id("stExpander").filter(has_text="7 passed")
+    expect(passed).to_have_count(1)
+    expect(passed.get_by_text("Self-retrieval (bm25)")).not_to_be_visible()  # collapsed
+    full_page_screenshot(page, ARTIFACTS / "health_failed_check.png")
