@@ -12,9 +12,9 @@ from ranklens.io.errors import InputError
 
 ALIASES: dict[str, tuple[str, ...]] = {
     "query_id": ("query_id", "qid", "query", "queryid", "topic", "topic_id", "topicid", "q_id"),
-    # docno before docid: PyTerrier's frames carry Terrier's internal docid beside the
-    # collection's docno, and judgements name documents by their docno
-    "doc_id": ("doc_id", "docno", "docid", "doc", "document", "document_id", "documentid",
+    # PyTerrier's frames carry Terrier's internal docid beside the collection's docno: which
+    # one names the documents is decided by the judgements (ranklens.io.id_columns)
+    "doc_id": ("doc_id", "docid", "docno", "doc", "document", "document_id", "documentid",
                "passage_id", "pid"),
     "score": ("score", "sim", "similarity"),
     "rank": ("rank",),
