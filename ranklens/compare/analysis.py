@@ -32,9 +32,17 @@ import numpy as np
 
 from ranklens import io
 from ranklens.compare import coverage as cov
-from ranklens.compare.family import MAX_RUNS, compare_runs, run_key, run_role
+from ranklens.compare.coverage import Treatment
+from ranklens.compare.family import (
+    MAX_RUNS,
+    FamilyOptions,
+    QFamily,
+    compare_runs,
+    run_key,
+    run_role,
+)
 from ranklens.compare.report import InputRecord, Report
-from ranklens.compare.segments import MetricComparison, compare_metrics
+from ranklens.compare.segments import MetricComparison, SegmentOptions, compare_metrics
 from ranklens.data import MetricResult, Qrels, Run
 from ranklens.io import InputFile
 from ranklens.io.shared_queries import (
@@ -46,8 +54,16 @@ from ranklens.io.source import file_stem
 from ranklens.metrics import Evaluation, evaluate, parse_metric
 from ranklens.metrics.checks import no_relevant_warning, tied_scores_warning
 from ranklens.metrics.holes import FilledQrels, fill_holes
+from ranklens.metrics.ordering import ORDERS, Order
 from ranklens.page_settings import refuse_unknown
-from ranklens.stats import DEFAULT_INTERVAL, MIN_QUERIES
+from ranklens.stats import (
+    AdjustMethod,
+    Family,
+    FamilyMethod,
+    IntervalMethod,
+    MissingPolicy,
+    PairedOptions,
+)
 
 Input = InputFile | str | Path
 """An input file as given: its bytes with a role and name, or a path to read."""
@@ -60,9 +76,19 @@ when a coverage banner is raised or another treatment was asked for: judged-only
 pass over every row of both runs (about 2 s of CPU for two 7M-row runs)."""
 
 
+_STATISTICS = PairedOptions()
+_SEGMENTS = SegmentOptions()
+_FAMILY = FamilyOptions()
+
+
 @dataclass(frozen=True)
 class CompareSettings:
     """Every parameter of a comparison report, with the defaults a first visit uses.
+
+    Flat, as reports and share links store them; the statistics' part is `paired_options`,
+    `segment_options` and `family_options` (the options of ``ranklens.stats`` and
+    ``ranklens.compare``, whose defaults these are). Every choice is checked when the settings
+    are made (``ValueError`` naming the setting and its choices).
 
     ``unjudged`` is how documents without a judgement are scored: ``"nonrelevant"``
     (trec_eval's default), ``"judged-only"`` (removed from the rankings, trec_eval -J) or
@@ -71,24 +97,47 @@ class CompareSettings:
 
     metrics: tuple[str, ...] = DEFAULT_METRICS
     segment_column: str | None = None
-    alpha: float = 0.05
-    n_resamples: int = 10_000
-    n_permutations: int = 10_000
+    alpha: float = _STATISTICS.alpha
+    n_resamples: int = _STATISTICS.n_resamples
+    n_permutations: int = _STATISTICS.n_permutations
     seed: int = 0
-    missing: str = "drop"
-    interval: str = DEFAULT_INTERVAL
-    adjust_method: str = "bh"
-    order: str = "score"
+    missing: MissingPolicy = _STATISTICS.missing
+    interval: IntervalMethod = _STATISTICS.interval
+    adjust_method: AdjustMethod = _SEGMENTS.adjust_method
+    order: Order = "score"
     gain: str = "linear"
     relevance_level: int = 1
-    min_queries: int = MIN_QUERIES
+    min_queries: int = _STATISTICS.min_queries
     run_names: tuple[str, ...] | None = None
-    unjudged: str = "nonrelevant"
+    unjudged: Treatment = "nonrelevant"
     # several candidates: which comparisons form the family, how p is adjusted for it, and
     # which segment rows share q-values (see ranklens.compare.family)
-    family: str = "baseline"
-    family_method: str = "max-t"
-    q_family: str = "segments"
+    family: Family = _FAMILY.family
+    family_method: FamilyMethod = _FAMILY.method
+    q_family: QFamily = _FAMILY.q_family
+
+    def __post_init__(self) -> None:
+        self.family_options()  # checks the statistics' options and the family's
+        for name, value, choices in (("order", self.order, ORDERS),
+                                     ("unjudged", self.unjudged, cov.TREATMENTS)):
+            if value not in choices:
+                raise ValueError(f"{name} must be one of {choices}, got {value!r}")
+
+    def paired_options(self) -> PairedOptions:
+        """The options of each paired comparison (`ranklens.stats.compare`)."""
+        return PairedOptions(alpha=self.alpha, n_resamples=self.n_resamples,
+                             n_permutations=self.n_permutations, seed=self.seed,
+                             missing=self.missing, interval=self.interval,
+                             min_queries=self.min_queries)
+
+    def segment_options(self) -> SegmentOptions:
+        """The options of a two-run comparison by segment (`compare_metrics`)."""
+        return SegmentOptions(self.paired_options(), self.adjust_method, self.segment_column)
+
+    def family_options(self) -> FamilyOptions:
+        """The options of several candidates against the baseline (`compare_runs`)."""
+        return FamilyOptions(self.segment_options(), self.family, self.family_method,
+                             self.q_family)
 
     def canonical(self) -> CompareSettings:
         """Same settings with metric names in canonical form and duplicates removed."""
@@ -298,7 +347,7 @@ class LoadedInputs:
         return tuple(m for m in self.tables[0] if all(m in t for t in self.tables[1:]))
 
     @property
-    def treatments(self) -> tuple[str, ...]:
+    def treatments(self) -> tuple[Treatment, ...]:
         """Treatments of unjudged documents these inputs allow (proxy needs proxy qrels)."""
         if self.qrels is None:
             return ()
@@ -543,11 +592,7 @@ class LoadedInputs:
         for treatment in self.treatments:
             variant = replace(settings, unjudged=treatment, segment_column=None)
             results_a, results_b, _ = self.results(variant)
-            comparisons = compare_metrics(
-                results_a, results_b, None, alpha=settings.alpha,
-                n_resamples=settings.n_resamples, n_permutations=settings.n_permutations,
-                seed=settings.seed, missing=settings.missing, interval=settings.interval,
-                adjust_method=settings.adjust_method, min_queries=settings.min_queries)
+            comparisons = compare_metrics(results_a, results_b, None, variant.segment_options())
             informative = treatment != "proxy" or self.filled_qrels().n_filled > 0
             by_treatment[treatment] = ({c.metric: c.overall for c in comparisons},
                                        self._treatment_note(treatment), informative)
@@ -609,14 +654,10 @@ def report_from_run_results(
             raise ValueError(f"no segment column {settings.segment_column!r}; the segment "
                              f"map has {list(segment_maps) or 'none'}")
         segments = segment_maps[settings.segment_column]
-    options: dict[str, Any] = dict(
-        segment_column=settings.segment_column, alpha=settings.alpha,
-        n_resamples=settings.n_resamples, n_permutations=settings.n_permutations,
-        seed=settings.seed, missing=settings.missing, interval=settings.interval,
-        adjust_method=settings.adjust_method, min_queries=settings.min_queries)
     if len(per_run) == 2:
         results_a, results_b = per_run
-        comparisons = compare_metrics(results_a, results_b, segments, **options)
+        comparisons = compare_metrics(results_a, results_b, segments,
+                                      settings.segment_options())
         messages = list(dict.fromkeys([*notes, *(w for c in comparisons for w in c.warnings)]))
         return Report(
             params=_settings_dict(settings, run_names),
@@ -628,8 +669,7 @@ def report_from_run_results(
             run_names=tuple(run_names),
         )
     several, families, aligned, caught = compare_runs(
-        per_run, run_names, segments, family=settings.family,
-        family_method=settings.family_method, q_family=settings.q_family, **options)
+        per_run, run_names, segments, settings.family_options())
     return Report(
         params=_settings_dict(settings, run_names),
         inputs=inputs,
@@ -760,7 +800,8 @@ def _extra_files(qrels: Input | None, segments: Input | None,
                  if f is not None)
 
 
-def _streamed_treatments(settings: CompareSettings, rows: int, proxy: bool) -> tuple[str, ...]:
+def _streamed_treatments(settings: CompareSettings, rows: int, proxy: bool
+                         ) -> tuple[Treatment, ...]:
     """Treatments a run scored while read is scored under: the settings' own; non-relevant
     too under judged-only (coverage is measured on the lists as retrieved); and every
     treatment where `LoadedInputs._coverage` would show the robustness view without knowing
