@@ -24,7 +24,7 @@ import functools
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -32,17 +32,22 @@ import numpy as np
 
 from ranklens import io
 from ranklens.compare import coverage as cov
+from ranklens.compare.assemble import (
+    demo_files,
+    input_record,
+    report_from_results,
+    report_from_run_results,
+    scoring_notes,
+)
 from ranklens.compare.coverage import Treatment
 from ranklens.compare.family import (
     MAX_RUNS,
-    FamilyOptions,
-    QFamily,
-    compare_runs,
     run_key,
     run_role,
 )
 from ranklens.compare.report import InputRecord, Report
-from ranklens.compare.segments import MetricComparison, SegmentOptions, compare_metrics
+from ranklens.compare.segments import MetricComparison, compare_metrics
+from ranklens.compare.settings import DEFAULT_METRICS, CompareSettings
 from ranklens.data import MetricResult, Qrels, Run
 from ranklens.io import InputFile
 from ranklens.io.shared_queries import (
@@ -54,21 +59,25 @@ from ranklens.io.source import file_stem
 from ranklens.metrics import Evaluation, evaluate, parse_metric
 from ranklens.metrics.checks import no_relevant_warning, tied_scores_warning
 from ranklens.metrics.holes import FilledQrels, fill_holes
-from ranklens.metrics.ordering import ORDERS, Order
-from ranklens.page_settings import refuse_unknown
-from ranklens.stats import (
-    AdjustMethod,
-    Family,
-    FamilyMethod,
-    IntervalMethod,
-    MissingPolicy,
-    PairedOptions,
-)
+
+__all__ = [
+    "DEFAULT_METRICS",
+    "ROBUSTNESS_EAGER_ROWS",
+    "CompareSettings",
+    "Input",
+    "LoadedInputs",
+    "build_report",
+    "demo_files",
+    "input_record",
+    "load_inputs",
+    "report_from_results",
+    "report_from_run_results",
+    "scoring_notes",
+]
 
 Input = InputFile | str | Path
 """An input file as given: its bytes with a role and name, or a path to read."""
 
-DEFAULT_METRICS = ("nDCG@10",)
 _SCORED_KEPT = 16  # metric sets whose per-query values a LoadedInputs keeps
 ROBUSTNESS_EAGER_ROWS = 2_000_000
 """Up to this many rows in the two runs, every report holds the robustness view; above, only
@@ -76,101 +85,8 @@ when a coverage banner is raised or another treatment was asked for: judged-only
 pass over every row of both runs (about 2 s of CPU for two 7M-row runs)."""
 
 
-_STATISTICS = PairedOptions()
-_SEGMENTS = SegmentOptions()
-_FAMILY = FamilyOptions()
-
-
-@dataclass(frozen=True)
-class CompareSettings:
-    """Every parameter of a comparison report, with the defaults a first visit uses.
-
-    Flat, as reports and share links store them; the statistics' part is `paired_options`,
-    `segment_options` and `family_options` (the options of ``ranklens.stats`` and
-    ``ranklens.compare``, whose defaults these are). Every choice is checked when the settings
-    are made (``ValueError`` naming the setting and its choices).
-
-    ``unjudged`` is how documents without a judgement are scored: ``"nonrelevant"``
-    (trec_eval's default), ``"judged-only"`` (removed from the rankings, trec_eval -J) or
-    ``"proxy"`` (labelled by the proxy judgements given with the inputs).
-    """
-
-    metrics: tuple[str, ...] = DEFAULT_METRICS
-    segment_column: str | None = None
-    alpha: float = _STATISTICS.alpha
-    n_resamples: int = _STATISTICS.n_resamples
-    n_permutations: int = _STATISTICS.n_permutations
-    seed: int = 0
-    missing: MissingPolicy = _STATISTICS.missing
-    interval: IntervalMethod = _STATISTICS.interval
-    adjust_method: AdjustMethod = _SEGMENTS.adjust_method
-    order: Order = "score"
-    gain: str = "linear"
-    relevance_level: int = 1
-    min_queries: int = _STATISTICS.min_queries
-    run_names: tuple[str, ...] | None = None
-    unjudged: Treatment = "nonrelevant"
-    # several candidates: which comparisons form the family, how p is adjusted for it, and
-    # which segment rows share q-values (see ranklens.compare.family)
-    family: Family = _FAMILY.family
-    family_method: FamilyMethod = _FAMILY.method
-    q_family: QFamily = _FAMILY.q_family
-
-    def __post_init__(self) -> None:
-        self.family_options()  # checks the statistics' options and the family's
-        for name, value, choices in (("order", self.order, ORDERS),
-                                     ("unjudged", self.unjudged, cov.TREATMENTS)):
-            if value not in choices:
-                raise ValueError(f"{name} must be one of {choices}, got {value!r}")
-
-    def paired_options(self) -> PairedOptions:
-        """The options of each paired comparison (`ranklens.stats.compare`)."""
-        return PairedOptions(alpha=self.alpha, n_resamples=self.n_resamples,
-                             n_permutations=self.n_permutations, seed=self.seed,
-                             missing=self.missing, interval=self.interval,
-                             min_queries=self.min_queries)
-
-    def segment_options(self) -> SegmentOptions:
-        """The options of a two-run comparison by segment (`compare_metrics`)."""
-        return SegmentOptions(self.paired_options(), self.adjust_method, self.segment_column)
-
-    def family_options(self) -> FamilyOptions:
-        """The options of several candidates against the baseline (`compare_runs`)."""
-        return FamilyOptions(self.segment_options(), self.family, self.family_method,
-                             self.q_family)
-
-    def canonical(self) -> CompareSettings:
-        """Same settings with metric names in canonical form and duplicates removed."""
-        names = tuple(dict.fromkeys(parse_metric(m).name for m in self.metrics))
-        return dataclasses.replace(self, metrics=names)
-
-    def to_dict(self) -> dict[str, Any]:
-        """Every setting as plain JSON (tuples become lists): what reports and links store."""
-        return {key: list(value) if isinstance(value, tuple) else value
-                for key, value in asdict(self).items()}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any], *, written_by: str = "this") -> CompareSettings:
-        """Settings back from `to_dict`'s form (lists back to tuples).
-
-        Raises ``ValueError`` naming the settings this version does not know (``written_by``
-        says which ranklens wrote them): applying only the known ones would give other numbers
-        than the writer saw.
-        """
-        refuse_unknown(data, {f.name for f in dataclasses.fields(cls)}, written_by=written_by)
-        tuples = {"metrics", "run_names"}
-        values: dict[str, Any] = {
-            key: tuple(value) if key in tuples and isinstance(value, list) else value
-            for key, value in data.items()}
-        return cls(**values)
-
-
 _LABEL = "\x00run\x00"
 """Where a warning found while a run was read puts the run's name (known at report time)."""
-
-_MULTI_RUN_SETTINGS = ("family", "family_method", "q_family")
-"""Settings that mean something only with several candidates (left out of two-run params)."""
-
 
 @dataclass(frozen=True, eq=False)
 class LoadedInputs:
@@ -601,87 +517,6 @@ class LoadedInputs:
                 for metric in settings.metrics}
 
 
-def scoring_notes(labels: Sequence[str], evaluations: Sequence[Evaluation],
-                  missing: str) -> list[str]:
-    """In words, per run: queries not scored for lack of judgements, judged queries absent."""
-    notes: list[str] = []
-    for label, ev in zip(labels, evaluations, strict=True):
-        if ev.n_ignored:
-            notes.append(f"{label}: {ev.n_ignored} queries have no judgements and are not "
-                         "scored (as trec_eval does)")
-        if ev.n_missing:
-            verb = "scored 0 (trec_eval -c)" if missing == "zero" else "left out"
-            notes.append(f"{label}: {ev.n_missing} judged queries are not in the run: {verb}")
-    return notes
-
-
-def report_from_results(
-    settings: CompareSettings,
-    results_a: Mapping[str, MetricResult],
-    results_b: Mapping[str, MetricResult],
-    notes: list[str],
-    *,
-    inputs: tuple[InputRecord, ...],
-    segment_maps: Mapping[str, Mapping[str, str]],
-    run_names: tuple[str, str],
-) -> Report:
-    """The Report of per-query results already computed (here, on Spark, or elsewhere).
-
-    Runs the segment comparisons and statistics of ``settings`` on ``results_a``/``results_b``
-    and records ``inputs`` as given; it reads no file and scores nothing.
-    """
-    return report_from_run_results(settings, [results_a, results_b], notes, inputs=inputs,
-                                   segment_maps=segment_maps, run_names=run_names)
-
-
-def report_from_run_results(
-    settings: CompareSettings,
-    per_run: Sequence[Mapping[str, MetricResult]],
-    notes: list[str],
-    *,
-    inputs: tuple[InputRecord, ...],
-    segment_maps: Mapping[str, Mapping[str, str]],
-    run_names: Sequence[str],
-) -> Report:
-    """`report_from_results` for a baseline (``per_run[0]``) and one or more candidates.
-
-    Two runs: B against A as ever. Several candidates: each against the baseline on the
-    queries all runs share, with the family's adjusted p (``ranklens.compare.family``).
-    """
-    segments = None
-    if settings.segment_column is not None:
-        if settings.segment_column not in segment_maps:
-            raise ValueError(f"no segment column {settings.segment_column!r}; the segment "
-                             f"map has {list(segment_maps) or 'none'}")
-        segments = segment_maps[settings.segment_column]
-    if len(per_run) == 2:
-        results_a, results_b = per_run
-        comparisons = compare_metrics(results_a, results_b, segments,
-                                      settings.segment_options())
-        messages = list(dict.fromkeys([*notes, *(w for c in comparisons for w in c.warnings)]))
-        return Report(
-            params=_settings_dict(settings, run_names),
-            inputs=inputs,
-            comparisons=comparisons,
-            per_query={m: {"a": dict(results_a[m].per_query), "b": dict(results_b[m].per_query)}
-                       for m in results_a},
-            warnings=tuple(messages),
-            run_names=tuple(run_names),
-        )
-    several, families, aligned, caught = compare_runs(
-        per_run, run_names, segments, settings.family_options())
-    return Report(
-        params=_settings_dict(settings, run_names),
-        inputs=inputs,
-        comparisons=several,
-        per_query={m: {run_key(i): dict(result.per_query)
-                       for i, result in enumerate(runs)} for m, runs in aligned.items()},
-        warnings=tuple(dict.fromkeys([*notes, *caught])),
-        run_names=tuple(run_names),
-        families=families,
-    )
-
-
 def _scoring_key(metrics: Sequence[str], missing: str, order: str, gain: str,
                  relevance_level: int, unjudged: str) -> tuple[Any, ...]:
     return (tuple(metrics), missing, order, gain, relevance_level, unjudged)
@@ -911,35 +746,8 @@ def build_report(
         return inputs.report(settings or CompareSettings())
 
 
-def demo_files() -> dict[str, InputFile]:
-    """The bundled demo inputs as InputFiles, by role."""
-    from ranklens import demo
-
-    return {role: InputFile.from_path(role, path) for role, path in demo.paths().items()}
-
-
-def _settings_dict(settings: CompareSettings, run_names: Sequence[str]) -> dict[str, Any]:
-    data = dataclasses.replace(settings, run_names=tuple(run_names)).to_dict()
-    if len(run_names) == 2:  # a two-run report's parameters stay as they always were
-        for name in _MULTI_RUN_SETTINGS:
-            data.pop(name)
-    return data
-
-
 def _run_label(label: str, file: str) -> str:
     """A run as warnings name it: its name, and its file when that says more."""
     return label if label == file else f"{label} ({file})"
 
 
-def input_record(file: InputFile, summary: io.ReadSummary | None) -> InputRecord:
-    """How a report lists one input: role, name, digest, size and what the reader made of it."""
-    plain: dict[str, Any] = {}
-    if summary is not None:
-        plain = {
-            "format": summary.format, "rows": summary.rows, "queries": summary.queries,
-            "documents": summary.documents, "compressed": summary.compressed,
-            "columns": dict(summary.columns),
-            "set_aside": [asdict(item) for item in summary.set_aside],
-            "notes": list(summary.notes), "description": summary.describe(),
-        }
-    return InputRecord(file.role, file.name, file.sha256, len(file.data), plain)
