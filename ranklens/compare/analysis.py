@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -109,7 +109,7 @@ class LoadedInputs:
     segment_maps: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     proxy_qrels: Qrels | None = None
     # scored metrics by argument set; shared with the copies `with_segments` makes
-    scored: dict[tuple[Any, ...], tuple[Evaluation, ...]] = field(
+    scored: dict[ScoringKey, tuple[Evaluation, ...]] = field(
         default_factory=dict, repr=False)
     # the inputs' own warnings (tied scores, no relevant document), by argument set
     checked: dict[tuple[Any, ...], tuple[str, ...]] = field(default_factory=dict, repr=False)
@@ -517,9 +517,34 @@ class LoadedInputs:
                 for metric in settings.metrics}
 
 
+class ScoringKey(NamedTuple):
+    """What a set of per-query values was scored under: the one key of the scoring memo."""
+
+    metrics: tuple[str, ...]
+    missing: str
+    order: str
+    gain: str
+    relevance_level: int
+    unjudged: str
+
+
 def _scoring_key(metrics: Sequence[str], missing: str, order: str, gain: str,
-                 relevance_level: int, unjudged: str) -> tuple[Any, ...]:
-    return (tuple(metrics), missing, order, gain, relevance_level, unjudged)
+                 relevance_level: int, unjudged: str) -> ScoringKey:
+    return ScoringKey(tuple(metrics), missing, order, gain, relevance_level, unjudged)
+
+
+class StreamedRun(NamedTuple):
+    """One run read and scored by `_load_streaming`, then let go: what is kept of it.
+
+    ``scored`` is None when the judgements failed to read (their error is raised after every
+    run's own); ``tied`` is the tied-scores warning with `_LABEL` for the run's name.
+    """
+
+    scored: dict[ScoringKey, Evaluation] | None
+    summary: io.ReadSummary
+    record: InputRecord
+    tied: str
+    depths: dict[str, int]
 
 
 def _scored_names(metrics: Sequence[str], unjudged: str) -> tuple[str, ...]:
@@ -668,16 +693,15 @@ def _load_streaming(given: Sequence[Input], qrels: Input, segments: Input | None
             filled = side.submit(lambda: fill_holes(reads["qrels"].result()[0],
                                                     reads["qrels_proxy"].result()[0]))
 
-        def read_and_score(index: int) -> tuple[dict[tuple[Any, ...], Evaluation] | None,
-                                                io.ReadSummary, InputRecord, str,
-                                                dict[str, int]]:
+        def read_and_score(index: int) -> StreamedRun:
             file = _as_file(given[index], run_role(index))
             run, summary = io.read_run(file.data, name=file.name, max_bytes=max_bytes,
                                        keep_ranks=True)
             record = input_record(file, summary)
             del file  # the bytes go as soon as the run is parsed
             if reads["qrels"].exception() is not None:
-                return None, summary, record, "", {}  # raised below, after every run's error
+                # raised below, after every run's error
+                return StreamedRun(None, summary, record, "", {})
             judged: Qrels = reads["qrels"].result()[0]
             # what LoadedInputs checks on runs it keeps, checked while this one is here
             check_shared_queries((record.name, run.query_ids()),
@@ -692,7 +716,7 @@ def _load_streaming(given: Sequence[Input], qrels: Input, segments: Input | None
                           else judged)
                 scored[key] = _score(run, labels, names, settings.missing, settings.order,
                                      settings.gain, settings.relevance_level, treatment)
-            return scored, summary, record, tied, cov.ranking_depths(run)
+            return StreamedRun(scored, summary, record, tied, cov.ranking_depths(run))
 
         qrels_name = next(f.name for f in extra if f.role == "qrels")
 
@@ -705,23 +729,24 @@ def _load_streaming(given: Sequence[Input], qrels: Input, segments: Input | None
             pool.shutdown(wait=False, cancel_futures=True)
             side.shutdown(wait=False, cancel_futures=True)
             raise
-    summaries: dict[str, io.ReadSummary] = {run_role(i): summary
-                                            for i, (_, summary, _, _, _) in enumerate(done)}
+    summaries: dict[str, io.ReadSummary] = {run_role(i): streamed.summary
+                                            for i, streamed in enumerate(done)}
     summaries.update({role: summary for role, (_, summary) in side_results.items()})
     segment_maps = (dict(side_results["segments"][0].by_column) if segments is not None
                     else {})
     # a key every run was scored for (runs of other sizes may have more treatments)
-    keys = [key for key in (done[0][0] or {}) if all(key in (d[0] or {}) for d in done)]
-    derived: dict[str, Any] = {"depths": tuple(d[4] for d in done)}
+    keys = [key for key in (done[0].scored or {})
+            if all(key in (d.scored or {}) for d in done)]
+    derived: dict[str, Any] = {"depths": tuple(d.depths for d in done)}
     if filled_qrels is not None:
         derived["filled"] = filled_qrels
     proxy = side_results.get("qrels_proxy")
     return LoadedInputs(
         extra, summaries, runs=(None,) * len(given), qrels=side_results["qrels"][0],
         segment_maps=segment_maps, proxy_qrels=None if proxy is None else proxy[0],
-        scored={key: tuple((d[0] or {})[key] for d in done) for key in keys},
-        streamed=tuple(d[2] for d in done),
-        streamed_checks=tuple((index, d[3]) for index, d in enumerate(done) if d[3]),
+        scored={key: tuple((d.scored or {})[key] for d in done) for key in keys},
+        streamed=tuple(d.record for d in done),
+        streamed_checks=tuple((index, d.tied) for index, d in enumerate(done) if d.tied),
         derived=derived)
 
 
