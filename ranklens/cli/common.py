@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from ranklens.errors import RanklensError
+from ranklens.metrics.ordering import ORDERS
+from ranklens.stats import MISSING_POLICIES, PairedOptions
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -143,14 +145,21 @@ def add_engine_options(p: argparse.ArgumentParser) -> None:
 
 
 def add_order(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--order", choices=("score", "rank"), default="score",
+    p.add_argument("--order", choices=ORDERS, default="score",
                    help="order documents by score, ties by doc id as trec_eval does (default), "
                    "or by the run's rank column")
 
 
 def add_alpha(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--alpha", type=probability, default=0.05,
-                   help="significance level (default 0.05)")
+    default = PairedOptions().alpha
+    p.add_argument("--alpha", type=probability, default=default,
+                   help=f"significance level (default {default})")
+
+
+def add_missing(p: argparse.ArgumentParser, help: str) -> None:
+    """``--missing``: what happens to a query measured in one run only."""
+    p.add_argument("--missing", choices=MISSING_POLICIES, default=PairedOptions().missing,
+                   help=help)
 
 def spark_session(master: str) -> tuple[SparkSession, bool]:
     """The Spark session for --engine spark, and whether this command created it."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import warnings
+from collections.abc import Sequence
 from pathlib import Path
 
 from ranklens import io
@@ -15,6 +16,7 @@ from ranklens.cli.common import (
     UsageError,
     add_alpha,
     add_engine_options,
+    add_missing,
     add_order,
     count,
     metric_name,
@@ -33,10 +35,14 @@ from ranklens.compare.choices import metrics_to_compare as chosen_metrics
 from ranklens.compare.choices import metrics_to_score as chosen_metrics_for_runs
 from ranklens.compare.choices import segment_column
 from ranklens.compare.coverage import TREATMENTS
+from ranklens.compare.family import Q_FAMILIES
 from ranklens.compare.report import Report
 from ranklens.io import InputFile
 from ranklens.metrics import parse_metric
-from ranklens.stats import DEFAULT_INTERVAL, INTERVAL_METHODS
+from ranklens.stats import ADJUST_METHODS, FAMILY_METHODS, INTERVAL_METHODS
+
+DEFAULTS = CompareSettings()
+"""The defaults the parser offers: those of the settings (declared once, in the library)."""
 
 
 def add_compare(commands: argparse._SubParsersAction[Parser]) -> None:
@@ -57,7 +63,7 @@ def add_compare(commands: argparse._SubParsersAction[Parser]) -> None:
                    "every metric both tables have): ndcg@10, map, P@5, recall@100, mrr ...")
     p.add_argument("--segments", metavar="FILE[:COLUMN]",
                    help="segment map (query id + segment column(s)); pick a column with :COLUMN")
-    p.add_argument("--unjudged", choices=TREATMENTS, default="nonrelevant",
+    p.add_argument("--unjudged", choices=TREATMENTS, default=DEFAULTS.unjudged,
                    help="documents without a judgement: non-relevant (default, as trec_eval), "
                    "removed from the rankings (judged-only, trec_eval -J) or labelled by "
                    "--proxy-qrels (proxy); every report shows all three side by side")
@@ -65,29 +71,29 @@ def add_compare(commands: argparse._SubParsersAction[Parser]) -> None:
                    help="cheap judgements (an LLM judge) that fill the holes of --qrels: "
                    "adds the proxy row to the robustness view, and --unjudged proxy")
     add_alpha(p)
-    p.add_argument("--n-resamples", type=count(100), default=10_000, metavar="N",
-                   help="bootstrap resamples (default 10000)")
-    p.add_argument("--n-permutations", type=count(100), default=10_000, metavar="N",
-                   help="sign-flip permutations (default 10000)")
-    p.add_argument("--seed", type=count(0), default=0, help="random seed (default 0)")
-    p.add_argument("--missing", choices=("drop", "zero", "error"), default="drop",
-                   help="a query measured in one run only: drop it (default), score it 0 "
-                   "(trec_eval -c) or refuse")
-    p.add_argument("--interval", choices=INTERVAL_METHODS, default=DEFAULT_INTERVAL,
+    p.add_argument("--n-resamples", type=count(100), default=DEFAULTS.n_resamples,
+                   metavar="N", help=f"bootstrap resamples (default {DEFAULTS.n_resamples})")
+    p.add_argument("--n-permutations", type=count(100), default=DEFAULTS.n_permutations,
+                   metavar="N",
+                   help=f"sign-flip permutations (default {DEFAULTS.n_permutations})")
+    p.add_argument("--seed", type=count(0), default=DEFAULTS.seed,
+                   help=f"random seed (default {DEFAULTS.seed})")
+    add_missing(p, "a query measured in one run only: drop it (default), score it 0 "
+                "(trec_eval -c) or refuse")
+    p.add_argument("--interval", choices=INTERVAL_METHODS, default=DEFAULTS.interval,
                    help="interval of the difference (default auto: bootstrap-t from 20 queries, "
                    "the sign-flip interval, i.e. the exact permutation test inverted, below)")
-    p.add_argument("--adjust", choices=("bh", "by", "holm"), default="bh",
+    p.add_argument("--adjust", choices=ADJUST_METHODS, default=DEFAULTS.adjust_method,
                    help="multiple-comparison adjustment of q-values (default bh)")
     add_order(p)
     p.add_argument("--all-pairs", action="store_true",
                    help="several candidates: adjust p for every pair of runs, not only each "
                    "candidate against the baseline (and show every pair)")
-    p.add_argument("--family-method", choices=("max-t", "holm"), default="max-t",
+    p.add_argument("--family-method", choices=FAMILY_METHODS, default=DEFAULTS.family_method,
                    help="several candidates: how p is adjusted for the family (default max-t: "
                    "step-down maximum over sign flips of whole queries; holm: Holm on each "
                    "candidate's own p)")
-    p.add_argument("--q-family", choices=("segments", "candidates-segments"),
-                   default="segments",
+    p.add_argument("--q-family", choices=Q_FAMILIES, default=DEFAULTS.q_family,
                    help="several candidates: segment q-values across each candidate's segments "
                    "(default) or across the segments of all candidates")
     p.add_argument("--name", action="append", metavar="NAME",
@@ -133,19 +139,29 @@ def run_compare(args: argparse.Namespace) -> int:
         status("reading and scoring the runs")
         inputs = load_inputs(*args.runs, qrels=qrels, segments=segments,
                              proxy_qrels=proxy_qrels, columns=columns,
-                             settings=CompareSettings(
-                                 metrics=metrics, missing=args.missing, order=args.order,
-                                 unjudged=args.unjudged,
-                                 drop_self_retrieval=args.drop_self_retrieval))
+                             settings=settings_from_args(args, metrics))
     else:
         status("reading the inputs")
         inputs = load_inputs(*args.runs, qrels=qrels, segments=segments,
                              proxy_qrels=proxy_qrels, columns=columns)
         metrics = chosen_metrics(inputs, args.metric)
-    settings = CompareSettings(
-        metrics=metrics,
-        segment_column=None if segments_path is None else
-        chosen_segment_column(inputs, segments_path, column),
+    settings = settings_from_args(args, metrics, None if segments_path is None else
+                                  chosen_segment_column(inputs, segments_path, column))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the report carries every warning in words
+        report = inputs.report(settings, progress=status)
+    return write_report(report, args, status)
+
+
+def settings_from_args(args: argparse.Namespace, metrics: Sequence[str],
+                       segment_column: str | None = None) -> CompareSettings:
+    """The settings of ``ranklens compare``'s arguments, for either engine.
+
+    ``metrics`` and ``segment_column`` are the ones chosen from the arguments and the inputs;
+    raises ``ValueError`` for a choice the settings refuse (argparse has checked them).
+    """
+    return CompareSettings(
+        metrics=tuple(metrics), segment_column=segment_column,
         alpha=args.alpha, n_resamples=args.n_resamples, n_permutations=args.n_permutations,
         seed=args.seed, missing=args.missing, interval=args.interval, adjust_method=args.adjust,
         order=args.order, unjudged=args.unjudged,
@@ -153,9 +169,11 @@ def run_compare(args: argparse.Namespace) -> int:
         family="all-pairs" if args.all_pairs else "baseline",
         family_method=args.family_method, q_family=args.q_family,
         drop_self_retrieval=args.drop_self_retrieval)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the report carries every warning in words
-        report = inputs.report(settings, progress=status)
+
+
+def write_report(report: Report, args: argparse.Namespace, status: Status) -> int:
+    """Write ``report`` in ``--format`` to ``--output`` (or stdout); the command's exit code
+    (3 under ``--strict`` when a health check failed)."""
     status("writing")
     text = render_report(report, args.format)
     status.clear()
@@ -204,6 +222,10 @@ def run_compare_spark(args: argparse.Namespace) -> int:
     if args.order != "score":
         raise UsageError(f"{PROG} compare --engine spark orders documents by score only: "
                          "leave --order out, or use the local engine for --order rank")
+    if args.unjudged != "nonrelevant" or args.proxy_qrels is not None:
+        raise UsageError(f"{PROG} compare --engine spark scores unjudged documents as "
+                         "non-relevant: leave --unjudged and --proxy-qrels out, or use the "
+                         "local engine")
     status = Status(timings=args.timings)
     segments_path, column = split_segments_argument(args.segments)
     if segments_path is not None:
@@ -225,17 +247,10 @@ def run_compare_spark(args: argparse.Namespace) -> int:
             warnings.simplefilter("ignore")  # the report carries every warning in words
             report = ranklens_spark.compare(
                 session, args.run_a, args.run_b, args.qrels,
-                metrics=metrics, segments=segments_path, segment_column=column,
-                alpha=args.alpha, n_resamples=args.n_resamples,
-                n_permutations=args.n_permutations, seed=args.seed, missing=args.missing,
-                interval=args.interval, adjust_method=args.adjust, progress=status)
+                settings_from_args(args, metrics, column), segments=segments_path,
+                progress=status)
     finally:
         if created:
             session.stop()
     report = with_report_health(report)  # what a report alone allows: identical runs
-    status("writing")
-    text = render_report(report, args.format)
-    status.clear()
-    write(text, args.output)
-    status.done()
-    return strict_status(report, args.strict)
+    return write_report(report, args, status)

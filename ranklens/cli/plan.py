@@ -11,6 +11,7 @@ from ranklens.cli.common import (
     Status,
     UsageError,
     add_alpha,
+    add_missing,
     add_order,
     count,
     metric_name,
@@ -22,7 +23,7 @@ from ranklens.cli.common import (
 from ranklens.cli.compare import chosen_metrics
 from ranklens.compare.analysis import CompareSettings, load_inputs
 from ranklens.io import InputFile
-from ranklens.stats import MIN_POWER_QUERIES
+from ranklens.stats import MIN_POWER_QUERIES, POWER_METHODS
 
 
 def add_mde(commands: argparse._SubParsersAction[Parser]) -> None:
@@ -47,10 +48,9 @@ def add_mde(commands: argparse._SubParsersAction[Parser]) -> None:
                    help="difference of interest, repeatable (default +0.02, +0.01, +0.005)")
     add_alpha(p)
     p.add_argument("--power", type=probability, default=0.8, help="power (default 0.8)")
-    p.add_argument("--method", choices=("z", "t"), default="z",
+    p.add_argument("--method", choices=POWER_METHODS, default="z",
                    help="normal approximation (default) or the paired t-test's noncentral t")
-    p.add_argument("--missing", choices=("drop", "zero", "error"), default="drop",
-                   help="pilot queries measured in one run only (default drop)")
+    add_missing(p, "pilot queries measured in one run only (default drop)")
     add_order(p)
     p.add_argument("--format", "-f", choices=("text", "json"), default="text")
     p.set_defaults(handler=run_mde)

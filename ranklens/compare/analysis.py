@@ -24,17 +24,30 @@ import functools
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from ranklens import io
 from ranklens.compare import coverage as cov
-from ranklens.compare.family import MAX_RUNS, compare_runs, run_key, run_role
+from ranklens.compare.assemble import (
+    demo_files,
+    input_record,
+    report_from_results,
+    report_from_run_results,
+    scoring_notes,
+)
+from ranklens.compare.coverage import Treatment
+from ranklens.compare.family import (
+    MAX_RUNS,
+    run_key,
+    run_role,
+)
 from ranklens.compare.report import InputRecord, Report
 from ranklens.compare.segments import MetricComparison, compare_metrics
+from ranklens.compare.settings import DEFAULT_METRICS, CompareSettings
 from ranklens.data import MetricResult, Qrels, Run
 from ranklens.health import checks as health_checks
 from ranklens.health.self_retrieval import without_self_retrieval
@@ -49,13 +62,25 @@ from ranklens.io.source import file_stem
 from ranklens.metrics import Evaluation, evaluate, parse_metric
 from ranklens.metrics.checks import no_relevant_warning, tied_scores_warning
 from ranklens.metrics.holes import FilledQrels, fill_holes
-from ranklens.page_settings import refuse_unknown
-from ranklens.stats import DEFAULT_INTERVAL, MIN_QUERIES
+
+__all__ = [
+    "DEFAULT_METRICS",
+    "ROBUSTNESS_EAGER_ROWS",
+    "CompareSettings",
+    "Input",
+    "LoadedInputs",
+    "build_report",
+    "demo_files",
+    "input_record",
+    "load_inputs",
+    "report_from_results",
+    "report_from_run_results",
+    "scoring_notes",
+]
 
 Input = InputFile | str | Path
 """An input file as given: its bytes with a role and name, or a path to read."""
 
-DEFAULT_METRICS = ("nDCG@10",)
 _SCORED_KEPT = 16  # metric sets whose per-query values a LoadedInputs keeps
 ROBUSTNESS_EAGER_ROWS = 2_000_000
 """Up to this many rows in the two runs, every report holds the robustness view; above, only
@@ -63,70 +88,8 @@ when a coverage banner is raised or another treatment was asked for: judged-only
 pass over every row of both runs (about 2 s of CPU for two 7M-row runs)."""
 
 
-@dataclass(frozen=True)
-class CompareSettings:
-    """Every parameter of a comparison report, with the defaults a first visit uses.
-
-    ``unjudged`` is how documents without a judgement are scored: ``"nonrelevant"``
-    (trec_eval's default), ``"judged-only"`` (removed from the rankings, trec_eval -J) or
-    ``"proxy"`` (labelled by the proxy judgements given with the inputs).
-    """
-
-    metrics: tuple[str, ...] = DEFAULT_METRICS
-    segment_column: str | None = None
-    alpha: float = 0.05
-    n_resamples: int = 10_000
-    n_permutations: int = 10_000
-    seed: int = 0
-    missing: str = "drop"
-    interval: str = DEFAULT_INTERVAL
-    adjust_method: str = "bh"
-    order: str = "score"
-    gain: str = "linear"
-    relevance_level: int = 1
-    min_queries: int = MIN_QUERIES
-    run_names: tuple[str, ...] | None = None
-    unjudged: str = "nonrelevant"
-    # several candidates: which comparisons form the family, how p is adjusted for it, and
-    # which segment rows share q-values (see ranklens.compare.family)
-    family: str = "baseline"
-    family_method: str = "max-t"
-    q_family: str = "segments"
-    # drop documents whose id is the query's before scoring, as BEIR does (ranklens.health)
-    drop_self_retrieval: bool = False
-
-    def canonical(self) -> CompareSettings:
-        """Same settings with metric names in canonical form and duplicates removed."""
-        names = tuple(dict.fromkeys(parse_metric(m).name for m in self.metrics))
-        return dataclasses.replace(self, metrics=names)
-
-    def to_dict(self) -> dict[str, Any]:
-        """Every setting as plain JSON (tuples become lists): what reports and links store."""
-        return {key: list(value) if isinstance(value, tuple) else value
-                for key, value in asdict(self).items()}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any], *, written_by: str = "this") -> CompareSettings:
-        """Settings back from `to_dict`'s form (lists back to tuples).
-
-        Raises ``ValueError`` naming the settings this version does not know (``written_by``
-        says which ranklens wrote them): applying only the known ones would give other numbers
-        than the writer saw.
-        """
-        refuse_unknown(data, {f.name for f in dataclasses.fields(cls)}, written_by=written_by)
-        tuples = {"metrics", "run_names"}
-        values: dict[str, Any] = {
-            key: tuple(value) if key in tuples and isinstance(value, list) else value
-            for key, value in data.items()}
-        return cls(**values)
-
-
 _LABEL = "\x00run\x00"
 """Where a warning found while a run was read puts the run's name (known at report time)."""
-
-_MULTI_RUN_SETTINGS = ("family", "family_method", "q_family")
-"""Settings that mean something only with several candidates (left out of two-run params)."""
-
 
 @dataclass(frozen=True, eq=False)
 class LoadedInputs:
@@ -149,7 +112,7 @@ class LoadedInputs:
     segment_maps: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     proxy_qrels: Qrels | None = None
     # scored metrics by argument set; shared with the copies `with_segments` makes
-    scored: dict[tuple[Any, ...], tuple[Evaluation, ...]] = field(
+    scored: dict[ScoringKey, tuple[Evaluation, ...]] = field(
         default_factory=dict, repr=False)
     # the inputs' own warnings (tied scores, no relevant document), by argument set
     checked: dict[tuple[Any, ...], tuple[str, ...]] = field(default_factory=dict, repr=False)
@@ -303,7 +266,7 @@ class LoadedInputs:
         return tuple(m for m in self.tables[0] if all(m in t for t in self.tables[1:]))
 
     @property
-    def treatments(self) -> tuple[str, ...]:
+    def treatments(self) -> tuple[Treatment, ...]:
         """Treatments of unjudged documents these inputs allow (proxy needs proxy qrels)."""
         if self.qrels is None:
             return ()
@@ -555,11 +518,7 @@ class LoadedInputs:
         for treatment in self.treatments:
             variant = replace(settings, unjudged=treatment, segment_column=None)
             results_a, results_b, _ = self.results(variant)
-            comparisons = compare_metrics(
-                results_a, results_b, None, alpha=settings.alpha,
-                n_resamples=settings.n_resamples, n_permutations=settings.n_permutations,
-                seed=settings.seed, missing=settings.missing, interval=settings.interval,
-                adjust_method=settings.adjust_method, min_queries=settings.min_queries)
+            comparisons = compare_metrics(results_a, results_b, None, variant.segment_options())
             informative = treatment != "proxy" or self.filled_qrels().n_filled > 0
             by_treatment[treatment] = ({c.metric: c.overall for c in comparisons},
                                        self._treatment_note(treatment), informative)
@@ -568,95 +527,34 @@ class LoadedInputs:
                 for metric in settings.metrics}
 
 
-def scoring_notes(labels: Sequence[str], evaluations: Sequence[Evaluation],
-                  missing: str) -> list[str]:
-    """In words, per run: queries not scored for lack of judgements, judged queries absent."""
-    notes: list[str] = []
-    for label, ev in zip(labels, evaluations, strict=True):
-        if ev.n_ignored:
-            notes.append(f"{label}: {ev.n_ignored} queries have no judgements and are not "
-                         "scored (as trec_eval does)")
-        if ev.n_missing:
-            verb = "scored 0 (trec_eval -c)" if missing == "zero" else "left out"
-            notes.append(f"{label}: {ev.n_missing} judged queries are not in the run: {verb}")
-    return notes
+class ScoringKey(NamedTuple):
+    """What a set of per-query values was scored under: the one key of the scoring memo."""
 
-
-def report_from_results(
-    settings: CompareSettings,
-    results_a: Mapping[str, MetricResult],
-    results_b: Mapping[str, MetricResult],
-    notes: list[str],
-    *,
-    inputs: tuple[InputRecord, ...],
-    segment_maps: Mapping[str, Mapping[str, str]],
-    run_names: tuple[str, str],
-) -> Report:
-    """The Report of per-query results already computed (here, on Spark, or elsewhere).
-
-    Runs the segment comparisons and statistics of ``settings`` on ``results_a``/``results_b``
-    and records ``inputs`` as given; it reads no file and scores nothing.
-    """
-    return report_from_run_results(settings, [results_a, results_b], notes, inputs=inputs,
-                                   segment_maps=segment_maps, run_names=run_names)
-
-
-def report_from_run_results(
-    settings: CompareSettings,
-    per_run: Sequence[Mapping[str, MetricResult]],
-    notes: list[str],
-    *,
-    inputs: tuple[InputRecord, ...],
-    segment_maps: Mapping[str, Mapping[str, str]],
-    run_names: Sequence[str],
-) -> Report:
-    """`report_from_results` for a baseline (``per_run[0]``) and one or more candidates.
-
-    Two runs: B against A as ever. Several candidates: each against the baseline on the
-    queries all runs share, with the family's adjusted p (``ranklens.compare.family``).
-    """
-    segments = None
-    if settings.segment_column is not None:
-        if settings.segment_column not in segment_maps:
-            raise ValueError(f"no segment column {settings.segment_column!r}; the segment "
-                             f"map has {list(segment_maps) or 'none'}")
-        segments = segment_maps[settings.segment_column]
-    options: dict[str, Any] = dict(
-        segment_column=settings.segment_column, alpha=settings.alpha,
-        n_resamples=settings.n_resamples, n_permutations=settings.n_permutations,
-        seed=settings.seed, missing=settings.missing, interval=settings.interval,
-        adjust_method=settings.adjust_method, min_queries=settings.min_queries)
-    if len(per_run) == 2:
-        results_a, results_b = per_run
-        comparisons = compare_metrics(results_a, results_b, segments, **options)
-        messages = list(dict.fromkeys([*notes, *(w for c in comparisons for w in c.warnings)]))
-        return Report(
-            params=_settings_dict(settings, run_names),
-            inputs=inputs,
-            comparisons=comparisons,
-            per_query={m: {"a": dict(results_a[m].per_query), "b": dict(results_b[m].per_query)}
-                       for m in results_a},
-            warnings=tuple(messages),
-            run_names=tuple(run_names),
-        )
-    several, families, aligned, caught = compare_runs(
-        per_run, run_names, segments, family=settings.family,
-        family_method=settings.family_method, q_family=settings.q_family, **options)
-    return Report(
-        params=_settings_dict(settings, run_names),
-        inputs=inputs,
-        comparisons=several,
-        per_query={m: {run_key(i): dict(result.per_query)
-                       for i, result in enumerate(runs)} for m, runs in aligned.items()},
-        warnings=tuple(dict.fromkeys([*notes, *caught])),
-        run_names=tuple(run_names),
-        families=families,
-    )
+    metrics: tuple[str, ...]
+    missing: str
+    order: str
+    gain: str
+    relevance_level: int
+    unjudged: str
 
 
 def _scoring_key(metrics: Sequence[str], missing: str, order: str, gain: str,
-                 relevance_level: int, unjudged: str) -> tuple[Any, ...]:
-    return (tuple(metrics), missing, order, gain, relevance_level, unjudged)
+                 relevance_level: int, unjudged: str) -> ScoringKey:
+    return ScoringKey(tuple(metrics), missing, order, gain, relevance_level, unjudged)
+
+
+class StreamedRun(NamedTuple):
+    """One run read and scored by `_load_streaming`, then let go: what is kept of it.
+
+    ``scored`` is None when the judgements failed to read (their error is raised after every
+    run's own); ``tied`` is the tied-scores warning with `_LABEL` for the run's name.
+    """
+
+    scored: dict[ScoringKey, Evaluation] | None
+    summary: io.ReadSummary
+    record: InputRecord
+    tied: str
+    depths: dict[str, int]
 
 
 def _scored_names(metrics: Sequence[str], unjudged: str) -> tuple[str, ...]:
@@ -789,7 +687,8 @@ def _id_columns_chosen(read: tuple[Run, io.ReadSummary], qrels: Qrels, file: Inp
         columns={**(columns or {}), **chosen}))
 
 
-def _streamed_treatments(settings: CompareSettings, rows: int, proxy: bool) -> tuple[str, ...]:
+def _streamed_treatments(settings: CompareSettings, rows: int, proxy: bool
+                         ) -> tuple[Treatment, ...]:
     """Treatments a run scored while read is scored under: the settings' own; non-relevant
     too under judged-only (coverage is measured on the lists as retrieved); and every
     treatment where `LoadedInputs._coverage` would show the robustness view without knowing
@@ -822,9 +721,7 @@ def _load_streaming(given: Sequence[Input], qrels: Input, segments: Input | None
             filled = side.submit(lambda: fill_holes(reads["qrels"].result()[0],
                                                     reads["qrels_proxy"].result()[0]))
 
-        def read_and_score(index: int) -> tuple[dict[tuple[Any, ...], Evaluation] | None,
-                                                io.ReadSummary, InputRecord, str,
-                                                dict[str, int]]:
+        def read_and_score(index: int) -> StreamedRun:
             file = _as_file(given[index], run_role(index))
             run, summary = io.read_run(file.data, name=file.name, max_bytes=max_bytes,
                                        keep_ranks=True, columns=columns)
@@ -834,7 +731,8 @@ def _load_streaming(given: Sequence[Input], qrels: Input, segments: Input | None
             record = input_record(file, summary)
             del file  # the bytes go as soon as the run is parsed
             if reads["qrels"].exception() is not None:
-                return None, summary, record, "", {}  # raised below, after every run's error
+                # raised below, after every run's error
+                return StreamedRun(None, summary, record, "", {})
             judged: Qrels = reads["qrels"].result()[0]
             health_checks.remember(facts, record.sha256, health_checks.run_facts(run, judged))
             if settings.drop_self_retrieval:
@@ -852,7 +750,7 @@ def _load_streaming(given: Sequence[Input], qrels: Input, segments: Input | None
                           else judged)
                 scored[key] = _score(run, labels, names, settings.missing, settings.order,
                                      settings.gain, settings.relevance_level, treatment)
-            return scored, summary, record, tied, cov.ranking_depths(run)
+            return StreamedRun(scored, summary, record, tied, cov.ranking_depths(run))
 
         qrels_name = next(f.name for f in extra if f.role == "qrels")
         facts: dict[str, Any] = {}  # the health checks' counts of each run, by digest
@@ -866,14 +764,15 @@ def _load_streaming(given: Sequence[Input], qrels: Input, segments: Input | None
             pool.shutdown(wait=False, cancel_futures=True)
             side.shutdown(wait=False, cancel_futures=True)
             raise
-    summaries: dict[str, io.ReadSummary] = {run_role(i): summary
-                                            for i, (_, summary, _, _, _) in enumerate(done)}
+    summaries: dict[str, io.ReadSummary] = {run_role(i): streamed.summary
+                                            for i, streamed in enumerate(done)}
     summaries.update({role: summary for role, (_, summary) in side_results.items()})
     segment_maps = (dict(side_results["segments"][0].by_column) if segments is not None
                     else {})
     # a key every run was scored for (runs of other sizes may have more treatments)
-    keys = [key for key in (done[0][0] or {}) if all(key in (d[0] or {}) for d in done)]
-    derived: dict[str, Any] = {"depths": tuple(d[4] for d in done), **facts,
+    keys = [key for key in (done[0].scored or {})
+            if all(key in (d.scored or {}) for d in done)]
+    derived: dict[str, Any] = {"depths": tuple(d.depths for d in done), **facts,
                                health_checks.DROPPED: settings.drop_self_retrieval}
     if filled_qrels is not None:
         derived["filled"] = filled_qrels
@@ -881,9 +780,9 @@ def _load_streaming(given: Sequence[Input], qrels: Input, segments: Input | None
     return LoadedInputs(
         extra, summaries, runs=(None,) * len(given), qrels=side_results["qrels"][0],
         segment_maps=segment_maps, proxy_qrels=None if proxy is None else proxy[0],
-        scored={key: tuple((d[0] or {})[key] for d in done) for key in keys},
-        streamed=tuple(d[2] for d in done),
-        streamed_checks=tuple((index, d[3]) for index, d in enumerate(done) if d[3]),
+        scored={key: tuple((d.scored or {})[key] for d in done) for key in keys},
+        streamed=tuple(d.record for d in done),
+        streamed_checks=tuple((index, d.tied) for index, d in enumerate(done) if d.tied),
         derived=derived)
 
 
@@ -912,37 +811,8 @@ def build_report(
         return inputs.report(settings or CompareSettings(), strict=strict)
 
 
-def demo_files() -> dict[str, InputFile]:
-    """The bundled demo inputs as InputFiles, by role."""
-    from ranklens import demo
-
-    return {role: InputFile.from_path(role, path) for role, path in demo.paths().items()}
-
-
-def _settings_dict(settings: CompareSettings, run_names: Sequence[str]) -> dict[str, Any]:
-    data = dataclasses.replace(settings, run_names=tuple(run_names)).to_dict()
-    if len(run_names) == 2:  # a two-run report's parameters stay as they always were
-        for name in _MULTI_RUN_SETTINGS:
-            data.pop(name)
-    if not settings.drop_self_retrieval:  # written only when asked: older reports read alike
-        data.pop("drop_self_retrieval")
-    return data
-
-
 def _run_label(label: str, file: str) -> str:
     """A run as warnings name it: its name, and its file when that says more."""
     return label if label == file else f"{label} ({file})"
 
 
-def input_record(file: InputFile, summary: io.ReadSummary | None) -> InputRecord:
-    """How a report lists one input: role, name, digest, size and what the reader made of it."""
-    plain: dict[str, Any] = {}
-    if summary is not None:
-        plain = {
-            "format": summary.format, "rows": summary.rows, "queries": summary.queries,
-            "documents": summary.documents, "compressed": summary.compressed,
-            "columns": dict(summary.columns),
-            "set_aside": [asdict(item) for item in summary.set_aside],
-            "notes": list(summary.notes), "description": summary.describe(),
-        }
-    return InputRecord(file.role, file.name, file.sha256, len(file.data), plain)

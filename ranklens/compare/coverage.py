@@ -63,7 +63,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, get_args
 
 import numpy as np
 
@@ -73,9 +73,11 @@ from ranklens.metrics import parse_metric
 from ranklens.metrics.arrow import take
 from ranklens.stats import ComparisonResult
 
-TREATMENTS = ("nonrelevant", "judged-only", "proxy")
+Treatment = Literal["nonrelevant", "judged-only", "proxy"]
 """How unjudged documents are treated: as non-relevant (trec_eval's default), removed from the
 rankings (judged-only / condensed lists, trec_eval -J), or labelled by a proxy judge."""
+
+TREATMENTS: tuple[Treatment, ...] = get_args(Treatment)
 
 TREATMENT_NAMES = {
     "nonrelevant": "Unjudged = non-relevant (trec_eval default)",

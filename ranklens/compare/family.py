@@ -20,16 +20,24 @@ from __future__ import annotations
 
 import string
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from typing import Literal, get_args
 
 import numpy as np
 
-from ranklens.compare.segments import MetricComparison, compare_metrics, segment_seed
+from ranklens.compare.segments import (
+    MetricComparison,
+    SegmentOptions,
+    compare_metrics,
+    segment_seed,
+)
 from ranklens.data import MetricResult
 from ranklens.stats import (
-    DEFAULT_INTERVAL,
-    MIN_QUERIES,
+    FAMILIES,
+    FAMILY_METHODS,
     ComparisonResult,
+    Family,
+    FamilyMethod,
     InsufficientSampleError,
     adjust,
     comparison_pairs,
@@ -41,7 +49,10 @@ from ranklens.stats.family import pair_runs_quietly
 MAX_RUNS = len(string.ascii_lowercase)
 """A baseline and up to 25 candidates: run roles are run_a ... run_z."""
 
-Q_FAMILIES = ("segments", "candidates-segments")
+QFamily = Literal["segments", "candidates-segments"]
+"""Which segment rows share q-values: each candidate's own, or those of every candidate."""
+
+Q_FAMILIES: tuple[QFamily, ...] = get_args(QFamily)
 FAMILY_WORDS = {"baseline": "each candidate against the baseline",
                 "all-pairs": "every pair of runs"}
 METHOD_WORDS = {"max-t": "step-down max-t over sign flips of whole queries",
@@ -59,6 +70,28 @@ def run_key(index: int) -> str:
 def run_role(index: int) -> str:
     """The input role of run ``index``: run_a (baseline), run_b, run_c, ..."""
     return f"run_{run_key(index)}"
+
+
+@dataclass(frozen=True)
+class FamilyOptions:
+    """How several candidates are compared with a baseline: each candidate's two-run
+    ``segments`` options, which comparisons form the ``family``, how their p are adjusted
+    (``method``) and which segment rows share q-values (``q_family``).
+
+    Raises ``ValueError`` for a choice not among `FAMILIES`, `FAMILY_METHODS`, `Q_FAMILIES`.
+    """
+
+    segments: SegmentOptions = field(default_factory=SegmentOptions)
+    family: Family = "baseline"
+    method: FamilyMethod = "max-t"
+    q_family: QFamily = "segments"
+
+    def __post_init__(self) -> None:
+        for name, value, choices in (("family", self.family, FAMILIES),
+                                     ("family_method", self.method, FAMILY_METHODS),
+                                     ("q_family", self.q_family, Q_FAMILIES)):
+            if value not in choices:
+                raise ValueError(f"{name} must be one of {choices}, got {value!r}")
 
 
 @dataclass(frozen=True)
@@ -134,19 +167,7 @@ def compare_runs(
     results: Sequence[Mapping[str, MetricResult]],
     names: Sequence[str],
     segments: Mapping[str, str] | None = None,
-    *,
-    segment_column: str | None = None,
-    alpha: float = 0.05,
-    n_resamples: int = 10_000,
-    n_permutations: int = 10_000,
-    seed: int = 0,
-    missing: str = "drop",
-    interval: str = DEFAULT_INTERVAL,
-    adjust_method: str = "bh",
-    min_queries: int = MIN_QUERIES,
-    family: str = "baseline",
-    family_method: str = "max-t",
-    q_family: str = "segments",
+    options: FamilyOptions | None = None,
 ) -> tuple[tuple[MetricComparison, ...], tuple[FamilyComparison, ...],
            dict[str, list[MetricResult]], tuple[str, ...]]:
     """Each candidate (``results[1:]``) against the baseline (``results[0]``), and the family.
@@ -162,13 +183,13 @@ def compare_runs(
     Pairs of candidates (``family="all-pairs"``) get an overall comparison on a stream of
     their own (the seed and the two run keys).
     """
+    options = options or FamilyOptions()
+    statistics = options.segments.statistics
     if len(results) < 3:
         raise ValueError("compare_runs is for a baseline and two or more candidates; "
                          "compare_metrics compares two runs")
     if len(results) > MAX_RUNS:
         run_key(len(results) - 1)  # raises, in words
-    if q_family not in Q_FAMILIES:
-        raise ValueError(f"q_family must be one of {Q_FAMILIES}, got {q_family!r}")
     if len(set(names)) != len(names):
         raise ValueError(f"every run needs its own name; got {list(names)}")
     metrics = list(results[0])
@@ -177,34 +198,30 @@ def compare_runs(
     missing_counts: dict[str, tuple[int, ...]] = {}
     for metric in metrics:
         aligned[metric], missing_counts[metric], caught = _aligned(
-            results, names, metric, missing, min_queries)
+            results, names, metric, statistics.missing, statistics.min_queries)
         messages += caught
-    options: dict[str, object] = dict(
-        segment_column=segment_column, alpha=alpha, n_resamples=n_resamples,
-        n_permutations=n_permutations, seed=seed, missing=missing, interval=interval,
-        min_queries=min_queries)
     by_candidate: dict[int, tuple[MetricComparison, ...]] = {}
     for j in range(1, len(results)):
         found = compare_metrics({m: aligned[m][0] for m in metrics},
                                 {m: aligned[m][j] for m in metrics}, segments,
-                                adjust_method=adjust_method, **options)
+                                options.segments)
         if segments is None and len(metrics) > 1:
             # the family adjusts each overall row; metrics are not adjusted among themselves
             found = tuple(replace(c, overall=replace(c.overall, q_value=None)) for c in found)
         by_candidate[j] = tuple(replace(c, candidate=j) for c in found)
         messages += [w for c in found for w in c.warnings if w not in messages]
-    if segments is not None and q_family == "candidates-segments":
-        by_candidate = _adjust_across_candidates(by_candidate, metrics, adjust_method)
+    if segments is not None and options.q_family == "candidates-segments":
+        by_candidate = _adjust_across_candidates(by_candidate, metrics,
+                                                 options.segments.adjust_method)
 
     families = []
     n_runs = len(results)
     for position, metric in enumerate(metrics):
         own = {j: by_candidate[j][position].overall for j in by_candidate}
-        family_row = _family(metric, aligned[metric], own, family=family,
-                             method=family_method, seed=seed, n_permutations=n_permutations,
-                             options=options, missing=missing_counts[metric])
+        family_row = _family(metric, aligned[metric], own, options,
+                             missing=missing_counts[metric])
         families.append(family_row)
-        phrase = family_phrase(family, n_runs)
+        phrase = family_phrase(options.family, n_runs)
         for j in by_candidate:
             adjusted = family_row.pair(0, j).adjusted_p
             comparisons = list(by_candidate[j])
@@ -237,24 +254,24 @@ def _adjust_across_candidates(by_candidate: dict[int, tuple[MetricComparison, ..
     return {j: tuple(found) for j, found in updated.items()}
 
 
-def _family(metric: str, aligned: list[MetricResult], own: dict[int, ComparisonResult], *,
-            family: str, method: str, seed: int, n_permutations: int,
-            options: dict[str, object], missing: tuple[int, ...]) -> FamilyComparison:
+def _family(metric: str, aligned: list[MetricResult], own: dict[int, ComparisonResult],
+            options: FamilyOptions, *, missing: tuple[int, ...]) -> FamilyComparison:
     # the aligned results share their queries, and hold their values sorted by query id
     matrix = np.column_stack([run.values for run in aligned])
+    statistics = options.segments.statistics
     results: dict[tuple[int, int], ComparisonResult] = {(0, j): r for j, r in own.items()}
-    if family == "all-pairs":
-        pair_options = {k: v for k, v in options.items() if k not in ("segment_column", "seed")}
+    if options.family == "all-pairs":
         for i in range(1, len(aligned)):
             for j in range(i + 1, len(aligned)):
-                stream = segment_seed(seed, f"pair {run_key(i)} {run_key(j)}")
+                stream = segment_seed(statistics.seed, f"pair {run_key(i)} {run_key(j)}")
                 # the notes are left out: the candidates' rows carry them
-                results[(i, j)], _ = compare_with_notes(
-                    aligned[i], aligned[j], seed=stream, **pair_options)  # type: ignore[arg-type]
-    pairs = comparison_pairs(len(aligned), family)
-    test = family_test(matrix, family=family, method=method, n_permutations=n_permutations,
-                       seed=seed, p_values=[results[p].p_value for p in pairs])
+                results[(i, j)], _ = compare_with_notes(aligned[i], aligned[j],
+                                                        statistics.seeded(stream))
+    pairs = comparison_pairs(len(aligned), options.family)
+    test = family_test(matrix, family=options.family, method=options.method,
+                       n_permutations=statistics.n_permutations, seed=statistics.seed,
+                       p_values=[results[p].p_value for p in pairs])
     rows = tuple(PairRow(i, j, results[(i, j)], p)
                  for (i, j), p in zip(test.pairs, test.adjusted, strict=True))
-    return FamilyComparison(metric, family, method, rows, test.n_queries, missing,
-                            str(options["missing"]), test.n_permutations, test.exact)
+    return FamilyComparison(metric, options.family, options.method, rows, test.n_queries,
+                            missing, statistics.missing, test.n_permutations, test.exact)

@@ -17,20 +17,21 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from ranklens.data import MetricResult
 from ranklens.stats import (
-    DEFAULT_INTERVAL,
-    MIN_QUERIES,
+    ADJUST_METHODS,
+    AdjustMethod,
     ComparisonResult,
     InsufficientSampleError,
+    PairedOptions,
     adjust,
 )
 from ranklens.stats.compare import compare_with_notes
-from ranklens.stats.notes import Note
+from ranklens.stats.results import Seed
 
 OVERALL = "All queries"
 UNSEGMENTED = "(no segment)"
@@ -39,6 +40,25 @@ INTERVALS_NOTE = (
     "Intervals are not adjusted for multiple comparisons; the q-value decides which "
     "differences are discoveries."
 )
+
+
+@dataclass(frozen=True)
+class SegmentOptions:
+    """How a comparison by segment is computed: each row's paired ``statistics``, the
+    adjustment of the segments' q-values (``adjust_method``) and the column the segments come
+    from (recorded in the result, ``None`` without segments).
+
+    Raises ``ValueError`` for an unknown ``adjust_method`` (the statistics check theirs).
+    """
+
+    statistics: PairedOptions = field(default_factory=PairedOptions)
+    adjust_method: AdjustMethod = "bh"
+    segment_column: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.adjust_method not in ADJUST_METHODS:
+            raise ValueError(f"adjust_method must be one of {ADJUST_METHODS}, "
+                             f"got {self.adjust_method!r}")
 
 
 @dataclass(frozen=True)
@@ -91,8 +111,13 @@ class MetricComparison:
         return (overall, *self.segments)
 
 
-def segment_seed(seed: int, segment: str) -> np.random.SeedSequence:
-    """A random stream for one segment: a function of the seed and the segment's name only."""
+def segment_seed(seed: Seed, segment: str) -> np.random.SeedSequence:
+    """A random stream for one segment: a function of the seed and the segment's name only.
+
+    Raises ``TypeError`` for a seed that is already a stream: segments derive from an integer.
+    """
+    if isinstance(seed, np.random.SeedSequence):
+        raise TypeError("segment streams derive from an integer seed, got a SeedSequence")
     digest = hashlib.sha256(segment.encode("utf-8")).digest()
     words = np.frombuffer(digest[:16], dtype=np.uint32).tolist()
     return np.random.SeedSequence([int(seed), *words])
@@ -104,45 +129,27 @@ def _segment_of(result: MetricResult, segments: Mapping[str, str]) -> np.ndarray
                     dtype=object)
 
 
-def _compare_noting(
-    result_a: MetricResult, result_b: MetricResult, *, seed: int | np.random.SeedSequence,
-    **options: object,
-) -> tuple[ComparisonResult, tuple[Note, ...]]:
-    return compare_with_notes(result_a, result_b, seed=seed, **options)  # type: ignore[arg-type]
-
-
 def compare_segments(
     result_a: MetricResult,
     result_b: MetricResult,
     segments: Mapping[str, str] | None = None,
-    *,
-    segment_column: str | None = None,
-    alpha: float = 0.05,
-    n_resamples: int = 10_000,
-    n_permutations: int = 10_000,
-    seed: int = 0,
-    missing: str = "drop",
-    interval: str = DEFAULT_INTERVAL,
-    adjust_method: str = "bh",
-    min_queries: int = MIN_QUERIES,
+    options: SegmentOptions | None = None,
 ) -> MetricComparison:
     """Overall comparison of B against A on one metric, and one per segment.
 
     ``segments`` maps a query id to its segment name. Queries measured but absent from the
     map form their own visible row, ``"(no segment)"``. A segment with fewer than two
     paired queries is reported as too small (no result), not dropped. Segment q-values come
-    from ``adjust_method`` ("bh" default, "by", "holm") over the segments that have a result;
-    the overall row keeps q None (it is not a member of the family).
+    from the options' ``adjust_method`` ("bh" default, "by", "holm") over the segments that
+    have a result; the overall row keeps q None (it is not a member of the family).
 
-    The overall row uses ``seed`` itself, so it equals ``ranklens.stats.compare`` on the same
-    inputs; each segment uses `segment_seed`. Warnings (unpaired queries, small samples) are
-    returned in ``warnings`` rather than raised.
+    The overall row uses the options' seed itself, so it equals ``ranklens.stats.compare`` on
+    the same inputs; each segment uses `segment_seed`. Warnings (unpaired queries, small
+    samples) are returned in ``warnings`` rather than raised.
     """
-    options: dict[str, object] = dict(
-        alpha=alpha, n_resamples=n_resamples, n_permutations=n_permutations,
-        missing=missing, interval=interval, min_queries=min_queries,
-    )
-    overall, notes = _compare_noting(result_a, result_b, seed=seed, **options)
+    options = options or SegmentOptions()
+    statistics, adjust_method = options.statistics, options.adjust_method
+    overall, notes = compare_with_notes(result_a, result_b, statistics)
     messages = [note.text for note in notes]
     if segments is None:
         return MetricComparison(result_a.metric, overall, (), None, "metrics", adjust_method,
@@ -162,13 +169,15 @@ def compare_segments(
     for name in names:  # each segment is a mask over each run's queries
         a, b = result_a.restrict(segment_a == name), result_b.restrict(segment_b == name)
         try:
-            result, notes = _compare_noting(a, b, seed=segment_seed(seed, name), **options)
+            result, notes = compare_with_notes(
+                a, b, statistics.seeded(segment_seed(statistics.seed, name)))
         except InsufficientSampleError as error:  # fewer than two pairs: a visible row
             rows.append(SegmentRow(name, error.n, None, f"too small: {error.n} paired "
                                    f"queries, {MIN_SEGMENT_QUERIES} or more needed"))
             continue
         small = any(note.small_sample for note in notes)
-        note = (f"small sample: {result.n_queries} paired queries (< {min_queries})"
+        note = (f"small sample: {result.n_queries} paired queries "
+                f"(< {statistics.min_queries})"
                 if small else "")
         rows.append(SegmentRow(name, result.n_queries, result, note))
 
@@ -176,17 +185,15 @@ def compare_segments(
     results = [row.result for row in rows if row.result is not None]
     for i, result in zip(positions, adjust(results, method=adjust_method), strict=True):
         rows[i] = replace(rows[i], result=result)
-    return MetricComparison(result_a.metric, overall, tuple(rows), segment_column, "segments",
-                            adjust_method, tuple(messages))
+    return MetricComparison(result_a.metric, overall, tuple(rows), options.segment_column,
+                            "segments", adjust_method, tuple(messages))
 
 
 def compare_metrics(
     results_a: Mapping[str, MetricResult],
     results_b: Mapping[str, MetricResult],
     segments: Mapping[str, str] | None = None,
-    *,
-    adjust_method: str = "bh",
-    **options: object,
+    options: SegmentOptions | None = None,
 ) -> tuple[MetricComparison, ...]:
     """`compare_segments` for every metric of ``results_a`` (in its order).
 
@@ -194,16 +201,16 @@ def compare_metrics(
     are one family and get q-values together (metrics on the same queries are dependent:
     ``adjust_method="by"`` is the conservative choice there); a single metric keeps q None.
     """
+    options = options or SegmentOptions()
     missing_b = [name for name in results_a if name not in results_b]
     if missing_b:
         raise ValueError(f"run B has no results for {missing_b}")
     comparisons = [
-        compare_segments(results_a[name], results_b[name], segments,
-                         adjust_method=adjust_method, **options)  # type: ignore[arg-type]
+        compare_segments(results_a[name], results_b[name], segments, options)
         for name in results_a
     ]
     if segments is not None or len(comparisons) < 2:  # one metric is no family: q would be p
         return tuple(comparisons)
-    adjusted = adjust([c.overall for c in comparisons], method=adjust_method)
+    adjusted = adjust([c.overall for c in comparisons], method=options.adjust_method)
     return tuple(replace(c, overall=result) for c, result in zip(comparisons, adjusted,
                                                                   strict=True))

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal, get_args
 
 import numpy as np
 import pyarrow as pa
@@ -29,6 +30,12 @@ import pyarrow.compute as pc
 
 from ranklens.data import Run
 from ranklens.metrics.arrow import arrow_indices, integers
+
+Order = Literal["score", "rank"]
+"""How a run's documents are ordered: by score (ties by doc id, as trec_eval) or by its rank
+column."""
+
+ORDERS: tuple[Order, ...] = get_args(Order)
 
 
 @dataclass(frozen=True)
@@ -69,7 +76,7 @@ def ordering_keys(run: Run, order: str = "score") -> np.ndarray:
         if run.ranks is None:
             raise ValueError(f"run {run.name!r} has no rank column; use order='score'")
         return -np.asarray(run.ranks, dtype=np.float64)
-    raise ValueError(f"order must be 'score' or 'rank', not {order!r}")
+    raise ValueError(f"order must be one of {ORDERS}, not {order!r}")
 
 
 def sort_blocks(query_codes: np.ndarray, keys: np.ndarray) -> BlockOrder:

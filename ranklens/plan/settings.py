@@ -18,16 +18,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from ranklens import page_settings as check
+from ranklens.metrics import ordering as metric_orders
 from ranklens.plan.analysis import DEFAULT_DELTAS
+from ranklens.stats import POWER_METHODS
 
 PAGE = "MDE"
 SOURCES = ("demo", "pilot", "tables", "typed")
 """Where the spread comes from: the bundled demo pilot runs, the user's pilot runs and
 judgements, the user's per-query table(s), or an sd typed in."""
-ORDERS = ("score", "rank")
+ORDERS = metric_orders.ORDERS
 """How pilot runs order their documents: by score (ties by doc id, as trec_eval) or by the
 rank column."""
-METHODS = ("z", "t")
+METHODS = POWER_METHODS
 OLD_ORDER = "score"
 """The document order of links written before the page stored it (the only order then)."""
 

@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ranklens import page_settings as check
+from ranklens.metrics import ordering as metric_orders
 
 PAGE = "PPI"
-ORDERS = ("score", "rank")
+ORDERS = metric_orders.ORDERS
 """How the runs order their documents: by score (ties by doc id, as trec_eval) or by the rank
 column."""
 OLD_ORDER = "score"

@@ -6,7 +6,8 @@
     qrels = rs.read_qrels(session, "s3://lake/qrels.parquet")
     evaluation = rs.evaluate(run, qrels, ["nDCG@10", "AP"])
     evaluation.frame.write.parquet("per_query/")     # query_id, nDCG@10, AP
-    report = rs.compare(session, "runs/a/", "runs/b/", "qrels/", metrics=["nDCG@10"])
+    report = rs.compare(session, "runs/a/", "runs/b/", "qrels/",
+                        CompareSettings(metrics=("nDCG@10",)))  # ranklens.compare.analysis
 
 Spark scores (one shuffle, the local engine's kernels on Arrow batches of thousands of
 queries); ranklens decides (the per-query values go to the same statistics as a local

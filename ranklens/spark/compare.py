@@ -8,9 +8,10 @@ From there the report is built by the same code as the local pipeline
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io as std_io
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,6 @@ from pyspark.sql import DataFrame, SparkSession
 
 from ranklens import io
 from ranklens.compare.analysis import (
-    DEFAULT_METRICS,
     CompareSettings,
     input_record,
     report_from_results,
@@ -35,7 +35,6 @@ from ranklens.spark.evaluate import DEFAULT_CHUNK_ROWS, evaluation_of, score_run
 from ranklens.spark.problems import input_errors
 from ranklens.spark.read import SOURCE_KEY, read_qrels, read_run, source_of
 from ranklens.spark.session import described
-from ranklens.stats import DEFAULT_INTERVAL, MIN_QUERIES
 
 Input = str | Path | DataFrame
 Segments = str | Path | Mapping[str, str] | DataFrame | None
@@ -46,47 +45,37 @@ def compare(
     run_a: Input,
     run_b: Input,
     qrels: Input,
+    settings: CompareSettings | None = None,
     *,
-    metrics: Sequence[str] = DEFAULT_METRICS,
     segments: Segments = None,
-    segment_column: str | None = None,
-    alpha: float = 0.05,
-    n_resamples: int = 10_000,
-    n_permutations: int = 10_000,
-    seed: int = 0,
-    missing: str = "drop",
-    interval: str = DEFAULT_INTERVAL,
-    adjust_method: str = "bh",
-    gain: str = "linear",
-    relevance_level: int = 1,
-    min_queries: int = MIN_QUERIES,
-    run_names: tuple[str, str] | None = None,
     partitions: int | None = None,
     chunk_rows: int = DEFAULT_CHUNK_ROWS,
     progress: Callable[[str], None] | None = None,
 ) -> Report:
-    """The comparison ``Report`` of B against A, metrics scored on Spark.
+    """The comparison ``Report`` of B against A under ``settings``, metrics scored on Spark.
 
     ``run_a``, ``run_b`` and ``qrels`` are paths (read with ``read_run``/``read_qrels``) or
     DataFrames with their columns. ``segments`` is a segment map file on the driver's file
     system (as ``ranklens compare --segments``), a ``{query_id: segment}`` mapping, or a
-    DataFrame with ``query_id`` and segment column(s); ``segment_column`` picks one (default:
-    the first). The other arguments are those of ``CompareSettings``; the numbers equal the
-    local pipeline's on the same data and seed.
+    DataFrame with ``query_id`` and segment column(s); the settings' ``segment_column`` picks
+    one (default: the first). ``settings`` are those of the local pipeline (default
+    ``CompareSettings()``; documents are ordered by score); the numbers equal the local
+    pipeline's on the same data and seed.
 
     Input records hold the path, a digest of the file listing (path, size, modification time;
     Spark reads the data where it lies, so there are no bytes on the driver to hash) and the
     rows and queries the scoring job saw.
     """
+    settings = settings or CompareSettings()
+    if settings.order != "score":
+        raise ValueError("the Spark engine orders documents by score only (order='score')")
     frames = {"run_a": _frame(spark, run_a, "run"), "run_b": _frame(spark, run_b, "run"),
               "qrels": _frame(spark, qrels, "qrels")}
-    segment_maps, segment_record, chosen = _segments(spark, segments, segment_column)
-    settings = CompareSettings(
-        metrics=tuple(metrics), segment_column=chosen, alpha=alpha, n_resamples=n_resamples,
-        n_permutations=n_permutations, seed=seed, missing=missing, interval=interval,
-        adjust_method=adjust_method, gain=gain, relevance_level=relevance_level,
-        min_queries=min_queries, run_names=run_names).canonical()
-    specs = metric_specs(settings.metrics, gain=gain, relevance_level=relevance_level)
+    segment_maps, segment_record, chosen = _segments(spark, segments, settings.segment_column)
+    settings = dataclasses.replace(settings, segment_column=chosen).canonical()
+    missing = settings.missing
+    specs = metric_specs(settings.metrics, gain=settings.gain,
+                         relevance_level=settings.relevance_level)
     policy = "zero" if missing == "zero" else "drop"
     scored = score_runs([frames["run_a"], frames["run_b"]], frames["qrels"], specs,
                         missing=policy, partitions=partitions, chunk_rows=chunk_rows)
@@ -102,7 +91,8 @@ def compare(
         evaluation_of(table.filter(pc.equal(table.column("run"), r)), names, policy,
                       file_stem(sources[role]))
         for r, role in enumerate(("run_a", "run_b")))
-    labels = run_names or (file_stem(sources["run_a"]), file_stem(sources["run_b"]))
+    labels = ((settings.run_names[0], settings.run_names[1]) if settings.run_names else
+              (file_stem(sources["run_a"]), file_stem(sources["run_b"])))
     notes = scoring_notes(labels, (evaluations[0], evaluations[1]), missing)
     records = tuple(_record(spark, role, frames[role], table, r)
                     for role, r in (("run_a", 0), ("run_b", 1), ("qrels", None)))

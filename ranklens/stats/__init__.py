@@ -25,11 +25,22 @@ from ranklens.stats.agreement import (
 from ranklens.stats.bootstrap import paired_bootstrap, resample_means
 from ranklens.stats.compare import compare, effect_size
 from ranklens.stats.errors import InsufficientSampleError, SmallSampleWarning
-from ranklens.stats.family import AlignedRuns, FamilyTest, comparison_pairs, family_test, pair_runs
+from ranklens.stats.family import (
+    FAMILIES,
+    FAMILY_METHODS,
+    AlignedRuns,
+    Family,
+    FamilyMethod,
+    FamilyTest,
+    comparison_pairs,
+    family_test,
+    pair_runs,
+)
 from ranklens.stats.fcr import AdjustedInterval, FCRAdjustment, fcr_adjust, fcr_level
 from ranklens.stats.interval import (
     DEFAULT_INTERVAL,
     INTERVAL_METHODS,
+    IntervalMethod,
     interval_description,
     interval_label,
     mean_interval,
@@ -37,6 +48,8 @@ from ranklens.stats.interval import (
 from ranklens.stats.levels import ConfidenceCurve, LevelInterval, confidence_curve
 from ranklens.stats.macro import CollectionMean, MacroComparison, collection_seed, macro_compare
 from ranklens.stats.multiple import (
+    ADJUST_METHODS,
+    AdjustMethod,
     adjust,
     adjusted_p_values,
     benjamini_hochberg,
@@ -44,10 +57,19 @@ from ranklens.stats.multiple import (
     holm,
     rejected,
 )
-from ranklens.stats.pairing import MIN_QUERIES, Deltas, paired_deltas
+from ranklens.stats.options import PairedOptions
+from ranklens.stats.pairing import (
+    MIN_QUERIES,
+    MISSING_POLICIES,
+    Deltas,
+    MissingPolicy,
+    paired_deltas,
+)
 from ranklens.stats.permutation import permutation_test
 from ranklens.stats.power import (
     MIN_POWER_QUERIES,
+    POWER_METHODS,
+    PowerMethod,
     minimum_detectable_effect,
     power,
     required_queries,
@@ -80,13 +102,19 @@ mde = minimum_detectable_effect
 """Short alias of minimum_detectable_effect."""
 
 __all__ = [
+    "ADJUST_METHODS",
     "DEFAULT_INTERVAL",
+    "FAMILIES",
+    "FAMILY_METHODS",
     "INTERVAL_METHODS",
     "MIN_GOLD",
     "MIN_POWER_QUERIES",
     "MIN_QUERIES",
+    "MISSING_POLICIES",
     "NO_DIFFERENCE",
+    "POWER_METHODS",
     "PPI_METHODS",
+    "AdjustMethod",
     "AdjustedInterval",
     "AgreementEstimate",
     "AlignedRuns",
@@ -97,18 +125,24 @@ __all__ = [
     "Deltas",
     "DroppedQuery",
     "FCRAdjustment",
+    "Family",
+    "FamilyMethod",
     "FamilyTest",
     "GradeBias",
     "GradeConfusion",
     "InsufficientSampleError",
     "Interval",
+    "IntervalMethod",
     "JudgeAgreement",
     "LevelInterval",
     "MacroComparison",
     "MeanDifferenceInterval",
+    "MissingPolicy",
     "NewRunEstimate",
     "Outcomes",
     "PPIComparison",
+    "PairedOptions",
+    "PowerMethod",
     "SeedComparison",
     "SmallSampleWarning",
     "SystemComponents",

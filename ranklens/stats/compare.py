@@ -7,10 +7,18 @@ import math
 import numpy as np
 
 from ranklens.data import MetricResult
-from ranklens.stats.errors import InsufficientSampleError, check_probability
-from ranklens.stats.interval import DEFAULT_INTERVAL, check_interval, mean_interval_with_notes
+from ranklens.stats.errors import InsufficientSampleError
+from ranklens.stats.interval import DEFAULT_INTERVAL, IntervalMethod, mean_interval_with_notes
 from ranklens.stats.notes import Note, emit
-from ranklens.stats.pairing import MIN_QUERIES, Paired, pair, pair_quietly, sample_sd
+from ranklens.stats.options import PairedOptions
+from ranklens.stats.pairing import (
+    MIN_QUERIES,
+    MissingPolicy,
+    Paired,
+    pair,
+    pair_quietly,
+    sample_sd,
+)
 from ranklens.stats.permutation import permutation_test
 from ranklens.stats.results import ComparisonResult, Outcomes, Seed
 from ranklens.stats.tolerance import no_difference_tolerance, snap
@@ -39,8 +47,8 @@ def compare(
     n_resamples: int = 10_000,
     n_permutations: int = 10_000,
     seed: Seed = 0,
-    missing: str = "drop",
-    interval: str = DEFAULT_INTERVAL,
+    missing: MissingPolicy = "drop",
+    interval: IntervalMethod = DEFAULT_INTERVAL,
     min_queries: int = MIN_QUERIES,
 ) -> ComparisonResult:
     """Is run B better than run A on this metric, by how much, and could it be noise?
@@ -67,11 +75,12 @@ def compare(
     the two runs order documents differently, nor whether users would notice. What it warns
     (unpaired queries, a small sample, an unbounded interval), `compare_with_notes` returns.
     """
-    _check(result_a, result_b, alpha, interval)
+    _check_metric(result_a, result_b)
+    options = PairedOptions(alpha=alpha, n_resamples=n_resamples, n_permutations=n_permutations,
+                            seed=seed, missing=missing, interval=interval,
+                            min_queries=min_queries)
     paired = pair(result_a, result_b, missing=missing, min_queries=min_queries, stacklevel=2)
-    result, notes = _compare_paired(result_a.metric, paired, alpha=alpha,
-                                    n_resamples=n_resamples, n_permutations=n_permutations,
-                                    seed=seed, missing=missing, interval=interval)
+    result, notes = _compare_paired(result_a.metric, paired, options)
     emit(notes, 2)
     return result
 
@@ -79,50 +88,41 @@ def compare(
 def compare_with_notes(
     result_a: MetricResult,
     result_b: MetricResult,
-    *,
-    alpha: float = 0.05,
-    n_resamples: int = 10_000,
-    n_permutations: int = 10_000,
-    seed: Seed = 0,
-    missing: str = "drop",
-    interval: str = DEFAULT_INTERVAL,
-    min_queries: int = MIN_QUERIES,
+    options: PairedOptions | None = None,
 ) -> tuple[ComparisonResult, tuple[Note, ...]]:
-    """`compare`, with what it would warn returned as notes (the feature layer shows them
-    in its reports; nobody has to catch warnings). Errors are raised as `compare` raises them.
+    """`compare` with ``options`` (default `PairedOptions()`), and what it would warn returned
+    as notes (the feature layer shows them in its reports; nobody has to catch warnings).
+    Errors are raised as `compare` raises them.
     """
-    _check(result_a, result_b, alpha, interval)
-    paired = pair_quietly(result_a, result_b, missing=missing, min_queries=min_queries)
+    _check_metric(result_a, result_b)
+    options = options or PairedOptions()
+    paired = pair_quietly(result_a, result_b, missing=options.missing,
+                          min_queries=options.min_queries)
     if not paired.queries.size:
         raise InsufficientSampleError(0, 2)
-    result, notes = _compare_paired(result_a.metric, paired, alpha=alpha,
-                                    n_resamples=n_resamples, n_permutations=n_permutations,
-                                    seed=seed, missing=missing, interval=interval)
+    result, notes = _compare_paired(result_a.metric, paired, options)
     return result, paired.notes + notes
 
 
-def _check(result_a: MetricResult, result_b: MetricResult, alpha: float, interval: str) -> None:
+def _check_metric(result_a: MetricResult, result_b: MetricResult) -> None:
     if result_a.metric != result_b.metric:
         raise ValueError(
             f"both results must be of one metric, got {result_a.metric!r} and {result_b.metric!r}"
         )
-    check_probability("alpha", alpha)
-    check_interval(interval)
 
 
-def _compare_paired(
-    metric: str, paired: Paired, *, alpha: float, n_resamples: int, n_permutations: int,
-    seed: Seed, missing: str, interval: str,
-) -> tuple[ComparisonResult, tuple[Note, ...]]:
+def _compare_paired(metric: str, paired: Paired, options: PairedOptions
+                    ) -> tuple[ComparisonResult, tuple[Note, ...]]:
     """The comparison on paired values, and what the interval has to say about itself."""
     deltas, n_snapped = snap(paired.deltas, no_difference_tolerance(paired.a, paired.b))
     if deltas.size < 2:
         raise InsufficientSampleError(deltas.size, 2)
     bootstrap, interval_notes = mean_interval_with_notes(
-        deltas, interval=interval, alpha=alpha, n_resamples=n_resamples, seed=seed
+        deltas, interval=options.interval, alpha=options.alpha,
+        n_resamples=options.n_resamples, seed=options.seed
     )
-    p_value = permutation_test(deltas, n_permutations=n_permutations, seed=seed)
-    t_test = paired_t_test(deltas, alpha=alpha)
+    p_value = permutation_test(deltas, n_permutations=options.n_permutations, seed=options.seed)
+    t_test = paired_t_test(deltas, alpha=options.alpha)
     return ComparisonResult(
         metric=metric,
         mean_a=float(paired.a.mean()),
@@ -136,11 +136,11 @@ def _compare_paired(
             losses=int(np.count_nonzero(deltas < 0)),
         ),
         effect_size=effect_size(deltas),
-        n_resamples=n_resamples,
-        n_permutations=n_permutations,
-        seed=seed,
+        n_resamples=options.n_resamples,
+        n_permutations=options.n_permutations,
+        seed=options.seed,
         n_only_a=len(paired.only_a),
         n_only_b=len(paired.only_b),
-        missing=missing,
+        missing=options.missing,
         n_snapped=n_snapped,
     ), interval_notes

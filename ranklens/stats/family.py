@@ -35,6 +35,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Literal, get_args
 
 import numpy as np
 import numpy.typing as npt
@@ -57,10 +58,15 @@ from ranklens.stats.permutation import permutation_test
 from ranklens.stats.results import Seed
 from ranklens.stats.tolerance import SUM_TIES, no_difference_tolerance, snap
 
-FAMILIES = ("baseline", "all-pairs")
+Family = Literal["baseline", "all-pairs"]
 """``"baseline"``: each candidate against run 0 (many-to-one); ``"all-pairs"``: every pair."""
 
-FAMILY_METHODS = ("max-t", "holm")
+FAMILIES: tuple[Family, ...] = get_args(Family)
+
+FamilyMethod = Literal["max-t", "holm"]
+"""How a family's p are adjusted: step-down max-t over sign flips, or Holm on each p."""
+
+FAMILY_METHODS: tuple[FamilyMethod, ...] = get_args(FamilyMethod)
 
 _FAMILY_STREAM = 7  # purpose tag of the family test's random streams, see block_generators
 _DRAWS_PER_BLOCK = 1 << 20  # signs per block: 8 MB of float64 at a time

@@ -24,6 +24,7 @@ The result records the interval actually used ("studentized" or "sign-flip"), ne
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal, get_args
 
 from ranklens.stats.bootstrap import bootstrap_with_notes
 from ranklens.stats.errors import check_probability
@@ -32,10 +33,13 @@ from ranklens.stats.pairing import MIN_QUERIES, Deltas, as_deltas
 from ranklens.stats.results import MeanDifferenceInterval, Seed
 from ranklens.stats.sign_flip import MAX_SIGN_FLIP_N, sign_flip_with_notes
 
-DEFAULT_INTERVAL = "auto"
+IntervalMethod = Literal["auto", "studentized", "percentile", "sign-flip"]
+"""An interval method by name (one declaration: validation, the CLI's choices, the pages)."""
+
+DEFAULT_INTERVAL: IntervalMethod = "auto"
 """The interval `compare` shows unless asked otherwise: see the module docstring."""
 
-INTERVAL_METHODS = ("auto", "studentized", "percentile", "sign-flip")
+INTERVAL_METHODS: tuple[IntervalMethod, ...] = get_args(IntervalMethod)
 """What ``interval=`` accepts in `compare` and `mean_interval`."""
 
 SIGN_FLIP_BELOW = MIN_QUERIES

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import Literal, TypeVar, get_args
 
 import numpy as np
 import numpy.typing as npt
@@ -81,6 +81,11 @@ def holm(p_values: PValues) -> tuple[float, ...]:
     result[ascending] = adjusted
     return tuple(float(value) for value in result)
 
+
+AdjustMethod = Literal["bh", "by", "holm"]
+"""A multiple-comparison adjustment: Benjamini-Hochberg, Benjamini-Yekutieli or Holm."""
+
+ADJUST_METHODS: tuple[AdjustMethod, ...] = get_args(AdjustMethod)
 
 METHODS: dict[str, Callable[[PValues], tuple[float, ...]]] = {
     "bh": benjamini_hochberg,

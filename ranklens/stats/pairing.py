@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Literal, get_args
 
 import numpy as np
 import numpy.typing as npt
@@ -21,7 +22,10 @@ Deltas = npt.NDArray[np.float64]
 MIN_QUERIES = 20
 """Below this the interval is so wide that it says little; a warning, not an error."""
 
-MISSING_POLICIES = ("drop", "zero", "error")
+MissingPolicy = Literal["drop", "zero", "error"]
+"""A query measured in one run only: left out, scored 0 (trec_eval -c) or refused."""
+
+MISSING_POLICIES: tuple[MissingPolicy, ...] = get_args(MissingPolicy)
 _EXAMPLES = 3
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Literal, get_args
 
 import numpy as np
 
@@ -17,7 +18,10 @@ from ranklens.stats.distributions import normal_cdf, normal_quantile, t_power, t
 from ranklens.stats.errors import check_probability
 from ranklens.stats.pairing import Deltas, as_deltas
 
-POWER_METHODS = ("z", "t")
+PowerMethod = Literal["z", "t"]
+"""How power and the MDE are computed: the normal approximation or the t distribution."""
+
+POWER_METHODS: tuple[PowerMethod, ...] = get_args(PowerMethod)
 
 MIN_POWER_QUERIES = 2
 """The fewest queries `power` and `minimum_detectable_effect` accept and `required_queries`

@@ -6,9 +6,10 @@ import pytest
 
 from ranklens import io
 from ranklens.compare.analysis import CompareSettings, build_report, demo_files, load_inputs
-from ranklens.compare.segments import compare_segments
+from ranklens.compare.segments import SegmentOptions, compare_segments
 from ranklens.io import InputFile
 from ranklens.metrics import evaluate
+from ranklens.stats.options import PairedOptions
 
 FAST = dict(n_resamples=2000, n_permutations=2000)
 
@@ -32,7 +33,8 @@ def test_demo_report_equals_the_library_steps_done_by_hand(demo):
     b = evaluate(run_b, qrels, ["nDCG@10"])["nDCG@10"]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        expected = compare_segments(a, b, segments.by_column["intent"], seed=3, **FAST)
+        expected = compare_segments(a, b, segments.by_column["intent"],
+                                    SegmentOptions(PairedOptions(seed=3, **FAST)))
     got = report.comparison("nDCG@10")
     assert got.overall == expected.overall
     assert [(r.segment, r.result.interval.low, r.result.q_value) for r in got.segments] == [

@@ -16,9 +16,10 @@ import pytest
 from ranklens.compare import charts, views
 from ranklens.compare.rankings import query_rbo, ranking, side_by_side
 from ranklens.compare.report import Report
-from ranklens.compare.segments import OVERALL, compare_segments
+from ranklens.compare.segments import OVERALL, SegmentOptions, compare_segments
 from ranklens.data import MetricResult, Qrels, Run
 from ranklens.metrics import rbo
+from ranklens.stats.options import PairedOptions
 
 RUNS = ("baseline", "candidate")
 FAST = dict(n_resamples=500, n_permutations=500)
@@ -42,7 +43,8 @@ def segmented(n_segments: int = 40, per_segment: int = 12, *, tiny: int = 0, see
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return compare_segments(MetricResult("nDCG@10", a), MetricResult("nDCG@10", b),
-                                segments, segment_column="market", **FAST)
+                                segments,
+                                SegmentOptions(PairedOptions(**FAST), segment_column="market"))
 
 
 @pytest.fixture(scope="module")
@@ -141,7 +143,8 @@ def test_forest_plot_spec_is_valid_and_encodes_what_the_issue_asks(forty):
 def test_forest_plot_without_segments_has_the_overall_row_only():
     plain = compare_segments(
         MetricResult("AP", {f"q{i}": i / 50 for i in range(30)}),
-        MetricResult("AP", {f"q{i}": i / 50 + 0.01 for i in range(30)}), **FAST)
+        MetricResult("AP", {f"q{i}": i / 50 + 0.01 for i in range(30)}), None,
+        SegmentOptions(PairedOptions(**FAST)))
     table = views.segment_table(plain, RUNS)
     assert len(table) == 1
     spec = charts.forest_plot(table, metric="AP", run_names=RUNS, alpha=0.1).to_dict()
@@ -154,7 +157,7 @@ def _report(a: dict[str, float], b: dict[str, float], missing: str = "drop") -> 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         comparison = compare_segments(MetricResult("nDCG@10", a), MetricResult("nDCG@10", b),
-                                      missing=missing, **FAST)
+                                      None, SegmentOptions(PairedOptions(missing=missing, **FAST)))
     return Report(params={"missing": missing}, inputs=(), comparisons=(comparison,),
                   per_query={"nDCG@10": {"a": a, "b": b}}, run_names=RUNS)
 

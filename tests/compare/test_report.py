@@ -7,11 +7,12 @@ import json
 import numpy as np
 
 from ranklens.compare.report import InputRecord, Report, result_row
-from ranklens.compare.segments import compare_metrics
+from ranklens.compare.segments import SegmentOptions, compare_metrics
 from ranklens.compare.text import CSV_COLUMNS, render_csv
 from ranklens.compare.views import SEGMENT_COLUMNS, segment_table
 from ranklens.data import MetricResult
 from ranklens.io import sha256_hex
+from ranklens.stats.options import PairedOptions
 from ranklens.stats.results import ROW_KEYS
 
 
@@ -21,8 +22,8 @@ def _report(seed: int = 0) -> Report:
     a = MetricResult("nDCG@10", dict(zip(queries, rng.uniform(0, 1, 60), strict=True)))
     b = MetricResult("nDCG@10", dict(zip(queries, rng.uniform(0, 1, 60), strict=True)))
     segments = {q: ("s1" if i % 3 else "s2") for i, q in enumerate(queries)}
-    comparisons = compare_metrics({"nDCG@10": a}, {"nDCG@10": b}, segments, seed=seed,
-                                  n_resamples=1000, n_permutations=1000)
+    comparisons = compare_metrics({"nDCG@10": a}, {"nDCG@10": b}, segments, SegmentOptions(
+        PairedOptions(seed=seed, n_resamples=1000, n_permutations=1000)))
     return Report(
         params={"metrics": ["nDCG@10"], "alpha": 0.05, "seed": seed},
         inputs=(InputRecord("run_a", "a.trec", sha256_hex(b"x"), 1, {"rows": 1}),),

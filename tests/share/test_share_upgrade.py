@@ -57,12 +57,13 @@ def upgrade(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     def upgraded() -> None:
         original_compare = compare_segments.compare_with_notes  # what each row calls
 
-        def reseeded(a: Any, b: Any, *, seed: Any, **options: Any) -> Any:
+        def reseeded(a: Any, b: Any, options: Any) -> Any:
             # "the bootstrap stream now mixes in a stream id": other draws, same inputs
+            seed = options.seed
             entropy = seed.entropy if isinstance(seed, np.random.SeedSequence) else seed
             key = seed.spawn_key if isinstance(seed, np.random.SeedSequence) else ()
             stream = np.random.SeedSequence(entropy, spawn_key=(*key, 1))
-            return original_compare(a, b, seed=stream, **options)
+            return original_compare(a, b, options.seeded(stream))
 
         monkeypatch.setattr(compare_segments, "compare_with_notes", reseeded)
         defaults = list(CompareSettings.__init__.__defaults__ or ())

@@ -22,7 +22,7 @@ def test_report_equals_the_local_report(spark) -> None:
     options = dict(metrics=("ndcg@10", "map", "P@5"), segment_column="intent",
                    n_resamples=2000, n_permutations=2000, seed=11)
     report = rs.compare(spark, paths["run_a"], paths["run_b"], paths["qrels"],
-                        segments=paths["segments"], **options)
+                        CompareSettings(**options), segments=paths["segments"])
     inputs = load_inputs(*(InputFile.from_path(role, paths[role]) for role in
                            ("run_a", "run_b")),
                          qrels=InputFile.from_path("qrels", paths["qrels"]),
@@ -59,7 +59,7 @@ def test_one_sided_queries_and_missing_zero_match_local(spark, tmp_path) -> None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         report = rs.compare(spark, files["run_a"], files["run_b"], files["qrels"],
-                            chunk_rows=3, **options)
+                            CompareSettings(**options), chunk_rows=3)
         local = load_inputs(InputFile.from_path("run_a", files["run_a"]),
                             InputFile.from_path("run_b", files["run_b"]),
                             qrels=InputFile.from_path("qrels", files["qrels"])

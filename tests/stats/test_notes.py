@@ -10,6 +10,7 @@ import pytest
 from ranklens.data import MetricResult
 from ranklens.stats import SmallSampleWarning, compare
 from ranklens.stats.compare import compare_with_notes
+from ranklens.stats.options import PairedOptions
 
 
 def _results() -> tuple[MetricResult, MetricResult]:
@@ -27,7 +28,7 @@ def test_compare_with_notes_returns_what_compare_warns_and_warns_nothing() -> No
         expected = compare(a, b, n_resamples=200, n_permutations=200)
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # any warning fails the test
-        result, notes = compare_with_notes(a, b, n_resamples=200, n_permutations=200)
+        result, notes = compare_with_notes(a, b, PairedOptions(n_resamples=200, n_permutations=200))
     assert result == expected
     assert [note.text for note in notes] == [str(w.message) for w in caught]
     assert [note.small_sample for note in notes] == [
@@ -43,4 +44,4 @@ def test_no_pairs_is_still_an_error_without_a_warning() -> None:
         warnings.simplefilter("error")
         with pytest.raises(InsufficientSampleError):
             compare_with_notes(MetricResult("AP", {"a": 0.1}), MetricResult("AP", {"b": 0.2}),
-                               missing="drop")
+                               PairedOptions(missing="drop"))

@@ -37,8 +37,8 @@ from ranklens.charts import run_colour
 from ranklens.compare import coverage_words
 from ranklens.compare.analysis import CompareSettings, LoadedInputs
 from ranklens.compare.changes import report_changes
-from ranklens.compare.coverage import TREATMENT_NAMES
-from ranklens.compare.family import run_key, run_role
+from ranklens.compare.coverage import TREATMENT_NAMES, Treatment
+from ranklens.compare.family import Q_FAMILIES, run_key, run_role
 from ranklens.compare.report import Report
 from ranklens.compare.words import (
     caveat,
@@ -48,21 +48,26 @@ from ranklens.compare.words import (
 )
 from ranklens.formats import Card, format_delta, format_interval, format_p
 from ranklens.io import InputError, InputFile
+from ranklens.metrics.ordering import ORDERS
 from ranklens.share import StoredResultError, compare_settings, stored_report
+from ranklens.stats import FAMILIES, FAMILY_METHODS, MISSING_POLICIES
 
 run_through_app(__file__)  # see ranklens.app.entrypoint: a page always runs inside app.py
 
 NO_SEGMENTS = "(none)"
-MISSING_POLICIES = {
+# the choices are the library's (one declaration each); here only their labels
+MISSING_LABELS = {
     "drop": "Leave out (compare queries in every run)",
     "zero": "Score 0 where missing (trec_eval -c)",
+    "error": "Refuse (stop and name the queries)",
 }
-ORDERS = {"score": "Score (trec_eval)", "rank": "Rank column"}
-FAMILIES = {"baseline": "Each candidate against the baseline", "all-pairs": "Every pair of runs"}
-FAMILY_METHODS = {"max-t": "max-t (uses how the tests correlate)",
-                  "holm": "Holm (simpler, more conservative)"}
-Q_FAMILIES = {"segments": "Per candidate, across its segments",
-              "candidates-segments": "Across the segments of every candidate"}
+ORDER_LABELS = {"score": "Score (trec_eval)", "rank": "Rank column"}
+FAMILY_LABELS = {"baseline": "Each candidate against the baseline",
+                 "all-pairs": "Every pair of runs"}
+FAMILY_METHOD_LABELS = {"max-t": "max-t (uses how the tests correlate)",
+                        "holm": "Holm (simpler, more conservative)"}
+Q_FAMILY_LABELS = {"segments": "Per candidate, across its segments",
+                   "candidates-segments": "Across the segments of every candidate"}
 
 
 # ---- inputs -------------------------------------------------------------------------------
@@ -160,10 +165,10 @@ def choose_settings(inputs: LoadedInputs) -> CompareSettings | None:
                 help="Bootstrap resamples for the interval and sign flips for the p-value.")
             seed = st.number_input("Seed", min_value=0, value=0, step=1, key="seed",
                                    help="Same inputs and seed, same numbers.")
-            missing = st.radio("Queries missing from one run", tuple(MISSING_POLICIES),
-                               format_func=MISSING_POLICIES.__getitem__, key="missing")
+            missing = st.radio("Queries missing from one run", MISSING_POLICIES,
+                               format_func=MISSING_LABELS.__getitem__, key="missing")
             order = st.radio(
-                "Order documents by", tuple(ORDERS), format_func=ORDERS.__getitem__,
+                "Order documents by", ORDERS, format_func=ORDER_LABELS.__getitem__,
                 key="order", disabled=tables is not None,
                 help="Score, ties broken by doc id descending, as trec_eval does; or the "
                      "runs' rank column, for runs whose scores do not carry their order "
@@ -171,7 +176,7 @@ def choose_settings(inputs: LoadedInputs) -> CompareSettings | None:
             if len(defaults) > 2:
                 several = choose_family()
         treatments = inputs.treatments
-        unjudged = "nonrelevant"
+        unjudged: Treatment = "nonrelevant"
         if treatments:
             unjudged = st.radio(
                 "Unjudged documents", treatments, format_func=TREATMENT_NAMES.__getitem__,
@@ -191,28 +196,28 @@ def choose_settings(inputs: LoadedInputs) -> CompareSettings | None:
         metrics=tuple(metrics),
         segment_column=None if segment == NO_SEGMENTS else segment,
         alpha=float(alpha), n_resamples=int(resamples), n_permutations=int(resamples),
-        seed=int(seed), missing=str(missing), order=str(order), run_names=names,
-        unjudged=str(unjudged), **several,
+        seed=int(seed), missing=missing, order=order, run_names=names,
+        unjudged=unjudged, **several,
     )
 
 
 def choose_family() -> dict[str, Any]:
     """Sidebar, several candidates: which comparisons the p-values are adjusted for, how,
     and which segment rows share q-values."""
-    family = st.radio("Adjust p for", tuple(FAMILIES), format_func=FAMILIES.__getitem__,
+    family = st.radio("Adjust p for", FAMILIES, format_func=FAMILY_LABELS.__getitem__,
                       key="family", help="The family whose chance of any false finding is "
                       "held at alpha: the candidates against the baseline, or every pair.")
-    method = st.radio("Adjusted by", tuple(FAMILY_METHODS),
-                      format_func=FAMILY_METHODS.__getitem__, key="family_method",
+    method = st.radio("Adjusted by", FAMILY_METHODS,
+                      format_func=FAMILY_METHOD_LABELS.__getitem__, key="family_method",
                       help="max-t: step-down maximum of the pairs' t over random sign flips of "
                            "whole queries (knows the tests share the baseline and the "
                            "queries). Holm: on each candidate's own p, valid under any "
                            "dependence, blind to it.")
-    q_family = st.radio("Segment q-values", tuple(Q_FAMILIES),
-                        format_func=Q_FAMILIES.__getitem__, key="q_family",
+    q_family = st.radio("Segment q-values", Q_FAMILIES,
+                        format_func=Q_FAMILY_LABELS.__getitem__, key="q_family",
                         help="Benjamini-Hochberg across each candidate's segments, or across "
                              "the segments of all candidates at once.")
-    return {"family": str(family), "family_method": str(method), "q_family": str(q_family)}
+    return {"family": family, "family_method": method, "q_family": q_family}
 
 
 # ---- report sections ----------------------------------------------------------------------

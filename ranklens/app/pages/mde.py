@@ -24,13 +24,14 @@ from ranklens.changes import payload_changes
 from ranklens.formats import literal
 from ranklens.io import InputError, InputFile
 from ranklens.methods import methods_link
+from ranklens.metrics.ordering import ORDERS
 from ranklens.plan import analysis as planning
 from ranklens.plan import charts as plan_charts
 from ranklens.plan import html as html_plan
 from ranklens.plan import views as plan_views
 from ranklens.plan.settings import PlanSettings, SpreadSource, default_deltas
 from ranklens.share import Shared
-from ranklens.stats import InsufficientSampleError
+from ranklens.stats import POWER_METHODS, InsufficientSampleError
 
 run_through_app(__file__)  # see ranklens.app.entrypoint: a page always runs inside app.py
 
@@ -38,7 +39,8 @@ DEMO, PILOT, TABLES, TYPED = ("Demo pilot runs", "My pilot runs", "My per-query 
                               "Type it in")
 DIFFERENCES_ONLY = "(none: column B already holds B − A)"
 TYPED_QUERIES = 200  # a typed-in spread starts at the Methods page's example (sd 0.1, n 200)
-ORDERS = {"score": "score (trec_eval)", "rank": "rank column"}
+ORDER_LABELS = {"score": "score (trec_eval)", "rank": "rank column"}
+METHOD_LABELS = {"z": "z (normal)", "t": "t (noncentral)"}
 
 
 # ---- results, kept in the app's cache ---------------------------------------------------------
@@ -107,7 +109,7 @@ def choose_spread() -> planning.Pilot | float | None:
 
 
 def choose_order() -> str:
-    return str(st.radio("Order documents by", tuple(ORDERS), format_func=ORDERS.__getitem__,
+    return str(st.radio("Order documents by", ORDERS, format_func=ORDER_LABELS.__getitem__,
                         key="mde_order", horizontal=True,
                         help="Score, ties broken by doc id as trec_eval does; or the runs' "
                              "rank column, for runs whose scores do not carry their order."))
@@ -161,8 +163,8 @@ def choose_settings(default_n: int) -> tuple[int, float, float, str, float]:
                           key="mde_power",
                           help="Chance that a true difference of the MDE comes out significant.")
         method = st.radio(
-            "Method", ("z", "t"), key="mde_method", horizontal=True,
-            format_func={"z": "z (normal)", "t": "t (noncentral)"}.__getitem__,
+            "Method", POWER_METHODS, key="mde_method", horizontal=True,
+            format_func=METHOD_LABELS.__getitem__,
             help=planning.METHOD_NOTE)
         target = st.number_input(
             "Target difference", min_value=0.0001, max_value=1.0, value=0.01, step=0.001,

@@ -21,6 +21,7 @@ from ranklens.app.entrypoint import run_through_app
 from ranklens.changes import payload_changes
 from ranklens.formats import literal
 from ranklens.io import InputError, InputFile
+from ranklens.metrics.ordering import ORDERS
 from ranklens.ppi import charts as ppi_charts
 from ranklens.ppi import html as html_ppi
 from ranklens.ppi import views as ppi_views
@@ -33,7 +34,7 @@ from ranklens.stats import MIN_GOLD, InsufficientSampleError
 run_through_app(__file__)  # see ranklens.app.entrypoint: a page always runs inside app.py
 
 ROLES = ("run_a", "run_b", "qrels_proxy", "qrels_gold")
-ORDERS = {"score": "score (trec_eval)", "rank": "rank column"}
+ORDER_LABELS = {"score": "score (trec_eval)", "rank": "rank column"}
 
 
 def choose_inputs() -> tuple[tuple[InputFile, ...], PPISettings] | None:
@@ -65,7 +66,7 @@ def choose_inputs() -> tuple[tuple[InputFile, ...], PPISettings] | None:
         st.warning(ppi_views.RANDOM_SAMPLE_WARNING, icon=":material/casino:")
         metric = widgets.metric("ppi_metric")
         alpha = widgets.alpha("ppi_alpha")
-        order = st.radio("Order documents by", tuple(ORDERS), format_func=ORDERS.__getitem__,
+        order = st.radio("Order documents by", ORDERS, format_func=ORDER_LABELS.__getitem__,
                          key="ppi_order", horizontal=True,
                          help="Score, ties broken by doc id as trec_eval does; or the runs' "
                               "rank column, for runs whose scores do not carry their order.")

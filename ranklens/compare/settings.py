@@ -1,0 +1,136 @@
+"""The settings of a comparison report: every parameter, flat as reports and links store them.
+
+``CompareSettings`` checks its choices when made and hands out the statistics' part as the
+options of ``ranklens.stats`` and ``ranklens.compare`` (`PairedOptions`, `SegmentOptions`,
+`FamilyOptions`); `settings_dict` is the form a report's ``params`` take.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from ranklens.compare import coverage as cov
+from ranklens.compare.coverage import Treatment
+from ranklens.compare.family import FamilyOptions, QFamily
+from ranklens.compare.segments import SegmentOptions
+from ranklens.metrics import parse_metric
+from ranklens.metrics.ordering import ORDERS, Order
+from ranklens.page_settings import refuse_unknown
+from ranklens.stats import (
+    AdjustMethod,
+    Family,
+    FamilyMethod,
+    IntervalMethod,
+    MissingPolicy,
+    PairedOptions,
+)
+
+DEFAULT_METRICS = ("nDCG@10",)
+
+_STATISTICS = PairedOptions()
+_SEGMENTS = SegmentOptions()
+_FAMILY = FamilyOptions()
+
+
+@dataclass(frozen=True)
+class CompareSettings:
+    """Every parameter of a comparison report, with the defaults a first visit uses.
+
+    Flat, as reports and share links store them; the statistics' part is `paired_options`,
+    `segment_options` and `family_options` (the options of ``ranklens.stats`` and
+    ``ranklens.compare``, whose defaults these are). Every choice is checked when the settings
+    are made (``ValueError`` naming the setting and its choices).
+
+    ``unjudged`` is how documents without a judgement are scored: ``"nonrelevant"``
+    (trec_eval's default), ``"judged-only"`` (removed from the rankings, trec_eval -J) or
+    ``"proxy"`` (labelled by the proxy judgements given with the inputs).
+    """
+
+    metrics: tuple[str, ...] = DEFAULT_METRICS
+    segment_column: str | None = None
+    alpha: float = _STATISTICS.alpha
+    n_resamples: int = _STATISTICS.n_resamples
+    n_permutations: int = _STATISTICS.n_permutations
+    seed: int = 0
+    missing: MissingPolicy = _STATISTICS.missing
+    interval: IntervalMethod = _STATISTICS.interval
+    adjust_method: AdjustMethod = _SEGMENTS.adjust_method
+    order: Order = "score"
+    gain: str = "linear"
+    relevance_level: int = 1
+    min_queries: int = _STATISTICS.min_queries
+    run_names: tuple[str, ...] | None = None
+    unjudged: Treatment = "nonrelevant"
+    # several candidates: which comparisons form the family, how p is adjusted for it, and
+    # which segment rows share q-values (see ranklens.compare.family)
+    family: Family = _FAMILY.family
+    family_method: FamilyMethod = _FAMILY.method
+    q_family: QFamily = _FAMILY.q_family
+    # drop documents whose id is the query's before scoring, as BEIR does (ranklens.health)
+    drop_self_retrieval: bool = False
+
+    def __post_init__(self) -> None:
+        self.family_options()  # checks the statistics' options and the family's
+        for name, value, choices in (("order", self.order, ORDERS),
+                                     ("unjudged", self.unjudged, cov.TREATMENTS)):
+            if value not in choices:
+                raise ValueError(f"{name} must be one of {choices}, got {value!r}")
+
+    def paired_options(self) -> PairedOptions:
+        """The options of each paired comparison (`ranklens.stats.compare`)."""
+        return PairedOptions(alpha=self.alpha, n_resamples=self.n_resamples,
+                             n_permutations=self.n_permutations, seed=self.seed,
+                             missing=self.missing, interval=self.interval,
+                             min_queries=self.min_queries)
+
+    def segment_options(self) -> SegmentOptions:
+        """The options of a two-run comparison by segment (`compare_metrics`)."""
+        return SegmentOptions(self.paired_options(), self.adjust_method, self.segment_column)
+
+    def family_options(self) -> FamilyOptions:
+        """The options of several candidates against the baseline (`compare_runs`)."""
+        return FamilyOptions(self.segment_options(), self.family, self.family_method,
+                             self.q_family)
+
+    def canonical(self) -> CompareSettings:
+        """Same settings with metric names in canonical form and duplicates removed."""
+        names = tuple(dict.fromkeys(parse_metric(m).name for m in self.metrics))
+        return dataclasses.replace(self, metrics=names)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every setting as plain JSON (tuples become lists): what reports and links store."""
+        return {key: list(value) if isinstance(value, tuple) else value
+                for key, value in asdict(self).items()}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], *, written_by: str = "this") -> CompareSettings:
+        """Settings back from `to_dict`'s form (lists back to tuples).
+
+        Raises ``ValueError`` naming the settings this version does not know (``written_by``
+        says which ranklens wrote them): applying only the known ones would give other numbers
+        than the writer saw.
+        """
+        refuse_unknown(data, {f.name for f in dataclasses.fields(cls)}, written_by=written_by)
+        tuples = {"metrics", "run_names"}
+        values: dict[str, Any] = {
+            key: tuple(value) if key in tuples and isinstance(value, list) else value
+            for key, value in data.items()}
+        return cls(**values)
+
+
+_MULTI_RUN_SETTINGS = ("family", "family_method", "q_family")
+"""Settings that mean something only with several candidates (left out of two-run params)."""
+
+
+def settings_dict(settings: CompareSettings, run_names: Sequence[str]) -> dict[str, Any]:
+    """The settings as a report's ``params`` hold them, with the run names shown."""
+    data = dataclasses.replace(settings, run_names=tuple(run_names)).to_dict()
+    if len(run_names) == 2:  # a two-run report's parameters stay as they always were
+        for name in _MULTI_RUN_SETTINGS:
+            data.pop(name)
+    if not settings.drop_self_retrieval:  # written only when asked: older reports read alike
+        data.pop("drop_self_retrieval")
+    return data
