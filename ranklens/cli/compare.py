@@ -144,6 +144,12 @@ def run_compare(args: argparse.Namespace) -> int:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the report carries every warning in words
         report = inputs.report(settings, progress=status)
+    return write_report(report, args, status)
+
+
+def write_report(report: Report, args: argparse.Namespace, status: Status) -> int:
+    """Write ``report`` in ``args.format`` to ``args.output`` (stdout by default), with the
+    status line saying so; the exit code of a compare that got this far (0)."""
     status("writing")
     text = render_report(report, args.format)
     status.clear()
@@ -269,9 +275,4 @@ def run_compare_spark(args: argparse.Namespace) -> int:
     finally:
         if created:
             session.stop()
-    status("writing")
-    text = render_report(report, args.format)
-    status.clear()
-    write(text, args.output)
-    status.done()
-    return 0
+    return write_report(report, args, status)

@@ -90,13 +90,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
     status.done()
     for message in plan.notes:
         note(message)
-    if output.ignored:
-        note(f"{len(output.ignored)} queries of the run have no judgements and are not scored "
-              "(as trec_eval does)")
-    if output.missing:
-        verb = "averaged in as empty rankings (-c)" if complete else \
-            "left out (-c averages them in as empty rankings)"
-        note(f"{len(output.missing)} judged queries are not in the run: {verb}")
+    _note_unscored(len(output.ignored), len(output.missing), complete)
     write("".join(line + "\n" for line in output.lines), args.output)
     return 0
 
@@ -153,13 +147,7 @@ def run_evaluate_spark(args: argparse.Namespace) -> int:
         write_per_query_parquet(evaluation, args.output)
     else:
         write("".join(line + "\n" for line in _metric_lines(evaluation, args)), args.output)
-    if evaluation.n_ignored:
-        note(f"{evaluation.n_ignored} queries of the run have no judgements and are not scored "
-              "(as trec_eval does)")
-    if evaluation.n_missing:
-        verb = "averaged in as empty rankings (-c)" if complete else \
-            "left out (-c averages them in as empty rankings)"
-        note(f"{evaluation.n_missing} judged queries are not in the run: {verb}")
+    _note_unscored(evaluation.n_ignored, evaluation.n_missing, complete)
     return 0
 
 
@@ -194,3 +182,14 @@ def write_per_query_parquet(evaluation: Evaluation, path: str) -> None:
         pq.write_table(pa.table(columns), path)
     except OSError as error:
         raise UsageError(f"cannot write {path}: {error}") from None
+
+
+def _note_unscored(n_ignored: int, n_missing: int, complete: bool) -> None:
+    """Say how many queries were left out of the scores, and why (as trec_eval does)."""
+    if n_ignored:
+        note(f"{n_ignored} queries of the run have no judgements and are not scored "
+             "(as trec_eval does)")
+    if n_missing:
+        verb = "averaged in as empty rankings (-c)" if complete else \
+            "left out (-c averages them in as empty rankings)"
+        note(f"{n_missing} judged queries are not in the run: {verb}")

@@ -198,7 +198,7 @@ class MetricCoverage:
     guarded: bool = True
     note: str = ""
     per_query: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
-    min_gap: float = MIN_GAP
+    min_gap: float = field(default_factory=lambda: MIN_GAP)  # the rule of the reading version
 
     @property
     def judged_metric(self) -> str:
