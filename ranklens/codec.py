@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import json
 import math
 import types
@@ -256,6 +257,8 @@ def _build(kind: Any, data: Any, where: str) -> Any:
         if not isinstance(data, dict):
             raise ValueError(f"{where}: expected an object, got {type(data).__name__}")
         value_type = args[1] if len(args) == 2 else Any
+        if value_type is float:  # per-query values: the bulk of a report, read in one pass
+            return _floats(data, where)
         return {key: _build(value_type, item, f"{where}.{key}") for key, item in data.items()}
     if kind is float:
         if data is None:
@@ -274,6 +277,21 @@ def _build(kind: Any, data: Any, where: str) -> Any:
     return data  # Any, Literal, aliases this module does not know: as stored
 
 
+def _floats(data: dict[str, Any], where: str) -> dict[str, float]:
+    out = {}
+    for key, item in data.items():
+        if type(item) is float:
+            out[key] = item
+        else:
+            out[key] = _build(float, item, f"{where}.{key}")
+    return out
+
+
+@functools.cache
+def _hints(kind: type) -> dict[str, Any]:
+    return typing.get_type_hints(kind)  # evaluates the annotations: once per class
+
+
 def _dataclass(kind: type, data: Any, where: str) -> Any:
     if not isinstance(data, dict):
         raise ValueError(f"{where}: expected an object, got {type(data).__name__}")
@@ -283,7 +301,7 @@ def _dataclass(kind: type, data: Any, where: str) -> Any:
             return form.from_plain(data)
         except (KeyError, TypeError) as error:
             raise ValueError(f"{where}: {error!r} in {kind.__name__}'s form") from None
-    hints = typing.get_type_hints(kind)
+    hints = _hints(kind)
     values = {}
     for field in dataclasses.fields(kind):
         if not field.init:
