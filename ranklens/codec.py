@@ -15,18 +15,24 @@ those literals, `decode` leaves data without ``"non_finite"`` as it is.
 
 It knows nothing of reports or plans: each kind maps its objects to plain data with a
 ``schema`` number (``ranklens.compare.report``, ``ranklens.plan.payload``,
-``ranklens.ppi.payload``) and goes through here for text.
+``ranklens.ppi.payload``) and goes through here for text. A dataclass whose JSON form is not
+simply its fields in order declares how it is written once, with `register` and a `Form`
+(its key order, fields written only when they differ from their default, or a whole form of
+its own such as a result's flat row); `plain` and `rebuild` then follow the declaration both
+ways, so the object reads back equal.
 """
 
 from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import json
 import math
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -39,12 +45,40 @@ _NAN_WORD = "not a number"
 _VALUES = {"infinite": math.inf, "minus infinite": -math.inf, _NAN_WORD: math.nan}
 
 
+@dataclass(frozen=True)
+class Form:
+    """How one dataclass is written, where its JSON form is not its fields in order.
+
+    ``order``: keys written first, in this order (other fields follow in field order);
+    ``omit_default``: fields left out while they equal their default (so that adding a field
+    leaves the JSON of older objects as it was); ``to_plain``/``from_plain``: a whole form of
+    its own (the object to a mapping, and back from it), used instead of the fields.
+    """
+
+    order: tuple[str, ...] = ()
+    omit_default: tuple[str, ...] = ()
+    to_plain: Callable[[Any], Mapping[str, Any]] | None = None
+    from_plain: Callable[[Mapping[str, Any]], Any] | None = None
+
+
+_FORMS: dict[type, Form] = {}
+
+
+def register(cls: type, form: Form) -> None:
+    """Declare how ``cls`` is written by `plain` and read by `rebuild` (once, next to the
+    code that owns its JSON form; registering again replaces the form)."""
+    if (form.to_plain is None) != (form.from_plain is None):
+        raise ValueError(f"{cls.__name__}: to_plain and from_plain go together")
+    _FORMS[cls] = form
+
+
 def plain(value: Any) -> Any:
     """``value`` as plain JSON values (dicts, lists, str, int, float, bool, None): dataclasses
-    and mappings as objects, tuples as lists, numpy scalars and arrays as numbers and lists.
-    Floats are kept as they are (non-finite ones included: `encode` handles those)."""
+    (as their registered `Form` says) and mappings as objects, tuples as lists, numpy scalars
+    and arrays as numbers and lists. Floats are kept as they are (non-finite ones included:
+    `encode` handles those)."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return _plain_dataclass(value)
     if isinstance(value, Mapping):
         return {str(key): plain(item) for key, item in value.items()}
     if isinstance(value, list | tuple):
@@ -110,8 +144,10 @@ def rebuild(cls: type[T], data: Any) -> T:
     """``cls`` (a dataclass) rebuilt from its `plain` form ``data``: nested dataclasses, tuples,
     optional values and mappings from the field types; a float stored as null (NaN, or an
     infinity written before this codec named it) comes back as NaN. Fields the data lacks take
-    the dataclass's default; a field without a default, or data of the wrong shape, is a
-    ``ValueError`` naming the field. It validates shapes, not meaning."""
+    the dataclass's default; keys it does not know (written by a newer version) are left out; a
+    field without a default, or data of the wrong shape, is a ``ValueError`` naming the field.
+    A type with a registered `Form` of its own is read by its ``from_plain``. It validates
+    shapes, not meaning."""
     value: T = _build(cls, data, cls.__name__)
     return value
 
@@ -122,6 +158,29 @@ def non_finite_words(data: Mapping[str, Any]) -> list[str]:
     found: dict[str, str] = {}
     _nulled(plain(data), "", found)
     return [f"{pointer.lstrip('/')} is {word} (written as null)" for pointer, word in found.items()]
+
+
+def _plain_dataclass(value: Any) -> dict[str, Any]:
+    form = _FORMS.get(type(value), Form())
+    if form.to_plain is not None:
+        return {str(key): plain(item) for key, item in form.to_plain(value).items()}
+    fields = {f.name: f for f in dataclasses.fields(value)}
+    names = [*form.order, *(name for name in fields if name not in form.order)]
+    body = {}
+    for name in names:
+        item = getattr(value, name)
+        if name in form.omit_default and _is_default(fields[name], item):
+            continue
+        body[name] = plain(item)
+    return body
+
+
+def _is_default(field: dataclasses.Field[Any], value: Any) -> bool:
+    if field.default is not dataclasses.MISSING:
+        return bool(value == field.default)
+    if field.default_factory is not dataclasses.MISSING:
+        return bool(value == field.default_factory())
+    return False
 
 
 def _nulled(value: Any, pointer: str, found: dict[str, str]) -> Any:
@@ -198,6 +257,8 @@ def _build(kind: Any, data: Any, where: str) -> Any:
         if not isinstance(data, dict):
             raise ValueError(f"{where}: expected an object, got {type(data).__name__}")
         value_type = args[1] if len(args) == 2 else Any
+        if value_type is float:  # per-query values: the bulk of a report, read in one pass
+            return _floats(data, where)
         return {key: _build(value_type, item, f"{where}.{key}") for key, item in data.items()}
     if kind is float:
         if data is None:
@@ -216,10 +277,31 @@ def _build(kind: Any, data: Any, where: str) -> Any:
     return data  # Any, Literal, aliases this module does not know: as stored
 
 
+def _floats(data: dict[str, Any], where: str) -> dict[str, float]:
+    out = {}
+    for key, item in data.items():
+        if type(item) is float:
+            out[key] = item
+        else:
+            out[key] = _build(float, item, f"{where}.{key}")
+    return out
+
+
+@functools.cache
+def _hints(kind: type) -> dict[str, Any]:
+    return typing.get_type_hints(kind)  # evaluates the annotations: once per class
+
+
 def _dataclass(kind: type, data: Any, where: str) -> Any:
     if not isinstance(data, dict):
         raise ValueError(f"{where}: expected an object, got {type(data).__name__}")
-    hints = typing.get_type_hints(kind)
+    form = _FORMS.get(kind)
+    if form is not None and form.from_plain is not None:
+        try:
+            return form.from_plain(data)
+        except (KeyError, TypeError) as error:
+            raise ValueError(f"{where}: {error!r} in {kind.__name__}'s form") from None
+    hints = _hints(kind)
     values = {}
     for field in dataclasses.fields(kind):
         if not field.init:

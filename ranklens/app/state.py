@@ -156,21 +156,31 @@ def cached(kind: str, key: Hashable, compute: Callable[[], T], *,
     ``label`` when given; sessions asking at once compute it once, and on inputs of
     ``input_size`` bytes over ``BIG_INPUT_BYTES`` it waits its turn (`big_step`). Exceptions
     are not cached."""
-    cache = app_cache()
-    found = cache.get((kind, key))
-    if found is not None:
-        return found
-    with one_flight((kind, key)):
-        found = cache.get((kind, key))  # another session may have computed it meanwhile
-        if found is not None:
-            return found
+
+    def run() -> T:
         with big_step(input_size):
             if label is None:
-                value = compute()
-            else:
-                with progress_box(label):
-                    value = compute()
-        cache.put((kind, key), value)
+                return compute()
+            with progress_box(label):
+                return compute()
+
+    return once((kind, key), run)
+
+
+def once(key: Hashable, compute: Callable[[], T]) -> T:
+    """The value the app's cache holds under ``key``, else ``compute()``'s, then stored under
+    it. Sessions asking at once compute it once: the second looks again once the first's
+    flight (``cache.one_flight``) is over. Exceptions are not cached."""
+    cache = app_cache()
+    found: T | None = cache.get(key)
+    if found is not None:
+        return found
+    with one_flight(key):
+        found = cache.get(key)  # another session may have computed it meanwhile
+        if found is not None:
+            return found
+        value = compute()
+        cache.put(key, value)
         return value
 
 
@@ -226,12 +236,7 @@ def loaded_inputs(files: Mapping[str, InputFile],
     segments, qrels_proxy); ``columns`` names the runs' id columns (``load_inputs``)."""
     ordered = tuple(files[role] for role in ROLES if role in files)
     key = ("inputs", input_key(ordered) + _columns_key(columns))
-    found: LoadedInputs | None = app_cache().get(key)
-    if found is not None:
-        return found
-    with one_flight(key):
-        found = app_cache().get(key)  # another session may have read them meanwhile
-        return found if found is not None else _read_inputs(files, ordered, key, columns)
+    return once(key, lambda: _read_inputs(files, ordered, key, columns))
 
 
 def _columns_key(columns: Mapping[str, str] | None) -> InputKey:
@@ -249,17 +254,13 @@ def _read_inputs(files: Mapping[str, InputFile], ordered: tuple[InputFile, ...],
     max_bytes = upload_limit_bytes()
     if base is not None:  # only the segment map changed: read just that file
         with progress_box("Reading the segment map…"):
-            inputs = base.with_segments(files.get("segments"), max_bytes=max_bytes)
-        cache.put(key, inputs)
-        return inputs
+            return base.with_segments(files.get("segments"), max_bytes=max_bytes)
     sizes = ", ".join(f"{ROLE_NAMES[f.role]} {megabytes(f.size)}" for f in ordered)
     with big_step(files_size(ordered)), progress_box(f"Reading {sizes}…"):
         runs = [files[role] for role in RUN_ROLES if role in files]
-        inputs = load_inputs(*runs, qrels=files.get("qrels"), segments=files.get("segments"),
-                             proxy_qrels=files.get("qrels_proxy"), max_bytes=max_bytes,
-                             columns=columns)
-    cache.put(key, inputs)
-    return inputs
+        return load_inputs(*runs, qrels=files.get("qrels"), segments=files.get("segments"),
+                           proxy_qrels=files.get("qrels_proxy"), max_bytes=max_bytes,
+                           columns=columns)
 
 
 def upload_limit_bytes() -> int:
@@ -281,16 +282,10 @@ def cached_report(inputs: LoadedInputs, settings: CompareSettings) -> Report:
     read = tuple((role, tuple(summary.columns.items()))
                  for role, summary in sorted(inputs.summaries.items()))
     key = ("report", (input_key(inputs.files), repr(settings), read))  # (kind, key), `cached`
-    found: Report | None = app_cache().get(key)
-    if found is not None:
-        return found
-    with one_flight(key):
-        found = app_cache().get(key)  # another session may have computed it meanwhile
-        return found if found is not None else _compute_report(inputs, settings, key)
+    return once(key, lambda: _compute_report(inputs, settings))
 
 
-def _compute_report(inputs: LoadedInputs, settings: CompareSettings,
-                    key: Hashable) -> Report:
+def _compute_report(inputs: LoadedInputs, settings: CompareSettings) -> Report:
     with big_step(files_size(inputs.files)), progress_box("Scoring and comparing…") as status:
 
         def progress(step: str) -> None:
@@ -298,9 +293,7 @@ def _compute_report(inputs: LoadedInputs, settings: CompareSettings,
 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # the report carries every warning in words
-            report = inputs.report(settings, progress=progress)
-    app_cache().put(key, report)
-    return report
+            return inputs.report(settings, progress=progress)
 
 
 RBO_P = 0.9

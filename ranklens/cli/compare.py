@@ -172,8 +172,8 @@ def settings_from_args(args: argparse.Namespace, metrics: Sequence[str],
 
 
 def write_report(report: Report, args: argparse.Namespace, status: Status) -> int:
-    """Write ``report`` in ``--format`` to ``--output`` (or stdout); the command's exit code
-    (3 under ``--strict`` when a health check failed)."""
+    """Write ``report`` in ``args.format`` to ``args.output`` (stdout by default), with the
+    status line saying so; the exit code (3 under ``--strict`` when a health check failed)."""
     status("writing")
     text = render_report(report, args.format)
     status.clear()

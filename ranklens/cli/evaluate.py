@@ -245,3 +245,4 @@ def write_per_query_parquet(evaluation: Evaluation, path: str) -> None:
         pq.write_table(pa.table(columns), path)
     except OSError as error:
         raise UsageError(f"cannot write {path}: {error}") from None
+

@@ -63,10 +63,11 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, get_args
+from typing import Literal, get_args
 
 import numpy as np
 
+from ranklens import codec
 from ranklens.compare.segments import OVERALL, UNSEGMENTED, MetricComparison
 from ranklens.data import MetricResult, Run
 from ranklens.metrics import parse_metric
@@ -200,7 +201,7 @@ class MetricCoverage:
     guarded: bool = True
     note: str = ""
     per_query: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
-    min_gap: float = MIN_GAP
+    min_gap: float = field(default_factory=lambda: MIN_GAP)  # the rule of the reading version
 
     @property
     def judged_metric(self) -> str:
@@ -349,47 +350,9 @@ def _judged_share(unjudged: float, retrieved: float) -> float:
 
 # ---- JSON ----------------------------------------------------------------------------------
 
-def coverage_to_dict(coverage: Coverage, result_to_dict: Any) -> dict[str, Any]:
-    """Plain JSON of ``coverage``; ``result_to_dict`` writes a ComparisonResult (the report's)."""
-    return {
-        "treatment": coverage.treatment,
-        "metrics": [
-            {"metric": m.metric, "depth": m.depth, "guarded": m.guarded, "note": m.note,
-             "min_gap": m.min_gap, "rows": [_row_to_dict(row) for row in m.rows],
-             "per_query": {key: dict(values) for key, values in m.per_query.items()}}
-            for m in coverage.metrics
-        ],
-        "robustness": {
-            metric: [{"treatment": t.treatment, "note": t.note, "informative": t.informative,
-                      "result": result_to_dict(t.result)} for t in rows]
-            for metric, rows in coverage.robustness.items()
-        },
-        "notes": list(coverage.notes),
-    }
-
-
-def coverage_from_dict(data: Mapping[str, Any], result_from_dict: Any) -> Coverage:
-    """``coverage`` back from `coverage_to_dict`'s form. Coverage written before ``min_gap``
-    was kept takes this version's `MIN_GAP` (the rule it was computed with is not known)."""
-    return Coverage(
-        treatment=data["treatment"],
-        metrics=tuple(
-            MetricCoverage(m["metric"], int(m["depth"]),
-                           tuple(CoverageRow(**row) for row in m["rows"]),
-                           bool(m["guarded"]), m.get("note", ""), m.get("per_query", {}),
-                           float(m.get("min_gap", MIN_GAP)))
-            for m in data["metrics"]),
-        robustness={metric: tuple(TreatmentResult(t["treatment"],
-                                                  result_from_dict(t["result"]),
-                                                  t.get("note", ""), t.get("informative", True))
-                              for t in rows)
-                    for metric, rows in data.get("robustness", {}).items()},
-        notes=tuple(data.get("notes", ())),
-    )
-
-
-def _row_to_dict(row: CoverageRow) -> dict[str, Any]:
-    return {"segment": row.segment, "n_queries": row.n_queries, "judged_a": row.judged_a,
-            "judged_b": row.judged_b, "coverage_a": row.coverage_a,
-            "coverage_b": row.coverage_b, "shift": row.shift, "could_change": row.could_change,
-            "residual_a": row.residual_a, "residual_b": row.residual_b}
+# How coverage is written (`ranklens.codec.Form`): the key orders of the JSON reports have
+# carried since coverage existed. Coverage written before ``min_gap`` was kept reads with this
+# version's `MIN_GAP` (the rule it was computed with is not known).
+codec.register(MetricCoverage, codec.Form(
+    order=("metric", "depth", "guarded", "note", "min_gap", "rows", "per_query")))
+codec.register(TreatmentResult, codec.Form(order=("treatment", "note", "informative", "result")))

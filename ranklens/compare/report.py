@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ranklens import __version__, codec
-from ranklens.compare.coverage import Coverage, coverage_from_dict, coverage_to_dict
+from ranklens.compare.coverage import Coverage
 from ranklens.compare.family import FamilyComparison, PairRow, run_key, run_role
 from ranklens.compare.segments import MetricComparison, SegmentRow
 from ranklens.health import HealthReport
@@ -165,30 +165,16 @@ class Report:
         return (self.candidate_coverage[index] if 0 <= index < len(self.candidate_coverage)
                 else None)
 
-    def to_dict(self) -> dict[str, Any]:
-        if self.several:
-            return {**self._two_run_dict(), "schema": SEVERAL_SCHEMA,
-                    "families": [_family_to_dict(f) for f in self.families],
-                    "candidate_coverage": [
-                        None if c is None else coverage_to_dict(c, _result_to_dict)
-                        for c in self.candidate_coverage]}
-        return self._two_run_dict()
+    @property
+    def schema(self) -> int:
+        """The schema this report is written as: `SEVERAL_SCHEMA` with several candidates,
+        else `TWO_RUN_SCHEMA`."""
+        return SEVERAL_SCHEMA if self.several else TWO_RUN_SCHEMA
 
-    def _two_run_dict(self) -> dict[str, Any]:
-        return {
-            "schema": TWO_RUN_SCHEMA,
-            "kind": self.kind,
-            "version": self.version,
-            "run_names": list(self.run_names),
-            "params": _plain(self.params),
-            "inputs": [_plain(dataclasses.asdict(record)) for record in self.inputs],
-            "comparisons": [_comparison_to_dict(c) for c in self.comparisons],
-            "per_query": _plain(self.per_query),
-            "warnings": list(self.warnings),
-            **({} if self.coverage is None else
-               {"coverage": coverage_to_dict(self.coverage, _result_to_dict)}),
-            **({} if self.health is None else {"health": _plain(self.health.to_dict())}),
-        }
+    def to_dict(self) -> dict[str, Any]:
+        """The report's plain JSON form (`ranklens.codec.plain`, under the forms registered
+        below), its ``schema`` first."""
+        return {"schema": self.schema, **codec.plain(self)}
 
     def to_json(self, *, indent: int | None = 2) -> str:
         """The report as strict JSON (`ranklens.codec`): a non-finite number (an infinite
@@ -197,28 +183,14 @@ class Report:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Report:
+        """A report back from `to_dict`'s form, of any schema in `READABLE_SCHEMAS`; keys this
+        version does not know (written by a newer one) are left out, absent optional keys
+        take their defaults. ``ValueError`` for another schema or a malformed report."""
         data = codec.decode(data)
         if data.get("schema") not in READABLE_SCHEMAS:
             raise ValueError(f"unsupported report schema {data.get('schema')!r}; "
                              f"this ranklens reads schemas {READABLE_SCHEMAS}")
-        return cls(
-            params=data["params"],
-            inputs=tuple(InputRecord(**record) for record in data["inputs"]),
-            comparisons=tuple(_comparison_from_dict(c) for c in data["comparisons"]),
-            per_query=data.get("per_query", {}),
-            warnings=tuple(data.get("warnings", ())),
-            run_names=tuple(data["run_names"]),
-            version=data["version"],
-            kind=data.get("kind", "compare"),
-            coverage=(None if data.get("coverage") is None
-                      else coverage_from_dict(data["coverage"], _result_from_dict)),
-            families=tuple(_family_from_dict(f) for f in data.get("families", ())),
-            candidate_coverage=tuple(
-                None if c is None else coverage_from_dict(c, _result_from_dict)
-                for c in data.get("candidate_coverage", ())),
-            health=(None if data.get("health") is None
-                    else HealthReport.from_dict(data["health"])),
-        )
+        return codec.rebuild(cls, data)
 
     @classmethod
     def from_json(cls, text: str) -> Report:
@@ -277,88 +249,27 @@ def result_row(result: ComparisonResult) -> dict[str, Any]:
 
 def _result_to_dict(result: ComparisonResult) -> dict[str, Any]:
     """A result in the report's JSON: its flat `ComparisonResult.row`, the seed made plain."""
-    return _plain({**result.row(), "seed": _seed_to_plain(result.seed)})
+    return {**result.row(), "seed": _seed_to_plain(result.seed)}
 
 
 def _result_from_dict(data: Mapping[str, Any]) -> ComparisonResult:
     return ComparisonResult.from_row({**data, "seed": _seed_from_plain(data["seed"])})
 
 
-def _comparison_to_dict(comparison: MetricComparison) -> dict[str, Any]:
-    data = _comparison_fields(comparison)
-    # written only with several candidates, so that two-run reports stay schema 1 exactly
-    if comparison.candidate != 1:
-        data["candidate"] = comparison.candidate
-    if comparison.overall_family:
-        data["overall_family"] = comparison.overall_family
-    return data
-
-
-def _comparison_fields(comparison: MetricComparison) -> dict[str, Any]:
-    return {
-        "metric": comparison.metric,
-        "overall": _result_to_dict(comparison.overall),
-        "segments": [
-            {"segment": row.segment, "n_queries": row.n_queries, "note": row.note,
-             "result": None if row.result is None else _result_to_dict(row.result)}
-            for row in comparison.segments
-        ],
-        "segment_column": comparison.segment_column,
-        "family": comparison.family,
-        "adjust_method": comparison.adjust_method,
-        "warnings": list(comparison.warnings),
-    }
-
-
-def _comparison_from_dict(data: Mapping[str, Any]) -> MetricComparison:
-    return MetricComparison(
-        metric=data["metric"],
-        overall=_result_from_dict(data["overall"]),
-        segments=tuple(
-            SegmentRow(row["segment"], row["n_queries"],
-                       None if row["result"] is None else _result_from_dict(row["result"]),
-                       row.get("note", ""))
-            for row in data["segments"]
-        ),
-        segment_column=data.get("segment_column"),
-        family=data.get("family", "metrics"),
-        adjust_method=data.get("adjust_method", "bh"),
-        warnings=tuple(data.get("warnings", ())),
-        candidate=int(data.get("candidate", 1)),
-        overall_family=data.get("overall_family", ""),
-    )
-
-
-def _family_to_dict(family: FamilyComparison) -> dict[str, Any]:
-    return {
-        "metric": family.metric, "family": family.family, "method": family.method,
-        "n_queries": family.n_queries, "missing": list(family.missing),
-        "policy": family.policy, "n_permutations": family.n_permutations,
-        "exact": family.exact,
-        "pairs": [{"a": row.a, "b": row.b, "adjusted_p": row.adjusted_p,
-                   "result": _result_to_dict(row.result)} for row in family.pairs],
-    }
-
-
-def _family_from_dict(data: Mapping[str, Any]) -> FamilyComparison:
-    return FamilyComparison(
-        metric=data["metric"], family=data["family"], method=data["method"],
-        pairs=tuple(PairRow(int(row["a"]), int(row["b"]), _result_from_dict(row["result"]),
-                            float(row["adjusted_p"])) for row in data["pairs"]),
-        n_queries=int(data["n_queries"]), missing=tuple(int(m) for m in data["missing"]),
-        policy=data["policy"], n_permutations=int(data["n_permutations"]),
-        exact=bool(data["exact"]),
-    )
-
-
-def _plain(value: Any) -> Any:
-    """JSON-ready copy: mappings -> dicts, sequences -> lists, numpy scalars -> Python."""
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, np.ndarray):
-        return value.tolist()
-    return value
+# How the report's objects are written (`ranklens.codec.Form`): the key orders below are those
+# of the JSON reports have been written in since schema 1, so their bytes do not change.
+codec.register(ComparisonResult, codec.Form(to_plain=_result_to_dict,
+                                            from_plain=_result_from_dict))
+codec.register(SegmentRow, codec.Form(order=("segment", "n_queries", "note", "result")))
+# candidate and overall_family are written only with several candidates
+codec.register(MetricComparison, codec.Form(omit_default=("candidate", "overall_family")))
+codec.register(PairRow, codec.Form(order=("a", "b", "adjusted_p", "result")))
+codec.register(FamilyComparison, codec.Form(
+    order=("metric", "family", "method", "n_queries", "missing", "policy", "n_permutations",
+           "exact", "pairs")))
+codec.register(HealthReport, codec.Form(to_plain=HealthReport.to_dict,
+                                        from_plain=HealthReport.from_dict))
+codec.register(Report, codec.Form(
+    order=("kind", "version", "run_names", "params", "inputs", "comparisons", "per_query",
+           "warnings", "coverage", "families", "candidate_coverage", "health"),
+    omit_default=("coverage", "families", "candidate_coverage", "health")))

@@ -26,6 +26,7 @@ from ranklens.compare.segments import INTERVALS_NOTE, MetricComparison, SegmentR
 from ranklens.compare.views import leaderboard_table, pairs_table
 from ranklens.compare.words import (
     caveat,
+    effect_size_note,
     family_sentence,
     headline,
     interval_note,
@@ -133,6 +134,9 @@ def _verdict(comparison: MetricComparison, run_names: tuple[str, str],
     if summary:
         sentences.append(summary)
     sentences.append(interval_note(comparison))
+    infinite = effect_size_note(comparison)
+    if infinite:
+        sentences.append(infinite)
     sentences.append(caveat(comparison.metric))
     return sentences
 

@@ -6,6 +6,7 @@ they never disagree. These functions format; they compute nothing that the Repor
 
 from __future__ import annotations
 
+import math
 from statistics import NormalDist
 
 from ranklens.compare.family import FamilyComparison, family_phrase
@@ -106,6 +107,25 @@ def interval_note(comparison: MetricComparison) -> str:
     if others:
         sentence += "; some segments: " + ", ".join(interval_label(m) for m in others)
     return sentence[0].upper() + sentence[1:] + "."
+
+
+def effect_size_note(comparison: MetricComparison) -> str:
+    """A sentence when an effect size of ``comparison`` (overall or a segment) is infinite,
+    "" otherwise. Cohen's d_z is infinite when B − A is the same nonzero value on every
+    query (no spread to divide by); the JSON writes it as null and names it under
+    ``"non_finite"``, and the text says so here, so no reader takes a blank for a zero."""
+    rows = [("overall", comparison.overall)] + [
+        (f"segment {row.segment!r}", row.result) for row in comparison.segments
+        if row.result is not None]
+    infinite = [where for where, result in rows if math.isinf(result.effect_size)]
+    if not infinite:
+        return ""
+    where = ("overall" if infinite == ["overall"] else
+             f"{', '.join(infinite[:3])}" + (f" and {len(infinite) - 3} more"
+                                             if len(infinite) > 3 else ""))
+    return (f"The effect size (Cohen's d_z) is infinite ({where}): B − A is the same on "
+            "every query, so there is no spread to divide by; the JSON writes it as null, "
+            "named under \"non_finite\".")
 
 
 def caveat(metric: str) -> str:

@@ -97,6 +97,16 @@ class _IdTable:
         present = np.unique(self.query_codes)
         return sorted(self.queries.take(pa.array(present)).to_pylist())
 
+    def _nested(self, values: np.ndarray) -> dict[str, dict[str, Any]]:
+        """``{query_id: {doc_id: value}}`` of one value per row (a score, a relevance)."""
+        out: dict[str, dict[str, Any]] = {}
+        queries = self.queries.to_pylist()
+        docs = self.docs.to_pylist()
+        for q, d, v in zip(self.query_codes.tolist(), self.doc_codes.tolist(), values.tolist(),
+                           strict=True):
+            out.setdefault(queries[q], {})[docs[d]] = v
+        return out
+
     def _id_columns(self) -> dict[str, pa.Array]:
         return {
             "query_id": pa.DictionaryArray.from_arrays(pa.array(self.query_codes), self.queries),
@@ -161,13 +171,7 @@ class Run(_IdTable):
 
     def to_dict(self) -> dict[str, dict[str, float]]:
         """``{query_id: {doc_id: score}}``, the shape pytrec_eval takes."""
-        out: dict[str, dict[str, float]] = {}
-        queries = self.queries.to_pylist()
-        docs = self.docs.to_pylist()
-        for q, d, s in zip(self.query_codes.tolist(), self.doc_codes.tolist(),
-                           self.scores.tolist(), strict=True):
-            out.setdefault(queries[q], {})[docs[d]] = s
-        return out
+        return self._nested(self.scores)
 
 
 @dataclass(frozen=True, eq=False)
@@ -211,10 +215,5 @@ class Qrels(_IdTable):
         return self.to_arrow().to_pandas()
 
     def to_dict(self) -> dict[str, dict[str, int]]:
-        out: dict[str, dict[str, int]] = {}
-        queries = self.queries.to_pylist()
-        docs = self.docs.to_pylist()
-        for q, d, r in zip(self.query_codes.tolist(), self.doc_codes.tolist(),
-                           self.relevance.tolist(), strict=True):
-            out.setdefault(queries[q], {})[docs[d]] = int(r)
-        return out
+        """``{query_id: {doc_id: relevance}}``, the shape pytrec_eval takes."""
+        return self._nested(self.relevance.astype(np.int64))

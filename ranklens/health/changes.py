@@ -1,5 +1,5 @@
 """What differs between two reports' health sections (a shared link's stored report and the
-same inputs recomputed): for `ranklens.compare.changes.report_changes`, in words."""
+same inputs recomputed): for `ranklens.changes.report_changes`, in words."""
 
 from __future__ import annotations
 

@@ -36,7 +36,6 @@ from ranklens.metrics import evaluate, parse_metric
 from ranklens.metrics.checks import no_relevant_warning, tied_scores_warning
 from ranklens.stats import (
     MIN_GOLD,
-    Interval,
     PPIComparison,
     paired_t_test,
     ppi_compare,
@@ -45,6 +44,7 @@ from ranklens.stats.distributions import t_quantile
 from ranklens.stats.errors import InsufficientSampleError
 from ranklens.stats.pairing import pair_quietly
 from ranklens.stats.ppi import gold_and_proxy
+from ranklens.stats.results import TInterval
 
 RANDOM_SAMPLE_ASSUMPTION = (
     "The correction is unbiased only if the gold queries are a random sample of all queries. "
@@ -55,7 +55,7 @@ RANDOM_SAMPLE_ASSUMPTION = (
 
 
 @dataclass(frozen=True)
-class ProxyBias:
+class ProxyBias(TInterval):
     """How far the proxy's difference B - A is from gold's, measured on the gold queries.
 
     ``bias`` = mean proxy delta - mean gold delta over the ``n_gold`` queries that have both;
@@ -69,11 +69,6 @@ class ProxyBias:
     p_value: float
     alpha: float
     n_gold: int
-
-    @property
-    def interval(self) -> Interval:
-        """``[low, high]`` as the package's one interval type (a paired t-interval)."""
-        return Interval(self.low, self.high, 1.0 - self.alpha, "t")
 
 
 @dataclass(frozen=True)

@@ -83,8 +83,22 @@ BootstrapInterval = MeanDifferenceInterval
 """The seeds' name of `MeanDifferenceInterval` (what `paired_bootstrap` returns)."""
 
 
+class TInterval:
+    """What the results storing a ``1 - alpha`` t-interval as ``low``/``high`` have in common
+    (a t-test, the proxy's bias): `interval` gives it as the package's one `Interval` type."""
+
+    low: float
+    high: float
+    alpha: float
+
+    @property
+    def interval(self) -> Interval:
+        """``[low, high]`` as the package's one interval type (method ``"t"``)."""
+        return Interval(self.low, self.high, 1.0 - self.alpha, "t")
+
+
 @dataclass(frozen=True)
-class TTest:
+class TTest(TInterval):
     """Paired t-test of the mean per-query difference: statistic, p-value and t-interval.
 
     ``p_value`` is two-sided against a mean difference of 0; ``low``/``high`` the
@@ -104,11 +118,6 @@ class TTest:
     low: float
     high: float
     alpha: float
-
-    @property
-    def interval(self) -> Interval:
-        """The t-interval as the package's one interval type (method ``"t"``)."""
-        return Interval(self.low, self.high, 1.0 - self.alpha, "t")
 
 
 class _Decided:

@@ -102,3 +102,22 @@ def test_codec_refuses_a_pointer_to_a_number() -> None:
         codec.decode({"x": 1, "non_finite": {"/x": "infinite"}})
     with pytest.raises(ValueError, match="not one of"):
         codec.decode({"x": None, "non_finite": {"/x": "big"}})
+
+
+def test_the_text_output_says_in_words_that_the_effect_size_is_infinite(
+        ranklens: Runner, shifted_tables: list[Path]) -> None:
+    done = ranklens("compare", *shifted_tables)
+    assert done.code == 0, done.err
+    text = " ".join(done.out.split())  # the sentence is wrapped to the width
+    assert ("The effect size (Cohen's d_z) is infinite (overall): B \u2212 A is the same on "
+            "every query") in text
+    assert '"non_finite"' in text
+
+
+def test_finite_effect_sizes_get_no_such_sentence(ranklens: Runner, tmp_path: Path) -> None:
+    a, b = tmp_path / "a.csv", tmp_path / "b.csv"
+    a.write_text("query,ndcg@10\n" + "".join(f"q{i},0.{i + 10}\n" for i in range(30)))
+    b.write_text("query,ndcg@10\n" + "".join(f"q{i},0.{(i * 7) % 30 + 40}\n" for i in range(30)))
+    done = ranklens("compare", a, b)
+    assert done.code == 0, done.err
+    assert "effect size" not in done.out.lower()

@@ -293,7 +293,7 @@ def test_large_runs_scored_while_read_say_the_robustness_view_is_not_computed(de
 
 def test_changes_between_reports_of_several_candidates_name_the_candidate(report):
     # a shared link's stored report against the same report recomputed: what changed, by whom
-    from ranklens.compare.changes import report_changes
+    from ranklens.changes import report_changes
 
     assert report_changes(report, Report.from_json(report.to_json())) == ()
     family = report.family("nDCG@10")

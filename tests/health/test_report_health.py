@@ -78,7 +78,7 @@ def test_html_export_shows_the_section(failing: Report) -> None:
 
 
 def test_changes_name_the_health_of_a_recomputed_link(failing: Report) -> None:
-    from ranklens.compare.changes import report_changes
+    from ranklens.changes import report_changes
 
     data = json.loads(failing.to_json())
     del data["health"]

@@ -25,10 +25,10 @@ from streamlit.testing.v1 import AppTest
 
 from ranklens import __version__
 from ranklens.app import markup
+from ranklens.changes import report_changes
 from ranklens.compare import coverage as compare_coverage
 from ranklens.compare import segments as compare_segments
 from ranklens.compare.analysis import CompareSettings, build_report
-from ranklens.compare.changes import report_changes
 from ranklens.formats import format_interval
 from ranklens.plan import analysis as planning
 from ranklens.ppi import analysis as ppi_analysis

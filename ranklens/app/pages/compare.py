@@ -33,10 +33,10 @@ from ranklens.app.compare_tables import (
     show_segments,
 )
 from ranklens.app.entrypoint import run_through_app
+from ranklens.changes import report_changes
 from ranklens.charts import run_colour
 from ranklens.compare import coverage_words
 from ranklens.compare.analysis import CompareSettings, LoadedInputs
-from ranklens.compare.changes import report_changes
 from ranklens.compare.coverage import TREATMENT_NAMES, Treatment
 from ranklens.compare.family import Q_FAMILIES, run_key, run_role
 from ranklens.compare.report import Report
