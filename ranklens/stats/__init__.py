@@ -34,7 +34,7 @@ from ranklens.stats.interval import (
     interval_label,
     mean_interval,
 )
-from ranklens.stats.levels import ConfidenceCurve, LevelInterval, confidence_curve
+from ranklens.stats.levels import ConfidenceCurve, confidence_curve
 from ranklens.stats.macro import CollectionMean, MacroComparison, collection_seed, macro_compare
 from ranklens.stats.multiple import (
     adjust,
@@ -103,7 +103,6 @@ __all__ = [
     "InsufficientSampleError",
     "Interval",
     "JudgeAgreement",
-    "LevelInterval",
     "MacroComparison",
     "MeanDifferenceInterval",
     "NewRunEstimate",
