@@ -211,9 +211,8 @@ def fcr_simulation(
         for item, true in zip(adjusted.intervals, truth, strict=True):
             if item.selected:
                 missed += not item.low <= true <= item.high
-                marginal_missed += not item.marginal_low <= true <= item.marginal_high
-            marginal_disagreements += (item.marginal_low > 0 or item.marginal_high < 0) != (
-                item.selected)
+                marginal_missed += not item.marginal.low <= true <= item.marginal.high
+            marginal_disagreements += item.marginal.excludes_zero != item.selected
         shares.append(missed / max(adjusted.n_selected, 1))
         marginal_shares.append(marginal_missed / max(adjusted.n_selected, 1))
         disagreements += len(adjusted.disagreements)
@@ -411,7 +410,7 @@ def macro_validity(
         for method in ("studentized", "percentile"):
             result = macro_compare(sample, interval=method, n_resamples=n_resamples,
                                    n_permutations=1, seed=replication)
-            counts[method] += result.low <= truth <= result.high
+            counts[method] += result.interval.contains(truth)
         if with_p:
             null = {name: values - _MACRO_TRUTH[i]
                     for i, (name, values) in enumerate(sample.items())}

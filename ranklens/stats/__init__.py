@@ -45,7 +45,7 @@ from ranklens.stats.interval import (
     interval_label,
     mean_interval,
 )
-from ranklens.stats.levels import ConfidenceCurve, LevelInterval, confidence_curve
+from ranklens.stats.levels import ConfidenceCurve, confidence_curve
 from ranklens.stats.macro import CollectionMean, MacroComparison, collection_seed, macro_compare
 from ranklens.stats.multiple import (
     ADJUST_METHODS,
@@ -134,7 +134,6 @@ __all__ = [
     "Interval",
     "IntervalMethod",
     "JudgeAgreement",
-    "LevelInterval",
     "MacroComparison",
     "MeanDifferenceInterval",
     "MissingPolicy",

@@ -32,9 +32,10 @@ import numpy.typing as npt
 from ranklens.stats.chunking import block_generators, chunk_sizes, offsets
 from ranklens.stats.draws import fill_uniform_indices
 from ranklens.stats.errors import InsufficientSampleError, SmallSampleWarning, check_probability
-from ranklens.stats.results import Seed
+from ranklens.stats.results import Interval, Seed
 
 KAPPA_WEIGHTS = ("linear", "quadratic")
+AGREEMENT_METHOD = "bootstrap percentile over queries"
 _AGREEMENT_STREAM = 32  # purpose tag of the query resamples' random streams
 _DRAWS_PER_BLOCK = 1 << 20
 Array = npt.NDArray[np.float64]
@@ -55,13 +56,11 @@ class GradeConfusion:
 
 @dataclass(frozen=True)
 class AgreementEstimate:
-    """A number of the judge check with its ``level`` interval over resampled queries."""
+    """A number of the judge check with its interval (method `AGREEMENT_METHOD`: bootstrap
+    percentile over resampled queries)."""
 
     estimate: float
-    low: float
-    high: float
-    level: float
-    method: str = "bootstrap percentile over queries"
+    interval: Interval
 
 
 @dataclass(frozen=True)
@@ -196,13 +195,12 @@ def judge_agreement(
     np.add.at(sums, (query_index, gold_row), proxy_values - gold_values)
     weights = _query_weights(n_queries, n_resamples, seed)  # (resamples, queries)
     resampled = (weights @ per_query).reshape(n_resamples, k, k)
-    level = 1.0 - alpha
     kappas = []
     for name in KAPPA_WEIGHTS:
         disagreement = _weights(confusion.grades, name)
         observed = float(_kappas(confusion.counts.astype(np.float64), disagreement))
         draws = _kappas(resampled, disagreement)
-        kappas.append(AgreementEstimate(observed, *_percentile(draws, alpha, name), level))
+        kappas.append(AgreementEstimate(observed, _percentile(draws, alpha, name)))
     counts_by_grade = per_query.reshape(n_queries, k, k).sum(axis=2)  # documents per gold grade
     resampled_counts = weights @ counts_by_grade
     resampled_sums = weights @ sums
@@ -213,12 +211,11 @@ def judge_agreement(
             continue
         with np.errstate(divide="ignore", invalid="ignore"):
             draws = resampled_sums[:, g] / resampled_counts[:, g]
-        low, high = _percentile(draws, alpha, f"bias at gold grade {grade:g}")
+        interval = _percentile(draws, alpha, f"bias at gold grade {grade:g}")
         biases.append(GradeBias(
             grade=grade, n_documents=n_docs,
             n_queries=int(np.count_nonzero(counts_by_grade[:, g])),
-            mean_difference=AgreementEstimate(float(sums[:, g].sum() / n_docs), low, high,
-                                              level)))
+            mean_difference=AgreementEstimate(float(sums[:, g].sum() / n_docs), interval)))
     return JudgeAgreement(confusion, kappas[0], kappas[1], tuple(biases), n_queries,
                           n_resamples, seed)
 
@@ -238,7 +235,8 @@ def _query_weights(n_queries: int, n_resamples: int, seed: Seed) -> Array:
     return weights
 
 
-def _percentile(draws: Array, alpha: float, what: str) -> tuple[float, float]:
+def _percentile(draws: Array, alpha: float, what: str) -> Interval:
+    """The ``1 - alpha`` percentile interval of the finite ``draws`` (NaN ends when none)."""
     finite = draws[np.isfinite(draws)]
     if finite.size < draws.size:
         warnings.warn(
@@ -249,6 +247,6 @@ def _percentile(draws: Array, alpha: float, what: str) -> tuple[float, float]:
             stacklevel=3,
         )
     if finite.size == 0:
-        return math.nan, math.nan
+        return Interval(math.nan, math.nan, 1.0 - alpha, AGREEMENT_METHOD)
     low, high = np.quantile(finite, [alpha / 2, 1.0 - alpha / 2])
-    return float(low), float(high)
+    return Interval(float(low), float(high), 1.0 - alpha, AGREEMENT_METHOD)

@@ -168,15 +168,8 @@ def _studentized(
         return delta, delta, ()
     means, sds = _resample(values, n_resamples, seed, with_sd=True)
     assert sds is not None
-    shift = means - delta
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t_stats = shift / (sds / np.sqrt(n))
-    # A resample of one repeated value has no spread: its t is +-infinite (0 when it sits on the
-    # mean).
-    no_spread = np.where(shift > 0, np.inf, np.where(shift < 0, -np.inf, 0.0))
-    t_stats = np.where(sds > 0, t_stats, no_spread)
-    t_low, t_high = (_quantile(t_stats, q) for q in (alpha / 2, 1.0 - alpha / 2))
-    low, high = delta - t_high * standard_error, delta - t_low * standard_error
+    t_stats = studentized_draws(means - delta, sds / np.sqrt(n))
+    low, high = studentized_ends(t_stats, delta, standard_error, alpha)
     if math.isinf(low) or math.isinf(high):
         share = float(np.mean(sds == 0))
         return low, high, (Note(
@@ -187,6 +180,28 @@ def _studentized(
             "interval='sign-flip' / 'percentile'",
             SmallSampleWarning),)
     return low, high, ()
+
+
+def studentized_draws(
+    shift: npt.NDArray[np.float64], resampled_se: npt.NDArray[np.float64]
+) -> npt.NDArray[np.float64]:
+    """The bootstrap-t statistics: each resample's mean minus the estimate (``shift``) over its
+    own standard error. A resample with no spread (one repeated value) gets +-infinity, or 0
+    when it sits on the estimate."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t_stats = shift / resampled_se
+    no_spread = np.where(shift > 0, np.inf, np.where(shift < 0, -np.inf, 0.0))
+    return np.where(resampled_se > 0, t_stats, no_spread)
+
+
+def studentized_ends(
+    t_stats: npt.NDArray[np.float64], estimate: float, standard_error: float, alpha: float
+) -> tuple[float, float]:
+    """The ``1 - alpha`` bootstrap-t interval read from ``studentized_draws``: the upper t
+    quantile sets the low end and the lower one the high end; an end reaching an infinite
+    statistic is infinite (`_quantile`)."""
+    t_low, t_high = (_quantile(t_stats, q) for q in (alpha / 2, 1.0 - alpha / 2))
+    return estimate - t_high * standard_error, estimate - t_low * standard_error
 
 
 def _quantile(values: npt.NDArray[np.float64], q: float) -> float:

@@ -27,13 +27,13 @@ boundary; `FCRAdjustment.disagreements` names those cases so that a page can say
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 
 from ranklens.stats.errors import check_probability
-from ranklens.stats.levels import ConfidenceCurve, LevelInterval, t_curve
+from ranklens.stats.levels import ConfidenceCurve, t_curve
 from ranklens.stats.multiple import benjamini_hochberg
 from ranklens.stats.pairing import Deltas
-from ranklens.stats.results import ComparisonResult, at_most
+from ranklens.stats.results import ComparisonResult, Interval, at_most
 
 UNSELECTED_RULE = (
     "unselected comparisons are shown at the selected level 1 - max(R, 1) alpha / m (no "
@@ -43,31 +43,20 @@ UNSELECTED_RULE = (
 
 
 @dataclass(frozen=True)
-class AdjustedInterval:
-    """One comparison's interval after selection: the FCR-adjusted one and the marginal one.
+class AdjustedInterval(Interval):
+    """One comparison's interval after selection: the FCR-adjusted one, to show.
 
-    ``low``/``high`` at ``level`` are what to show; ``marginal_low``/``marginal_high`` the
-    comparison's own ``1 - alpha`` interval (at ``marginal_level``). ``selected`` says whether
-    BH selected it (q-value at most alpha); ``method`` how the adjusted interval was read
-    (`ranklens.stats.levels.CURVE_METHODS`).
+    It is the interval of ``estimate`` at ``level`` (``method``: how it was read,
+    `ranklens.stats.levels.CURVE_METHODS`); ``marginal`` is the comparison's own
+    ``1 - alpha`` interval. ``selected`` says whether BH selected it (q-value at most alpha).
     """
 
+    _: KW_ONLY
     estimate: float
-    low: float
-    high: float
-    level: float
-    method: str
     selected: bool
     p_value: float
     q_value: float
-    marginal_low: float
-    marginal_high: float
-    marginal_level: float
-
-    @property
-    def excludes_zero(self) -> bool:
-        """Whether the adjusted interval leaves 0 out (an end exactly at 0 includes it)."""
-        return self.low > 0.0 or self.high < 0.0
+    marginal: Interval
 
     @property
     def reads_differently(self) -> bool:
@@ -172,11 +161,10 @@ def _curves(
 
 
 def _adjusted(
-    comparison: ComparisonResult, shown: LevelInterval, selected: bool, q_value: float
+    comparison: ComparisonResult, shown: Interval, selected: bool, q_value: float
 ) -> AdjustedInterval:
     return AdjustedInterval(
-        estimate=comparison.delta, low=shown.low, high=shown.high, level=shown.level,
-        method=shown.method, selected=selected, p_value=comparison.p_value, q_value=q_value,
-        marginal_low=comparison.interval.low, marginal_high=comparison.interval.high,
-        marginal_level=1.0 - comparison.alpha,
+        shown.low, shown.high, shown.level, shown.method, estimate=comparison.delta,
+        selected=selected, p_value=comparison.p_value, q_value=q_value,
+        marginal=comparison.interval,
     )

@@ -26,35 +26,15 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from ranklens.stats.bootstrap import _quantile, _resample
+from ranklens.stats.bootstrap import _resample, studentized_draws, studentized_ends
 from ranklens.stats.distributions import t_quantile
 from ranklens.stats.errors import InsufficientSampleError, SmallSampleWarning, check_probability
 from ranklens.stats.pairing import Deltas, as_deltas, sample_sd
-from ranklens.stats.results import ComparisonResult, Seed
+from ranklens.stats.results import ComparisonResult, Interval, Seed
 from ranklens.stats.sign_flip import MAX_SIGN_FLIP_N, bounded_from, pattern_ends
 
 CURVE_METHODS = ("percentile", "studentized", "sign-flip", "t")
 """The intervals a curve can be read from: the three of `compare`, and the t-interval."""
-
-
-@dataclass(frozen=True)
-class LevelInterval:
-    """An estimate with its interval at ``level`` (0.95 for a 95% interval) and how it was made.
-
-    ``method`` is one of `CURVE_METHODS`. It says how precisely the estimate is measured; it
-    tests nothing.
-    """
-
-    estimate: float
-    low: float
-    high: float
-    level: float
-    method: str
-
-    @property
-    def excludes_zero(self) -> bool:
-        """Whether 0 lies outside the interval (an end exactly at 0 includes it)."""
-        return self.low > 0.0 or self.high < 0.0
 
 
 @dataclass(frozen=True, eq=False)
@@ -75,8 +55,9 @@ class ConfidenceCurve:
     draws: npt.NDArray[np.float64] = field(default_factory=lambda: np.empty(0), repr=False)
     draws_high: npt.NDArray[np.float64] = field(default_factory=lambda: np.empty(0), repr=False)
 
-    def interval(self, alpha: float) -> LevelInterval:
-        """The ``1 - alpha`` interval, read from the stored draws (nothing is drawn).
+    def interval(self, alpha: float) -> Interval:
+        """The ``1 - alpha`` interval of ``estimate``, read from the stored draws (nothing is
+        drawn); ``method`` is the curve's, one of `CURVE_METHODS`.
 
         An end that cannot be bounded at this level is infinite, with a `SmallSampleWarning`,
         as the interval functions themselves do.
@@ -92,7 +73,7 @@ class ConfidenceCurve:
                 SmallSampleWarning,
                 stacklevel=2,
             )
-        return LevelInterval(self.estimate, low, high, 1.0 - alpha, self.method)
+        return Interval(low, high, 1.0 - alpha, self.method)
 
     @classmethod
     def for_comparison(
@@ -184,11 +165,7 @@ def confidence_curve(
         return curve(n_resamples, seed)
     means, sds = _resample(values, n_resamples, seed, with_sd=True)
     assert sds is not None
-    shift = means - estimate
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t_stats = shift / (sds / np.sqrt(n))
-    no_spread = np.where(shift > 0, np.inf, np.where(shift < 0, -np.inf, 0.0))
-    return curve(n_resamples, seed, np.where(sds > 0, t_stats, no_spread))
+    return curve(n_resamples, seed, studentized_draws(means - estimate, sds / np.sqrt(n)))
 
 
 def t_curve(comparison: ComparisonResult) -> ConfidenceCurve:
@@ -222,5 +199,4 @@ def _ends(curve: ConfidenceCurve, alpha: float) -> tuple[float, float]:
         return float(low), float(high)
     if curve.standard_error == 0.0:
         return estimate, estimate
-    t_low, t_high = (_quantile(curve.draws, q) for q in (alpha / 2, 1.0 - alpha / 2))
-    return estimate - t_high * curve.standard_error, estimate - t_low * curve.standard_error
+    return studentized_ends(curve.draws, estimate, curve.standard_error, alpha)

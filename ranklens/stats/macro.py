@@ -29,12 +29,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ranklens.stats.bootstrap import _quantile, _resample
+from ranklens.stats.bootstrap import _resample, studentized_draws, studentized_ends
 from ranklens.stats.chunking import seed_sequence
 from ranklens.stats.errors import InsufficientSampleError, check_probability
 from ranklens.stats.pairing import Deltas, as_deltas, sample_sd
 from ranklens.stats.permutation import permutation_test
-from ranklens.stats.results import Seed
+from ranklens.stats.results import Interval, Seed
 
 MACRO_INTERVALS = ("studentized", "percentile")
 _MACRO_STREAM = 33  # purpose tag: the per-collection streams spawned from the caller's seed
@@ -51,18 +51,16 @@ class CollectionMean:
 
 @dataclass(frozen=True)
 class MacroComparison:
-    """Macro average of B - A over collections, its ``level`` interval and p-value.
+    """Macro average of B - A over collections, its interval and p-value.
 
     ``estimate`` is the mean of ``per_collection`` means (collections in name order);
-    ``pooled`` the mean over all queries pooled. ``method`` says which interval;
+    ``pooled`` the mean over all queries pooled. ``interval`` is the ``1 - alpha`` stratified
+    bootstrap interval of ``estimate`` (its ``method`` "percentile" or "studentized");
     ``p_value`` is the stratified sign-flip permutation p-value (module docstring).
     """
 
     estimate: float
-    low: float
-    high: float
-    level: float
-    method: str
+    interval: Interval
     p_value: float
     pooled: float
     per_collection: tuple[CollectionMean, ...]
@@ -125,7 +123,7 @@ def macro_compare(
         low, high = _studentized(strata, draws, estimate, macro_draws, alpha)
     weighted = np.concatenate([values / (c * values.size) for values in strata])
     return MacroComparison(
-        estimate=estimate, low=low, high=high, level=1.0 - alpha, method=interval,
+        estimate=estimate, interval=Interval(low, high, 1.0 - alpha, interval),
         p_value=permutation_test(weighted, n_permutations=n_permutations, seed=seed),
         pooled=float(np.concatenate(strata).mean()),
         per_collection=tuple(CollectionMean(name, values.size, float(values.mean()))
@@ -146,9 +144,5 @@ def _studentized(
         sds**2 / values.size for values, (_, sds) in zip(strata, draws, strict=True)
         if sds is not None)
     resampled_se = np.sqrt(resampled_variance) / c
-    shift = macro_draws - estimate
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t_stats = np.where(resampled_se > 0, shift / resampled_se,
-                           np.where(shift > 0, np.inf, np.where(shift < 0, -np.inf, 0.0)))
-    t_low, t_high = (_quantile(t_stats, q) for q in (alpha / 2, 1.0 - alpha / 2))
-    return estimate - t_high * standard_error, estimate - t_low * standard_error
+    t_stats = studentized_draws(macro_draws - estimate, resampled_se)
+    return studentized_ends(t_stats, estimate, standard_error, alpha)

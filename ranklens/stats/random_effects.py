@@ -45,6 +45,7 @@ import numpy.typing as npt
 
 from ranklens.stats.distributions import t_quantile, t_two_sided
 from ranklens.stats.errors import InsufficientSampleError, check_probability
+from ranklens.stats.results import Interval, at_most
 
 Array = npt.NDArray[np.float64]
 RANDOM_EFFECTS_METHOD = "random-effects t (Satterthwaite df)"
@@ -94,28 +95,32 @@ class VarianceComponents:
 class NewRunEstimate:
     """The difference B - A of expected metric over seeds and queries: a new training run.
 
-    ``low``/``high`` is the ``level`` interval (``method``: random-effects t with
-    Satterthwaite's ``df``); ``p_value`` is two-sided against no difference, from the same t.
+    ``interval`` is its ``1 - alpha`` interval (method: random-effects t with Satterthwaite's
+    ``df``), whose ends read as ``low``/``high`` too; ``p_value`` is two-sided against no
+    difference, from the same t.
     """
 
     estimate: float
-    low: float
-    high: float
-    level: float
-    method: str
+    interval: Interval
     p_value: float
     standard_error: float
     df: float
 
     @property
+    def low(self) -> float:
+        return self.interval.low
+
+    @property
+    def high(self) -> float:
+        return self.interval.high
+
+    @property
     def alpha(self) -> float:
-        return 1.0 - self.level
+        return 1.0 - self.interval.level
 
     @property
     def significant(self) -> bool:
         """p-value at most alpha (the interval then excludes 0: both come from one t)."""
-        from ranklens.stats.results import at_most
-
         return at_most(self.p_value, self.alpha)
 
 
@@ -186,8 +191,8 @@ def new_run_estimate(values_a: Array, values_b: Array, *, alpha: float = 0.05) -
         half = t_quantile(1.0 - alpha / 2.0, df) * standard_error
         low, high = estimate - half, estimate + half
         p_value = t_two_sided(estimate / standard_error, df)
-    return NewRunEstimate(estimate, low, high, 1.0 - alpha, RANDOM_EFFECTS_METHOD, p_value,
-                          standard_error, df)
+    interval = Interval(low, high, 1.0 - alpha, RANDOM_EFFECTS_METHOD)
+    return NewRunEstimate(estimate, interval, p_value, standard_error, df)
 
 
 def variance_components(values_a: Array, values_b: Array) -> VarianceComponents:

@@ -33,7 +33,10 @@ class Interval:
     """An interval estimate: ``[low, high]`` at confidence ``level`` (``1 - alpha``), and the
     ``method`` that made it. The one interval type of ranklens: the comparison's interval of
     the mean difference (`MeanDifferenceInterval`), the t-interval (`TTest.interval`), the
-    PPI++ interval (`PPIComparison.interval`) and the proxy's bias (``ProxyBias.interval``).
+    PPI++ interval (`PPIComparison.interval`), the proxy's bias (``ProxyBias.interval``), an
+    interval read at another level (`ConfidenceCurve.interval`), the FCR-adjusted one
+    (`AdjustedInterval`), the new training run's (`NewRunEstimate.interval`), the macro
+    average's (`MacroComparison.interval`) and the judge check's (`AgreementEstimate.interval`).
 
     It says how precisely a quantity is measured; it tests nothing. An end that cannot be
     bounded is infinite, never a large finite placeholder.
@@ -50,6 +53,11 @@ class Interval:
     @property
     def width(self) -> float:
         return self.high - self.low
+
+    @property
+    def excludes_zero(self) -> bool:
+        """Whether 0 lies outside the interval (an end exactly at 0 includes it)."""
+        return self.low > 0.0 or self.high < 0.0
 
 
 @dataclass(frozen=True)

@@ -10,11 +10,17 @@ import pytest
 from ranklens.data import MetricResult
 from ranklens.ppi.analysis import ProxyBias
 from ranklens.stats import (
+    AdjustedInterval,
     BootstrapInterval,
     Interval,
     MeanDifferenceInterval,
     PPIComparison,
     compare,
+    confidence_curve,
+    fcr_adjust,
+    judge_agreement,
+    macro_compare,
+    new_run_estimate,
     paired_bootstrap,
     paired_t_test,
 )
@@ -82,3 +88,43 @@ def test_paired_t_test_interval_matches_its_fields() -> None:
     test = paired_t_test(np.array([0.1, 0.2, 0.0, 0.3, 0.1]), alpha=0.05)
     assert test.interval.contains(test.delta)
     assert test.interval.low == test.low and test.interval.high == test.high
+
+
+def test_the_new_modules_answer_with_the_one_type(rng: np.random.Generator) -> None:
+    """Curves, FCR, the new training run, the macro average and the judge check: each interval
+    is an `Interval`, with the numbers its own fields used to carry."""
+    deltas = rng.normal(0.02, 0.05, 60)
+    curve = confidence_curve(deltas, method="t")
+    at_90 = curve.interval(0.10)
+    direct = paired_t_test(deltas, alpha=0.10)
+    assert isinstance(at_90, Interval) and at_90.method == "t"
+    assert (at_90.low, at_90.high) == pytest.approx((direct.low, direct.high), abs=1e-14)
+    assert at_90.level == pytest.approx(0.9, abs=1e-15)
+
+    a, b = _results(60, 0.02)
+    comparison = compare(a, b, n_resamples=300, n_permutations=300)
+    shown = fcr_adjust([comparison]).intervals[0]
+    assert isinstance(shown, Interval) and isinstance(shown, AdjustedInterval)
+    assert shown.marginal == comparison.interval  # one selected of one: the level is 1 - alpha
+    assert shown.level == pytest.approx(comparison.interval.level, abs=1e-15)
+    assert shown.excludes_zero == (shown.low > 0 or shown.high < 0)
+
+    runs_a = rng.normal(0.4, 0.1, (40, 3))
+    new_run = new_run_estimate(runs_a, runs_a + 0.01 + rng.normal(0, 0.02, (40, 3)))
+    assert isinstance(new_run.interval, Interval)
+    assert (new_run.low, new_run.high) == (new_run.interval.low, new_run.interval.high)
+    assert new_run.interval.level == 0.95 and new_run.alpha == pytest.approx(0.05, abs=1e-15)
+
+    macro = macro_compare({"x": deltas[:30], "y": deltas[30:]}, n_resamples=200,
+                          n_permutations=200, alpha=0.1)
+    assert isinstance(macro.interval, Interval) and macro.interval.method == "studentized"
+    assert macro.interval.level == pytest.approx(0.9, abs=1e-15)
+    assert macro.interval.contains(macro.estimate)
+
+    queries = np.repeat(np.arange(20), 5)
+    gold = rng.integers(0, 3, queries.size)
+    judge = judge_agreement(queries, gold, np.clip(gold + rng.integers(-1, 2, gold.size), 0, 2),
+                            n_resamples=200)
+    assert isinstance(judge.kappa_linear.interval, Interval)
+    assert judge.kappa_linear.interval.level == 0.95
+    assert judge.kappa_linear.interval.method == "bootstrap percentile over queries"

@@ -79,12 +79,13 @@ def test_judge_agreement_against_a_direct_query_bootstrap(rng: np.random.Generat
         zero = picked[gold[picked] == 0]
         bias_at_0.append(float(np.mean(proxy[zero] - gold[zero])))
     low, high = np.quantile(direct, [0.025, 0.975])
-    assert (result.kappa_linear.low, result.kappa_linear.high) == pytest.approx((low, high),
-                                                                               rel=1e-10)
+    kappa = result.kappa_linear.interval
+    assert (kappa.low, kappa.high) == pytest.approx((low, high), rel=1e-10)
     first = result.bias_by_grade[0]
     assert first.grade == 0.0 and first.n_documents == int(np.sum(gold == 0))
     assert first.mean_difference.estimate == pytest.approx(float(np.mean(proxy[gold == 0])))
-    assert (first.mean_difference.low, first.mean_difference.high) == pytest.approx(
+    bias = first.mean_difference.interval
+    assert (bias.low, bias.high) == pytest.approx(
         tuple(np.quantile(bias_at_0, [0.025, 0.975])), rel=1e-10)
     # lenient judge (+0.3 offset), clipped at the top grade: over-grades the bottom grades
     assert first.mean_difference.estimate > 0 > result.bias_by_grade[-1].mean_difference.estimate
@@ -100,7 +101,7 @@ def test_query_resampling_is_wider_than_pretending_documents_are_independent(
                                   seed=1).kappa_linear
     assert by_query.estimate == by_document.estimate
     # measured 1.50x here (a per-query judge offset of sd 0.7); 1.0x if documents were independent
-    assert (by_query.high - by_query.low) > 1.3 * (by_document.high - by_document.low)
+    assert by_query.interval.width > 1.3 * by_document.interval.width
 
 
 def test_degenerate_inputs() -> None:

@@ -77,11 +77,11 @@ def test_levels_and_intervals_against_a_direct_implementation(rng: np.random.Gen
         direct = paired_bootstrap(d, interval="studentized", alpha=r * 0.05 / 10,
                                   n_resamples=2000, seed=comparison.interval.seed)
         assert (item.low, item.high) == (direct.low, direct.high)
-        assert (item.marginal_low, item.marginal_high) == (
+        assert (item.marginal.low, item.marginal.high) == (
             comparison.interval.low, comparison.interval.high)
         assert item.level == adjusted.level and item.method == "studentized"
         # wider than the marginal 95% interval, around the same estimate
-        assert item.low < item.marginal_low and item.high > item.marginal_high
+        assert item.low < item.marginal.low and item.high > item.marginal.high
     assert adjusted.disagreements == tuple(
         i for i, item in enumerate(adjusted.intervals)
         if (item.low > 0 or item.high < 0) != item.selected)
@@ -163,7 +163,7 @@ def test_small_segments_keep_their_sign_flip_interval(rng: np.random.Generator) 
     for comparison, d, item in zip(comparisons, deltas, adjusted.intervals, strict=True):
         exact = sign_flip_interval(d, alpha=max(r, 1) * 0.05 / 3)
         assert (item.method, item.low, item.high) == ("sign-flip", exact.low, exact.high)
-        assert (item.marginal_low, item.marginal_high) == (
+        assert (item.marginal.low, item.marginal.high) == (
             comparison.interval.low, comparison.interval.high)
 
 

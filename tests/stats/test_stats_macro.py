@@ -44,15 +44,15 @@ def test_macro_against_a_direct_stratified_bootstrap(collections: dict[str, np.n
     percentile = macro_compare(collections, interval="percentile", n_resamples=n_resamples,
                                n_permutations=2000, seed=9)
     assert percentile.estimate == pytest.approx(estimate, rel=1e-14)
-    assert (percentile.low, percentile.high) == pytest.approx(
+    assert (percentile.interval.low, percentile.interval.high) == pytest.approx(
         tuple(np.quantile(macro_draws, [0.025, 0.975])), rel=1e-10)
     # bootstrap-t: each resample studentized by its own stratified standard error
     se = np.sqrt(sum(collections[n].var(ddof=1) / collections[n].size for n in names)) / 3
     se_star = np.sqrt(sum(r.var(axis=1, ddof=1) / r.shape[1] for r in resampled)) / 3
     t_low, t_high = np.quantile((macro_draws - estimate) / se_star, [0.025, 0.975])
     studentized = macro_compare(collections, n_resamples=n_resamples, n_permutations=2000, seed=9)
-    assert studentized.method == "studentized"
-    assert (studentized.low, studentized.high) == pytest.approx(
+    assert studentized.interval.method == "studentized"
+    assert (studentized.interval.low, studentized.interval.high) == pytest.approx(
         (estimate - t_high * se, estimate - t_low * se), rel=1e-9)
     # the pooled mean is what one collection of 700 makes of it
     assert studentized.pooled == pytest.approx(np.concatenate(list(collections.values())).mean())
@@ -77,7 +77,7 @@ def test_bad_collections_are_refused() -> None:
     with pytest.raises(ValueError, match="interval must be"):
         macro_compare({"a": np.ones(5)}, interval="auto")
     flat = macro_compare({"a": np.full(5, 0.1), "b": np.full(8, 0.1)}, n_resamples=50)
-    assert (flat.low, flat.high) == (pytest.approx(0.1), pytest.approx(0.1))
+    assert (flat.interval.low, flat.interval.high) == (pytest.approx(0.1), pytest.approx(0.1))
 
 
 @pytest.mark.slow

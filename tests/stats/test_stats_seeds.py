@@ -85,7 +85,8 @@ def test_new_run_against_a_direct_computation(seeded: tuple[np.ndarray, np.ndarr
     assert result.df == pytest.approx(direct["df"], rel=1e-10)
     assert (result.low, result.high) == pytest.approx((direct["low"], direct["high"]), rel=1e-9)
     assert result.p_value == pytest.approx(direct["p"], rel=1e-8)
-    assert result.level == 0.95 and result.method.startswith("random-effects t")
+    assert result.interval.level == 0.95
+    assert result.interval.method.startswith("random-effects t")
     components = variance_components(a, b)
     assert components.query_part == pytest.approx(direct["query_part"], rel=1e-10)
     assert components.seed_part == pytest.approx(direct["seed_part"], rel=1e-10)
