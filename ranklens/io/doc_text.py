@@ -71,7 +71,7 @@ def detect_layout(name: str, head: bytes, format: str, columns: Mapping[str, str
     first = lines[index]
     if format == "jsonl" or (format == "auto" and first.lstrip().startswith("{")):
         return _jsonl_layout(name, first, index + 1, columns)
-    if first.lstrip().startswith("["):
+    if first.lstrip().startswith("[") and "\t" not in first:  # a TSV id may start with "["
         raise InputError(name, "is a JSON array, not JSON Lines",
                          hint="write one JSON object per line (JSONL)")
     if format == "tsv" or (format == "auto" and "\t" in first):

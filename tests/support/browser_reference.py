@@ -35,12 +35,14 @@ def cli_compare(run_a: Path, run_b: Path, *candidates: Path, qrels: Path | None 
 
 def cli_ppi(run_a: Path, run_b: Path, *, proxy: Path, gold: Path,
             metric: str = "nDCG@10") -> dict:
-    """``ranklens ppi --format json`` on these files (the console script, a subprocess)."""
+    """The analysis ``ranklens ppi --format json`` writes for these files (the console script,
+    a subprocess): the payload's ``analysis`` part."""
     command = [str(CLI), "ppi", str(run_a), str(run_b), "--proxy-qrels", str(proxy),
                "--gold-qrels", str(gold), "--metric", metric, "--format", "json"]
     done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    analysis: dict = json.loads(done.stdout)["analysis"]
+    return analysis
 
 
 def segment_counts(segments: Path, column: str) -> Counter[str]:
