@@ -15,10 +15,12 @@ import pandas as pd
 import streamlit as st
 
 from ranklens.app import markup
+from ranklens.app.segment_intervals import choose_intervals, show_interval_notes
 from ranklens.charts import run_colour
 from ranklens.compare import charts, columns, coverage_words, views
+from ranklens.compare.fcr import IntervalChoice
 from ranklens.compare.report import Report
-from ranklens.compare.segments import INTERVALS_NOTE, MetricComparison
+from ranklens.compare.segments import MetricComparison
 from ranklens.compare.words import (
     family_sentence,
     leaderboard_summary,
@@ -216,18 +218,23 @@ def show_segments(report: Report, metric: str, scope: str = "") -> None:
         st.subheader("Overall interval", anchor=False)
         st.caption("Pick a segment column in the sidebar (with a segment map) to see where "
                    "the difference comes from.")
+    intervals = choose_intervals(comparison, f"{metric}{scope}")
     chart = charts.forest_plot(table, metric=metric, run_names=run_names,
-                               alpha=comparison.overall.alpha)
+                               alpha=comparison.overall.alpha, intervals=intervals)
     st.altair_chart(chart, width="stretch", key=f"forest:{metric}{scope}")
-    st.caption(INTERVALS_NOTE)
-    show_segment_table(table, metric, run_names, comparison.segment_column, scope)
+    show_interval_notes(as_shown(comparison), intervals)
+    show_segment_table(table, metric, run_names, comparison.segment_column, scope, intervals)
 
 
 def show_segment_table(table: pd.DataFrame, metric: str, run_names: tuple[str, str],
-                       segment_column: str | None, key: str = "") -> None:
+                       segment_column: str | None, key: str = "",
+                       intervals: IntervalChoice = "marginal") -> None:
     name_a, name_b = run_names
     number = number_column
-    shown = columns.display_frame(table, columns.SEGMENT_COLUMNS).assign(
+    drawn = views.shown_intervals(table, intervals)  # the Interval column: what the plot draws
+    shown = columns.display_frame(drawn.assign(ci_low=drawn["shown_low"],
+                                               ci_high=drawn["shown_high"]),
+                                  columns.SEGMENT_COLUMNS).assign(
         finding_short=[views.short_finding(f, who="B ") for f in table["finding"]])
     st.dataframe(
         shown, hide_index=True, key=f"table:{metric}{key}", placeholder="\u2014",
@@ -244,8 +251,10 @@ def show_segment_table(table: pd.DataFrame, metric: str, run_names: tuple[str, s
             "delta": number("B \u2212 A", "%+.4f", width=70),
             "ci_text": st.column_config.TextColumn(
                 "Interval", width=text_width(shown["ci_text"], 135),
-                help="Confidence interval of B \u2212 A (the interval card above says "
-                     "which kind)"),
+                help=("FCR-adjusted interval of B \u2212 A for the segments (the caption "
+                      "above says at which level), marginal for the overall row"
+                      if intervals == "fcr" else "Confidence interval of B \u2212 A (the "
+                      "interval card above says which kind)")),
             # p and q as every page and export writes them (ranklens.formats.format_p): one
             # format per column, never 6.08e-116 beside 0.0000111
             "q_value_text": st.column_config.TextColumn(

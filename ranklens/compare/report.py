@@ -29,6 +29,7 @@ import numpy as np
 from ranklens import __version__, codec
 from ranklens.compare.coverage import Coverage
 from ranklens.compare.family import FamilyComparison, PairRow, run_key, run_role
+from ranklens.compare.macro import MacroSection, candidate_sections
 from ranklens.compare.segments import MetricComparison, SegmentRow
 from ranklens.health import HealthReport
 from ranklens.stats import ComparisonResult
@@ -92,6 +93,8 @@ class Report:
     candidate_coverage: tuple[Coverage | None, ...] = ()
     # the health checks of the inputs (ranklens.health); None in reports written before them
     health: HealthReport | None = None
+    # several collections (issue 32): the macro average per metric and candidate
+    macro: tuple[MacroSection, ...] = ()
 
     @property
     def metrics(self) -> tuple[str, ...]:
@@ -154,6 +157,7 @@ class Report:
             kind=self.kind,
             coverage=self.coverage_of(candidate),
             health=None if self.health is None else self.health.for_pair(candidate),
+            macro=candidate_sections(self.macro, candidate),
         )
 
     def coverage_of(self, candidate: int) -> Coverage | None:
@@ -260,9 +264,12 @@ def _result_from_dict(data: Mapping[str, Any]) -> ComparisonResult:
 # of the JSON reports have been written in since schema 1, so their bytes do not change.
 codec.register(ComparisonResult, codec.Form(to_plain=_result_to_dict,
                                             from_plain=_result_from_dict))
-codec.register(SegmentRow, codec.Form(order=("segment", "n_queries", "note", "result")))
-# candidate and overall_family are written only with several candidates
-codec.register(MetricComparison, codec.Form(omit_default=("candidate", "overall_family")))
+# fcr (the FCR-adjusted interval, issue 32) is written only where there is one
+codec.register(SegmentRow, codec.Form(order=("segment", "n_queries", "note", "result"),
+                                      omit_default=("fcr",)))
+# candidate and overall_family are written only with several candidates, fcr with segments
+codec.register(MetricComparison, codec.Form(omit_default=("candidate", "overall_family",
+                                                          "fcr")))
 codec.register(PairRow, codec.Form(order=("a", "b", "adjusted_p", "result")))
 codec.register(FamilyComparison, codec.Form(
     order=("metric", "family", "method", "n_queries", "missing", "policy", "n_permutations",
@@ -271,5 +278,5 @@ codec.register(HealthReport, codec.Form(to_plain=HealthReport.to_dict,
                                         from_plain=HealthReport.from_dict))
 codec.register(Report, codec.Form(
     order=("kind", "version", "run_names", "params", "inputs", "comparisons", "per_query",
-           "warnings", "coverage", "families", "candidate_coverage", "health"),
-    omit_default=("coverage", "families", "candidate_coverage", "health")))
+           "warnings", "coverage", "families", "candidate_coverage", "health", "macro"),
+    omit_default=("coverage", "families", "candidate_coverage", "health", "macro")))

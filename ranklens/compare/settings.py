@@ -71,6 +71,8 @@ class CompareSettings:
     q_family: QFamily = _FAMILY.q_family
     # drop documents whose id is the query's before scoring, as BEIR does (ranklens.health)
     drop_self_retrieval: bool = False
+    # the segment column that names each query's test collection (ranklens.compare.macro)
+    collection_column: str | None = None
 
     def __post_init__(self) -> None:
         self.family_options()  # checks the statistics' options and the family's
@@ -133,4 +135,6 @@ def settings_dict(settings: CompareSettings, run_names: Sequence[str]) -> dict[s
             data.pop(name)
     if not settings.drop_self_retrieval:  # written only when asked: older reports read alike
         data.pop("drop_self_retrieval")
+    if settings.collection_column is None:  # the same
+        data.pop("collection_column")
     return data

@@ -21,9 +21,12 @@ from collections.abc import Callable, Sequence
 
 from ranklens.compare import columns, coverage_words
 from ranklens.compare.columns import MARK, Column
+from ranklens.compare.fcr import disagreement_sentence, fcr_caption, level_text
+from ranklens.compare.macro import MacroSection, candidate_sections
+from ranklens.compare.macro_views import macro_csv_rows, macro_markdown_lines, macro_text_lines
 from ranklens.compare.report import Report, result_row
-from ranklens.compare.segments import INTERVALS_NOTE, MetricComparison, SegmentRow
-from ranklens.compare.views import leaderboard_table, pairs_table
+from ranklens.compare.segments import MetricComparison, SegmentRow
+from ranklens.compare.views import interval_levels, leaderboard_table, pairs_table
 from ranklens.compare.words import (
     caveat,
     effect_size_note,
@@ -45,7 +48,10 @@ CSV_COLUMNS = (  # where the row has a segment, and then columns of `result_row`
     "metric", "segment_column", "segment", "n_queries", "mean_a", "mean_b", "delta",
     "ci_low", "ci_high", "p_value", "q_value", "significant", "t_p_value", "t_ci_low",
     "t_ci_high", "wins", "ties", "losses", "effect_size", "alpha", "interval", "note",
+    "ci_level", "fcr_low", "fcr_high", "fcr_level",
 )
+"""``ci_low``/``ci_high`` are the marginal interval at ``ci_level``, ``fcr_low``/``fcr_high``
+the segment's FCR-adjusted one at ``fcr_level`` (empty where there is none)."""
 
 
 def render(report: Report, fmt: str) -> str:
@@ -73,7 +79,8 @@ def segment_records(comparison: MetricComparison) -> list[dict[str, object]]:
     `ranklens.compare.columns.SEGMENT_COLUMNS`; a too-small segment has its size, its note and
     None numbers (dashes)."""
     return [{**(_NO_RESULT if row.result is None else result_row(row.result)),
-             "segment": row.segment, "n_queries": row.n_queries, "note": row.note}
+             "segment": row.segment, "n_queries": row.n_queries, "note": row.note,
+             **interval_levels(row)}
             for row in comparison.rows]
 
 
@@ -84,7 +91,9 @@ def segment_cells(comparison: MetricComparison, run_names: tuple[str, str], *,
     Plain text leaves out the mark and note columns when no row has one; Markdown keeps them
     and heads the mark column "sig.".
     """
-    shown = list(columns.pick(columns.SEGMENT_COLUMNS, columns.SEGMENT_TEXT))
+    has_fcr = any(row.fcr is not None for row in comparison.segments)
+    shown = [c for c in columns.pick(columns.SEGMENT_COLUMNS, columns.SEGMENT_TEXT)
+             if has_fcr or c.key != "fcr"]
     rows = columns.cells(shown, segment_records(comparison))
     if not markdown:
         kept = [i for i, c in enumerate(shown)
@@ -96,8 +105,14 @@ def segment_cells(comparison: MetricComparison, run_names: tuple[str, str], *,
 
 
 def _names(comparison: MetricComparison, run_names: tuple[str, str]) -> dict[str, object]:
+    fcr = "" if comparison.fcr is None else level_text(comparison.fcr.level)
     return {"a": run_names[0], "b": run_names[1], "segment": comparison.segment_column or "segment",
-            "level": round(100 * (1 - comparison.overall.alpha))}
+            "level": round(100 * (1 - comparison.overall.alpha)), "fcr_level": fcr}
+
+
+def _interval_notes(comparison: MetricComparison) -> list[str]:
+    """Which segment intervals the table shows, and where one reads differently from its q."""
+    return [t for t in (fcr_caption(comparison), disagreement_sentence(comparison)) if t]
 
 
 def _sig(shown: list[Column], header: list[str]) -> list[str]:
@@ -195,6 +210,8 @@ def render_text(report: Report, width: int = 100) -> str:
     Several candidates: the leaderboards first, then each candidate's tables and verdicts.
     """
     out: list[str] = health_words.text_lines(report.health, width)
+    for pair_names, sections in macro_parts(report):  # several collections lead (issue 32)
+        out += macro_text_lines(sections, pair_names, width)
     if report.several:
         for metric in report.metrics:
             out.extend(_leaderboard_text(report, metric, width))
@@ -230,8 +247,8 @@ def _metric_sections(report: Report, width: int, n_candidates: int = 1) -> list[
         out.extend(aligned_table(comparison, report.pair_names))
         out.append("")
         out.append(_settings_line(comparison, n_candidates))
-        if comparison.segments:
-            out.append(INTERVALS_NOTE)
+        for note in _interval_notes(comparison):
+            out.extend(textwrap.wrap(note, width))
         out.append("")
         for sentence in _verdict(comparison, report.pair_names, report):
             out.extend(textwrap.wrap(sentence, width) or [""])
@@ -325,11 +342,14 @@ def render_markdown(report: Report) -> str:
     if not report.several:
         name_a, name_b = report.pair_names
         out = [f"# {name_b} vs {name_a}", "", *health_words.markdown_lines(report.health),
+               *macro_markdown_lines(report.macro, report.pair_names),
                *_markdown_sections(report, "##")]
     else:
         names = report.run_names
         out = [f"# {len(report.candidates)} candidates vs {names[0]}", "",
                *health_words.markdown_lines(report.health)]
+        for pair_names, sections in macro_parts(report):
+            out += macro_markdown_lines(sections, pair_names)
         for metric in report.metrics:
             _, header, rows = leaderboard_cells(report, metric, markdown=True)
             out += [f"## Leaderboard: {metric}", "", *markdown_table(header, rows), ""]
@@ -360,8 +380,8 @@ def _markdown_sections(report: Report, level: str, n_candidates: int = 1) -> lis
         _, header, cells = segment_cells(comparison, report.pair_names, markdown=True)
         out += markdown_table(header, cells)
         out += ["", f"_{_settings_line(comparison, n_candidates)}_", ""]
-        if comparison.segments:
-            out += [INTERVALS_NOTE, ""]
+        for note in _interval_notes(comparison):
+            out += [note, ""]
         for sentence in _verdict(comparison, report.pair_names, report):
             out += [sentence, ""]
         if health_words.withholds(report.health):
@@ -401,7 +421,8 @@ def _csv_values(comparison: MetricComparison, row: SegmentRow) -> list[object]:
     """The `CSV_COLUMNS` of one row, from `result_row`; empty cells where there is none."""
     values: dict[str, object] = {} if row.result is None else result_row(row.result)
     values.update(metric=comparison.metric, segment_column=comparison.segment_column or "",
-                  segment=row.segment, n_queries=row.n_queries, note=row.note)
+                  segment=row.segment, n_queries=row.n_queries, note=row.note,
+                  **{k: "" if v is None else v for k, v in interval_levels(row).items()})
     if values.get("q_value") is None:
         values["q_value"] = ""
     return [values.get(column, "") for column in CSV_COLUMNS]
@@ -427,6 +448,26 @@ MULTI_CSV_COLUMNS = ("baseline", "candidate", *CSV_COLUMNS, "adjusted_p",
 family-adjusted p on each overall row, and the row's judgement coverage."""
 
 
+def macro_parts(report: Report) -> list[tuple[tuple[str, str], tuple[MacroSection, ...]]]:
+    """Each candidate's run names and macro sections (one pair for two runs; none without
+    collections)."""
+    if not report.macro:
+        return []
+    names = report.run_names
+    return [((names[0], names[j]), candidate_sections(report.macro, j))
+            for j in report.candidates]
+
+
+def _with_macro_csv(report: Report, text: str) -> str:
+    """The CSV, and after a blank line the collections' table (`macro_csv_rows`)."""
+    rows = macro_csv_rows(report.macro)
+    if not rows:
+        return text
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerows(rows)
+    return text + "\n" + buffer.getvalue()
+
+
 def render_csv(report: Report) -> str:
     """One row per metric and segment (overall first), full-precision numbers, a header;
     the last columns are the row's judgement coverage (`COVERAGE_CSV_COLUMNS`).
@@ -445,7 +486,7 @@ def render_csv(report: Report) -> str:
             for row in comparison.rows:
                 writer.writerow([*_csv_values(comparison, row),
                                  *cells.get(row.segment, _NO_COVERAGE), health])
-        return buffer.getvalue()
+        return _with_macro_csv(report, buffer.getvalue())
     names = report.run_names
     writer.writerow(MULTI_CSV_COLUMNS)
     for comparison in report.comparisons:
@@ -465,4 +506,4 @@ def render_csv(report: Report) -> str:
             writer.writerow([names[pair.a], names[pair.b],
                              *_csv_values(alone, alone.rows[0]), pair.adjusted_p,
                              *_NO_COVERAGE, ""])
-    return buffer.getvalue()
+    return _with_macro_csv(report, buffer.getvalue())

@@ -30,8 +30,11 @@ from ranklens.stats.results import at_most
 SEGMENT_COLUMNS = (  # where the row is, what it says, and columns of `result_row`
     "segment", "overall", "n_queries", "mean_a", "mean_b", "delta", "ci_low", "ci_high",
     "p_value", "t_p_value", "q_value", "significant", "finding", "wins", "ties", "losses",
-    "effect_size", "note",
+    "effect_size", "note", "ci_level", "fcr_low", "fcr_high", "fcr_level",
 )
+"""``ci_low``/``ci_high`` are the marginal interval at ``ci_level``; ``fcr_low``/``fcr_high``
+the FCR-adjusted one at ``fcr_level`` (`ranklens.compare.fcr`; NaN where there is none: the
+overall row, a too-small segment, a report without them)."""
 
 # What a row says, in words: the legend of the forest plot and a column of the table.
 BETTER = "{b} better"
@@ -98,9 +101,32 @@ def _record(row: SegmentRow, is_overall: bool, run_names: tuple[str, str]) -> di
         {"significant": False, "wins": 0, "ties": 0, "losses": 0} if result is None
         else result_row(result))
     values.update(segment=OVERALL if is_overall else row.segment, overall=is_overall,
-                  n_queries=row.n_queries, finding=finding(result, run_names), note=row.note)
+                  n_queries=row.n_queries, finding=finding(result, run_names), note=row.note,
+                  **interval_levels(row))
     return {column: math.nan if values.get(column) is None else values[column]
             for column in SEGMENT_COLUMNS}
+
+
+def interval_levels(row: SegmentRow) -> dict[str, float | None]:
+    """A row's interval levels and its FCR-adjusted interval: ``ci_level`` (the marginal
+    interval's), ``fcr_low``, ``fcr_high``, ``fcr_level`` (None where there is none)."""
+    result, fcr = row.result, row.fcr
+    return {"ci_level": None if result is None else result.interval.level,
+            "fcr_low": None if fcr is None else fcr.low,
+            "fcr_high": None if fcr is None else fcr.high,
+            "fcr_level": None if fcr is None else fcr.level}
+
+
+def shown_intervals(table: pd.DataFrame, shown: str = "fcr") -> pd.DataFrame:
+    """``table`` (a `segment_table`) with ``shown_low``/``shown_high``/``shown_level``: the
+    FCR-adjusted interval where the row has one and ``shown`` is "fcr", else the marginal
+    one (the overall row always). What the forest plot and the page's table draw."""
+    use = table["fcr_low"].notna() if shown == "fcr" else pd.Series(False, index=table.index)
+    return table.assign(
+        shown_low=table["fcr_low"].where(use, table["ci_low"]),
+        shown_high=table["fcr_high"].where(use, table["ci_high"]),
+        shown_level=table["fcr_level"].where(use, table["ci_level"]),
+        shown_kind=["FCR-adjusted" if u else "marginal" for u in use])
 
 
 def describe_row(record: Mapping[Any, object]) -> dict[str, str]:

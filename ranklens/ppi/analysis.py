@@ -34,6 +34,7 @@ from ranklens.io.shared_queries import RUN_AND_QRELS_FIX, check_shared_queries, 
 from ranklens.io.source import file_stem  # the run names compare shows
 from ranklens.metrics import evaluate, parse_metric
 from ranklens.metrics.checks import no_relevant_warning, tied_scores_warning
+from ranklens.ppi.judge import JudgeCheck, judge_check
 from ranklens.stats import (
     MIN_GOLD,
     PPIComparison,
@@ -166,6 +167,8 @@ class PPIAnalysis:
     warnings: tuple[str, ...] = ()
     bias: ProxyBias | None = None
     model: VarianceModel | None = None
+    # the judge checked on the gold queries (ranklens.ppi.judge); None in older payloads
+    judge: JudgeCheck | None = None
 
     def to_frame(self) -> pd.DataFrame:
         """One row per estimate, PPI++ first (``ranklens.ppi.frame``)."""
@@ -303,7 +306,7 @@ def budget_grid(n_gold: int, pool: int, points: int = 60) -> np.ndarray:
 def analyse_ppi(
     run_a: InputFile, run_b: InputFile, proxy_qrels: InputFile, gold_qrels: InputFile,
     metric: str, *, alpha: float = 0.05, run_names: tuple[str, str] | None = None,
-    order: str = "score",
+    order: str = "score", segments: InputFile | None = None, segment_column: str | None = None,
 ) -> PPIAnalysis:
     """Read both runs and both judgement sets, score ``metric`` four ways, compare (PPI++).
 
@@ -311,7 +314,9 @@ def analyse_ppi(
     judgements that share no query with the runs (or gold queries without proxy judgements)
     a ``ValueError`` naming the files with example ids. ``order`` "rank" orders documents by
     the runs' rank column. The analysis's warnings say which judgements mark no document
-    relevant and which run is tied on most queries.
+    relevant and which run is tied on most queries. The judge check (``analysis.judge``,
+    `ranklens.ppi.judge`) is made on the same judgements, per segment of ``segment_column`` of
+    the ``segments`` map (its first segment column by default) when one is given.
     """
     name = parse_metric(metric).name
     run_a_read, _ = io.read_run(run_a.data, name=run_a.name, keep_ranks=True)
@@ -324,13 +329,19 @@ def analyse_ppi(
               for qrels in (proxy, gold) for run in (run_a_read, run_b_read)]
     names = run_names or (file_stem(run_a.name), file_stem(run_b.name))
     analysis = compare_ppi(*scored, run_names=names, alpha=alpha)
+    segment_map = None
+    if segments is not None:
+        read = io.read_segments(segments.data, name=segments.name, column=segment_column)
+        segment_map, segment_column = read.segments.mapping, read.segments.column
+    judge = judge_check(proxy, gold, (scored[0], scored[1], scored[2], scored[3]),
+                        segments=segment_map, segment_column=segment_column, alpha=alpha)
     found = [no_relevant_warning(proxy, proxy_qrels.name),
              no_relevant_warning(gold, gold_qrels.name)]
     if order == "score":
         found += [tied_scores_warning(run_a_read, _run_label(names[0], run_a.name)),
                   tied_scores_warning(run_b_read, _run_label(names[1], run_b.name))]
     extra = tuple(message for message in found if message)
-    return dataclasses.replace(analysis, warnings=(*extra, *analysis.warnings))
+    return dataclasses.replace(analysis, warnings=(*extra, *analysis.warnings), judge=judge)
 
 
 def check_judged_queries(run_a: tuple[str, Run], run_b: tuple[str, Run],
@@ -360,3 +371,9 @@ def check_judged_queries(run_a: tuple[str, Run], run_b: tuple[str, Run],
 
 def _run_label(label: str, file: str) -> str:
     return label if label == file else f"{label} ({file})"
+
+
+def segment_columns(segments: InputFile) -> tuple[str, ...]:
+    """The segment columns of a segment map (for the page's choice), in file order; an
+    ``io.InputError`` for a file that is no segment map."""
+    return io.read_segments(segments.data, name=segments.name).segments.columns

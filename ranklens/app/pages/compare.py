@@ -21,7 +21,7 @@ from typing import Any
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from ranklens.app import downloads, health_view, markup, share_widget, widgets
+from ranklens.app import compare_macro, downloads, health_view, markup, share_widget, widgets
 from ranklens.app import state as app_state
 from ranklens.app.cards import show_card
 from ranklens.app.compare_queries import show_per_query
@@ -149,6 +149,7 @@ def choose_settings(inputs: LoadedInputs) -> CompareSettings | None:
         segment = st.selectbox("Segment by", columns, index=1 if len(columns) > 1 else 0,
                                key=f"segment:{segment_file}",
                                help="One row of the forest plot per value of this column.")
+        collection = compare_macro.choose_collection(inputs.segment_columns, segment_file)
         defaults = inputs.default_run_names
         with st.expander("Run names"):
             names = tuple(
@@ -197,7 +198,7 @@ def choose_settings(inputs: LoadedInputs) -> CompareSettings | None:
         segment_column=None if segment == NO_SEGMENTS else segment,
         alpha=float(alpha), n_resamples=int(resamples), n_permutations=int(resamples),
         seed=int(seed), missing=missing, order=order, run_names=names,
-        unjudged=unjudged, **several,
+        unjudged=unjudged, collection_column=collection, **several,
     )
 
 
@@ -386,6 +387,7 @@ def main() -> None:
     health_view.show_health(report)
     show_warnings(report)
     show_inputs(report)
+    compare_macro.show_macro(report)  # several collections: the macro average leads
     segments = (inputs.segment_maps.get(settings.segment_column)
                 if settings.segment_column else None)
     show = show_several if report.several else show_metric
