@@ -73,5 +73,6 @@ def show_judge(analysis: PPIAnalysis) -> None:
         st.markdown(f"**Per segment of {markup.text(check.segment_column or '')}**")
         st.markdown(markup.text(judge_views.segments_sentence(check)))
         st.dataframe(judge_views.segment_table(check), hide_index=True, key="judge_segments")
+        st.caption(judge_views.REFUSAL_REASON)
     for note in check.notes if check.agreement is not None else ():
         st.caption(markup.text(note))

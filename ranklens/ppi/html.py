@@ -168,7 +168,8 @@ def _judge_section(analysis: PPIAnalysis) -> str:
     if check.segments:
         parts += [f"<h3>Per segment of {text(check.segment_column or '')}</h3>",
                   f"<p>{text(judge_views.segments_sentence(check))}</p>",
-                  frame_table(judge_views.segment_table(check), "judge-segments")]
+                  frame_table(judge_views.segment_table(check), "judge-segments"),
+                  f'<p class="note">{text(judge_views.REFUSAL_REASON)}</p>']
     return "".join(parts) + "</section>"
 
 

@@ -13,6 +13,7 @@ import pandas as pd
 
 from ranklens.formats import DASH, format_delta, format_interval, format_p, plain_table
 from ranklens.ppi.judge import JudgeCheck, SegmentJudge, kappa_text
+from ranklens.stats import MIN_GOLD
 
 JUDGE_TITLE = "The judge, checked on the gold queries"
 KAPPA_MEANING = (
@@ -103,10 +104,26 @@ def _segment_row(row: SegmentJudge) -> dict[str, object]:
         "PPI++ B \u2212 A": DASH if ppi is None else format_delta(ppi.delta),
         "PPI++ interval": DASH if ppi is None else format_interval(ppi.ci_low, ppi.ci_high),
         "PPI++ p": DASH if ppi is None else format_p(ppi.p_value),
-        "note": row.note if bias is not None else
-        f"{row.n_gold} gold quer{'y' if row.n_gold == 1 else 'ies'}: no bias interval "
-        "(2 needed); " + row.note,
+        "note": _short_note(row),
     }
+
+
+def _short_note(row: SegmentJudge) -> str:
+    """The table's note: why a number is missing, short (the reason is `REFUSAL_REASON`)."""
+    parts = []
+    if row.bias is None:
+        parts.append("no bias interval (2 gold queries needed)")
+    if row.ppi is None:
+        parts.append(f"PPI++ refused: {row.n_gold} of {MIN_GOLD} gold queries "
+                     f"({row.gold_needed} more needed)")
+    return "; ".join(parts)
+
+
+REFUSAL_REASON = (
+    f"PPI++ is computed for a segment from {MIN_GOLD} gold queries (MIN_GOLD): with fewer, the "
+    "correction's weight and interval rest on a gold\u2013proxy covariance estimated too noisily "
+    "to rely on. The bias interval is a paired t-interval over the segment's gold queries."
+)
 
 
 def agreement_sentence(check: JudgeCheck) -> str:

@@ -93,4 +93,6 @@ def test_ppi_page_shows_the_judge_check_with_the_librarys_kappas() -> None:
     per_segment = next(d.value for d in at.dataframe if "gold queries" in d.value)
     assert list(per_segment["segment"]) == ["head (1 term)", "tail (4+ terms)",
                                             "torso (2-3 terms)"]
-    assert all("30 needed" in note for note in per_segment["note"])
+    assert list(per_segment["note"]) == [
+        f"PPI++ refused: {row.n_gold} of 30 gold queries ({30 - row.n_gold} more needed)"
+        for row in analysis.judge.segments]
