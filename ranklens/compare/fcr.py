@@ -139,9 +139,8 @@ def disagreement_sentence(comparison: MetricComparison, shown: IntervalChoice = 
     names = ", ".join(f"{row.segment} ({_interval_words(row, shown)})" for row in rows[:5])
     more = f" and {len(rows) - 5} more" if len(rows) > 5 else ""
     which = "FCR-adjusted" if shown == "fcr" and comparison.fcr is not None else "marginal"
-    verb = "reads" if len(rows) == 1 else "read"
     return (f"The {which} interval and the q-value of {len(rows)} segment"
-            f"{'' if len(rows) == 1 else 's'} {verb} differently: {names}{more}. The "
+            f"{'' if len(rows) == 1 else 's'} read differently: {names}{more}. The "
             "interval (bootstrap) and the q-value (sign-flip permutation test, BH) are "
             "different methods and can disagree near the boundary; the q-value decides.")
 
