@@ -222,7 +222,7 @@ def show_segments(report: Report, metric: str, scope: str = "") -> None:
     chart = charts.forest_plot(table, metric=metric, run_names=run_names,
                                alpha=comparison.overall.alpha, intervals=intervals)
     st.altair_chart(chart, width="stretch", key=f"forest:{metric}{scope}")
-    show_interval_notes(as_shown(comparison), intervals)
+    show_interval_notes(comparison, intervals)
     show_segment_table(table, metric, run_names, comparison.segment_column, scope, intervals)
 
 
@@ -235,6 +235,7 @@ def show_segment_table(table: pd.DataFrame, metric: str, run_names: tuple[str, s
     shown = columns.display_frame(drawn.assign(ci_low=drawn["shown_low"],
                                                ci_high=drawn["shown_high"]),
                                   columns.SEGMENT_COLUMNS).assign(
+        ci_low=table["ci_low"], ci_high=table["ci_high"],  # the numbers stay the marginal ones
         finding_short=[views.short_finding(f, who="B ") for f in table["finding"]])
     st.dataframe(
         shown, hide_index=True, key=f"table:{metric}{key}", placeholder="\u2014",

@@ -60,7 +60,7 @@ class Column:
 _N = Column("n_queries", "n", "count", "Queries")
 _DELTA = Column("delta", "B \u2212 A", "delta")
 _CI = Column("ci", "{level}% CI", "interval", "Interval")
-_FCR = Column("fcr", "FCR {fcr_level} CI", "interval", "FCR-adjusted interval")
+_FCR = Column("fcr", "FCR {fcr_level} CI", "interval", "FCR-adjusted {fcr_level} interval")
 _P = Column("p_value", "p", "p", "p (permutation)")
 _T_P = Column("t_p_value", "p (t-test)", "p")
 _ADJUSTED = Column("adjusted_p", "adj. p", "p", "Adjusted p")
