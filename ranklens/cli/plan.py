@@ -21,7 +21,7 @@ from ranklens.cli.common import (
     write,
 )
 from ranklens.cli.compare import chosen_metrics
-from ranklens.compare.analysis import CompareSettings, load_inputs
+from ranklens.compare.inputs import load_inputs
 from ranklens.io import InputFile
 from ranklens.stats import MIN_POWER_QUERIES, POWER_METHODS
 
@@ -57,7 +57,7 @@ def add_mde(commands: argparse._SubParsersAction[Parser]) -> None:
 
 
 def run_mde(args: argparse.Namespace) -> int:
-    from ranklens.plan.analysis import DEFAULT_DELTAS, pilot, plan_queries
+    from ranklens.plan.analysis import DEFAULT_DELTAS, pilot_from_inputs, plan_queries
 
     deltas = tuple(args.delta) if args.delta else DEFAULT_DELTAS
     if args.runs is None:
@@ -76,13 +76,8 @@ def run_mde(args: argparse.Namespace) -> int:
         if len(metrics) != 1:
             raise UsageError(f"{PROG} mde: the tables have several metrics "
                              f"({', '.join(metrics)}); pick one with --metric")
-        results_a, results_b, _ = inputs.results(
-            CompareSettings(metrics=metrics, missing=args.missing, order=args.order))
-        inputs.check_shared_queries([results_a, results_b], args.missing)
-        name = next(iter(results_a))
-        measured = dataclasses.replace(
-            pilot(results_a[name], results_b[name], missing=args.missing),
-            warnings=inputs.input_warnings(order=args.order))
+        measured = pilot_from_inputs(inputs, metrics[0], order=args.order,
+                                     missing=args.missing)
         status.done()
         plan = plan_queries(measured.sd, n_queries=args.queries or measured.n_queries,
                             deltas=deltas, alpha=args.alpha, target_power=args.power,
