@@ -12,7 +12,6 @@ inputs and settings.
 from __future__ import annotations
 
 import os
-import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -94,9 +93,7 @@ def compare_runs(
         settings["run_names"] = tuple(names)
     chosen = CompareSettings(metrics=metrics_to_compare(inputs, asked),
                              segment_column=column, **settings)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the report carries every warning in words
-        return inputs.report(chosen)
+    return inputs.report(chosen)
 
 
 def evaluate(run: RunLike, qrels: RunLike, metrics: str | Iterable[str] = ("nDCG@10",), *,

@@ -4,7 +4,6 @@ the local engine or on Spark."""
 from __future__ import annotations
 
 import argparse
-import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -16,10 +15,12 @@ from ranklens.cli.common import (
     UsageError,
     add_alpha,
     add_engine_options,
+    add_metric,
     add_missing,
     add_order,
+    add_output,
+    add_qrels,
     count,
-    metric_name,
     spark_session,
     write,
 )
@@ -57,10 +58,9 @@ def add_compare(commands: argparse._SubParsersAction[Parser]) -> None:
         "metric, long form, or trec_eval -q output).")
     p.add_argument("runs", nargs="+", metavar="RUN",
                    help="the baseline run first, then one or more candidates (up to 25)")
-    p.add_argument("--qrels", metavar="QRELS", help="judgements; omit for per-query tables")
-    p.add_argument("--metric", "-m", action="append", type=metric_name, metavar="METRIC",
-                   help="metric to compare, repeatable (default nDCG@10; for per-query tables "
-                   "every metric both tables have): ndcg@10, map, P@5, recall@100, mrr ...")
+    add_qrels(p, "judgements; omit for per-query tables")
+    add_metric(p, "metric to compare, repeatable (default nDCG@10; for per-query tables every "
+               "metric both tables have): ndcg@10, map, P@5, recall@100, mrr ...", repeat=True)
     p.add_argument("--segments", metavar="FILE[:COLUMN]",
                    help="segment map (query id + segment column(s)); pick a column with :COLUMN")
     p.add_argument("--unjudged", choices=TREATMENTS, default=DEFAULTS.unjudged,
@@ -98,9 +98,7 @@ def add_compare(commands: argparse._SubParsersAction[Parser]) -> None:
                    "(default) or across the segments of all candidates")
     p.add_argument("--name", action="append", metavar="NAME",
                    help="display name of each run, in order, repeatable (default: file names)")
-    p.add_argument("--format", "-f", choices=(*compare_text.FORMATS, "html"), default="text",
-                   help="output format (default text)")
-    p.add_argument("--output", "-o", metavar="PATH", help="write to PATH instead of stdout")
+    add_output(p, (*compare_text.FORMATS, "html"))
     add_health_options(p)
     p.add_argument("--timings", action="store_true",
                    help="print the seconds of each stage (read, score, compare) on stderr")
@@ -147,9 +145,7 @@ def run_compare(args: argparse.Namespace) -> int:
         metrics = chosen_metrics(inputs, args.metric)
     settings = settings_from_args(args, metrics, None if segments_path is None else
                                   chosen_segment_column(inputs, segments_path, column))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the report carries every warning in words
-        report = inputs.report(settings, progress=status)
+    report = inputs.report(settings, progress=status)
     return write_report(report, args, status)
 
 
@@ -243,12 +239,10 @@ def run_compare_spark(args: argparse.Namespace) -> int:
     from ranklens import spark as ranklens_spark  # importable: _spark_session checked
 
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # the report carries every warning in words
-            report = ranklens_spark.compare(
-                session, args.run_a, args.run_b, args.qrels,
-                settings_from_args(args, metrics, column), segments=segments_path,
-                progress=status)
+        report = ranklens_spark.compare(
+            session, args.run_a, args.run_b, args.qrels,
+            settings_from_args(args, metrics, column), segments=segments_path,
+            progress=status)
     finally:
         if created:
             session.stop()

@@ -11,10 +11,12 @@ from ranklens.cli.common import (
     Status,
     UsageError,
     add_alpha,
+    add_metric,
     add_missing,
     add_order,
+    add_output,
+    add_qrels,
     count,
-    metric_name,
     non_negative_number,
     positive_number,
     probability,
@@ -40,8 +42,8 @@ def add_mde(commands: argparse._SubParsersAction[Parser]) -> None:
                         help="standard deviation of the per-query differences B - A")
     source.add_argument("--runs", nargs=2, metavar=("RUN_A", "RUN_B"),
                         help="pilot runs (or per-query tables) to measure the sd on")
-    p.add_argument("--qrels", metavar="QRELS", help="judgements for --runs")
-    p.add_argument("--metric", "-m", type=metric_name, help="metric for --runs (default nDCG@10)")
+    add_qrels(p, "judgements for --runs")
+    add_metric(p, "metric for --runs (default nDCG@10)")
     p.add_argument("--queries", "-n", type=count(MIN_POWER_QUERIES),
                    help="number of queries to plan for (default with --runs: the pilot's)")
     p.add_argument("--delta", action="append", type=positive_number, metavar="DELTA",
@@ -52,7 +54,7 @@ def add_mde(commands: argparse._SubParsersAction[Parser]) -> None:
                    help="normal approximation (default) or the paired t-test's noncentral t")
     add_missing(p, "pilot queries measured in one run only (default drop)")
     add_order(p)
-    p.add_argument("--format", "-f", choices=("text", "json"), default="text")
+    add_output(p, help="")
     p.set_defaults(handler=run_mde)
 
 

@@ -17,7 +17,6 @@ input digests, the CLI builds one per invocation.
 from __future__ import annotations
 
 import dataclasses
-import warnings
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -458,9 +457,7 @@ def build_report(
     """
     inputs = load_inputs(run_a, run_b, *candidates, qrels=qrels, segments=segments,
                          proxy_qrels=proxy_qrels, columns=columns)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the report carries every warning in words
-        return inputs.report(settings or CompareSettings(), strict=strict)
+    return inputs.report(settings or CompareSettings(), strict=strict)
 
 
 def _run_label(label: str, file: str) -> str:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -37,12 +36,11 @@ from ranklens.stats import (
     MIN_GOLD,
     PPIComparison,
     paired_t_test,
-    ppi_compare,
 )
 from ranklens.stats.distributions import t_quantile
 from ranklens.stats.errors import InsufficientSampleError
 from ranklens.stats.pairing import pair_quietly
-from ranklens.stats.ppi import gold_and_proxy
+from ranklens.stats.ppi import gold_and_proxy, ppi_compare_with_notes
 from ranklens.stats.results import TInterval
 
 RANDOM_SAMPLE_ASSUMPTION = (
@@ -204,18 +202,19 @@ def compare_ppi(
 ) -> PPIAnalysis:
     """The four estimates of B - A from per-query values under proxy and gold judgements."""
     messages: list[str] = []
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        estimates = (
-            Estimate("ppi++", "PPI++ (weight from the data)",
-                     ppi_compare(proxy_a, proxy_b, gold_a, gold_b, alpha=alpha)),
-            Estimate("ppi", "classic PPI (weight 1)",
-                     ppi_compare(proxy_a, proxy_b, gold_a, gold_b, lam=1.0, alpha=alpha)),
-            Estimate("gold", "gold only (weight 0)",
-                     ppi_compare(proxy_a, proxy_b, gold_a, gold_b, lam=0.0, alpha=alpha)),
-            Estimate("proxy", "proxy, uncorrected", proxy_only(proxy_a, proxy_b, alpha=alpha)),
-        )
-    messages.extend(str(w.message) for w in caught)
+
+    def corrected(lam: float | None) -> PPIComparison:
+        result, notes = ppi_compare_with_notes(proxy_a, proxy_b, gold_a, gold_b, lam, alpha,
+                                               True, "finite-sample")
+        messages.extend(note.text for note in notes)
+        return result
+
+    estimates = (
+        Estimate("ppi++", "PPI++ (weight from the data)", corrected(None)),
+        Estimate("ppi", "classic PPI (weight 1)", corrected(1.0)),
+        Estimate("gold", "gold only (weight 0)", corrected(0.0)),
+        Estimate("proxy", "proxy, uncorrected", proxy_only(proxy_a, proxy_b, alpha=alpha)),
+    )
     messages.append(RANDOM_SAMPLE_ASSUMPTION)
     return PPIAnalysis(proxy_a.metric, run_names, estimates, tuple(dict.fromkeys(messages)),
                        bias=proxy_bias(proxy_a, proxy_b, gold_a, gold_b, alpha=alpha),
@@ -252,9 +251,9 @@ def variance_model(
     gold, proxy_gold, proxy_only = _gold_and_proxy(proxy_a, proxy_b, gold_a, gold_b)
     if gold.size < 2:
         raise ValueError(f"{gold.size} gold queries: at least 2 are needed to plan a budget")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # compare_ppi reports the small-sample warning
-        realised = ppi_compare(proxy_a, proxy_b, gold_a, gold_b, alpha=alpha)
+    # its notes (the small-sample one) are compare_ppi's to report
+    realised, _ = ppi_compare_with_notes(proxy_a, proxy_b, gold_a, gold_b, None, alpha, True,
+                                         "finite-sample")
     spread = math.sqrt(float(gold.var(ddof=1)) * float(proxy_gold.var(ddof=1)))
     covariance = float(np.cov(gold, proxy_gold, ddof=1)[0, 1])
     return VarianceModel(

@@ -10,7 +10,6 @@ difference. The thinking is in ``ranklens.plan.analysis``; this page collects an
 from __future__ import annotations
 
 import dataclasses
-import warnings
 from typing import Any
 
 import pandas as pd
@@ -342,10 +341,8 @@ def main() -> None:
                                                settings.power, settings.method, settings.target)
     sd = show_spread(measured)
     places = (st.container(horizontal=True), st.container())  # filled once the plan is ready
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        plan = (stored.plan if stored is not None
-                else plan_for(sd, n_queries, settings.deltas, alpha, power, method))
+    plan = (stored.plan if stored is not None
+            else plan_for(sd, n_queries, settings.deltas, alpha, power, method))
     target_row = next(row for row in plan.rows if row.delta == target)
     other_mde = stored.other_mde if stored is not None else plan_views.other_method_mde(plan)
     export = html_plan.MdeExport(plan, target, other_mde,
