@@ -56,7 +56,7 @@ def split_seed_table(file: InputFile) -> tuple[InputFile, ...]:
             first = text.split(b"\n", 1)[0]
             frame = pd.read_csv(bytes_io.BytesIO(text), sep="\t" if b"\t" in first else ",",
                                 dtype=str, keep_default_na=False)
-    except Exception:  # noqa: BLE001 - not a table we can split: the reader will say why
+    except Exception:  # not a table we can split: its reader will say why
         return (file,)
     lower = {str(c).strip().lower(): c for c in frame.columns}
     column = next((lower[c] for c in SEED_COLUMNS if c in lower), None)

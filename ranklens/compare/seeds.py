@@ -18,7 +18,6 @@ properties of one ranking; the report says so), and it does not render.
 from __future__ import annotations
 
 import dataclasses
-import os
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
@@ -54,7 +53,10 @@ def system_name(run_names: Sequence[str]) -> str:
     trailing separator or "seed" (``n_seed1``, ``n_seed2`` -> ``n``), else the first name."""
     if len(run_names) == 1:
         return run_names[0]
-    prefix = os.path.commonprefix(list(run_names)).rstrip("_-. ")
+    first = run_names[0]
+    size = next((i for i in range(len(first))
+                 if any(len(n) <= i or n[i] != first[i] for n in run_names)), len(first))
+    prefix = first[:size].rstrip("_-. ")
     for tail in ("seed", "run", "fold"):
         if prefix.lower().endswith(tail):
             prefix = prefix[: -len(tail)].rstrip("_-. ")
