@@ -157,10 +157,7 @@ def _answers(settings: CompareSettings, systems: Sequence[Sequence[Mapping[str, 
         for j in range(1, len(systems)):
             for metric in metrics:
                 comparison = compare_seeds(
-                    [dataclasses.replace(r[metric], run=name)
-                     for r, name in zip(systems[0], names[0], strict=True)],
-                    [dataclasses.replace(r[metric], run=name)
-                     for r, name in zip(systems[j], names[j], strict=True)],
+                    _named(systems[0], names[0], metric), _named(systems[j], names[j], metric),
                     alpha=settings.alpha, n_resamples=settings.n_resamples,
                     n_permutations=settings.n_permutations, seed=settings.seed,
                     interval=settings.interval, min_queries=settings.min_queries)
@@ -173,6 +170,13 @@ def _answers(settings: CompareSettings, systems: Sequence[Sequence[Mapping[str, 
             for i, p in zip(chosen, adjusted, strict=True):
                 answers[i] = dataclasses.replace(answers[i], adjusted_p=p)
     return tuple(answers)
+
+
+def _named(runs: Sequence[Mapping[str, MetricResult]], names: Sequence[str],
+           metric: str) -> list[MetricResult]:
+    """Each run's result of ``metric`` under the run's name (what dropped queries cite)."""
+    return [MetricResult.from_arrays(metric, r[metric].query_ids, r[metric].values, run=name)
+            for r, name in zip(runs, names, strict=True)]
 
 
 def _seed_notes(answer: SeedAnswer, systems: Sequence[str]) -> list[str]:
