@@ -21,7 +21,7 @@ from typing import Any
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from ranklens.app import downloads, health_view, markup, share_widget, widgets
+from ranklens.app import compare_seeds, downloads, health_view, markup, share_widget, widgets
 from ranklens.app import state as app_state
 from ranklens.app.cards import show_card
 from ranklens.app.compare_queries import show_per_query
@@ -38,7 +38,7 @@ from ranklens.charts import run_colour
 from ranklens.compare import coverage_words
 from ranklens.compare.analysis import CompareSettings, LoadedInputs
 from ranklens.compare.coverage import TREATMENT_NAMES, Treatment
-from ranklens.compare.family import Q_FAMILIES, run_key, run_role
+from ranklens.compare.family import Q_FAMILIES, run_key
 from ranklens.compare.report import Report
 from ranklens.compare.words import (
     caveat,
@@ -72,25 +72,29 @@ Q_FAMILY_LABELS = {"segments": "Per candidate, across its segments",
 
 # ---- inputs -------------------------------------------------------------------------------
 
-def choose_files() -> tuple[dict[str, InputFile], str] | None:
-    """Sidebar: the demo data or the user's files. None when uploads are not complete yet."""
+def choose_files() -> tuple[dict[str, InputFile], str, tuple[int, ...] | None] | None:
+    """Sidebar: the demo data or the user's files, and how many runs each system has (None:
+    one each). None when uploads are not complete yet."""
     with st.sidebar:
         if widgets.uses_demo("data_source", "Bundled demo: a BM25 baseline against two "
                              "candidates, a neural re-ranker and a dense retriever that finds "
                              "many documents nobody judged, on 400 queries with graded "
                              "judgements, proxy labels of each run's top 20 and two segment "
                              "columns (intent, length)."):
-            return app_state.demo_compare_files(), "demo data"
+            if compare_seeds.demo_toggle():
+                return (compare_seeds.demo_files(), "demo data",
+                        compare_seeds.DEMO_SEED_RUNS)
+            return app_state.demo_compare_files(), "demo data", None
         # A form: picking four files triggers no rerun until "Compare", so a 250 MB run is
         # not read again each time the next file arrives.
         with st.form("uploads", border=False):
             uploads = {
-                "run_a": st.file_uploader("Run A (baseline)", key="upload_run_a",
-                                          help="The run you compare against. "
-                                               + widgets.FORMATS_HELP),
-                "run_b": st.file_uploader("Run B (candidate)", key="upload_run_b",
-                                          help="The run you want to know is better. "
-                                               + widgets.FORMATS_HELP),
+                "run_a": compare_seeds.run_slot("Run A (baseline)", "upload_run_a",
+                                                "The run you compare against. "
+                                                + widgets.FORMATS_HELP),
+                "run_b": compare_seeds.run_slot("Run B (candidate)", "upload_run_b",
+                                                "The run you want to know is better. "
+                                                + widgets.FORMATS_HELP),
                 "qrels": st.file_uploader(
                     "Judgements (qrels)", key="upload_qrels",
                     help="Relevance labels: query_id, doc_id, grade (TREC qrels or a table). "
@@ -112,7 +116,7 @@ def choose_files() -> tuple[dict[str, InputFile], str] | None:
                      "order given): a leaderboard with p-values adjusted for their number. "
                      + widgets.FORMATS_HELP)
             st.form_submit_button("Compare", type="primary", icon=":material/play_arrow:")
-    if uploads["run_a"] is None or uploads["run_b"] is None:
+    if not uploads["run_a"] or not uploads["run_b"]:
         st.info("Choose run A, run B and the judgements in the sidebar, then **Compare**. "
                 "Without judgements, the two files are read as per-query metric tables. "
                 "Or switch **Data** back to the demo.")
@@ -124,11 +128,12 @@ def choose_files() -> tuple[dict[str, InputFile], str] | None:
                    "and is not sent: remove it (×) and choose a smaller one, or ask "
                    "whoever runs this app to raise `server.maxUploadSize`.")
         return None
-    files = {role: app_state.input_file(role, upload)
-             for role, upload in uploads.items() if upload is not None}
-    for index, upload in enumerate(more or [], start=2):
-        files[run_role(index)] = app_state.input_file(run_role(index), upload)
-    return files, "your files"
+    extra = {role: app_state.input_file(role, upload) for role, upload in uploads.items()
+             if upload and not role.startswith("run_")}
+    files, seed_runs = compare_seeds.slot_files(
+        [uploads["run_a"], uploads["run_b"], *([u] for u in more or [])], extra,
+        tables="qrels" not in extra)
+    return files, "your files", seed_runs
 
 
 def choose_settings(inputs: LoadedInputs) -> CompareSettings | None:
@@ -318,13 +323,15 @@ def show_several(report: Report, metric: str, inputs: LoadedInputs,
                  segments: Mapping[str, str] | None) -> None:
     """Several candidates: the leaderboard, then the picked candidate as a two-run report."""
     show_leaderboard(report, metric)
+    compare_seeds.show_leaderboard(report, metric)
     candidate = choose_candidate(report, metric)
     names = report.run_names
     st.markdown(
         f'<span style="color: {run_colour(candidate)}; font-size: 1.3rem">\u25cf</span> '
         f"**{markup.text(names[candidate])}** against **{markup.text(names[0])}**",
         unsafe_allow_html=True)
-    show_metric(report.candidate_report(candidate), metric, inputs.pair(candidate), segments,
+    show_metric(report.candidate_report(candidate), metric,
+                compare_seeds.shown_inputs(inputs, report, candidate), segments,
                 scope=f":{run_key(candidate)}")
 
 
@@ -337,6 +344,7 @@ def show_metric(report: Report, metric: str, inputs: LoadedInputs,
     own picks)."""
     show_banner(report, metric, scope)
     show_verdict(report, metric)
+    compare_seeds.show_answers(report, metric, scope)
     show_segments(report, metric, scope)
     show_robustness(report, metric, scope)
     show_per_query(report, metric, inputs, segments, scope)
@@ -346,10 +354,10 @@ def main() -> None:
     place = title_area()
     shared = share_widget.shared_for("compare")  # a ?report= link: its inputs and settings
     chosen = (choose_files() if shared is None
-              else ({f.role: f for f in shared.files}, "shared report"))
+              else ({f.role: f for f in shared.files}, "shared report", None))
     if chosen is None:
         return
-    files, origin = chosen
+    files, origin, seed_runs = chosen
     try:
         inputs = app_state.loaded_inputs(
             files, health_view.choose_id_columns() if shared is None else None)
@@ -363,7 +371,8 @@ def main() -> None:
         return
     if shared is None:
         settings = dataclasses.replace(
-            settings, drop_self_retrieval=health_view.choose_self_retrieval())
+            compare_seeds.with_systems(settings, seed_runs, inputs),
+            drop_self_retrieval=health_view.choose_self_retrieval())
     stored = None  # a shared link's report as its author saw it: drawn as stored
     if shared is not None:
         try:
@@ -388,6 +397,8 @@ def main() -> None:
     show_inputs(report)
     segments = (inputs.segment_maps.get(settings.segment_column)
                 if settings.segment_column else None)
+    if report.seeds is not None and not report.several:
+        inputs = compare_seeds.shown_inputs(inputs, report)
     show = show_several if report.several else show_metric
     if len(report.metrics) == 1:
         show(report, report.metrics[0], inputs, segments)
