@@ -21,8 +21,8 @@ from ranklens.compare.analysis import CompareSettings, load_inputs
 from ranklens.compare.choices import metrics_to_compare
 from ranklens.compare.choices import segment_column as pick_segment_column
 from ranklens.compare.family import run_role
-from ranklens.compare.seed_inputs import flatten, split_seed_table
 from ranklens.compare.report import Report
+from ranklens.compare.seed_inputs import flatten, split_seed_table
 from ranklens.io.objects import ACCEPTED, input_file
 
 if TYPE_CHECKING:
@@ -149,7 +149,7 @@ def _system_files(name: str | None, run: RunLike, index: int, *, tables: bool
     """The runs of one system: a list or tuple of runs (training seeds), else one run; a
     per-query table with a seed column gives one run per seed (`split_seed_table`)."""
     given = list(run) if isinstance(run, list | tuple) else [run]
-    files = []
+    files: list[io.InputFile] = []
     for k, item in enumerate(given):
         label = None if isinstance(item, (str, os.PathLike, io.InputFile)) else (
             name if len(given) == 1 else f"{name or run_role(index)}_seed{k + 1}")

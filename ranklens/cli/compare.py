@@ -195,7 +195,7 @@ def _systems(args: argparse.Namespace) -> tuple[tuple[int, ...] | None, tuple[st
         listed = [(name, [InputFile("run", Path(p).name, b"") for p in paths])
                   for name, paths in systems]
     else:
-        listed = files  # type: ignore[assignment]
+        listed = files
         args.runs = [f for _, runs in files for f in runs]
         seed_runs = tuple(len(runs) for _, runs in files)
     _, grouped, names = seed_inputs.flatten(listed, listed=False)

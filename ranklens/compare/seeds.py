@@ -71,10 +71,11 @@ def seeded_report(inputs: LoadedInputs, settings: CompareSettings,
     when given, names the systems. ``ValueError`` when the groups do not add up to the runs,
     or a system's runs share fewer than two queries.
     """
-    assert settings.seed_runs is not None
+    seed_runs = settings.seed_runs
+    assert seed_runs is not None
     if inputs.tables is None:
         settings = settings.canonical()
-    slices = system_slices(settings.seed_runs, inputs.n_runs)
+    slices = system_slices(seed_runs, inputs.n_runs)
     run_names = inputs.default_run_names
     systems = settings.run_names or tuple(
         system_name([run_names[i] for i in group]) for group in slices)

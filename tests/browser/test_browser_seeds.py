@@ -33,7 +33,7 @@ def test_demo_seeds_show_both_answers(page: Page, app_url: str) -> None:
     open_app(page, app_url)
     toggle = widget(page, "stCheckbox", SEEDS_LABEL)
     with expect_rerun(page):
-        toggle.get_by_role("checkbox").click(force=True)
+        toggle.get_by_text(SEEDS_LABEL, exact=True).click()
     assert_no_error(page)
     expect(page.get_by_text(THESE_RUNS, exact=True)).to_be_visible()
     expect(page.get_by_text(NEW_RUN, exact=True)).to_be_visible()

@@ -129,9 +129,10 @@ def choose_files() -> tuple[dict[str, InputFile], str, tuple[int, ...] | None] |
                    "whoever runs this app to raise `server.maxUploadSize`.")
         return None
     extra = {role: app_state.input_file(role, upload) for role, upload in uploads.items()
-             if upload and not role.startswith("run_")}
+             if upload and not isinstance(upload, list)}
+    slots = [uploads["run_a"], uploads["run_b"], *([u] for u in more or [])]
     files, seed_runs = compare_seeds.slot_files(
-        [uploads["run_a"], uploads["run_b"], *([u] for u in more or [])], extra,
+        [slot if isinstance(slot, list) else [slot] for slot in slots], extra,
         tables="qrels" not in extra)
     return files, "your files", seed_runs
 
