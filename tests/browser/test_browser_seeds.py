@@ -35,8 +35,8 @@ def test_demo_seeds_show_both_answers(page: Page, app_url: str) -> None:
     with expect_rerun(page):
         toggle.get_by_text(SEEDS_LABEL, exact=True).click()
     assert_no_error(page)
-    expect(page.get_by_text(THESE_RUNS, exact=True)).to_be_visible()
-    expect(page.get_by_text(NEW_RUN, exact=True)).to_be_visible()
+    expect(page.locator("strong", has_text=THESE_RUNS)).to_be_visible()
+    expect(page.locator("strong", has_text=NEW_RUN)).to_be_visible()
     expected = _cli_seeds()["seeds"]["answers"][0]["comparison"]
     new_run = expected["new_run"]
     these = expected["these_runs"]
@@ -47,4 +47,4 @@ def test_demo_seeds_show_both_answers(page: Page, app_url: str) -> None:
                ).to_be_visible()
     expect(page.get_by_text("These runs differ; a new training run of neural_reranker may not "
                             "beat bm25_baseline")).to_be_visible()
-    expect(page.get_by_text("Variance components")).to_be_visible()
+    expect(page.locator("strong", has_text="Variance components")).to_be_visible()

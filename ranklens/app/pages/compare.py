@@ -137,8 +137,11 @@ def choose_files() -> tuple[dict[str, InputFile], str, tuple[int, ...] | None] |
     return files, "your files", seed_runs
 
 
-def choose_settings(inputs: LoadedInputs) -> CompareSettings | None:
-    """Sidebar: metrics, segment column, run names and statistics. None without a metric."""
+def choose_settings(inputs: LoadedInputs, n_systems: int | None = None
+                    ) -> CompareSettings | None:
+    """Sidebar: metrics, segment column, run names and statistics. None without a metric.
+    ``n_systems``: how many systems the runs form (several runs per system: training
+    seeds), when not one per run."""
     # Widget keys name what their choices depend on, so new files reset exactly those widgets.
     tables = inputs.available_metrics
     segment_file = next((f.sha256[:16] for f in inputs.files if f.role == "segments"), "none")
@@ -179,7 +182,7 @@ def choose_settings(inputs: LoadedInputs) -> CompareSettings | None:
                 help="Score, ties broken by doc id descending, as trec_eval does; or the "
                      "runs' rank column, for runs whose scores do not carry their order "
                      "(a constant score, ranks only).")
-            if len(defaults) > 2:
+            if (n_systems or len(defaults)) > 2:
                 several = choose_family()
         treatments = inputs.treatments
         unjudged: Treatment = "nonrelevant"
@@ -367,7 +370,8 @@ def main() -> None:
         st.caption("Replace the file in the sidebar and press **Compare** again, or switch "
                    "**Data** back to the demo.")
         return
-    settings = choose_settings(inputs) if shared is None else compare_settings(shared)
+    settings = (choose_settings(inputs, None if seed_runs is None else len(seed_runs))
+                if shared is None else compare_settings(shared))
     if settings is None:
         return
     if shared is None:
