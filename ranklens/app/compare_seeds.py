@@ -124,10 +124,10 @@ def _answer_card(column: Any, title: str, question: str, delta: str, interval: s
     with column.container(border=True):
         st.markdown(f"**{title}**")
         st.caption(question)
-        cells = st.columns(3)
+        cells = st.columns(2)
         cells[0].metric("B \u2212 A", delta)
-        cells[1].metric("Interval", interval)
-        cells[2].metric("p", p)
+        cells[1].metric("p", p)
+        st.metric("Interval", interval)
         st.caption(note)
 
 

@@ -66,28 +66,27 @@ def seeds_forest(answer: SeedAnswer, *, metric: str, names: tuple[str, str],
 
 
 def components_data(answer: SeedAnswer, names: tuple[str, str]) -> pd.DataFrame:
-    """One bar per system and measured source: query, seed, query x seed variance."""
+    """Where the new-run estimate's variance comes from: one bar for the query part (the
+    paired differences over n queries) and one for the seed part (the runs' means over K
+    seeds), with each one's share."""
     c = answer.comparison.components
-    rows = []
-    for name, system in zip(names, (c.a, c.b), strict=True):
-        for source, value in (("query", system.query), ("seed", system.seed),
-                              ("query \u00d7 seed", system.query_seed)):
-            if value is not None:
-                rows.append((name, source, value, f"{value:.3g}"))
-    return pd.DataFrame(rows, columns=["system", "source", "variance", "text"])
+    total = c.query_part + c.seed_part
+    rows = [("queries", c.query_part), ("seeds", c.seed_part)]
+    return pd.DataFrame(
+        [(source, value, f"{100 * value / total:.0f}%" if total else "0%")
+         for source, value in rows], columns=["source", "variance", "share"])
 
 
-def components_chart(answer: SeedAnswer, names: tuple[str, str]) -> alt.Chart:
-    """Bars of each system's variance components (a system with one run has only its
-    query variance: its seed variance cannot be measured)."""
+def components_chart(answer: SeedAnswer, names: tuple[str, str]) -> alt.LayerChart:
+    """Bars of the query and seed parts of the new-run estimate's variance, with their
+    share: which of more queries or more seeds would narrow the interval."""
     data = components_data(answer, names)
-    return alt.Chart(data).mark_bar().encode(
-        y=alt.Y("source:N", title=None, sort=["query", "seed", "query \u00d7 seed"]),
-        yOffset=alt.YOffset("system:N", sort=list(names)),
-        x=alt.X("variance:Q", title="variance of the per-query metric"),
-        color=alt.Color("system:N", sort=list(names), scale=alt.Scale(
-            range=[BASELINE_COLOUR, ANSWER_COLOUR]), legend=alt.Legend(title=None,
-                                                                       orient="bottom")),
-        tooltip=[alt.Tooltip("system:N"), alt.Tooltip("source:N"),
-                 alt.Tooltip("text:N", title="variance")],
-    ).properties(height=alt.Step(14), width="container", autosize=FIT_WIDTH)
+    base = alt.Chart(data).encode(
+        y=alt.Y("source:N", title=None, sort=["queries", "seeds"]),
+        x=alt.X("variance:Q", title="variance of the new-run estimate"),
+        tooltip=[alt.Tooltip("source:N"), alt.Tooltip("variance:Q", format=".3g"),
+                 alt.Tooltip("share:N")])
+    bars = base.mark_bar(color=NEW_RUN_COLOUR)
+    labels = base.mark_text(align="left", dx=4, fontSize=12).encode(text="share:N")
+    return alt.LayerChart(layer=[bars, labels], height=alt.Step(28), width="container",
+                          autosize=FIT_WIDTH)

@@ -42,7 +42,7 @@ def section(report: Report, metric: str, level: int = 3) -> str:
                   _table(seed_views.components_table(answer), "seeds-components"),
                   html_common.figure(html_common.chart_svg(
                       seed_charts.components_chart(answer, names), CHART_WIDTH),
-                      "Variance components of each system: query, seed, query x seed")]
+                      "The query and seed parts of the new-run estimate's variance")]
     parts += [f"<h{sub}>Each run of {html_common.text(names[1])} against the mean of "
               f"{html_common.text(names[0])}'s runs</h{sub}>",
               _table(seed_views.per_seed_table(answer), "seeds-per-seed"), "</section>"]

@@ -132,11 +132,13 @@ def sentences(answer: SeedAnswer, names: tuple[str, str]) -> list[str]:
         out.append(f"The runs of {name_b} disagree in sign against {name_a}: one seed can "
                    "carry the result.")
     elif len(comparison.per_seed) > 1:
-        out.append(f"{significant} of {len(comparison.per_seed)} runs of {name_b} differ "
+        verb = "differs" if significant == 1 else "differ"
+        out.append(f"{significant} of {len(comparison.per_seed)} runs of {name_b} {verb} "
                    f"significantly from {name_a} on their own.")
     c = comparison.components
-    out.append(f"Seed spread of the new-run estimate \u00b1{format_value(c.seed_part ** 0.5, 3)} "
-               f"(standard deviation), query part \u00b1{format_value(c.query_part ** 0.5, 3)}.")
+    out.append(f"Standard error of the new-run estimate: seed part "
+               f"\u00b1{format_value(c.seed_part ** 0.5, 3)}, query part "
+               f"\u00b1{format_value(c.query_part ** 0.5, 3)}.")
     return out
 
 
