@@ -36,6 +36,7 @@ from ranklens.compare.seed_section import (
 from ranklens.compare.seeds import system_name, system_slices
 from ranklens.formats import format_delta, format_interval, format_p
 from ranklens.io import InputFile
+from ranklens.io.objects import input_file
 
 SLOT_HELP = ("One file, or one per training seed of the same recipe (select them together): "
              "the report then says whether a new training run would beat the other system, "
@@ -63,18 +64,10 @@ def slot_files(slots: Sequence[Sequence[Any]], extra: dict[str, InputFile], *,
         systems.append([part for f in files for part in (split_seed_table(f) if tables
                                                           else (f,))])
     flat = [f for runs in systems for f in runs]
-    files_by_role = {run_role(i): _as_role(f, run_role(i)) for i, f in enumerate(flat)}
+    files_by_role = {run_role(i): input_file(f, run_role(i)) for i, f in enumerate(flat)}
     seed_runs = (None if all(len(runs) == 1 for runs in systems)
                  else tuple(len(runs) for runs in systems))
     return {**files_by_role, **extra}, seed_runs
-
-
-def _as_role(file: InputFile, role: str) -> InputFile:
-    if file.role == role:
-        return file
-    digest = file.__dict__.get("sha256")
-    return (InputFile(role, file.name, file.data) if digest is None
-            else InputFile.with_digest(role, file.name, file.data, digest))
 
 
 def demo_toggle() -> bool:
