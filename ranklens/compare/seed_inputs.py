@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ranklens.io import InputError, InputFile
+from ranklens.io.columns import ALIASES
 from ranklens.io.source import file_stem
 
 SEED_COLUMNS = ("seed", "fold", "run", "run_id", "runid", "system", "tag")
@@ -59,6 +60,8 @@ def split_seed_table(file: InputFile) -> tuple[InputFile, ...]:
     except Exception:  # not a table we can split: its reader will say why
         return (file,)
     lower = {str(c).strip().lower(): c for c in frame.columns}
+    if not any(alias in lower for alias in ALIASES["query_id"]):
+        return (file,)  # no header naming the queries (trec_eval -q output, a run): not split
     column = next((lower[c] for c in SEED_COLUMNS if c in lower), None)
     if column is None:
         return (file,)

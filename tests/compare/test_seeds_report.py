@@ -107,3 +107,22 @@ def test_demo_story_these_runs_differ_a_new_run_may_not() -> None:
     assert round(new_run.p_value, 3) == 0.174 and not new_run.significant
     assert [round(r.delta, 4) for r in answer.comparison.per_seed] == [0.03, 0.0018, 0.0168]
     assert answer.comparison.answers_disagree
+
+
+def test_split_seed_table_splits_a_seed_column_and_nothing_else() -> None:
+    from ranklens.compare.seed_inputs import parse_system, split_seed_table
+    from ranklens.io import InputFile
+
+    table = InputFile("run", "neural.tsv", b"query_id\tseed\tndcg\nq1\t1\t0.5\nq2\t1\t0.25\n"
+                                           b"q1\t2\t0.75\nq2\t2\t0.5\n")
+    parts = split_seed_table(table)
+    assert [p.name for p in parts] == ["neural_seed1.tsv", "neural_seed2.tsv"]
+    assert parts[1].data == b"query_id\tndcg\nq1\t0.75\nq2\t0.5\n"
+    # trec_eval -q output has a runid line but no header naming the queries: not split
+    trec_eval = InputFile("run", "a.txt", b"ndcg_cut_10\tq1\t0.5\nndcg_cut_10\tq2\t0.2\n"
+                                          b"runid\tall\tbm25\nndcg_cut_10\tall\t0.35\n")
+    assert split_seed_table(trec_eval) == (trec_eval,)
+    one_seed = InputFile("run", "b.tsv", b"query_id\tseed\tndcg\nq1\t1\t0.5\nq2\t1\t0.2\n")
+    assert split_seed_table(one_seed) == (one_seed,)
+    assert parse_system("neural=a.trec,b.trec") == ("neural", ["a.trec", "b.trec"])
+    assert parse_system("runs/bm25.trec") == (None, ["runs/bm25.trec"])
