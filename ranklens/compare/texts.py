@@ -129,7 +129,7 @@ def with_texts(report: Report, texts: Texts) -> Report:
     if missing:
         warnings = (*warnings, f"{missing:,} of the {len(compared):,} compared queries have no "
                     f"text in {file.name}: they are shown by id only.")
-    inputs = tuple(r for r in report.inputs if r.role != QUERIES_ROLE) + (record,)
+    inputs = (*(r for r in report.inputs if r.role != QUERIES_ROLE), record)
     return dataclasses.replace(report, query_texts=kept, inputs=inputs, warnings=warnings)
 
 
