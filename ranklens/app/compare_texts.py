@@ -25,6 +25,7 @@ from ranklens.compare.analysis import CompareSettings, LoadedInputs
 from ranklens.compare.drilldown import with_drilldown
 from ranklens.compare.report import Report
 from ranklens.compare.texts import (
+    DOCS_ENV,
     DOCUMENTS_ROLE,
     QUERIES_ROLE,
     SHARED_BYTES,
@@ -37,10 +38,6 @@ from ranklens.compare.texts import (
     shared_documents,
 )
 from ranklens.io import DocumentCollection, InputError, InputFile, read_documents
-
-DOCS_ENV = "RANKLENS_DOCS"
-"""A documents collection on the server (a path), for collections larger than the upload
-limit; set by ``ranklens app --docs PATH``."""
 
 QUERIES_HELP = ("Query texts, shown beside the ids: TSV id<TAB>text (MS MARCO, TREC DL), TREC "
                 "topic files, BEIR queries.jsonl, or a CSV/TSV/Parquet/JSONL table with an id "

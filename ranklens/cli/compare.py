@@ -142,6 +142,9 @@ def run_compare(args: argparse.Namespace) -> int:
     if args.qrels is None and (args.proxy_qrels is not None or args.unjudged != "nonrelevant"):
         raise UsageError(f"{PROG} compare: --unjudged and --proxy-qrels need --qrels (per-query "
                          "tables carry no judgements)")
+    if args.qrels is None and args.ties != "trec_eval":
+        raise UsageError(f"{PROG} compare --ties {args.ties} scores runs: give --qrels "
+                         "(per-query tables carry their values already)")
     if args.unjudged == "proxy" and args.proxy_qrels is None:
         raise UsageError(f"{PROG} compare: --unjudged proxy needs --proxy-qrels FILE")
     qrels = None if args.qrels is None else Path(args.qrels)
@@ -182,9 +185,6 @@ def settings_from_args(args: argparse.Namespace, metrics: Sequence[str],
     raises ``ValueError`` for a choice the settings refuse (argparse has checked them).
     """
     if getattr(args, "ties", "trec_eval") != "trec_eval":
-        if args.qrels is None:
-            raise UsageError(f"{PROG} compare --ties {args.ties} scores runs: give --qrels "
-                             "(per-query tables carry their values already)")
         metrics = with_ties(metrics, args.ties)
     return CompareSettings(
         metrics=tuple(metrics), segment_column=segment_column,

@@ -28,6 +28,9 @@ from ranklens.compare.report import Report
 from ranklens.data import Run
 from ranklens.io import Document, DocumentCollection, InputFile, QueryTexts
 
+DOCS_ENV = "RANKLENS_DOCS"
+"""A documents collection on the app's server (a path), for collections larger than the upload
+limit; set by ``ranklens app --docs PATH``."""
 QUERIES_ROLE = "queries"
 DOCUMENTS_ROLE = "documents"
 TEXT_ROLES = (QUERIES_ROLE, DOCUMENTS_ROLE)
@@ -165,6 +168,6 @@ def shared_documents(texts: Texts, runs: Sequence[Run], query_order: Sequence[st
     return InputFile(DOCUMENTS_ROLE, "shared-documents.jsonl.gz", data)
 
 
-__all__ = ["DOCUMENTS_ROLE", "QUERIES_ROLE", "QUERY_TEXT_CHARS", "SHARED_BYTES", "SHARED_DEPTH",
+__all__ = ["DOCS_ENV", "DOCUMENTS_ROLE", "QUERIES_ROLE", "QUERY_TEXT_CHARS", "SHARED_BYTES", "SHARED_DEPTH",
            "SHARED_TEXT_CHARS", "TEXT_ROLES", "Texts", "read_texts", "run_queries",
            "shared_documents", "short", "with_texts"]
