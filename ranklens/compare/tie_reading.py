@@ -22,13 +22,14 @@ from ranklens.compare.analysis import CompareSettings, LoadedInputs
 from ranklens.compare.report import Report
 from ranklens.compare.segments import compare_metrics
 from ranklens.formats import format_delta, format_p
-from ranklens.metrics import TREC_EVAL_TIE_RULE, CutoffTies, cutoff_ties, parse_metric
+from ranklens.metrics import CutoffTies, cutoff_ties, parse_metric
 from ranklens.metrics.names import TIE_AVERAGED
 from ranklens.stats import ComparisonResult
 
 TIE_RULES = ("trec_eval", "average")
-TIE_WORDS = {"trec_eval": f"trec_eval's tie rule ({TREC_EVAL_TIE_RULE})",
-             "average": "tie-averaging (the expected value over every order of equal scores)"}
+TIE_WORDS = {"trec_eval": "trec_eval's tie rule, equal scores in document-id order "
+                          "(descending)",
+             "average": "tie-averaging, the expected value over every order of equal scores"}
 
 
 def with_ties(metrics: Sequence[str], ties: str) -> tuple[str, ...]:
@@ -100,10 +101,10 @@ def _sentence(metric: str, shown: ComparisonResult, other: str,
         return (f"B \u2212 A = {format_delta(result.delta)} (p {format_p(result.p_value)}): "
                 f"{reading}")
 
-    return (f"Score ties decide this verdict: under {TIE_WORDS[rule_shown]} {metric} reads "
-            f"{words(shown)}; under {TIE_WORDS[rule_other]} ({other}) it reads "
-            f"{words(alternative)}. Equal scores in {name_a} or {name_b} are ordered by "
-            "document id, not by the ranker: read the verdict as depending on that choice.")
+    return (f"Score ties decide this verdict. Under {TIE_WORDS[rule_shown]}, {metric} gives "
+            f"{words(shown)}; under {TIE_WORDS[rule_other]} ({other}), {words(alternative)}. "
+            f"The ids of documents with equal scores in {name_a} or {name_b}, not the "
+            "rankers, make the difference.")
 
 
 def tie_shares(inputs: LoadedInputs, metric: str, *, order: str = "score"

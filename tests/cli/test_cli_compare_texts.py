@@ -81,7 +81,8 @@ def test_json_carries_every_compared_querys_text_bounded(
     data = json.loads(outcome.out)
     texts = data["query_texts"]
     assert set(texts) == set(data["per_query"]["nDCG@10"]["a"])
-    assert all(QUERY_TEXT_CHARS - 6 <= len(t) <= QUERY_TEXT_CHARS and t.endswith("\u2026") for t in texts.values())
+    assert all(QUERY_TEXT_CHARS - 6 <= len(t) <= QUERY_TEXT_CHARS and t.endswith("\u2026")
+               for t in texts.values())
     first = next(iter(texts))
     assert texts[first].startswith(demo_queries[first] + " word")
     assert data["inputs"][-1]["role"] == "queries"
