@@ -80,8 +80,8 @@ def show_tie_shares(inputs: LoadedInputs, report: Report, metric: str, order: st
     parts = [f"{markup.text(name)} {100 * s.share:.1f}% ({s.n_crossing:,} of {s.n_queries:,})"
              for name, s in zip(report.pair_names, shares, strict=False)]
     st.caption(f"Queries whose rank {cutoff} falls inside a group of equal scores: "
-               + ", ".join(parts) + f". {markup.text(TREC_EVAL_TIE_RULE).capitalize()}: "
-               "document ids decide which of the group count. The tie-averaged metric "
+               + ", ".join(parts) + f". Within such a group {markup.text(TREC_EVAL_TIE_RULE)}"
+               ", so document ids decide which of its documents count. The tie-averaged metric "
                "(**Order documents by**) scores the expected value over the group's orders "
                "instead.")
 
