@@ -95,6 +95,12 @@ class Report:
     health: HealthReport | None = None
     # systems given as several runs: the new-run answers (ranklens.compare.seed_section)
     seeds: SeedsSection | None = None
+    # issue 30: query id -> text (cut, ranklens.compare.texts); metric -> the sentence saying
+    # the verdict reads otherwise under the other tie rule (ranklens.compare.tie_reading);
+    # metric -> query -> the moves that explain B - A on the queries B lost and won most
+    query_texts: Mapping[str, str] = field(default_factory=dict)
+    tie_notes: Mapping[str, str] = field(default_factory=dict)
+    query_moves: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     @property
     def metrics(self) -> tuple[str, ...]:
@@ -158,6 +164,7 @@ class Report:
             coverage=self.coverage_of(candidate),
             health=None if self.health is None else self.health.for_pair(candidate),
             seeds=None if self.seeds is None else self.seeds.for_candidate(candidate),
+            query_texts=self.query_texts,
         )
 
     def coverage_of(self, candidate: int) -> Coverage | None:
@@ -276,4 +283,5 @@ codec.register(HealthReport, codec.Form(to_plain=HealthReport.to_dict,
 codec.register(Report, codec.Form(
     order=("kind", "version", "run_names", "params", "inputs", "comparisons", "per_query",
            "warnings", "coverage", "families", "candidate_coverage", "health", "seeds"),
-    omit_default=("coverage", "families", "candidate_coverage", "health", "seeds")))
+    omit_default=("coverage", "families", "candidate_coverage", "health", "query_texts",
+                  "tie_notes", "query_moves", "seeds")))

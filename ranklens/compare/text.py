@@ -20,7 +20,7 @@ import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ranklens.compare import columns, coverage_words, seed_views
+from ranklens.compare import columns, coverage_words, query_lines, seed_views
 from ranklens.compare.columns import MARK, Column
 from ranklens.compare.report import Report, result_row
 from ranklens.compare.segments import INTERVALS_NOTE, MetricComparison, SegmentRow
@@ -238,6 +238,10 @@ def _metric_sections(report: Report, width: int, n_candidates: int = 1) -> list[
         for sentence in _verdict(comparison, report.pair_names, report):
             out.extend(textwrap.wrap(sentence, width) or [""])
             out.append("")
+        if comparison.metric in report.tie_notes:  # issue 30: the verdict hangs on ties
+            out.extend(textwrap.wrap(f"! {report.tie_notes[comparison.metric]}", width,
+                                     subsequent_indent="  "))
+            out.append("")
         out.extend(seed_views.text_lines(report, comparison.metric, width))
         withheld = health_words.withholds(report.health)
         coverage = [] if withheld else _coverage_sentences(report, comparison)
@@ -249,6 +253,7 @@ def _metric_sections(report: Report, width: int, n_candidates: int = 1) -> list[
         if robustness:
             out.extend(robustness)
             out.append("")
+        out.extend(query_lines.text_lines(report, comparison.metric, width))
     return out
 
 
