@@ -201,3 +201,18 @@ def test_proxy_labels_fill_holes_keeping_their_fractional_grades() -> None:
     whole = fill_holes(trusted, Qrels.from_columns(["q"], ["c"], [1])).qrels
     assert whole.relevance.dtype == np.int64 and whole.to_dict() == {"q": {"a": 2, "b": -1,
                                                                          "c": 1}}
+
+
+def test_what_moved_and_the_side_by_side_write_fractional_grades_as_given() -> None:
+    from ranklens.compare.rankings import side_by_side
+    from ranklens.metrics import explain_difference
+
+    a = Run.from_columns(["q"] * 3, ["a", "b", "c"], [3.0, 2.0, 1.0])
+    b = Run.from_columns(["q"] * 3, ["a", "b", "c"], [1.0, 2.0, 3.0])
+    qrels = Qrels.from_columns(["q"] * 3, ["a", "b", "c"], [0.73, 2.0, 1.5])
+    assert side_by_side(a, b, qrels, "q").a["label"].tolist() == ["0.73", "2", "1.5"]
+    moves = explain_difference(a, b, qrels, "nDCG@10", "q").moves
+    ideal = 2 + 1.5 / math.log2(3) + 0.73 / 2
+    assert [(m.doc_id, m.grade) for m in moves] == [("c", 1.5), ("a", 0.73)]
+    assert moves[0].delta == pytest.approx((1.5 - 1.5 / 2) / ideal, abs=1e-12)
+    assert moves[1].describe().startswith("a, grade 0.73, fell from 1 to 3")
