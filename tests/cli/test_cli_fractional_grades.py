@@ -59,3 +59,19 @@ def test_compare_reads_fractional_grades_as_gains_and_its_json_says_the_rule(
     assert ndcg["a"]["2"] == pytest.approx(1 / math.log2(3), abs=1e-12)
     assert per_query["AP"]["a"] == {"1": 0.25, "2": 0.5}  # 0.73 and 0.99 are not relevant
     assert per_query["P@2"]["b"] == {"1": 1.0, "2": 0.5}  # 1.0 is
+
+
+def test_the_library_compare_reads_them_the_same_way(tmp_path: Path) -> None:
+    import ranklens
+
+    qrels, run_a, run_b = _write(tmp_path)
+    report = ranklens.compare_runs({"a": run_a, "b": run_b}, qrels,
+                                   metrics=["P(rel=2)@2", "ERR@20"])
+    # 2.5 is relevant at level 2, 1.5 and 1.0 are not
+    assert report.per_query["P(rel=2)@2"] == {"a": {"1": 0.5, "2": 0.0},
+                                             "b": {"1": 0.5, "2": 0.0}}
+    stop = [(2 ** g - 1) / 16 for g in (0.73, 2.5, 0.99)]
+    err_a = stop[0] + (1 - stop[0]) * stop[1] / 2 + (1 - stop[0]) * (1 - stop[1]) * stop[2] / 3
+    assert report.per_query["ERR@20"]["a"]["1"] == pytest.approx(err_a, abs=1e-12)
+    notes = next(r.summary["notes"] for r in report.inputs if r.role == "qrels")
+    assert any(note.startswith(RULE) for note in notes)
