@@ -254,6 +254,8 @@ def read_grades(name: str, values: pa.ChunkedArray | pa.Array | np.ndarray,
         values = pa.array(values)
     if pa.types.is_integer(values.type):
         return to_numpy(values, np.int64)
+    kind, more = ("a grade as a number", " or 0.73") if policy == "real" else \
+        ("an integer grade", "")
     if pa.types.is_string(values.type) or pa.types.is_large_string(values.type):
         try:
             values = pc.cast(values, pa.float64())
@@ -264,9 +266,8 @@ def read_grades(name: str, values: pa.ChunkedArray | pa.Array | np.ndarray,
                 pa.concat_arrays(values.chunks)[bad].as_py()
             raise InputError(name, f"relevance {text!r} is not a number",
                              **_where(locate, bad),
-                             hint="write a grade as a number (0, 1, 2, ... or 0.73); "
-                                  "trec_eval's atol would read the digits it starts with, or "
-                                  "0 if none") from None
+                             hint=f"write {kind} (0, 1, 2, ...{more}); trec_eval's atol "
+                                  "would read the digits it starts with, or 0 if none") from None
     floats = to_numpy(values, np.float64)
     finite = np.isfinite(floats)
     if not finite.all():
