@@ -356,7 +356,12 @@ class LoadedInputs:
                progress: Callable[[str], None] | None = None, *, strict: bool = False
                ) -> Report:
         """The full comparison report for ``settings`` with its health section
-        (``ranklens.health``); ``strict`` raises ``HealthCheckFailed`` when a check fails."""
+        (``ranklens.health``); ``strict`` raises ``HealthCheckFailed`` when a check fails.
+        Systems given as several runs (``settings.seed_runs``): `ranklens.compare.seeds`."""
+        if settings.seed_runs is not None:
+            from ranklens.compare.seeds import seeded_report
+
+            return seeded_report(self, settings, progress)
         return health_checks.report_with_health(self, settings, progress, strict)
 
     def comparison_report(self, settings: CompareSettings,

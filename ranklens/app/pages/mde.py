@@ -16,7 +16,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from ranklens.app import downloads, share_widget, widgets
+from ranklens.app import downloads, mde_seeds, share_widget, widgets
 from ranklens.app import state as app_state
 from ranklens.app.cards import show_card
 from ranklens.app.entrypoint import run_through_app
@@ -391,6 +391,9 @@ def main() -> None:
         st.altair_chart(plan_charts.power_chart(power_curve, plan), width="stretch",
                         key="mde_power_chart")
         st.caption(plan_views.power_chart_caption(alpha))
+    mde_seeds.show(alpha=alpha, power=power, method=method, target=target,
+                   metric=measured.metric if isinstance(measured, planning.Pilot)
+                   and measured.metric else "nDCG@10")
 
 
 main()
