@@ -65,7 +65,8 @@ def add_evaluate(commands: argparse._SubParsersAction[Parser]) -> None:
                    "coefficient (trec_eval -N, default 0)")
     p.add_argument("--truncate-grades", action="store_true",
                    help="read a fractional grade (0.73, 2.5) as trec_eval does, truncated toward "
-                   "zero by C's atol (default: refused, naming the line)")
+                   "zero by C's atol (default: refused, naming the line; 'ranklens compare' reads "
+                   "them as gains)")
     p.add_argument("-R", dest="rel_format", default="qrels", metavar="FORMAT",
                    help="judgements format: only trec_eval's 'qrels'")
     p.add_argument("-T", dest="results_format", default="trec_results", metavar="FORMAT",
@@ -101,7 +102,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
     status = Status()
     status("reading the inputs")
     run, run_summary = io.read_run(run_path)
-    qrels, qrels_summary = io.read_qrels(qrels_path, truncate_grades=args.truncate_grades)
+    qrels, qrels_summary = io.read_qrels(
+        qrels_path, grades="truncate" if args.truncate_grades else "integer")
     status("scoring")
     complete = args.complete or args.missing == "zero"
     try:
