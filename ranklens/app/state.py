@@ -27,7 +27,6 @@ cached. It holds no statistics.
 from __future__ import annotations
 
 import threading
-import warnings
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Protocol, TypeVar
@@ -292,9 +291,7 @@ def _compute_report(inputs: LoadedInputs, settings: CompareSettings) -> Report:
         def progress(step: str) -> None:
             status.update(label=f"{step[:1].upper()}{step[1:]}…")
 
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # the report carries every warning in words
-            report = inputs.report(settings, progress=progress)
+        report = inputs.report(settings, progress=progress)
         column = settings.collection_column
         if column is None or column not in inputs.segment_maps:
             return report

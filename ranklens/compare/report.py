@@ -30,6 +30,7 @@ from ranklens import __version__, codec
 from ranklens.compare.coverage import Coverage
 from ranklens.compare.family import FamilyComparison, PairRow, run_key, run_role
 from ranklens.compare.macro import MacroSection, candidate_sections
+from ranklens.compare.seed_section import SeedsSection
 from ranklens.compare.segments import MetricComparison, SegmentRow
 from ranklens.health import HealthReport
 from ranklens.stats import ComparisonResult
@@ -93,6 +94,14 @@ class Report:
     candidate_coverage: tuple[Coverage | None, ...] = ()
     # the health checks of the inputs (ranklens.health); None in reports written before them
     health: HealthReport | None = None
+    # systems given as several runs: the new-run answers (ranklens.compare.seed_section)
+    seeds: SeedsSection | None = None
+    # issue 30: query id -> text (cut, ranklens.compare.texts); metric -> the sentence saying
+    # the verdict reads otherwise under the other tie rule (ranklens.compare.tie_reading);
+    # metric -> query -> the moves that explain B - A on the queries B lost and won most
+    query_texts: Mapping[str, str] = field(default_factory=dict)
+    tie_notes: Mapping[str, str] = field(default_factory=dict)
+    query_moves: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     # several collections (issue 32): the macro average per metric and candidate
     macro: tuple[MacroSection, ...] = ()
 
@@ -157,6 +166,8 @@ class Report:
             kind=self.kind,
             coverage=self.coverage_of(candidate),
             health=None if self.health is None else self.health.for_pair(candidate),
+            seeds=None if self.seeds is None else self.seeds.for_candidate(candidate),
+            query_texts=self.query_texts,
             macro=candidate_sections(self.macro, candidate),
         )
 
@@ -278,5 +289,7 @@ codec.register(HealthReport, codec.Form(to_plain=HealthReport.to_dict,
                                         from_plain=HealthReport.from_dict))
 codec.register(Report, codec.Form(
     order=("kind", "version", "run_names", "params", "inputs", "comparisons", "per_query",
-           "warnings", "coverage", "families", "candidate_coverage", "health", "macro"),
-    omit_default=("coverage", "families", "candidate_coverage", "health", "macro")))
+           "warnings", "coverage", "families", "candidate_coverage", "health", "seeds",
+           "macro"),
+    omit_default=("coverage", "families", "candidate_coverage", "health", "query_texts",
+                  "tie_notes", "query_moves", "seeds", "macro")))
