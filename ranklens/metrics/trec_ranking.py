@@ -88,9 +88,9 @@ class TrecRanking:
         """Per row, the integer ``values`` of its query's rows up to and including it (summed
         in int32 for a mask, whose counts cannot overflow it: half the memory traffic)."""
         dtype = np.int32 if values.dtype == np.bool_ and len(values) < 2**31 else np.int64
-        total = np.cumsum(values, dtype=dtype)
+        total: np.ndarray = np.cumsum(values, dtype=dtype)
         before = np.concatenate((np.zeros(1, dtype), total))[self.starts[:-1]]
-        total -= before[self.query]  # rows are grouped by query: the query's offset
+        np.subtract(total, before[self.query], out=total)  # rows grouped by query: its offset
         return total
 
     @property
