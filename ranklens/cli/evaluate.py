@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from ranklens import io
 from ranklens.cli.common import (
@@ -20,10 +21,13 @@ from ranklens.cli.common import (
     spark_session,
     write,
 )
-from ranklens.metrics import Evaluation, parse_metric
+from ranklens.metrics.names import parse_metric
 from ranklens.metrics.trec_eval import as_metrics, plan_measures
 from ranklens.metrics.trec_lines import render_text, trec_eval_output
 from ranklens.metrics.trec_ranking import PLACEHOLDER_DOCNO, MissingQueries
+
+if TYPE_CHECKING:
+    from ranklens.metrics import Evaluation
 
 
 def add_evaluate(commands: argparse._SubParsersAction[Parser]) -> None:

@@ -25,10 +25,8 @@ from ranklens.io.build import (
 )
 from ranklens.io.detect import BOM, Sniff, sniff
 from ranklens.io.errors import InputError
-from ranklens.io.id_columns import sample_ids
 from ranklens.io.source import Loaded, Source, file_stem, load
 from ranklens.io.summary import ReadSummary
-from ranklens.io.tables import id_column, number_column, read_table
 from ranklens.io.trec import Parsed, read_trec, run_tag
 
 
@@ -207,6 +205,10 @@ def _parse(loaded: Loaded, detected: Sniff, kind: str, columns: Mapping[str, str
         if kind == "msmarco":
             positions = {"query_id": 1, "doc_id": 2, "rank": 3}
         return parsed, {role: f"field {positions[role]}" for role in layout}
+    # the table readers (CSV, Parquet, JSON) load only for a file that needs them
+    from ranklens.io.id_columns import sample_ids
+    from ranklens.io.tables import id_column, number_column, read_table
+
     roles = ("query_id", "doc_id", "score") if kind == "run" else \
         ("query_id", "doc_id", "relevance")
     optional = ("rank",) if kind == "run" and keep_ranks else ()
