@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ranklens import html as html_common
-from ranklens.compare import charts, columns, coverage_words, views
+from ranklens.compare import charts, columns, coverage_words, query_lines, seed_html, views
 from ranklens.compare.report import Report
 from ranklens.compare.text import family_lines
 from ranklens.compare.words import caveat, conclusion, headline, interval_note, segments_summary
@@ -84,7 +84,8 @@ def render(report: Report) -> str:
         title = f"ranklens: {len(report.candidates)} candidates against {names[0]}"
         heading = (f"{len(report.candidates)} candidates against {_text(names[0])} "
                    "(A, baseline)")
-        body = (*(_leaderboard_section(report, metric) for metric in report.metrics),
+        body = (*(_leaderboard_section(report, metric) + seed_html.leaderboard(report, metric)
+                  for metric in report.metrics),
                 *(_candidate_sections(report, j) for j in report.candidates))
     else:
         name_a, name_b = report.pair_names
@@ -197,6 +198,9 @@ def _metric_section(report: Report, metric: str, level: int = 2, candidate: int 
         f"<p>{_text(rest)}</p>" if rest else "",
         "</div>",
         _coverage_paragraph(report, metric),
+        (f'<div class="warnings ties" role="note"><p>{_text(report.tie_notes[metric])}</p>'
+         "</div>" if metric in report.tie_notes else ""),
+        seed_html.section(report, metric, level + 1),
         where,
         f"<p>{_text(summary)}</p>" if summary else "",
         html_common.figure(
@@ -206,6 +210,7 @@ def _metric_section(report: Report, metric: str, level: int = 2, candidate: int 
         _segment_table(table, run_names, comparison.segment_column),
         f'<p class="interval-note">{_text(interval_note(comparison))}</p>',
         f'<p class="caveat">{_text(caveat(metric))}</p>',
+        query_lines.html_section(report, metric),
         "</section>",
     ) if part)
 

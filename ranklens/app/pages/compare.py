@@ -21,7 +21,15 @@ from typing import Any
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from ranklens.app import downloads, health_view, markup, share_widget, widgets
+from ranklens.app import (
+    compare_seeds,
+    compare_texts,
+    downloads,
+    health_view,
+    markup,
+    share_widget,
+    widgets,
+)
 from ranklens.app import state as app_state
 from ranklens.app.cards import show_card
 from ranklens.app.compare_queries import show_per_query
@@ -38,8 +46,10 @@ from ranklens.charts import run_colour
 from ranklens.compare import coverage_words
 from ranklens.compare.analysis import CompareSettings, LoadedInputs
 from ranklens.compare.coverage import TREATMENT_NAMES, Treatment
-from ranklens.compare.family import Q_FAMILIES, run_key, run_role
+from ranklens.compare.family import Q_FAMILIES, run_key
 from ranklens.compare.report import Report
+from ranklens.compare.texts import Texts
+from ranklens.compare.tie_reading import with_ties
 from ranklens.compare.words import (
     caveat,
     conclusion,
@@ -48,7 +58,7 @@ from ranklens.compare.words import (
 )
 from ranklens.formats import Card, format_delta, format_interval, format_p
 from ranklens.io import InputError, InputFile
-from ranklens.metrics.ordering import ORDERS
+from ranklens.metrics.ordering import Order
 from ranklens.share import StoredResultError, compare_settings, stored_report
 from ranklens.stats import FAMILIES, FAMILY_METHODS, MISSING_POLICIES
 
@@ -61,7 +71,10 @@ MISSING_LABELS = {
     "zero": "Score 0 where missing (trec_eval -c)",
     "error": "Refuse (stop and name the queries)",
 }
-ORDER_LABELS = {"score": "Score (trec_eval)", "rank": "Rank column"}
+ORDER_LABELS = {"score": "Score (trec_eval)",
+                "average": "Score, ties averaged (expected over tie orders)",
+                "rank": "Rank column"}
+ORDER_CHOICES = ("score", "average", "rank")  # "average": by score, tie-averaged metrics
 FAMILY_LABELS = {"baseline": "Each candidate against the baseline",
                  "all-pairs": "Every pair of runs"}
 FAMILY_METHOD_LABELS = {"max-t": "max-t (uses how the tests correlate)",
@@ -72,25 +85,30 @@ Q_FAMILY_LABELS = {"segments": "Per candidate, across its segments",
 
 # ---- inputs -------------------------------------------------------------------------------
 
-def choose_files() -> tuple[dict[str, InputFile], str] | None:
-    """Sidebar: the demo data or the user's files. None when uploads are not complete yet."""
+def choose_files() -> tuple[dict[str, InputFile], str, tuple[int, ...] | None] | None:
+    """Sidebar: the demo data or the user's files, and how many runs each system has (None:
+    one each). None when uploads are not complete yet."""
     with st.sidebar:
         if widgets.uses_demo("data_source", "Bundled demo: a BM25 baseline against two "
                              "candidates, a neural re-ranker and a dense retriever that finds "
                              "many documents nobody judged, on 400 queries with graded "
                              "judgements, proxy labels of each run's top 20 and two segment "
                              "columns (intent, length)."):
-            return app_state.demo_compare_files(), "demo data"
+            if compare_seeds.demo_toggle():
+                return ({**compare_seeds.demo_files(), **compare_texts.demo_files()},
+                        "demo data", compare_seeds.DEMO_SEED_RUNS)
+            return ({**app_state.demo_compare_files(), **compare_texts.demo_files()},
+                    "demo data", None)
         # A form: picking four files triggers no rerun until "Compare", so a 250 MB run is
         # not read again each time the next file arrives.
         with st.form("uploads", border=False):
             uploads = {
-                "run_a": st.file_uploader("Run A (baseline)", key="upload_run_a",
-                                          help="The run you compare against. "
-                                               + widgets.FORMATS_HELP),
-                "run_b": st.file_uploader("Run B (candidate)", key="upload_run_b",
-                                          help="The run you want to know is better. "
-                                               + widgets.FORMATS_HELP),
+                "run_a": compare_seeds.run_slot("Run A (baseline)", "upload_run_a",
+                                                "The run you compare against. "
+                                                + widgets.FORMATS_HELP),
+                "run_b": compare_seeds.run_slot("Run B (candidate)", "upload_run_b",
+                                                "The run you want to know is better. "
+                                                + widgets.FORMATS_HELP),
                 "qrels": st.file_uploader(
                     "Judgements (qrels)", key="upload_qrels",
                     help="Relevance labels: query_id, doc_id, grade (TREC qrels or a table). "
@@ -106,13 +124,14 @@ def choose_files() -> tuple[dict[str, InputFile], str] | None:
                          "robustness view then also fills the holes with them. Same formats as "
                          "the judgements."),
             }
+            text_uploads = compare_texts.uploaders()
             more = st.file_uploader(
                 "More candidates (optional)", key="upload_more", accept_multiple_files=True,
                 help="Further candidates against the same baseline (runs C, D, ... in the "
                      "order given): a leaderboard with p-values adjusted for their number. "
                      + widgets.FORMATS_HELP)
             st.form_submit_button("Compare", type="primary", icon=":material/play_arrow:")
-    if uploads["run_a"] is None or uploads["run_b"] is None:
+    if not uploads["run_a"] or not uploads["run_b"]:
         st.info("Choose run A, run B and the judgements in the sidebar, then **Compare**. "
                 "Without judgements, the two files are read as per-query metric tables. "
                 "Or switch **Data** back to the demo.")
@@ -124,15 +143,22 @@ def choose_files() -> tuple[dict[str, InputFile], str] | None:
                    "and is not sent: remove it (×) and choose a smaller one, or ask "
                    "whoever runs this app to raise `server.maxUploadSize`.")
         return None
-    files = {role: app_state.input_file(role, upload)
-             for role, upload in uploads.items() if upload is not None}
-    for index, upload in enumerate(more or [], start=2):
-        files[run_role(index)] = app_state.input_file(run_role(index), upload)
-    return files, "your files"
+    extra = {role: app_state.input_file(role, upload) for role, upload in uploads.items()
+             if upload and not isinstance(upload, list)}
+    extra.update({role: app_state.input_file(role, upload)
+                  for role, upload in text_uploads.items() if upload is not None})
+    slots = [uploads["run_a"], uploads["run_b"], *([u] for u in more or [])]
+    files, seed_runs = compare_seeds.slot_files(
+        [slot if isinstance(slot, list) else [slot] for slot in slots], extra,
+        tables="qrels" not in extra)
+    return files, "your files", seed_runs
 
 
-def choose_settings(inputs: LoadedInputs) -> CompareSettings | None:
-    """Sidebar: metrics, segment column, run names and statistics. None without a metric."""
+def choose_settings(inputs: LoadedInputs, n_systems: int | None = None
+                    ) -> CompareSettings | None:
+    """Sidebar: metrics, segment column, run names and statistics. None without a metric.
+    ``n_systems``: how many systems the runs form (several runs per system: training
+    seeds), when not one per run."""
     # Widget keys name what their choices depend on, so new files reset exactly those widgets.
     tables = inputs.available_metrics
     segment_file = next((f.sha256[:16] for f in inputs.files if f.role == "segments"), "none")
@@ -168,12 +194,14 @@ def choose_settings(inputs: LoadedInputs) -> CompareSettings | None:
             missing = st.radio("Queries missing from one run", MISSING_POLICIES,
                                format_func=MISSING_LABELS.__getitem__, key="missing")
             order = st.radio(
-                "Order documents by", ORDERS, format_func=ORDER_LABELS.__getitem__,
+                "Order documents by", ORDER_CHOICES, format_func=ORDER_LABELS.__getitem__,
                 key="order", disabled=tables is not None,
-                help="Score, ties broken by doc id descending, as trec_eval does; or the "
-                     "runs' rank column, for runs whose scores do not carry their order "
-                     "(a constant score, ranks only).")
-            if len(defaults) > 2:
+                help="Score, ties broken by doc id descending, as trec_eval does; score with "
+                     "each group of equal scores averaged over all its orders (McSherry and "
+                     "Najork: the metrics' names say ties=average; ERR, bpref and Judged "
+                     "keep trec_eval's order); or the runs' rank column, for runs whose "
+                     "scores do not carry their order (a constant score, ranks only).")
+            if (n_systems or len(defaults)) > 2:
                 several = choose_family()
         treatments = inputs.treatments
         unjudged: Treatment = "nonrelevant"
@@ -192,11 +220,14 @@ def choose_settings(inputs: LoadedInputs) -> CompareSettings | None:
         st.error("Two runs have the same name: give each its own in **Run names**.",
                  icon=":material/error:")
         return None
+    ordered: Order = "rank" if order == "rank" else "score"
+    if order == "average":
+        metrics = list(with_ties(metrics, "average"))
     return CompareSettings(
         metrics=tuple(metrics),
         segment_column=None if segment == NO_SEGMENTS else segment,
         alpha=float(alpha), n_resamples=int(resamples), n_permutations=int(resamples),
-        seed=int(seed), missing=missing, order=order, run_names=names,
+        seed=int(seed), missing=missing, order=ordered, run_names=names,
         unjudged=unjudged, **several,
     )
 
@@ -301,6 +332,8 @@ def show_verdict(report: Report, metric: str) -> None:
                     else coverage_words.coverage_note(coverage, result, report.pair_names))
             st.caption(markup.text(coverage_words.coverage_line(coverage, report.pair_names)
                                    + (f" {note}" if note else "")))
+        if metric in report.tie_notes:  # issue 30: trec_eval's tie rule and tie-averaging differ
+            st.warning(markup.text(report.tie_notes[metric]), icon=":material/balance:")
         st.caption(caveat(metric))
 
 
@@ -315,41 +348,46 @@ def choose_candidate(report: Report, metric: str) -> int:
 
 
 def show_several(report: Report, metric: str, inputs: LoadedInputs,
-                 segments: Mapping[str, str] | None) -> None:
+                 segments: Mapping[str, str] | None, texts: Texts | None = None) -> None:
     """Several candidates: the leaderboard, then the picked candidate as a two-run report."""
     show_leaderboard(report, metric)
+    compare_seeds.show_leaderboard(report, metric)
     candidate = choose_candidate(report, metric)
     names = report.run_names
     st.markdown(
         f'<span style="color: {run_colour(candidate)}; font-size: 1.3rem">\u25cf</span> '
         f"**{markup.text(names[candidate])}** against **{markup.text(names[0])}**",
         unsafe_allow_html=True)
-    show_metric(report.candidate_report(candidate), metric, inputs.pair(candidate), segments,
-                scope=f":{run_key(candidate)}")
+    show_metric(report.candidate_report(candidate), metric,
+                compare_seeds.shown_inputs(inputs, report, candidate), segments,
+                scope=f":{run_key(candidate)}", texts=texts)
 
 
 # ---- page ---------------------------------------------------------------------------------
 
 def show_metric(report: Report, metric: str, inputs: LoadedInputs,
-                segments: Mapping[str, str] | None, scope: str = "") -> None:
+                segments: Mapping[str, str] | None, scope: str = "",
+                texts: Texts | None = None) -> None:
     """The banner, verdict, segments, robustness view and per-query detail of a two-run
     report; ``scope`` sets the widgets of one candidate apart from another's (each keeps its
     own picks)."""
     show_banner(report, metric, scope)
     show_verdict(report, metric)
+    compare_seeds.show_answers(report, metric, scope)
     show_segments(report, metric, scope)
     show_robustness(report, metric, scope)
-    show_per_query(report, metric, inputs, segments, scope)
+    show_per_query(report, metric, inputs, segments, scope, texts)
 
 
 def main() -> None:
     place = title_area()
     shared = share_widget.shared_for("compare")  # a ?report= link: its inputs and settings
     chosen = (choose_files() if shared is None
-              else ({f.role: f for f in shared.files}, "shared report"))
+              else ({f.role: f for f in shared.files}, "shared report", None))
     if chosen is None:
         return
-    files, origin = chosen
+    files, origin, seed_runs = chosen
+    files, text_files = compare_texts.split_files(files)
     try:
         inputs = app_state.loaded_inputs(
             files, health_view.choose_id_columns() if shared is None else None)
@@ -358,12 +396,14 @@ def main() -> None:
         st.caption("Replace the file in the sidebar and press **Compare** again, or switch "
                    "**Data** back to the demo.")
         return
-    settings = choose_settings(inputs) if shared is None else compare_settings(shared)
+    settings = (choose_settings(inputs, None if seed_runs is None else len(seed_runs))
+                if shared is None else compare_settings(shared))
     if settings is None:
         return
     if shared is None:
         settings = dataclasses.replace(
-            settings, drop_self_retrieval=health_view.choose_self_retrieval())
+            compare_seeds.with_systems(settings, seed_runs, inputs),
+            drop_self_retrieval=health_view.choose_self_retrieval())
     stored = None  # a shared link's report as its author saw it: drawn as stored
     if shared is not None:
         try:
@@ -378,9 +418,14 @@ def main() -> None:
                  icon=":material/error:")
         return
     assert report is not None
+    texts = compare_texts.loaded_texts(text_files, inputs, server=origin != "demo data")
+    if recompute:
+        report = compare_texts.drilldown_report(report, inputs, settings, texts)
     show_title(place, report, origin)
     if shared is None:
-        share_widget.share_action("compare", settings, inputs.files, report)
+        share_widget.share_action("compare", settings,
+                                  (*inputs.files,
+                                   *compare_texts.share_files(texts, inputs, report)), report)
     elif stored is not None and recompute:
         share_widget.show_recomputed(shared, report_changes(stored, report))
     health_view.show_health(report)
@@ -388,9 +433,11 @@ def main() -> None:
     show_inputs(report)
     segments = (inputs.segment_maps.get(settings.segment_column)
                 if settings.segment_column else None)
+    if report.seeds is not None and not report.several:
+        inputs = compare_seeds.shown_inputs(inputs, report)
     show = show_several if report.several else show_metric
     if len(report.metrics) == 1:
-        show(report, report.metrics[0], inputs, segments)
+        show(report, report.metrics[0], inputs, segments, texts=texts)
         return
     # One tab per metric; only the open one is drawn (switching tabs reruns, from the caches).
     tabs = st.tabs([markup.text(m) for m in report.metrics], key="metric_tab",
@@ -398,7 +445,7 @@ def main() -> None:
     for tab, metric in zip(tabs, report.metrics, strict=True):
         if tab.open is not False:
             with tab:
-                show(report, metric, inputs, segments)
+                show(report, metric, inputs, segments, texts=texts)
 
 
 main()
