@@ -167,10 +167,11 @@ def show_rankings(report: Report, metric: str, inputs: LoadedInputs, per_query: 
                 "score": st.column_config.NumberColumn("Score", format="%.4g"),
                 "label": st.column_config.TextColumn("Label", width="small"),
                 "change": moved,
-                "title": st.column_config.TextColumn("Title", width="medium"),
+                "title": st.column_config.TextColumn("Title", width="large"),
                 "tie": st.column_config.TextColumn(
-                    "Tie", help="Documents with equal scores share a tie group; \u2702 marks "
-                                f"the group that rank {cutoff} falls inside."),
+                    "Tie", width="small",
+                    help="Documents with equal scores share a tie group; \u2702 marks the "
+                         f"group that rank {cutoff} falls inside."),
             },
         )
     compare_drill.tie_rule_note(cross_a or cross_b, cutoff)
