@@ -22,10 +22,10 @@ from tests.support.streamlit_page import (
 
 
 def ranking_of_a(page: Page) -> Locator:
-    """A's ranking: the first data frame with a Title column (B's is the second; the grid
+    """A's ranking: the first data frame with a Label column (B's is the second; the grid
     lists only the columns in view, so the frame is found by one it shows first)."""
     frames = page.get_by_test_id("stDataFrame").filter(
-        has=page.locator('table[role="grid"] th', has_text=re.compile(r"^Title$")))
+        has=page.locator('table[role="grid"] th', has_text=re.compile(r"^Label$")))
     expect(frames).to_have_count(2)
     return frames.first
 
