@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -226,9 +225,7 @@ def compare_report(shared: Shared) -> Report:
     runs = [files[run_role(i)] for i in range(MAX_RUNS) if run_role(i) in files]
     inputs = load_inputs(*runs, qrels=files.get("qrels"), segments=files.get("segments"),
                          proxy_qrels=files.get("qrels_proxy"))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the report carries every warning in words
-        return inputs.report(compare_settings(shared))
+    return inputs.report(compare_settings(shared))
 
 
 class StoredResultError(SharedFormatError):

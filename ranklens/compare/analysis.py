@@ -17,7 +17,6 @@ input digests, the CLI builds one per invocation.
 from __future__ import annotations
 
 import dataclasses
-import warnings
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -356,7 +355,12 @@ class LoadedInputs:
                progress: Callable[[str], None] | None = None, *, strict: bool = False
                ) -> Report:
         """The full comparison report for ``settings`` with its health section
-        (``ranklens.health``); ``strict`` raises ``HealthCheckFailed`` when a check fails."""
+        (``ranklens.health``); ``strict`` raises ``HealthCheckFailed`` when a check fails.
+        Systems given as several runs (``settings.seed_runs``): `ranklens.compare.seeds`."""
+        if settings.seed_runs is not None:
+            from ranklens.compare.seeds import seeded_report
+
+            return seeded_report(self, settings, progress)
         return health_checks.report_with_health(self, settings, progress, strict)
 
     def comparison_report(self, settings: CompareSettings,
@@ -458,9 +462,7 @@ def build_report(
     """
     inputs = load_inputs(run_a, run_b, *candidates, qrels=qrels, segments=segments,
                          proxy_qrels=proxy_qrels, columns=columns)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the report carries every warning in words
-        return inputs.report(settings or CompareSettings(), strict=strict)
+    return inputs.report(settings or CompareSettings(), strict=strict)
 
 
 def _run_label(label: str, file: str) -> str:
