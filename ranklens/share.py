@@ -224,11 +224,12 @@ def compare_report(shared: Shared) -> Report:
     """
     files = {f.role: f for f in shared.files}
     runs = [files[run_role(i)] for i in range(MAX_RUNS) if run_role(i) in files]
+    settings = compare_settings(shared)
     inputs = load_inputs(*runs, qrels=files.get("qrels"), segments=files.get("segments"),
-                         proxy_qrels=files.get("qrels_proxy"))
+                         proxy_qrels=files.get("qrels_proxy"), columns=settings.id_columns())
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the report carries every warning in words
-        return inputs.report(compare_settings(shared))
+        return inputs.report(settings)
 
 
 class StoredResultError(SharedFormatError):

@@ -8,10 +8,14 @@ nothing itself. Every user string goes through ``markup.text``.
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Mapping
+
 import streamlit as st
 
 from ranklens.app import markup
 from ranklens.compare.report import Report
+from ranklens.compare.settings import CompareSettings
 from ranklens.health.result import HealthCheck, HealthReport
 from ranklens.health.words import TITLE, counts, heading
 
@@ -70,6 +74,15 @@ def choose_id_columns(key: str = "id_columns") -> dict[str, str] | None:
                               placeholder="automatic").strip()
     columns = {role: name for role, name in (("doc_id", doc), ("query_id", query)) if name}
     return columns or None
+
+
+def with_health_choices(settings: CompareSettings,
+                        columns: Mapping[str, str] | None) -> CompareSettings:
+    """``settings`` with the sidebar's health choices: the id columns named (``columns``,
+    from `choose_id_columns`) and dropping self-retrieved documents (`choose_self_retrieval`).
+    In the settings, a share link keeps them and the report's JSON names them."""
+    return dataclasses.replace(settings.with_id_columns(columns),
+                               drop_self_retrieval=choose_self_retrieval())
 
 
 def choose_self_retrieval(key: str = "drop_self_retrieval") -> bool:

@@ -121,6 +121,8 @@ class LoadedInputs:
     streamed: tuple[InputRecord, ...] = ()  # records of runs whose bytes were not kept
     # runs scored while read: (index, tied-scores warning with _LABEL where the name goes)
     streamed_checks: tuple[tuple[int, str], ...] = ()
+    # the runs' id columns named when they were read (``load_inputs(columns=...)``)
+    id_columns: tuple[tuple[str, str], ...] = ()
 
     @property
     def run_a(self) -> Run | None:
@@ -384,8 +386,27 @@ class LoadedInputs:
                progress: Callable[[str], None] | None = None, *, strict: bool = False
                ) -> Report:
         """The full comparison report for ``settings`` with its health section
-        (``ranklens.health``); ``strict`` raises ``HealthCheckFailed`` when a check fails."""
-        return health_checks.report_with_health(self, settings, progress, strict)
+        (``ranklens.health``); ``strict`` raises ``HealthCheckFailed`` when a check fails.
+
+        The report's settings name the id columns the runs were read by (``columns=`` of
+        `load_inputs`); settings that name other ones raise ``ValueError``: read the inputs
+        with ``columns=settings.id_columns()``.
+        """
+        return health_checks.report_with_health(self, self.settings_read(settings), progress,
+                                                strict)
+
+    def settings_read(self, settings: CompareSettings) -> CompareSettings:
+        """``settings`` with the id columns these inputs were read by; ``ValueError`` when
+        they name others (the numbers would be another reading's)."""
+        read = dict(self.id_columns)
+        named = settings.id_columns() or {}
+        if named and named != read:
+            listed = ", ".join(f"{role} {column!r}" for role, column in named.items())
+            raise ValueError(
+                f"the settings name the id columns {listed}, but the runs were read "
+                + (f"by {dict(read)}" if read else "by the columns the judgements chose")
+                + ": read them with load_inputs(..., columns=settings.id_columns())")
+        return settings if named else settings.with_id_columns(read)
 
     def comparison_report(self, settings: CompareSettings,
                           progress: Callable[[str], None] | None = None) -> Report:
@@ -629,6 +650,9 @@ def load_inputs(
     given = (run_a, run_b, *candidates)
     if len(given) > MAX_RUNS:
         run_role(len(given) - 1)  # raises, in words
+    if columns is None and settings is not None:
+        columns = settings.id_columns()
+    named = _named_id_columns(columns)
     if proxy_qrels is not None and qrels is None:
         name = proxy_qrels.name if isinstance(proxy_qrels, InputFile) else str(proxy_qrels)
         raise io.InputError(name, "proxy judgements fill the holes of the judgements, and "
@@ -637,8 +661,9 @@ def load_inputs(
     read = functools.partial(io.read_run, keep_ranks=True, columns=columns) \
         if qrels is not None else io.read_per_query
     if settings is not None and qrels is not None:
-        return _load_streaming(given, qrels, segments, proxy_qrels, max_bytes,
-                               settings.canonical(), columns)
+        return dataclasses.replace(
+            _load_streaming(given, qrels, segments, proxy_qrels, max_bytes,
+                            settings.canonical(), columns), id_columns=named)
     files = tuple(_as_file(f, run_role(i)) for i, f in enumerate(given))
     extra = _extra_files(qrels, segments, proxy_qrels)
     summaries: dict[str, io.ReadSummary] = {}
@@ -667,8 +692,15 @@ def load_inputs(
     values = tuple(loaded[f.role] for f in files)
     if qrels is not None:
         return LoadedInputs((*files, *extra), summaries, runs=values, qrels=loaded["qrels"],
-                            segment_maps=segment_maps, proxy_qrels=loaded.get("qrels_proxy"))
+                            segment_maps=segment_maps, proxy_qrels=loaded.get("qrels_proxy"),
+                            id_columns=named)
     return LoadedInputs((*files, *extra), summaries, tables=values, segment_maps=segment_maps)
+
+
+def _named_id_columns(columns: Mapping[str, str] | None) -> tuple[tuple[str, str], ...]:
+    """The id roles of ``columns`` (what a report's settings name), in a fixed order."""
+    return tuple((role, columns[role]) for role in ("doc_id", "query_id")
+                 if columns and columns.get(role))
 
 
 def _extra_files(qrels: Input | None, segments: Input | None,
@@ -801,9 +833,12 @@ def build_report(
 
     The same Report as ``load_inputs(...).report(settings)``, which the CLI and the app call in
     two steps (they show progress between reading and scoring, and the app keeps the inputs).
-    ``columns`` names the runs' columns (``{"doc_id": "docno"}``); ``strict`` raises
-    ``ranklens.health.HealthCheckFailed`` when a health check fails.
+    ``columns`` names the runs' columns (``{"doc_id": "docno"}``; without it, the id columns
+    the settings name); ``strict`` raises ``ranklens.health.HealthCheckFailed`` when a health
+    check fails.
     """
+    if columns is None and settings is not None:
+        columns = settings.id_columns()
     inputs = load_inputs(run_a, run_b, *candidates, qrels=qrels, segments=segments,
                          proxy_qrels=proxy_qrels, columns=columns)
     with warnings.catch_warnings():

@@ -15,14 +15,15 @@ import numpy as np
 import pandas as pd
 
 from ranklens.charts import BASELINE_COLOUR, FIT_WIDTH, run_colour
-from ranklens.compare.views import describe_row, finding_labels
+from ranklens.compare.views import TOO_SMALL, describe_row, finding_labels
 from ranklens.formats import format_delta, format_interval, format_p
+from ranklens.health.words import NO_VERDICT
 
 ROW_HEIGHT = 24
 """Pixels per forest-plot row: 40 segments stay readable, one metric fits a screen."""
 
-COLOURS = ("#1a7f37", "#8c959f", "#cf222e", "#d0d7de")
-"""Better, no reliable difference, worse, too small (finding_labels order)."""
+COLOURS = ("#1a7f37", "#8c959f", "#cf222e", "#d0d7de", "#57606a")
+"""Better, no reliable difference, worse, too small, no verdict (finding_labels order)."""
 
 
 def forest_data(table: pd.DataFrame, run_names: tuple[str, str]) -> pd.DataFrame:
@@ -71,7 +72,8 @@ def forest_plot(
                                                       strict=True) if label in present]
     colour = alt.Color(
         "finding:N",
-        title=f"At q \u2264 {alpha:g} (overall row: p)",
+        title=(f"At q \u2264 {alpha:g} (overall row: p)" if present - {NO_VERDICT, TOO_SMALL}
+               else "No verdict: see the health checks"),
         scale=alt.Scale(domain=[label for label, _ in shown],
                         range=[colour for _, colour in shown]),
         legend=alt.Legend(orient="top", direction="horizontal", labelLimit=320),

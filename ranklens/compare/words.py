@@ -12,6 +12,7 @@ from statistics import NormalDist
 from ranklens.compare.family import FamilyComparison, family_phrase
 from ranklens.compare.segments import MetricComparison, SegmentRow
 from ranklens.formats import format_delta, format_interval, format_p
+from ranklens.health.words import SEGMENTS_WITHHELD
 from ranklens.stats import ComparisonResult, interval_description, interval_label
 from ranklens.stats.results import at_most
 
@@ -73,10 +74,15 @@ def headline(comparison: MetricComparison, run_names: tuple[str, str]) -> str:
             f"resolve differences of about {mde:.4f} or more (80% power).")
 
 
-def segments_summary(comparison: MetricComparison, run_names: tuple[str, str]) -> str:
-    """Which segments differ (by q-value), in one sentence; empty without segments."""
+def segments_summary(comparison: MetricComparison, run_names: tuple[str, str], *,
+                     withheld: bool = False) -> str:
+    """Which segments differ (by q-value), in one sentence; empty without segments. With
+    ``withheld`` (the report draws no verdict, ``ranklens.health``) none is named: the
+    sentence says why."""
     if not comparison.segments:
         return ""
+    if withheld:
+        return SEGMENTS_WITHHELD
     _, name_b = run_names
     scored = [row for row in comparison.segments if row.result is not None]
     found = [row for row in scored if row.result is not None and row.result.significant]

@@ -24,7 +24,7 @@ from ranklens.io.build import (
 )
 from ranklens.io.detect import BOM, Sniff, sniff
 from ranklens.io.errors import InputError
-from ranklens.io.id_columns import sample_ids
+from ranklens.io.id_columns import ROLE_WORDS, sample_ids
 from ranklens.io.source import Loaded, Source, file_stem, load
 from ranklens.io.summary import ReadSummary
 from ranklens.io.tables import id_column, number_column, read_table
@@ -234,6 +234,9 @@ def _parse(loaded: Loaded, detected: Sniff, kind: str, columns: Mapping[str, str
             numbers["rank"] = rank
         else:
             notes.append("the rank column has gaps or text: ignored (metrics order by score)")
+    if kind == "run":  # a column the user named is said, as a chosen one is (id_columns)
+        notes += [f"{ROLE_WORDS[role]} from column {table.names[role]!r}, as named"
+                  for role in ("query_id", "doc_id") if columns and role in columns]
     ignored = [column for column in table.all_names if column not in table.names.values()]
     if ignored:
         notes.append(f"column(s) not used: {', '.join(ignored)}")

@@ -14,7 +14,6 @@ no parsing here.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
@@ -350,9 +349,10 @@ def main() -> None:
     if chosen is None:
         return
     files, origin = chosen
+    columns = (health_view.choose_id_columns() if shared is None  # a link: the ones it names
+               else compare_settings(shared).id_columns())
     try:
-        inputs = app_state.loaded_inputs(
-            files, health_view.choose_id_columns() if shared is None else None)
+        inputs = app_state.loaded_inputs(files, columns)
     except InputError as error:
         st.error(f"**This file cannot be read.** {markup.text(error)}", icon=":material/error:")
         st.caption("Replace the file in the sidebar and press **Compare** again, or switch "
@@ -362,8 +362,7 @@ def main() -> None:
     if settings is None:
         return
     if shared is None:
-        settings = dataclasses.replace(
-            settings, drop_self_retrieval=health_view.choose_self_retrieval())
+        settings = health_view.with_health_choices(settings, columns)
     stored = None  # a shared link's report as its author saw it: drawn as stored
     if shared is not None:
         try:
