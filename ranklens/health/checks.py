@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ranklens.compare.family import run_key, run_role
+from ranklens.compare.scoring import ScoreCache
 from ranklens.data import Qrels, Run
 from ranklens.health.documents import DocumentFacts, document_facts, documents_check
 from ranklens.health.identical import identical_checks
@@ -93,7 +94,7 @@ def _without_self(inputs: LoadedInputs) -> LoadedInputs:
         facts = _facts(inputs)  # counted before the rows go
         found = replace(inputs, runs=tuple(without_self_retrieval(run) for run in inputs.runs
                                            if run is not None),
-                        scored={}, checked={}, derived={FACTS_KEY: facts, DROPPED: True})
+                        cache=ScoreCache(derived={FACTS_KEY: facts, DROPPED: True}))
         inputs.derived[_WITHOUT_SELF] = (inputs.runs, found)
     assert found is not None
     return found

@@ -12,6 +12,8 @@ They count; they neither score nor refuse anything.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from ranklens.data import Qrels, Run
@@ -63,18 +65,45 @@ def tied_queries(run: Run) -> tuple[int, int]:
     return int(np.count_nonzero(highest == lowest)), int(np.count_nonzero(several))
 
 
+@dataclass(frozen=True)
+class TiedScores:
+    """How tied a run's scores are: ``tied`` of its ``counted`` queries (those with two or more
+    documents) give every document one score; ``has_ranks``: it has a rank column to order by.
+
+    The facts of `tied_scores_warning`, kept as data where the run's name is not known yet
+    (runs scored while read, named at report time)."""
+
+    tied: int
+    counted: int
+    has_ranks: bool
+
+    @property
+    def warns(self) -> bool:
+        """True when most queries (more than `TIED_SHARE`) are tied."""
+        return self.counted > 0 and self.tied > TIED_SHARE * self.counted
+
+    def warning(self, label: str) -> str | None:
+        """The warning in words (``label`` names the run), or None when it does not warn."""
+        if not self.warns:
+            return None
+        remedy = ("If its order is in the rank column, order by rank instead (\"Order documents "
+                  "by: rank\" on the page, --order rank in the CLI)." if self.has_ranks else
+                  "Give each document its own score: the run has no rank column to order by.")
+        return (f"{label} gives every document the same score on {self.tied:,} of its "
+                f"{self.counted:,} queries: their documents are ordered by doc id (trec_eval's "
+                f"tie-break), not by the run, and its metrics say little. {remedy}")
+
+
+def tied_scores(run: Run, *, has_ranks: bool | None = None) -> TiedScores:
+    """`tied_queries` of ``run`` with whether it can be ordered by rank (``has_ranks``,
+    default: whether the run has a rank column)."""
+    tied, counted = tied_queries(run)
+    return TiedScores(tied, counted, run.ranks is not None if has_ranks is None else has_ranks)
+
+
 def tied_scores_warning(run: Run, label: str, *, has_ranks: bool | None = None) -> str | None:
     """The warning for a run tied on most of its queries (``label`` names it), or None.
 
     Offers rank order when the run has a rank column (``has_ranks``, default: the run's).
     """
-    tied, counted = tied_queries(run)
-    if counted == 0 or tied <= TIED_SHARE * counted:
-        return None
-    ranks = run.ranks is not None if has_ranks is None else has_ranks
-    remedy = ("If its order is in the rank column, order by rank instead (\"Order documents "
-              "by: rank\" on the page, --order rank in the CLI)." if ranks else
-              "Give each document its own score: the run has no rank column to order by.")
-    return (f"{label} gives every document the same score on {tied:,} of its {counted:,} "
-            "queries: their documents are ordered by doc id (trec_eval's tie-break), not by "
-            f"the run, and its metrics say little. {remedy}")
+    return tied_scores(run, has_ranks=has_ranks).warning(label)

@@ -58,9 +58,9 @@ def test_changing_segment_column_or_alpha_does_not_rescore(demo, monkeypatch):
     _, inputs = demo
     inputs.report(CompareSettings(metrics=("map",), segment_column="intent", **FAST))
     calls = []
-    import ranklens.compare.analysis as analysis
+    import ranklens.compare.scoring as scoring
 
-    monkeypatch.setattr(analysis, "evaluate", lambda *a, **k: calls.append(1))
+    monkeypatch.setattr(scoring, "evaluate", lambda *a, **k: calls.append(1))
     inputs.report(CompareSettings(metrics=("AP",), segment_column="length", alpha=0.1, **FAST))
     assert calls == []
 
@@ -106,10 +106,10 @@ def test_with_segments_swaps_the_map_and_keeps_the_scored_metrics(demo, monkeypa
     device = ["query_id\tdevice"] + [f"{line.split()[0]}\t{'mobile' if i % 2 else 'desktop'}"
                                      for i, line in enumerate(lines[1:])]
     other = InputFile("segments", "device.tsv", "\n".join(device).encode())
-    import ranklens.compare.analysis as analysis
+    import ranklens.compare.scoring as scoring
 
     calls = []
-    monkeypatch.setattr(analysis, "evaluate", lambda *a, **k: calls.append(1))
+    monkeypatch.setattr(scoring, "evaluate", lambda *a, **k: calls.append(1))
     swapped = inputs.with_segments(other)
     report = swapped.report(CompareSettings(metrics=("P@10",), segment_column="device", **FAST))
     assert calls == []

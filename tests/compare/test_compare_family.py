@@ -273,9 +273,9 @@ def test_large_runs_scored_while_read_say_the_robustness_view_is_not_computed(de
                                                                                 monkeypatch):
     # runs "too large" to score every treatment while read: the banner stays, and the report
     # says in words that the robustness view was not computed (never a silent gap)
-    from ranklens.compare import analysis
+    from ranklens.compare import scoring
 
-    monkeypatch.setattr(analysis, "ROBUSTNESS_EAGER_ROWS", 1_000)
+    monkeypatch.setattr(scoring, "ROBUSTNESS_EAGER_ROWS", 1_000)
     files, _ = demo
     settings = CompareSettings(seed=5, **FAST)
     streamed = load_inputs(files["run_a"], files["run_b"], files["run_dense"],

@@ -286,9 +286,9 @@ def test_views_coverage_tables(dense_report):
 
 
 def test_large_runs_get_the_robustness_view_only_when_it_is_needed(demo, monkeypatch):
-    from ranklens.compare import analysis
+    from ranklens.compare import scoring
 
-    monkeypatch.setattr(analysis, "ROBUSTNESS_EAGER_ROWS", 1000)
+    monkeypatch.setattr(scoring, "ROBUSTNESS_EAGER_ROWS", 1000)
     inputs = load_inputs(demo["run_a"], demo["run_b"], qrels=demo["qrels"])
     dense = load_inputs(demo["run_a"], InputFile("run_b", "dense_retriever.trec",
                                                  demo["run_dense"].data), qrels=demo["qrels"])
