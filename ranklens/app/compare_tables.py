@@ -26,7 +26,7 @@ from ranklens.compare.words import (
     segments_summary,
 )
 from ranklens.formats import slug
-from ranklens.health.words import withholds
+from ranklens.health.words import withheld_runs, withholds
 
 
 def as_shown(comparison: MetricComparison) -> MetricComparison:
@@ -138,7 +138,8 @@ def show_leaderboard(report: Report, metric: str) -> None:
     names = report.run_names
     alpha = report.comparison(metric, report.candidates[0]).overall.alpha
     st.subheader(f"Leaderboard: {metric}", anchor=False)
-    st.markdown(f"**{leaderboard_summary(all_escaped(names), family, alpha)}**")
+    withheld = withheld_runs(report.health, report.candidates)
+    st.markdown(f"**{leaderboard_summary(all_escaped(names), family, alpha, withheld)}**")
     st.altair_chart(charts.leaderboard_plot(table, metric=metric, baseline=names[0],
                                             alpha=alpha),
                     width="stretch", key=f"leaderboard:{metric}")

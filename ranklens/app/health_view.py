@@ -54,7 +54,8 @@ def verdict_words(report: Report, first: str, rest: str) -> tuple[str, str]:
     health: HealthReport | None = report.health
     if health is None or not health.withheld:
         return first, rest
-    return "No verdict", markup.text(health.withheld.removeprefix("No verdict: "))
+    why = health.withheld.removeprefix("No verdict: ")
+    return "No verdict", markup.text(why[:1].upper() + why[1:])
 
 
 def withholds(report: Report) -> bool:

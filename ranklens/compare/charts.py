@@ -76,7 +76,8 @@ def forest_plot(
                else "No verdict: see the health checks"),
         scale=alt.Scale(domain=[label for label, _ in shown],
                         range=[colour for _, colour in shown]),
-        legend=alt.Legend(orient="top", direction="horizontal", labelLimit=320),
+        legend=alt.Legend(orient="top", direction="horizontal", labelLimit=320,
+                          titleLimit=400),
     )
     y = alt.Y(
         "row:N", sort=order, title=None,

@@ -16,7 +16,7 @@ from ranklens.compare.coverage import (
 )
 from ranklens.compare.report import Report
 from ranklens.formats import format_delta, format_interval, format_p, slug
-from ranklens.health.words import NO_VERDICT, ROBUSTNESS_WITHHELD, withholds
+from ranklens.health.words import NO_VERDICT, ROBUSTNESS_WITHHELD, withheld_runs, withholds
 from ranklens.stats import ComparisonResult
 
 ROBUSTNESS_TITLE = "Unjudged documents three ways"
@@ -201,11 +201,12 @@ def leaderboard_coverage(report: Report, metric: str) -> str:
                         *(f"{names[j]} {percent(m.overall.judged_b)}" for j, m in rows)])
     text = (f"{first.judged_metric}: {judged} of the top {first.depth} documents have a "
             "judgement.")
-    alarmed = [names[j] for j, m in rows if m.alert]
+    withheld = withheld_runs(report.health, report.candidates)  # no verdict to change
+    alarmed = [names[j] for j, m in rows if m.alert and j not in withheld]
     if alarmed:
         text += (f" Unjudged documents could change the verdict of {', '.join(alarmed)}: "
                  "see the banner in " + ("its" if len(alarmed) == 1 else "their")
                  + " section.")
-    elif all(m.guarded for _, m in rows):
+    elif all(m.guarded for _, m in rows) and not withheld:
         text += " No candidate's verdict hangs on them."
     return text

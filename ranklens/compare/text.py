@@ -294,7 +294,8 @@ def family_lines(report: Report, metric: str) -> list[str]:
     family = report.family(metric)
     assert family is not None  # a report of several candidates has one per metric
     alpha = report.comparison(metric, report.candidates[0]).overall.alpha
-    return [leaderboard_summary(report.run_names, family, alpha),
+    return [leaderboard_summary(report.run_names, family, alpha,
+                                health_words.withheld_runs(report.health, report.candidates)),
             family_sentence(family, len(report.run_names)),
             pairing_sentence(family, report.run_names),
             f"{MARK} = adjusted p \u2264 {alpha:g}. Intervals and p are each candidate's own "

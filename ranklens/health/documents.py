@@ -242,8 +242,8 @@ def documents_check(index: int, name: str, facts: DocumentFacts, judged_share: f
             message = (f"None of {facts.ids(name)} occurs in the judgements ({written}), even "
                        "after folding case, stripping blanks or a common prefix/suffix.")
             action = ("Check that the run and the judgements are of the same collection, and "
-                      "that the document id column is the right one (--doc-column, "
-                      "columns={'doc_id': ...}).")
+                      "that the document id column is the right one (--doc-column (CLI), "
+                      "columns={'doc_id': ...} (library) or \"Id columns\" (page)).")
         else:
             message = (f"{_percent(share)} of {name}'s {top} have a judgement on the "
                        f"{queries:,} queries compared, although {_percent(facts.share)} of its "

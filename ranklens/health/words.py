@@ -126,6 +126,13 @@ def withholds(health: HealthReport | None) -> bool:
     return health is not None and bool(health.withheld)
 
 
+def withheld_runs(health: HealthReport | None, candidates: Sequence[int]) -> tuple[int, ...]:
+    """The candidates (positions) whose verdict against the baseline is withheld."""
+    if health is None:
+        return ()
+    return tuple(j for j in candidates if health.withheld_for(j))
+
+
 def withheld_candidates(health: HealthReport | None, candidates: Sequence[int]) -> list[str]:
     """Under a leaderboard: why the candidates whose documents match nothing have no verdict
     (the leaderboard's own sentence still ranks them by their numbers)."""
