@@ -12,20 +12,22 @@ from collections.abc import Callable, Mapping
 import pandas as pd
 import streamlit as st
 
-from ranklens.app import markup
+from ranklens.app import compare_drill, markup
 from ranklens.app import state as app_state
 from ranklens.compare import charts, views
 from ranklens.compare.analysis import LoadedInputs
 from ranklens.compare.rankings import UNJUDGED, query_rbo, side_by_side
 from ranklens.compare.report import Report
+from ranklens.compare.texts import Texts, short
 from ranklens.formats import format_delta
 
-PER_QUERY_COLUMNS = ("query_id", "a", "b", "delta", "judged_a", "judged_b", "residual_a",
+PER_QUERY_COLUMNS = ("query_id", "text", "a", "b", "delta", "judged_a", "judged_b", "residual_a",
                      "residual_b", "segment")
 
 
 def show_per_query(report: Report, metric: str, inputs: LoadedInputs,
-                   segments: Mapping[str, str] | None, scope: str = "") -> None:
+                   segments: Mapping[str, str] | None, scope: str = "",
+                   texts: Texts | None = None) -> None:
     result = report.comparison(metric).overall
     name_a, name_b = report.pair_names
     per_query = views.with_query_coverage(report, metric,
@@ -40,6 +42,8 @@ def show_per_query(report: Report, metric: str, inputs: LoadedInputs,
     right.metric(f"{markup.text(name_b)} loses", f"{result.outcomes.losses:,}")
     with right:
         show_orderings(inputs, str(report.params.get("order", "score")))
+    if report.query_texts:  # issue 30: the text beside the id
+        per_query.insert(1, "text", [report.query_texts.get(q, "") for q in per_query["query_id"]])
     lost, won = views.biggest_changes(per_query, n=10)
     pick_key = f"query:{metric}{scope}"
     coverage = None if report.coverage is None else report.coverage.metric(metric)
@@ -59,6 +63,7 @@ def show_per_query(report: Report, metric: str, inputs: LoadedInputs,
             column_order=[c for c in PER_QUERY_COLUMNS if c in frame.columns],
             column_config={
                 "query_id": st.column_config.TextColumn("Query", width=60),
+                "text": st.column_config.TextColumn("Text", width="medium"),
                 "a": st.column_config.NumberColumn(name_a, format="%.4f", width=75,
                                                    help=markup.text(f"{metric} of {name_a} (A)")),
                 "b": st.column_config.NumberColumn(name_b, format="%.4f", width=75,
@@ -76,7 +81,7 @@ def show_per_query(report: Report, metric: str, inputs: LoadedInputs,
             },
         )
     show_rankings(report, metric, inputs, per_query.sort_values(["delta", "query_id"]), pick_key,
-                  scope)
+                  scope, texts)
 
 
 def show_orderings(inputs: LoadedInputs, order: str) -> None:
@@ -109,7 +114,7 @@ def _picker(table_key: str, frame: pd.DataFrame, pick_key: str) -> Callable[[], 
 
 
 def show_rankings(report: Report, metric: str, inputs: LoadedInputs, per_query: pd.DataFrame,
-                  pick_key: str, scope: str = "") -> None:
+                  pick_key: str, scope: str = "", texts: Texts | None = None) -> None:
     st.subheader("One query, both rankings", anchor=False)
     if inputs.run_a is None or inputs.run_b is None:
         st.caption("The inputs are per-query metric tables: there are no rankings to show.")
@@ -120,10 +125,13 @@ def show_rankings(report: Report, metric: str, inputs: LoadedInputs, per_query: 
     if st.session_state.get(pick_key) not in deltas:
         st.session_state.pop(pick_key, None)
     left, right, _ = st.columns([2, 1, 3])
+    query_texts = report.query_texts
     query = left.selectbox(
         "Query", options, key=pick_key,
-        format_func=lambda q: f"{q}  ({format_delta(deltas[q], 3)})",
-        help=f"Ordered by B \u2212 A on {metric}, biggest losses first.")
+        format_func=lambda q: (f"{q} · {short(query_texts[q], 60)}  " if q in query_texts
+                               else f"{q}  ") + f"({format_delta(deltas[q], 3)})",
+        help=f"Ordered by B \u2212 A on {metric}, biggest losses first."
+             + (" Type to search by id or text." if query_texts else ""))
     k = right.number_input("Top k", min_value=1, max_value=100, value=10, step=1,
                            key=f"k:{metric}{scope}")
     row = per_query.loc[per_query["query_id"] == query].iloc[0]
@@ -132,14 +140,22 @@ def show_rankings(report: Report, metric: str, inputs: LoadedInputs, per_query: 
                          order=order)
     overlap = query_rbo(inputs.run_a, inputs.run_b, str(query), p=app_state.RBO_P, order=order)
     likeness = "" if overlap is None else f" · RBO (p={app_state.RBO_P:g}) {overlap:.3f}"
+    text = query_texts.get(str(query), "")
     st.markdown(
-        f"**{markup.text(query)}** · {markup.text(metric)}: {markup.text(name_a)} "
+        f"**{markup.text(query)}**" + (f" \u201c{markup.text(text)}\u201d" if text else "")
+        + f" · {markup.text(metric)}: {markup.text(name_a)} "
         f"{row['a']:.4f}, {markup.text(name_b)} {row['b']:.4f} "
         f"(B \u2212 A {format_delta(float(row['delta']))}) · {shown.n_overlap} of the top "
         f"{int(k)} documents in both, {shown.n_entered} entered B's top {int(k)}{likeness}")
+    compare_drill.show_tie_shares(inputs, report, metric, order)
+    cutoff = compare_drill.cutoff_of(metric, int(k))
+    frame_a, cross_a = compare_drill.with_documents(shown.a, inputs.run_a, str(query), texts,
+                                                    cutoff, order)
+    frame_b, cross_b = compare_drill.with_documents(shown.b, inputs.run_b, str(query), texts,
+                                                    cutoff, order)
     columns = st.columns(2)
-    for column, frame, title, moved in ((columns[0], shown.a, f"A: {name_a}", "Where in B"),
-                                        (columns[1], shown.b, f"B: {name_b}", "Moved vs A")):
+    for column, frame, title, moved in ((columns[0], frame_a, f"A: {name_a}", "Where in B"),
+                                        (columns[1], frame_b, f"B: {name_b}", "Moved vs A")):
         column.markdown(f"**{markup.text(title)}**")
         column.dataframe(
             frame.style.map(_label_colour, subset=["label"]).map(_change_colour,
@@ -151,8 +167,15 @@ def show_rankings(report: Report, metric: str, inputs: LoadedInputs, per_query: 
                 "score": st.column_config.NumberColumn("Score", format="%.4g"),
                 "label": st.column_config.TextColumn("Label", width="small"),
                 "change": moved,
+                "title": st.column_config.TextColumn("Title", width="medium"),
+                "tie": st.column_config.TextColumn(
+                    "Tie", help="Documents with equal scores share a tie group; \u2702 marks "
+                                f"the group that rank {cutoff} falls inside."),
             },
         )
+    compare_drill.tie_rule_note(cross_a or cross_b, cutoff)
+    compare_drill.show_texts((frame_a, frame_b), report.pair_names, texts)
+    compare_drill.show_explanation(report, metric, inputs, str(query), texts, int(k), scope)
 
 
 def _label_colour(label: object) -> str:

@@ -4,7 +4,8 @@ package, as `mlflow ui` or `streamlit hello` serve theirs.
 It serves ``ranklens/app/main.py`` with Streamlit; Streamlit reads the ``.streamlit/config.toml``
 beside that script (upload limit, XSRF, viewer toolbar, error details, magic off) over the
 working directory's, so the settings hold wherever the command starts. ``--store`` and
-``--cache-mb`` set ``RANKLENS_STORE`` and ``RANKLENS_CACHE_MB`` for the server; any Streamlit
+``--cache-mb`` set ``RANKLENS_STORE`` and ``RANKLENS_CACHE_MB`` for the server, ``--docs``
+``RANKLENS_DOCS`` (a documents collection the Compare page reads texts from); any Streamlit
 option (``--server.maxUploadSize 500``, ``--theme.base dark``) passes through to
 ``streamlit run``. Streamlit is imported only when the command runs.
 """
@@ -77,6 +78,11 @@ def add_app(commands: argparse._SubParsersAction[Parser]) -> None:
     p.add_argument("--cache-mb", type=_positive, metavar="MB",
                    help="memory for parsed inputs and reports shared by the sessions "
                    "(sets RANKLENS_CACHE_MB; default 2048)")
+    p.add_argument("--docs", metavar="PATH",
+                   help="a documents collection on this machine (TSV, BEIR corpus.jsonl, a "
+                   "table; gzip too) whose texts the Compare page shows for uploaded runs: "
+                   "for collections larger than the upload limit; indexed once in one pass, "
+                   "only the documents shown are read (sets RANKLENS_DOCS)")
     p.set_defaults(handler=run_app, streamlit_options=[])
 
 
@@ -99,6 +105,7 @@ def _server_environment(args: argparse.Namespace) -> dict[str, str]:
     """The variables the server reads, checked before it starts (a bad store URL is a usage
     error here, not a broken Share button later)."""
     from ranklens.app.cache import CACHE_MB_ENV
+    from ranklens.compare.texts import DOCS_ENV
     from ranklens.store.config import store_config
     from ranklens.store.location import STORE_PATH_ENV
 
@@ -107,6 +114,12 @@ def _server_environment(args: argparse.Namespace) -> dict[str, str]:
         environ[STORE_PATH_ENV] = args.store
     if args.cache_mb is not None:
         environ[CACHE_MB_ENV] = str(args.cache_mb)
+    if getattr(args, "docs", None) is not None:
+        docs = Path(args.docs).expanduser().resolve()
+        if not docs.is_file():
+            raise UsageError(f"{PROG} app --docs {args.docs}: no such file; give the path of "
+                             "a documents collection (TSV, JSONL, CSV or Parquet, gzip too)")
+        environ[DOCS_ENV] = str(docs)
     store_config({**os.environ, **environ})  # ValueError naming the variable
     return environ
 

@@ -35,8 +35,11 @@ from ranklens.compare.choices import metrics_to_compare as chosen_metrics
 from ranklens.compare.choices import metrics_to_score as chosen_metrics_for_runs
 from ranklens.compare.choices import segment_column
 from ranklens.compare.coverage import TREATMENTS
+from ranklens.compare.drilldown import with_drilldown
 from ranklens.compare.family import Q_FAMILIES
 from ranklens.compare.report import Report
+from ranklens.compare.texts import read_texts, run_queries
+from ranklens.compare.tie_reading import TIE_RULES, with_ties
 from ranklens.io import InputFile
 from ranklens.metrics import parse_metric
 from ranklens.stats import ADJUST_METHODS, FAMILY_METHODS, INTERVAL_METHODS
@@ -86,6 +89,19 @@ def add_compare(commands: argparse._SubParsersAction[Parser]) -> None:
     p.add_argument("--adjust", choices=ADJUST_METHODS, default=DEFAULTS.adjust_method,
                    help="multiple-comparison adjustment of q-values (default bh)")
     add_order(p)
+    p.add_argument("--ties", choices=TIE_RULES, default="trec_eval",
+                   help="how equal scores are ordered: trec_eval (default: by document id, "
+                   "descending) or average (the expected value over every order of each tie "
+                   "group, for nDCG, P, R, R-Prec, RBP, RR and AP; same as naming the metric "
+                   "nDCG(ties=average)@10)")
+    p.add_argument("--queries", metavar="FILE",
+                   help="query texts (TSV id<TAB>text, TREC topics, BEIR queries.jsonl, a "
+                   "table): shown beside the ids of the queries B lost and won most, kept in "
+                   "the JSON (each cut to 300 characters)")
+    p.add_argument("--docs", metavar="FILE",
+                   help="document texts (TSV, BEIR corpus.jsonl, a table; gzip too): the "
+                   "moves that explain those queries name each document's title; indexed in "
+                   "one pass, only the needed documents are read")
     p.add_argument("--all-pairs", action="store_true",
                    help="several candidates: adjust p for every pair of runs, not only each "
                    "candidate against the baseline (and show every pair)")
@@ -126,6 +142,9 @@ def run_compare(args: argparse.Namespace) -> int:
     if args.qrels is None and (args.proxy_qrels is not None or args.unjudged != "nonrelevant"):
         raise UsageError(f"{PROG} compare: --unjudged and --proxy-qrels need --qrels (per-query "
                          "tables carry no judgements)")
+    if args.qrels is None and args.ties != "trec_eval":
+        raise UsageError(f"{PROG} compare --ties {args.ties} scores runs: give --qrels "
+                         "(per-query tables carry their values already)")
     if args.unjudged == "proxy" and args.proxy_qrels is None:
         raise UsageError(f"{PROG} compare: --unjudged proxy needs --proxy-qrels FILE")
     qrels = None if args.qrels is None else Path(args.qrels)
@@ -147,9 +166,14 @@ def run_compare(args: argparse.Namespace) -> int:
         metrics = chosen_metrics(inputs, args.metric)
     settings = settings_from_args(args, metrics, None if segments_path is None else
                                   chosen_segment_column(inputs, segments_path, column))
+    texts = None
+    if args.queries is not None or args.docs is not None:
+        status("reading the query and document texts")
+        texts = read_texts(args.queries, args.docs, query_ids=run_queries(inputs.runs))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the report carries every warning in words
         report = inputs.report(settings, progress=status)
+        report = with_drilldown(report, inputs, settings, texts)
     return write_report(report, args, status)
 
 
@@ -160,6 +184,8 @@ def settings_from_args(args: argparse.Namespace, metrics: Sequence[str],
     ``metrics`` and ``segment_column`` are the ones chosen from the arguments and the inputs;
     raises ``ValueError`` for a choice the settings refuse (argparse has checked them).
     """
+    if getattr(args, "ties", "trec_eval") != "trec_eval":
+        metrics = with_ties(metrics, args.ties)
     return CompareSettings(
         metrics=tuple(metrics), segment_column=segment_column,
         alpha=args.alpha, n_resamples=args.n_resamples, n_permutations=args.n_permutations,
@@ -221,6 +247,10 @@ def run_compare_spark(args: argparse.Namespace) -> int:
         raise UsageError(f"{PROG} compare --engine spark reads the usual id columns and keeps "
                          "every row: leave --doc-column, --query-column and "
                          "--drop-self-retrieval out, or use the local engine")
+    if args.ties != "trec_eval" or args.queries is not None or args.docs is not None:
+        raise UsageError(f"{PROG} compare --engine spark breaks ties as trec_eval does and "
+                         "shows no texts: leave --ties, --queries and --docs out, or use the "
+                         "local engine")
     if args.order != "score":
         raise UsageError(f"{PROG} compare --engine spark orders documents by score only: "
                          "leave --order out, or use the local engine for --order rank")

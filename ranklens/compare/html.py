@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ranklens import html as html_common
-from ranklens.compare import charts, columns, coverage_words, views
+from ranklens.compare import charts, columns, coverage_words, query_lines, views
 from ranklens.compare.report import Report
 from ranklens.compare.text import family_lines
 from ranklens.compare.words import caveat, conclusion, headline, interval_note, segments_summary
@@ -198,6 +198,8 @@ def _metric_section(report: Report, metric: str, level: int = 2, candidate: int 
         f"<p>{_text(rest)}</p>" if rest else "",
         "</div>",
         _coverage_paragraph(report, metric),
+        (f'<div class="warnings ties" role="note"><p>{_text(report.tie_notes[metric])}</p>'
+         "</div>" if metric in report.tie_notes else ""),
         where,
         f"<p>{_text(summary)}</p>" if summary else "",
         html_common.figure(
@@ -207,6 +209,7 @@ def _metric_section(report: Report, metric: str, level: int = 2, candidate: int 
         _segment_table(table, run_names, comparison.segment_column),
         f'<p class="interval-note">{_text(interval_note(comparison))}</p>',
         f'<p class="caveat">{_text(caveat(metric))}</p>',
+        query_lines.html_section(report, metric),
         "</section>",
     ) if part)
 

@@ -92,6 +92,12 @@ class Report:
     candidate_coverage: tuple[Coverage | None, ...] = ()
     # the health checks of the inputs (ranklens.health); None in reports written before them
     health: HealthReport | None = None
+    # issue 30: query id -> text (cut, ranklens.compare.texts); metric -> the sentence saying
+    # the verdict reads otherwise under the other tie rule (ranklens.compare.tie_reading);
+    # metric -> query -> the moves that explain B - A on the queries B lost and won most
+    query_texts: Mapping[str, str] = field(default_factory=dict)
+    tie_notes: Mapping[str, str] = field(default_factory=dict)
+    query_moves: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     @property
     def metrics(self) -> tuple[str, ...]:
@@ -154,6 +160,7 @@ class Report:
             kind=self.kind,
             coverage=self.coverage_of(candidate),
             health=None if self.health is None else self.health.for_pair(candidate),
+            query_texts=self.query_texts,
         )
 
     def coverage_of(self, candidate: int) -> Coverage | None:
@@ -272,4 +279,5 @@ codec.register(HealthReport, codec.Form(to_plain=HealthReport.to_dict,
 codec.register(Report, codec.Form(
     order=("kind", "version", "run_names", "params", "inputs", "comparisons", "per_query",
            "warnings", "coverage", "families", "candidate_coverage", "health"),
-    omit_default=("coverage", "families", "candidate_coverage", "health")))
+    omit_default=("coverage", "families", "candidate_coverage", "health", "query_texts",
+                  "tie_notes", "query_moves")))

@@ -19,7 +19,7 @@ import io
 import textwrap
 from collections.abc import Callable, Sequence
 
-from ranklens.compare import columns, coverage_words
+from ranklens.compare import columns, coverage_words, query_lines
 from ranklens.compare.columns import MARK, Column
 from ranklens.compare.report import Report, result_row
 from ranklens.compare.segments import INTERVALS_NOTE, MetricComparison, SegmentRow
@@ -251,6 +251,10 @@ def _metric_sections(report: Report, width: int, n_candidates: int = 1) -> list[
         for sentence in _verdict(comparison, report.pair_names, report):
             out.extend(textwrap.wrap(sentence, width) or [""])
             out.append("")
+        if comparison.metric in report.tie_notes:  # issue 30: the verdict hangs on ties
+            out.extend(textwrap.wrap(f"! {report.tie_notes[comparison.metric]}", width,
+                                     subsequent_indent="  "))
+            out.append("")
         coverage = _coverage_sentences(report, comparison)
         for sentence in coverage:
             out.extend(textwrap.wrap(sentence, width) or [""])
@@ -260,6 +264,7 @@ def _metric_sections(report: Report, width: int, n_candidates: int = 1) -> list[
         if robustness:
             out.extend(robustness)
             out.append("")
+        out.extend(query_lines.text_lines(report, comparison.metric, width))
     return out
 
 

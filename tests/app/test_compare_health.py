@@ -27,10 +27,10 @@ def _labelled(widgets, label: str):  # type: ignore[no-untyped-def]
 
 
 def _report_numbers(at: AppTest) -> dict[str, object]:
-    """The cards and tables of the report (not the two rankings of the query picked: the
-    author's session keeps the pick it made before naming the column)."""
+    """The cards and tables of the report (not the rankings and contributions of the query
+    picked: the author's session keeps the pick it made before naming the column)."""
     shown = shown_numbers(at)
-    tables = {k: v for k, v in shown["tables"].items() if '"doc_id"' not in v}
+    tables = {k: v for k, v in shown["tables"].items() if '"rank"' not in v}
     return {"metrics": shown["metrics"], "tables": tables}
 
 

@@ -20,7 +20,7 @@ from typing import Any
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from ranklens.app import downloads, health_view, markup, share_widget, widgets
+from ranklens.app import compare_texts, downloads, health_view, markup, share_widget, widgets
 from ranklens.app import state as app_state
 from ranklens.app.cards import show_card
 from ranklens.app.compare_queries import show_per_query
@@ -39,6 +39,8 @@ from ranklens.compare.analysis import CompareSettings, LoadedInputs
 from ranklens.compare.coverage import TREATMENT_NAMES, Treatment
 from ranklens.compare.family import Q_FAMILIES, run_key, run_role
 from ranklens.compare.report import Report
+from ranklens.compare.texts import Texts
+from ranklens.compare.tie_reading import with_ties
 from ranklens.compare.words import (
     caveat,
     conclusion,
@@ -47,7 +49,7 @@ from ranklens.compare.words import (
 )
 from ranklens.formats import Card, format_delta, format_interval, format_p
 from ranklens.io import InputError, InputFile
-from ranklens.metrics.ordering import ORDERS
+from ranklens.metrics.ordering import Order
 from ranklens.share import StoredResultError, compare_settings, stored_report
 from ranklens.stats import FAMILIES, FAMILY_METHODS, MISSING_POLICIES
 
@@ -60,7 +62,10 @@ MISSING_LABELS = {
     "zero": "Score 0 where missing (trec_eval -c)",
     "error": "Refuse (stop and name the queries)",
 }
-ORDER_LABELS = {"score": "Score (trec_eval)", "rank": "Rank column"}
+ORDER_LABELS = {"score": "Score (trec_eval)",
+                "average": "Score, ties averaged (expected over tie orders)",
+                "rank": "Rank column"}
+ORDER_CHOICES = ("score", "average", "rank")  # "average": by score, tie-averaged metrics
 FAMILY_LABELS = {"baseline": "Each candidate against the baseline",
                  "all-pairs": "Every pair of runs"}
 FAMILY_METHOD_LABELS = {"max-t": "max-t (uses how the tests correlate)",
@@ -79,7 +84,7 @@ def choose_files() -> tuple[dict[str, InputFile], str] | None:
                              "many documents nobody judged, on 400 queries with graded "
                              "judgements, proxy labels of each run's top 20 and two segment "
                              "columns (intent, length)."):
-            return app_state.demo_compare_files(), "demo data"
+            return {**app_state.demo_compare_files(), **compare_texts.demo_files()}, "demo data"
         # A form: picking four files triggers no rerun until "Compare", so a 250 MB run is
         # not read again each time the next file arrives.
         with st.form("uploads", border=False):
@@ -105,6 +110,7 @@ def choose_files() -> tuple[dict[str, InputFile], str] | None:
                          "robustness view then also fills the holes with them. Same formats as "
                          "the judgements."),
             }
+            text_uploads = compare_texts.uploaders()
             more = st.file_uploader(
                 "More candidates (optional)", key="upload_more", accept_multiple_files=True,
                 help="Further candidates against the same baseline (runs C, D, ... in the "
@@ -127,6 +133,8 @@ def choose_files() -> tuple[dict[str, InputFile], str] | None:
              for role, upload in uploads.items() if upload is not None}
     for index, upload in enumerate(more or [], start=2):
         files[run_role(index)] = app_state.input_file(run_role(index), upload)
+    files.update({role: app_state.input_file(role, upload)
+                  for role, upload in text_uploads.items() if upload is not None})
     return files, "your files"
 
 
@@ -167,11 +175,13 @@ def choose_settings(inputs: LoadedInputs) -> CompareSettings | None:
             missing = st.radio("Queries missing from one run", MISSING_POLICIES,
                                format_func=MISSING_LABELS.__getitem__, key="missing")
             order = st.radio(
-                "Order documents by", ORDERS, format_func=ORDER_LABELS.__getitem__,
+                "Order documents by", ORDER_CHOICES, format_func=ORDER_LABELS.__getitem__,
                 key="order", disabled=tables is not None,
-                help="Score, ties broken by doc id descending, as trec_eval does; or the "
-                     "runs' rank column, for runs whose scores do not carry their order "
-                     "(a constant score, ranks only).")
+                help="Score, ties broken by doc id descending, as trec_eval does; score with "
+                     "each group of equal scores averaged over all its orders (McSherry and "
+                     "Najork: the metrics' names say ties=average; ERR, bpref and Judged "
+                     "keep trec_eval's order); or the runs' rank column, for runs whose "
+                     "scores do not carry their order (a constant score, ranks only).")
             if len(defaults) > 2:
                 several = choose_family()
         treatments = inputs.treatments
@@ -191,11 +201,14 @@ def choose_settings(inputs: LoadedInputs) -> CompareSettings | None:
         st.error("Two runs have the same name: give each its own in **Run names**.",
                  icon=":material/error:")
         return None
+    ordered: Order = "rank" if order == "rank" else "score"
+    if order == "average":
+        metrics = list(with_ties(metrics, "average"))
     return CompareSettings(
         metrics=tuple(metrics),
         segment_column=None if segment == NO_SEGMENTS else segment,
         alpha=float(alpha), n_resamples=int(resamples), n_permutations=int(resamples),
-        seed=int(seed), missing=missing, order=order, run_names=names,
+        seed=int(seed), missing=missing, order=ordered, run_names=names,
         unjudged=unjudged, **several,
     )
 
@@ -300,6 +313,8 @@ def show_verdict(report: Report, metric: str) -> None:
                     else coverage_words.coverage_note(coverage, result, report.pair_names))
             st.caption(markup.text(coverage_words.coverage_line(coverage, report.pair_names)
                                    + (f" {note}" if note else "")))
+        if metric in report.tie_notes:  # issue 30: trec_eval's tie rule and tie-averaging differ
+            st.warning(markup.text(report.tie_notes[metric]), icon=":material/balance:")
         st.caption(caveat(metric))
 
 
@@ -314,7 +329,7 @@ def choose_candidate(report: Report, metric: str) -> int:
 
 
 def show_several(report: Report, metric: str, inputs: LoadedInputs,
-                 segments: Mapping[str, str] | None) -> None:
+                 segments: Mapping[str, str] | None, texts: Texts | None = None) -> None:
     """Several candidates: the leaderboard, then the picked candidate as a two-run report."""
     show_leaderboard(report, metric)
     candidate = choose_candidate(report, metric)
@@ -324,13 +339,14 @@ def show_several(report: Report, metric: str, inputs: LoadedInputs,
         f"**{markup.text(names[candidate])}** against **{markup.text(names[0])}**",
         unsafe_allow_html=True)
     show_metric(report.candidate_report(candidate), metric, inputs.pair(candidate), segments,
-                scope=f":{run_key(candidate)}")
+                scope=f":{run_key(candidate)}", texts=texts)
 
 
 # ---- page ---------------------------------------------------------------------------------
 
 def show_metric(report: Report, metric: str, inputs: LoadedInputs,
-                segments: Mapping[str, str] | None, scope: str = "") -> None:
+                segments: Mapping[str, str] | None, scope: str = "",
+                texts: Texts | None = None) -> None:
     """The banner, verdict, segments, robustness view and per-query detail of a two-run
     report; ``scope`` sets the widgets of one candidate apart from another's (each keeps its
     own picks)."""
@@ -338,7 +354,7 @@ def show_metric(report: Report, metric: str, inputs: LoadedInputs,
     show_verdict(report, metric)
     show_segments(report, metric, scope)
     show_robustness(report, metric, scope)
-    show_per_query(report, metric, inputs, segments, scope)
+    show_per_query(report, metric, inputs, segments, scope, texts)
 
 
 def main() -> None:
@@ -349,6 +365,7 @@ def main() -> None:
     if chosen is None:
         return
     files, origin = chosen
+    files, text_files = compare_texts.split_files(files)
     columns = (health_view.choose_id_columns() if shared is None  # a link: the ones it names
                else compare_settings(shared).id_columns())
     try:
@@ -377,9 +394,14 @@ def main() -> None:
                  icon=":material/error:")
         return
     assert report is not None
+    texts = compare_texts.loaded_texts(text_files, inputs, server=origin != "demo data")
+    if recompute:
+        report = compare_texts.drilldown_report(report, inputs, settings, texts)
     show_title(place, report, origin)
     if shared is None:
-        share_widget.share_action("compare", settings, inputs.files, report)
+        share_widget.share_action("compare", settings,
+                                  (*inputs.files,
+                                   *compare_texts.share_files(texts, inputs, report)), report)
     elif stored is not None and recompute:
         share_widget.show_recomputed(shared, report_changes(stored, report))
     health_view.show_health(report)
@@ -389,7 +411,7 @@ def main() -> None:
                 if settings.segment_column else None)
     show = show_several if report.several else show_metric
     if len(report.metrics) == 1:
-        show(report, report.metrics[0], inputs, segments)
+        show(report, report.metrics[0], inputs, segments, texts=texts)
         return
     # One tab per metric; only the open one is drawn (switching tabs reruns, from the caches).
     tabs = st.tabs([markup.text(m) for m in report.metrics], key="metric_tab",
@@ -397,7 +419,7 @@ def main() -> None:
     for tab, metric in zip(tabs, report.metrics, strict=True):
         if tab.open is not False:
             with tab:
-                show(report, metric, inputs, segments)
+                show(report, metric, inputs, segments, texts=texts)
 
 
 main()

@@ -1,0 +1,149 @@
+"""The queries B lost and won most, in words: id, text and the moves that explain B - A.
+
+``explained_moves`` answers, for the queries a two-run report shows as lost and won most, which
+documents' moves make B - A (``ranklens.metrics.explain_difference``, with document titles when
+a collection is given) and keeps those sentences in the report (``Report.query_moves``), so the
+CLI's text, the HTML export and the JSON say them without the runs. ``text_lines`` and
+``html_section`` draw them; both are empty for a report without query texts or moves.
+``scored_rankings`` gives the runs and judgements the report's per-query values were computed
+on (after the unjudged treatment), which the page's contributions table uses too.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from ranklens import html as html_common
+from ranklens.compare import views
+from ranklens.compare.report import Report
+from ranklens.compare.texts import Texts, short
+from ranklens.data import Qrels, Run
+from ranklens.formats import format_delta
+from ranklens.metrics import condense_to_judged, explain_difference, parse_metric
+from ranklens.metrics.contributions import DECOMPOSABLE
+from ranklens.metrics.moves import Move
+
+if TYPE_CHECKING:
+    from ranklens.compare.analysis import CompareSettings, LoadedInputs
+
+SHOWN = 5
+"""Queries listed per side (lost most, won most) in the text and HTML reports."""
+TITLE_CHARS = 60
+
+
+def scored_rankings(inputs: LoadedInputs, unjudged: str) -> tuple[Run, Run, Qrels] | None:
+    """Runs A and B and the judgements as the per-query values scored them: unjudged documents
+    non-relevant (as given), removed from the rankings (judged-only) or labelled by the proxy.
+    None for per-query tables or runs not kept."""
+    run_a, run_b, qrels = inputs.run_a, inputs.run_b, inputs.qrels
+    if run_a is None or run_b is None or qrels is None:
+        return None
+    if unjudged == "proxy":
+        qrels = inputs.filled_qrels().qrels
+    elif unjudged == "judged-only":
+        run_a, run_b = condense_to_judged(run_a, qrels), condense_to_judged(run_b, qrels)
+    return run_a, run_b, qrels
+
+
+def describe(move: Move, titles: Mapping[str, str]) -> str:
+    """``doc X ("its title"), grade 3, fell from 1 to 16: −0.3100`` in plain text."""
+    title = titles.get(move.doc_id, "")
+    named = f'{move.doc_id} ("{short(title, TITLE_CHARS)}")' if title else move.doc_id
+    grade = "unjudged" if move.grade is None else f"grade {move.grade}"
+    return f"{named}, {grade}, {move.movement()}: {format_delta(move.delta)}"
+
+
+def explained_moves(inputs: LoadedInputs, settings: CompareSettings, report: Report,
+                    texts: Texts | None = None, n: int = SHOWN
+                    ) -> dict[str, dict[str, str]]:
+    """Per metric that is a sum over ranks, for the ``n`` queries B lost most and the ``n`` it
+    won most, the sentence naming the moves that explain most of B - A. Empty for several
+    candidates, per-query tables and runs not kept."""
+    rankings = None if report.several else scored_rankings(inputs, settings.unjudged)
+    if rankings is None:
+        return {}
+    run_a, run_b, qrels = rankings
+    found: dict[str, dict[str, str]] = {}
+    for metric in report.metrics:
+        if parse_metric(metric).family not in DECOMPOSABLE:
+            continue
+        lost, won = views.biggest_changes(views.per_query_table(report, metric), n=n)
+        sentences = {}
+        for query in [*lost["query_id"], *won["query_id"]]:
+            try:
+                difference = explain_difference(
+                    run_a, run_b, qrels, metric, str(query), order=settings.order,
+                    gain=settings.gain, relevance_level=settings.relevance_level)
+            except ValueError:  # a query without judgements is not evaluated
+                continue
+            chosen = difference.main_moves()
+            docs = [move.doc_id for move in chosen]
+            titles = {doc: d.title or " ".join(d.text.split()[:8])
+                      for doc, d in (texts.lookup(docs) if texts else {}).items()}
+            listed = "; ".join(describe(move, titles) for move in chosen)
+            sentences[str(query)] = listed or "no document changed its part"
+        found[metric] = sentences
+    return found
+
+
+def _rows(report: Report, metric: str, n: int) -> tuple[list[tuple[str, float]],
+                                                         list[tuple[str, float]]]:
+    lost, won = views.biggest_changes(views.per_query_table(report, metric), n=n)
+    return ([(str(q), float(d)) for q, d in zip(lost["query_id"], lost["delta"], strict=True)],
+            [(str(q), float(d)) for q, d in zip(won["query_id"], won["delta"], strict=True)])
+
+
+def _shown(report: Report, metric: str) -> bool:
+    return bool(report.query_texts or report.query_moves.get(metric)) and \
+        metric in report.per_query and not report.several
+
+
+def text_lines(report: Report, metric: str, width: int = 100, n: int = SHOWN) -> list[str]:
+    """The queries B lost and won most on ``metric``: id, B - A, text, and the moves."""
+    if not _shown(report, metric):
+        return []
+    name_b = report.pair_names[1]
+    moves = report.query_moves.get(metric, {})
+    out: list[str] = []
+    for title, rows in zip((f"Queries {name_b} lost most", f"Queries {name_b} won most"),
+                           _rows(report, metric, n), strict=True):
+        if not rows:
+            continue
+        out.append(f"{title}:")
+        for query, delta in rows:
+            text = report.query_texts.get(query, "")
+            head = f"  {query}  {format_delta(delta)}" + (f'  "{text}"' if text else "")
+            out.extend(textwrap.wrap(head, width, subsequent_indent="      "))
+            if query in moves:
+                out.extend(textwrap.wrap(moves[query], width, initial_indent="      ",
+                                         subsequent_indent="      "))
+        out.append("")
+    return out
+
+
+def html_section(report: Report, metric: str, n: int = SHOWN) -> str:
+    """The same as `text_lines`, as an HTML section of tables (every text escaped)."""
+    if not _shown(report, metric):
+        return ""
+    name_b = report.pair_names[1]
+    moves = report.query_moves.get(metric, {})
+    parts = ['<section class="queries">']
+    for title, rows in zip((f"Queries {name_b} lost most", f"Queries {name_b} won most"),
+                           _rows(report, metric, n), strict=True):
+        if not rows:
+            continue
+        parts.append(f"<h3>{html_common.text(title)}</h3>")
+        parts.append(html_common.table(
+            ["Query", "Text", "B \u2212 A", "What moved"],
+            ([html_common.text_cell(query),
+              html_common.text_cell(report.query_texts.get(query, "")),
+              html_common.number_cell(delta, "delta"),
+              html_common.text_cell(moves.get(query, ""))] for query, delta in rows)))
+    parts.append("</section>")
+    return "\n".join(parts)
+
+
+__all__ = ["SHOWN", "describe", "explained_moves", "html_section", "scored_rankings",
+           "text_lines"]
