@@ -12,7 +12,6 @@ inputs and settings.
 from __future__ import annotations
 
 import os
-import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +21,7 @@ from ranklens.compare.choices import metrics_to_compare
 from ranklens.compare.choices import segment_column as pick_segment_column
 from ranklens.compare.family import run_role
 from ranklens.compare.report import Report
+from ranklens.compare.seed_inputs import flatten, split_seed_table
 from ranklens.io.objects import ACCEPTED, input_file
 
 if TYPE_CHECKING:
@@ -56,6 +56,14 @@ def compare_runs(
     ``gain``, ``relevance_level``, ``min_queries``, ``run_names``, ``unjudged``, ``family``,
     ``family_method``, ``q_family``.
 
+    A system trained with several seeds is a list of runs (``{"bm25": "bm25.trec",
+    "neural": ["n1.trec", "n2.trec", "n3.trec"]}``), and a per-query table with a ``seed``
+    column is split by it: the report then answers for these trained runs (its comparisons,
+    on the per-query mean over each system's runs) and for a new training run
+    (``report.seeds``: `ranklens.stats.compare_seeds` of the runs, the variance components,
+    each seed against the baseline). Every run of a system must score the same queries;
+    those some run lacks are left out and the report's warnings name them.
+
     Raises ``InputError`` for a run or file that cannot be read (naming it), ``ValueError``
     for a setting or metric that does not exist, ``TypeError`` for an unknown keyword.
 
@@ -74,9 +82,10 @@ def compare_runs(
                         f"settings are {', '.join(sorted(_SETTINGS))}")
     names, given = _named(runs)
     # a file keeps its own name in the report's inputs; an object is named by its key
-    files = [input_file(run, run_role(index),
-                        None if isinstance(run, (str, os.PathLike, io.InputFile)) else name)
-             for index, (name, run) in enumerate(zip(names, given, strict=True))]
+    systems = [(name, _system_files(name, run, index, tables=qrels is None))
+               for index, (name, run) in enumerate(zip(names, given, strict=True))]
+    files, seed_runs, system_names = flatten(
+        systems, listed=any(isinstance(run, list | tuple) for run in given))
     extra = {role: None if value is None else input_file(value, role)
              for role, value in (("qrels", qrels), ("segments", segments),
                                  ("qrels_proxy", proxy_qrels))}
@@ -90,13 +99,15 @@ def compare_runs(
                                      example="segment_column={column!r}")
     elif segment_column is not None:
         raise ValueError(f"segment_column={segment_column!r} needs segments= (a segment map)")
-    if "run_names" not in settings and all(name is not None for name in names):
+    if seed_runs is not None:
+        settings["seed_runs"] = seed_runs
+        if "run_names" not in settings and system_names is not None:
+            settings["run_names"] = system_names
+    elif "run_names" not in settings and all(name is not None for name in names):
         settings["run_names"] = tuple(names)
     chosen = CompareSettings(metrics=metrics_to_compare(inputs, asked),
                              segment_column=column, **settings)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the report carries every warning in words
-        return inputs.report(chosen)
+    return inputs.report(chosen)
 
 
 def evaluate(run: RunLike, qrels: RunLike, metrics: str | Iterable[str] = ("nDCG@10",), *,
@@ -126,7 +137,22 @@ def evaluate(run: RunLike, qrels: RunLike, metrics: str | Iterable[str] = ("nDCG
     return evaluation.to_frame()
 
 
-_SETTINGS = frozenset(CompareSettings.__dataclass_fields__) - {"metrics", "segment_column"}
+_SETTINGS = frozenset(CompareSettings.__dataclass_fields__) - {"metrics", "segment_column",
+                                                                 "seed_runs"}
+
+
+def _system_files(name: str | None, run: RunLike, index: int, *, tables: bool
+                  ) -> list[io.InputFile]:
+    """The runs of one system: a list or tuple of runs (training seeds), else one run; a
+    per-query table with a seed column gives one run per seed (`split_seed_table`)."""
+    given = list(run) if isinstance(run, list | tuple) else [run]
+    files: list[io.InputFile] = []
+    for k, item in enumerate(given):
+        label = None if isinstance(item, (str, os.PathLike, io.InputFile)) else (
+            name if len(given) == 1 else f"{name or run_role(index)}_seed{k + 1}")
+        file = input_file(item, run_role(index), label)
+        files.extend(split_seed_table(file) if tables else (file,))
+    return files
 
 
 def _named(runs: Mapping[str, RunLike] | Sequence[RunLike]

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -227,9 +226,7 @@ def compare_report(shared: Shared) -> Report:
     settings = compare_settings(shared)
     inputs = load_inputs(*runs, qrels=files.get("qrels"), segments=files.get("segments"),
                          proxy_qrels=files.get("qrels_proxy"), columns=settings.id_columns())
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the report carries every warning in words
-        return inputs.report(settings)
+    return inputs.report(settings)
 
 
 class StoredResultError(SharedFormatError):

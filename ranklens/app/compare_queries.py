@@ -7,6 +7,7 @@ Each ``show_*`` draws one section with Streamlit from the Report and the loaded 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 
 import pandas as pd
@@ -181,10 +182,10 @@ def show_rankings(report: Report, metric: str, inputs: LoadedInputs, per_query: 
 def _label_colour(label: object) -> str:
     if label == UNJUDGED:
         return "color: #8c959f; font-style: italic"
-    grade = int(str(label))
+    grade = float(str(label))  # a fractional grade (0.73) takes the next whole grade's shade
     if grade <= 0:
         return ""
-    shade = {1: "#dafbe1", 2: "#aceebb", 3: "#6fdd8b"}.get(grade, "#4ac26b")
+    shade = {1: "#dafbe1", 2: "#aceebb", 3: "#6fdd8b"}.get(math.ceil(grade), "#4ac26b")
     return f"background-color: {shade}"
 
 

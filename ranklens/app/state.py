@@ -27,7 +27,6 @@ cached. It holds no statistics.
 from __future__ import annotations
 
 import threading
-import warnings
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Protocol, TypeVar
@@ -291,9 +290,7 @@ def _compute_report(inputs: LoadedInputs, settings: CompareSettings) -> Report:
         def progress(step: str) -> None:
             status.update(label=f"{step[:1].upper()}{step[1:]}…")
 
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # the report carries every warning in words
-            return inputs.report(settings, progress=progress)
+        return inputs.report(settings, progress=progress)
 
 
 RBO_P = 0.9

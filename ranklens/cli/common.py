@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
@@ -154,6 +154,33 @@ def add_alpha(p: argparse.ArgumentParser) -> None:
     default = PairedOptions().alpha
     p.add_argument("--alpha", type=probability, default=default,
                    help=f"significance level (default {default})")
+
+
+def add_qrels(p: argparse.ArgumentParser, help: str) -> None:
+    """``--qrels``: the judgements the runs are scored on."""
+    p.add_argument("--qrels", metavar="QRELS", help=help)
+
+
+def add_metric(p: argparse.ArgumentParser, help: str, *, repeat: bool = False,
+               metavar: str = "METRIC", default: str | None = None) -> None:
+    """``--metric``/``-m``, checked by `metric_name`; ``repeat``: one per -m, in a list."""
+    if repeat:
+        p.add_argument("--metric", "-m", action="append", type=metric_name, metavar=metavar,
+                       help=help)
+    else:
+        p.add_argument("--metric", "-m", type=metric_name, metavar=metavar, default=default,
+                       help=help)
+
+
+def add_output(p: argparse.ArgumentParser, formats: Sequence[str] | None = ("text", "json"),
+               help: str = "write to PATH instead of stdout") -> None:
+    """``--format``/``-f`` among ``formats`` (default the first; None: no --format) and, unless
+    ``help`` is empty, ``--output``/``-o``."""
+    if formats is not None:
+        p.add_argument("--format", "-f", choices=tuple(formats), default=formats[0],
+                       help=f"output format (default {formats[0]})")
+    if help:
+        p.add_argument("--output", "-o", metavar="PATH", help=help)
 
 
 def add_missing(p: argparse.ArgumentParser, help: str) -> None:

@@ -4,7 +4,7 @@ the local engine or on Spark."""
 from __future__ import annotations
 
 import argparse
-import warnings
+import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -16,10 +16,12 @@ from ranklens.cli.common import (
     UsageError,
     add_alpha,
     add_engine_options,
+    add_metric,
     add_missing,
     add_order,
+    add_output,
+    add_qrels,
     count,
-    metric_name,
     spark_session,
     write,
 )
@@ -29,6 +31,7 @@ from ranklens.cli.health import (
     strict_status,
     with_report_health,
 )
+from ranklens.compare import seed_inputs
 from ranklens.compare import text as compare_text
 from ranklens.compare.analysis import DEFAULT_METRICS, CompareSettings, LoadedInputs, load_inputs
 from ranklens.compare.choices import metrics_to_compare as chosen_metrics
@@ -59,11 +62,15 @@ def add_compare(commands: argparse._SubParsersAction[Parser]) -> None:
         "--qrels, or, without --qrels, per-query metric tables (query_id + one column per "
         "metric, long form, or trec_eval -q output).")
     p.add_argument("runs", nargs="+", metavar="RUN",
-                   help="the baseline run first, then one or more candidates (up to 25)")
-    p.add_argument("--qrels", metavar="QRELS", help="judgements; omit for per-query tables")
-    p.add_argument("--metric", "-m", action="append", type=metric_name, metavar="METRIC",
-                   help="metric to compare, repeatable (default nDCG@10; for per-query tables "
-                   "every metric both tables have): ndcg@10, map, P@5, recall@100, mrr ...")
+                   help="the baseline run first, then one or more candidates (up to 25 runs "
+                        "in all). A system trained with several seeds is "
+                        f"{seed_inputs.SYNTAX} (neural=n1.trec,n2.trec,n3.trec; bm25=bm25.trec "
+                        "names one run): the report then gives two answers, for these trained "
+                        "runs (per-query seed means) and for a new training run (seed variance "
+                        "counted). A per-query table with a seed column is split by it")
+    add_qrels(p, "judgements; omit for per-query tables")
+    add_metric(p, "metric to compare, repeatable (default nDCG@10; for per-query tables every "
+               "metric both tables have): ndcg@10, map, P@5, recall@100, mrr ...", repeat=True)
     p.add_argument("--segments", metavar="FILE[:COLUMN]",
                    help="segment map (query id + segment column(s)); pick a column with :COLUMN")
     p.add_argument("--unjudged", choices=TREATMENTS, default=DEFAULTS.unjudged,
@@ -114,9 +121,7 @@ def add_compare(commands: argparse._SubParsersAction[Parser]) -> None:
                    "(default) or across the segments of all candidates")
     p.add_argument("--name", action="append", metavar="NAME",
                    help="display name of each run, in order, repeatable (default: file names)")
-    p.add_argument("--format", "-f", choices=(*compare_text.FORMATS, "html"), default="text",
-                   help="output format (default text)")
-    p.add_argument("--output", "-o", metavar="PATH", help="write to PATH instead of stdout")
+    add_output(p, (*compare_text.FORMATS, "html"))
     add_health_options(p)
     p.add_argument("--timings", action="store_true",
                    help="print the seconds of each stage (read, score, compare) on stderr")
@@ -125,13 +130,17 @@ def add_compare(commands: argparse._SubParsersAction[Parser]) -> None:
 
 
 def run_compare(args: argparse.Namespace) -> int:
+    seed_runs, system_names = _systems(args)
     if len(args.runs) < 2:
         raise UsageError(f"{PROG} compare: give a baseline run and at least one candidate "
                          "(RUN RUN [RUN ...])")
-    if args.name is not None and len(args.name) != len(args.runs):
+    if args.name is not None and seed_runs is None and len(args.name) != len(args.runs):
         raise UsageError(f"{PROG} compare: {len(args.name)} --name for {len(args.runs)} runs; "
                          "give one per run, in order, or none")
     if getattr(args, "engine", "local") == "spark":
+        if seed_runs is not None:
+            raise UsageError(f"{PROG} compare: the Spark engine compares one run per system; "
+                             "use the local engine for systems with several runs")
         if len(args.runs) != 2:
             raise UsageError(f"{PROG} compare: the Spark engine compares two runs; give one "
                              "candidate, or use the local engine for several")
@@ -166,15 +175,57 @@ def run_compare(args: argparse.Namespace) -> int:
         metrics = chosen_metrics(inputs, args.metric)
     settings = settings_from_args(args, metrics, None if segments_path is None else
                                   chosen_segment_column(inputs, segments_path, column))
+    if seed_runs is not None:
+        settings = dataclasses.replace(settings, seed_runs=seed_runs,
+                                       run_names=settings.run_names or system_names)
     texts = None
     if args.queries is not None or args.docs is not None:
         status("reading the query and document texts")
         texts = read_texts(args.queries, args.docs, query_ids=run_queries(inputs.runs))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the report carries every warning in words
-        report = inputs.report(settings, progress=status)
-        report = with_drilldown(report, inputs, settings, texts)
+    report = inputs.report(settings, progress=status)
+    report = with_drilldown(report, inputs, settings, texts)
     return write_report(report, args, status)
+
+
+def _systems(args: argparse.Namespace) -> tuple[tuple[int, ...] | None, tuple[str, ...] | None]:
+    """``NAME=FILE,FILE`` arguments and per-query tables with a seed column: ``args.runs``
+    becomes the flat list of runs; returns the settings' ``seed_runs`` and system names
+    (both None for runs given one per system, as ever)."""
+    try:
+        systems = [seed_inputs.parse_system(text) for text in args.runs]
+    except ValueError as error:
+        raise UsageError(f"{PROG} compare: {error}") from None
+    named = any(name is not None for name, _ in systems)
+    if args.qrels is None:  # per-query tables: a seed column gives one run per seed
+        files = [(name, [part for i, path in enumerate(paths) for part in
+                         seed_inputs.split_seed_table(InputFile.from_path("run", path))])
+                 for name, paths in systems]
+        split = any(len(runs) != len(paths)
+                    for (_, runs), (_, paths) in zip(files, systems, strict=True))
+    else:
+        split = False
+    if not named and not split and all(len(paths) == 1 for _, paths in systems):
+        return None, None
+    if named and args.name is not None:
+        raise UsageError(f"{PROG} compare: systems are named twice (NAME=FILE and --name); "
+                         "use one")
+    if args.qrels is not None:
+        args.runs = [path for _, paths in systems for path in paths]
+        seed_runs = tuple(len(paths) for _, paths in systems)
+        listed = [(name, [InputFile("run", Path(p).name, b"") for p in paths])
+                  for name, paths in systems]
+    else:
+        listed = files
+        args.runs = [f for _, runs in files for f in runs]
+        seed_runs = tuple(len(runs) for _, runs in files)
+    _, grouped, names = seed_inputs.flatten(listed, listed=False)
+    if grouped is None:  # names only (bm25=bm25.trec neural=n.trec): one run per system
+        args.name = list(names) if names is not None else args.name
+        return None, None
+    if args.name is not None and len(args.name) != len(seed_runs):
+        raise UsageError(f"{PROG} compare: {len(args.name)} --name for {len(seed_runs)} "
+                         "systems; give one per system, in order, or none")
+    return seed_runs, names
 
 
 def settings_from_args(args: argparse.Namespace, metrics: Sequence[str],
@@ -275,12 +326,10 @@ def run_compare_spark(args: argparse.Namespace) -> int:
     from ranklens import spark as ranklens_spark  # importable: _spark_session checked
 
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # the report carries every warning in words
-            report = ranklens_spark.compare(
-                session, args.run_a, args.run_b, args.qrels,
-                settings_from_args(args, metrics, column), segments=segments_path,
-                progress=status)
+        report = ranklens_spark.compare(
+            session, args.run_a, args.run_b, args.qrels,
+            settings_from_args(args, metrics, column), segments=segments_path,
+            progress=status)
     finally:
         if created:
             session.stop()

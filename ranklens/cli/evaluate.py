@@ -12,8 +12,10 @@ from ranklens.cli.common import (
     Status,
     UsageError,
     add_engine_options,
+    add_metric,
+    add_output,
+    add_qrels,
     count,
-    metric_name,
     note,
     spark_session,
     write,
@@ -41,10 +43,9 @@ def add_evaluate(commands: argparse._SubParsersAction[Parser]) -> None:
         "cutoffs of one measure come from its first -m, as in trec_eval")
     p.add_argument("files", nargs="+", metavar="FILE",
                    help="QRELS then RUN (trec_eval's order), or RUN alone with --qrels")
-    p.add_argument("--qrels", metavar="QRELS", help="judgements (then give only RUN)")
-    p.add_argument("--metric", "-m", action="append", type=metric_name, metavar="MEASURE",
-                   help="measure, repeatable: trec_eval syntax (map, P.5,10, ndcg_cut.10, "
-                   "official, all_trec) or a ranklens name (nDCG@10, P@5)")
+    add_qrels(p, "judgements (then give only RUN)")
+    add_metric(p, "measure, repeatable: trec_eval syntax (map, P.5,10, ndcg_cut.10, official, "
+               "all_trec) or a ranklens name (nDCG@10, P@5)", repeat=True, metavar="MEASURE")
     p.add_argument("--per-query", "-q", action="store_true",
                    help="also print one line per query (trec_eval -q)")
     p.add_argument("-c", dest="complete", action="store_true",
@@ -64,7 +65,8 @@ def add_evaluate(commands: argparse._SubParsersAction[Parser]) -> None:
                    "coefficient (trec_eval -N, default 0)")
     p.add_argument("--truncate-grades", action="store_true",
                    help="read a fractional grade (0.73, 2.5) as trec_eval does, truncated toward "
-                   "zero by C's atol (default: refused, naming the line)")
+                   "zero by C's atol (default: refused, naming the line; 'ranklens compare' reads "
+                   "them as gains)")
     p.add_argument("-R", dest="rel_format", default="qrels", metavar="FORMAT",
                    help="judgements format: only trec_eval's 'qrels'")
     p.add_argument("-T", dest="results_format", default="trec_results", metavar="FORMAT",
@@ -75,9 +77,9 @@ def add_evaluate(commands: argparse._SubParsersAction[Parser]) -> None:
                    help="no 'all' lines (trec_eval -n)")
     p.add_argument("--digits", type=count(1), default=4,
                    help="decimals printed (default 4, as trec_eval)")
-    p.add_argument("--output", "-o", metavar="PATH", help="write to PATH instead of stdout; "
-                   "with --engine spark, a PATH ending in .parquet gets the per-query table "
-                   "(query_id + one column per metric) that 'ranklens compare' and the app read")
+    add_output(p, None, "write to PATH instead of stdout; with --engine spark, a PATH ending "
+               "in .parquet gets the per-query table (query_id + one column per metric) that "
+               "'ranklens compare' and the app read")
     add_engine_options(p)
     p.set_defaults(handler=run_evaluate)
 
@@ -100,7 +102,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
     status = Status()
     status("reading the inputs")
     run, run_summary = io.read_run(run_path)
-    qrels, qrels_summary = io.read_qrels(qrels_path, truncate_grades=args.truncate_grades)
+    qrels, qrels_summary = io.read_qrels(
+        qrels_path, grades="truncate" if args.truncate_grades else "integer")
     status("scoring")
     complete = args.complete or args.missing == "zero"
     try:

@@ -11,17 +11,19 @@ from ranklens.cli.common import (
     Status,
     UsageError,
     add_alpha,
+    add_metric,
     add_missing,
     add_order,
+    add_output,
+    add_qrels,
     count,
-    metric_name,
     non_negative_number,
     positive_number,
     probability,
     write,
 )
 from ranklens.cli.compare import chosen_metrics
-from ranklens.compare.analysis import CompareSettings, load_inputs
+from ranklens.compare.inputs import load_inputs
 from ranklens.io import InputFile
 from ranklens.stats import MIN_POWER_QUERIES, POWER_METHODS
 
@@ -40,8 +42,8 @@ def add_mde(commands: argparse._SubParsersAction[Parser]) -> None:
                         help="standard deviation of the per-query differences B - A")
     source.add_argument("--runs", nargs=2, metavar=("RUN_A", "RUN_B"),
                         help="pilot runs (or per-query tables) to measure the sd on")
-    p.add_argument("--qrels", metavar="QRELS", help="judgements for --runs")
-    p.add_argument("--metric", "-m", type=metric_name, help="metric for --runs (default nDCG@10)")
+    add_qrels(p, "judgements for --runs")
+    add_metric(p, "metric for --runs (default nDCG@10)")
     p.add_argument("--queries", "-n", type=count(MIN_POWER_QUERIES),
                    help="number of queries to plan for (default with --runs: the pilot's)")
     p.add_argument("--delta", action="append", type=positive_number, metavar="DELTA",
@@ -52,12 +54,12 @@ def add_mde(commands: argparse._SubParsersAction[Parser]) -> None:
                    help="normal approximation (default) or the paired t-test's noncentral t")
     add_missing(p, "pilot queries measured in one run only (default drop)")
     add_order(p)
-    p.add_argument("--format", "-f", choices=("text", "json"), default="text")
+    add_output(p, help="")
     p.set_defaults(handler=run_mde)
 
 
 def run_mde(args: argparse.Namespace) -> int:
-    from ranklens.plan.analysis import DEFAULT_DELTAS, pilot, plan_queries
+    from ranklens.plan.analysis import DEFAULT_DELTAS, pilot_from_inputs, plan_queries
 
     deltas = tuple(args.delta) if args.delta else DEFAULT_DELTAS
     if args.runs is None:
@@ -76,13 +78,8 @@ def run_mde(args: argparse.Namespace) -> int:
         if len(metrics) != 1:
             raise UsageError(f"{PROG} mde: the tables have several metrics "
                              f"({', '.join(metrics)}); pick one with --metric")
-        results_a, results_b, _ = inputs.results(
-            CompareSettings(metrics=metrics, missing=args.missing, order=args.order))
-        inputs.check_shared_queries([results_a, results_b], args.missing)
-        name = next(iter(results_a))
-        measured = dataclasses.replace(
-            pilot(results_a[name], results_b[name], missing=args.missing),
-            warnings=inputs.input_warnings(order=args.order))
+        measured = pilot_from_inputs(inputs, metrics[0], order=args.order,
+                                     missing=args.missing)
         status.done()
         plan = plan_queries(measured.sd, n_queries=args.queries or measured.n_queries,
                             deltas=deltas, alpha=args.alpha, target_power=args.power,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ranklens.cli.common import Parser, Status, add_alpha, add_order, metric_name, write
+from ranklens.cli.common import Parser, Status, add_alpha, add_metric, add_order, add_output, write
 from ranklens.compare.analysis import DEFAULT_METRICS
 from ranklens.io import InputFile
 
@@ -21,11 +21,10 @@ def add_ppi(commands: argparse._SubParsersAction[Parser]) -> None:
                    help="cheap judgements (LLM, one assessor) on all queries")
     p.add_argument("--gold-qrels", required=True, metavar="QRELS",
                    help="trusted judgements on a random sample of the queries")
-    p.add_argument("--metric", "-m", type=metric_name, default=DEFAULT_METRICS[0],
-                   help="metric (default nDCG@10)")
+    add_metric(p, "metric (default nDCG@10)", default=DEFAULT_METRICS[0])
     add_alpha(p)
     add_order(p)
-    p.add_argument("--format", "-f", choices=("text", "json"), default="text")
+    add_output(p, help="")
     p.set_defaults(handler=run_ppi)
 
 

@@ -17,7 +17,6 @@ input digests, the CLI builds one per invocation.
 from __future__ import annotations
 
 import dataclasses
-import warnings
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -360,12 +359,17 @@ class LoadedInputs:
         """The full comparison report for ``settings`` with its health section
         (``ranklens.health``); ``strict`` raises ``HealthCheckFailed`` when a check fails.
 
+        Systems given as several runs (``settings.seed_runs``): `ranklens.compare.seeds`.
         The report's settings name the id columns the runs were read by (``columns=`` of
         `load_inputs`); settings that name other ones raise ``ValueError``: read the inputs
         with ``columns=settings.id_columns()``.
         """
-        return health_checks.report_with_health(self, self.settings_read(settings), progress,
-                                                strict)
+        settings = self.settings_read(settings)
+        if settings.seed_runs is not None:
+            from ranklens.compare.seeds import seeded_report
+
+            return seeded_report(self, settings, progress)
+        return health_checks.report_with_health(self, settings, progress, strict)
 
     def settings_read(self, settings: CompareSettings) -> CompareSettings:
         """``settings`` with the id columns these inputs were read by; ``ValueError`` when
@@ -482,9 +486,7 @@ def build_report(
         columns = settings.id_columns()
     inputs = load_inputs(run_a, run_b, *candidates, qrels=qrels, segments=segments,
                          proxy_qrels=proxy_qrels, columns=columns)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the report carries every warning in words
-        return inputs.report(settings or CompareSettings(), strict=strict)
+    return inputs.report(settings or CompareSettings(), strict=strict)
 
 
 def _run_label(label: str, file: str) -> str:

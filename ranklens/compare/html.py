@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ranklens import html as html_common
-from ranklens.compare import charts, columns, coverage_words, query_lines, views
+from ranklens.compare import charts, columns, coverage_words, query_lines, seed_html, views
 from ranklens.compare.report import Report
 from ranklens.compare.text import family_lines
 from ranklens.compare.words import caveat, conclusion, headline, interval_note, segments_summary
@@ -84,7 +84,8 @@ def render(report: Report) -> str:
         title = f"ranklens: {len(report.candidates)} candidates against {names[0]}"
         heading = (f"{len(report.candidates)} candidates against {_text(names[0])} "
                    "(A, baseline)")
-        body = (*(_leaderboard_section(report, metric) for metric in report.metrics),
+        body = (*(_leaderboard_section(report, metric) + seed_html.leaderboard(report, metric)
+                  for metric in report.metrics),
                 *(_candidate_sections(report, j) for j in report.candidates))
     else:
         name_a, name_b = report.pair_names
@@ -200,6 +201,7 @@ def _metric_section(report: Report, metric: str, level: int = 2, candidate: int 
         _coverage_paragraph(report, metric),
         (f'<div class="warnings ties" role="note"><p>{_text(report.tie_notes[metric])}</p>'
          "</div>" if metric in report.tie_notes else ""),
+        seed_html.section(report, metric, level + 1),
         where,
         f"<p>{_text(summary)}</p>" if summary else "",
         html_common.figure(

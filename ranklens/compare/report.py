@@ -29,6 +29,7 @@ import numpy as np
 from ranklens import __version__, codec
 from ranklens.compare.coverage import Coverage
 from ranklens.compare.family import FamilyComparison, PairRow, run_key, run_role
+from ranklens.compare.seed_section import SeedsSection
 from ranklens.compare.segments import MetricComparison, SegmentRow
 from ranklens.health import HealthReport
 from ranklens.stats import ComparisonResult
@@ -92,6 +93,8 @@ class Report:
     candidate_coverage: tuple[Coverage | None, ...] = ()
     # the health checks of the inputs (ranklens.health); None in reports written before them
     health: HealthReport | None = None
+    # systems given as several runs: the new-run answers (ranklens.compare.seed_section)
+    seeds: SeedsSection | None = None
     # issue 30: query id -> text (cut, ranklens.compare.texts); metric -> the sentence saying
     # the verdict reads otherwise under the other tie rule (ranklens.compare.tie_reading);
     # metric -> query -> the moves that explain B - A on the queries B lost and won most
@@ -160,6 +163,7 @@ class Report:
             kind=self.kind,
             coverage=self.coverage_of(candidate),
             health=None if self.health is None else self.health.for_pair(candidate),
+            seeds=None if self.seeds is None else self.seeds.for_candidate(candidate),
             query_texts=self.query_texts,
         )
 
@@ -278,6 +282,6 @@ codec.register(HealthReport, codec.Form(to_plain=HealthReport.to_dict,
                                         from_plain=HealthReport.from_dict))
 codec.register(Report, codec.Form(
     order=("kind", "version", "run_names", "params", "inputs", "comparisons", "per_query",
-           "warnings", "coverage", "families", "candidate_coverage", "health"),
+           "warnings", "coverage", "families", "candidate_coverage", "health", "seeds"),
     omit_default=("coverage", "families", "candidate_coverage", "health", "query_texts",
-                  "tie_notes", "query_moves")))
+                  "tie_notes", "query_moves", "seeds")))

@@ -75,9 +75,15 @@ class CompareSettings:
     # ranklens.io.id_columns): which column is read decides every number
     doc_column: str | None = None
     query_column: str | None = None
+    # systems given as several runs (training seeds): how many of the runs, in order, each
+    # system has (``run_names`` then names the systems); see ranklens.compare.seeds
+    seed_runs: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
         self.family_options()  # checks the statistics' options and the family's
+        if self.seed_runs is not None and (len(self.seed_runs) < 2 or min(self.seed_runs) < 1):
+            raise ValueError("seed_runs must give at least two systems with one or more runs "
+                             f"each, got {self.seed_runs!r}")
         for name, value, choices in (("order", self.order, ORDERS),
                                      ("unjudged", self.unjudged, cov.TREATMENTS)):
             if value not in choices:
@@ -126,7 +132,8 @@ class CompareSettings:
     def to_dict(self) -> dict[str, Any]:
         """Every setting as plain JSON (tuples become lists): what reports and links store."""
         return {key: list(value) if isinstance(value, tuple) else value
-                for key, value in asdict(self).items()}
+                for key, value in asdict(self).items()
+                if key != "seed_runs" or value is not None}  # as before seeds, when unused
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, written_by: str = "this") -> CompareSettings:
@@ -137,7 +144,7 @@ class CompareSettings:
         than the writer saw.
         """
         refuse_unknown(data, {f.name for f in dataclasses.fields(cls)}, written_by=written_by)
-        tuples = {"metrics", "run_names"}
+        tuples = {"metrics", "run_names", "seed_runs"}
         values: dict[str, Any] = {
             key: tuple(value) if key in tuples and isinstance(value, list) else value
             for key, value in data.items()}

@@ -18,8 +18,9 @@ import csv
 import io
 import textwrap
 from collections.abc import Callable, Sequence
+from typing import Any
 
-from ranklens.compare import columns, coverage_words, query_lines
+from ranklens.compare import columns, coverage_words, query_lines, seed_views
 from ranklens.compare.columns import MARK, Column
 from ranklens.compare.report import Report, result_row
 from ranklens.compare.segments import INTERVALS_NOTE, MetricComparison, SegmentRow
@@ -210,6 +211,7 @@ def render_text(report: Report, width: int = 100) -> str:
     if report.several:
         for metric in report.metrics:
             out.extend(_leaderboard_text(report, metric, width))
+            out.extend(seed_views.leaderboard_lines(report, metric))
         for j in report.candidates:
             names = report.run_names
             out += [f"== {names[j]} against {names[0]} ==", ""]
@@ -255,6 +257,7 @@ def _metric_sections(report: Report, width: int, n_candidates: int = 1) -> list[
             out.extend(textwrap.wrap(f"! {report.tie_notes[comparison.metric]}", width,
                                      subsequent_indent="  "))
             out.append("")
+        out.extend(seed_views.text_lines(report, comparison.metric, width))
         coverage = _coverage_sentences(report, comparison)
         for sentence in coverage:
             out.extend(textwrap.wrap(sentence, width) or [""])
@@ -359,6 +362,7 @@ def render_markdown(report: Report) -> str:
                 out += ["Every pair:", "", *markdown_table(pair_header, pair_rows), ""]
             for sentence in family_lines(report, metric):
                 out += [sentence, ""]
+            out += seed_views.leaderboard_lines(report, metric, markdown=True)
         for j in report.candidates:
             out += [f"## {names[j]} vs {names[0]}", ""]
             out += _markdown_sections(report.candidate_report(j), "###",
@@ -388,6 +392,7 @@ def _markdown_sections(report: Report, level: str, n_candidates: int = 1) -> lis
             out += [INTERVALS_NOTE, ""]
         for sentence in _verdict(comparison, report.pair_names, report):
             out += [sentence, ""]
+        out += seed_views.markdown_lines(report, comparison.metric, f"{level}#")
         for sentence in _coverage_sentences(report, comparison):
             out += [sentence, ""]
         if report.coverage is not None:
@@ -459,6 +464,9 @@ def render_csv(report: Report) -> str:
     """
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
+    if report.seeds is not None:
+        _seeds_csv(report, writer)
+        return buffer.getvalue()
     if not report.several:
         health = health_words.csv_cell(report.health)
         writer.writerow(CSV_HEADER)
@@ -488,3 +496,23 @@ def render_csv(report: Report) -> str:
                              *_csv_values(alone, alone.rows[0]), pair.adjusted_p,
                              *_NO_COVERAGE, ""])
     return buffer.getvalue()
+
+
+def _seeds_csv(report: Report, writer: Any) -> None:
+    """The CSV of a report whose systems were given as several runs: the rows of
+    `render_csv` (these trained runs) with `seed_views.CSV_COLUMNS` after them (the new-run
+    answer and the variance components on each overall row), then one overall row per run of
+    each candidate against the baseline's mean (``answer`` names the run)."""
+    names = report.run_names
+    extra = len(seed_views.CSV_COLUMNS)
+    writer.writerow(("baseline", "candidate", *CSV_COLUMNS, *seed_views.CSV_COLUMNS))
+    for comparison in report.comparisons:
+        j = comparison.candidate
+        for index, row in enumerate(comparison.rows):
+            seeds = (seed_views.csv_cells(report, comparison.metric, j) if index == 0
+                     else [""] * extra)
+            writer.writerow([names[0], names[j], *_csv_values(comparison, row), *seeds])
+        for run, result in seed_views.per_seed_results(report, comparison.metric, j):
+            alone = MetricComparison(comparison.metric, result)  # type: ignore[arg-type]
+            writer.writerow([names[0], names[j], *_csv_values(alone, alone.rows[0]),
+                             f"seed run: {run}", *[""] * (extra - 1)])

@@ -168,6 +168,6 @@ def shared_documents(texts: Texts, runs: Sequence[Run], query_order: Sequence[st
     return InputFile(DOCUMENTS_ROLE, "shared-documents.jsonl.gz", data)
 
 
-__all__ = ["DOCS_ENV", "DOCUMENTS_ROLE", "QUERIES_ROLE", "QUERY_TEXT_CHARS", "SHARED_BYTES", "SHARED_DEPTH",
-           "SHARED_TEXT_CHARS", "TEXT_ROLES", "Texts", "read_texts", "run_queries",
+__all__ = ["DOCS_ENV", "DOCUMENTS_ROLE", "QUERIES_ROLE", "QUERY_TEXT_CHARS", "SHARED_BYTES",
+           "SHARED_DEPTH", "SHARED_TEXT_CHARS", "TEXT_ROLES", "Texts", "read_texts", "run_queries",
            "shared_documents", "short", "with_texts"]

@@ -11,7 +11,6 @@ They reshape what the Report holds; they compute no statistics (no interval, no 
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Mapping
 from typing import Any
 
@@ -24,7 +23,7 @@ from ranklens.compare.segments import OVERALL, MetricComparison, SegmentRow
 from ranklens.formats import format_interval, format_p
 from ranklens.health.words import NO_VERDICT, run_status, withholds
 from ranklens.stats import ComparisonResult
-from ranklens.stats.pairing import pair
+from ranklens.stats.pairing import pair_quietly
 from ranklens.stats.results import at_most
 
 SEGMENT_COLUMNS = (  # where the row is, what it says, and columns of `result_row`
@@ -139,10 +138,9 @@ def per_query_table(
     (``drop``: measured in both runs; ``zero``: in either, 0 where missing), sorted by id.
     """
     values = report.per_query[metric]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the report already carries the pairing's warnings
-        paired = pair(values["a"], values["b"], missing=str(report.params.get("missing", "drop")),
-                      min_queries=0)
+    # its notes are the report's already
+    paired = pair_quietly(values["a"], values["b"],
+                          missing=str(report.params.get("missing", "drop")), min_queries=0)
     frame = pd.DataFrame({"query_id": list(paired.queries), "a": paired.a, "b": paired.b})
     frame["delta"] = frame["b"] - frame["a"]
     frame["outcome"] = "tie"

@@ -21,6 +21,13 @@ FILES = {
 }
 
 
+# the neural re-ranker trained with two more seeds (issue 31); neural_reranker.trec is seed 1
+SEED_FILES = {
+    "run_b_seed2": "neural_reranker_seed2.trec",
+    "run_b_seed3": "neural_reranker_seed3.trec",
+}
+
+
 # generated text beside the ids (issue 30): not inputs of a comparison, so not in FILES
 TEXT_FILES = {
     "queries": "queries.tsv",
@@ -46,3 +53,10 @@ def text_paths() -> dict[str, Path]:
     (BEIR corpus.jsonl, gzip: the documents of the runs' top 10)."""
     folder = data_dir()
     return {role: folder / name for role, name in TEXT_FILES.items()}
+
+
+def seed_paths() -> list[Path]:
+    """The neural re-ranker's three training runs (seeds 1, 2, 3), seed 1 being ``run_b``:
+    the demo of a system given as several runs (``ranklens.compare.seeds``)."""
+    folder = data_dir()
+    return [folder / FILES["run_b"], *(folder / name for name in SEED_FILES.values())]

@@ -11,6 +11,7 @@ import numpy as np
 import pyarrow as pa
 
 from ranklens.data import Qrels, Run
+from ranklens.data.grades import GRADE_POLICIES, GradePolicy
 from ranklens.io.build import (
     check_finite,
     check_ids,
@@ -18,7 +19,7 @@ from ranklens.io.build import (
     check_unique_pairs,
     ids_by_block,
     ids_unified,
-    integer_grades,
+    read_grades,
     to_numpy,
     unique_ids,
 )
@@ -127,13 +128,16 @@ def read_qrels(
     format: str = "auto",
     columns: Mapping[str, str] | None = None,
     max_bytes: int | None = None,
-    truncate_grades: bool = False,
+    grades: GradePolicy = "real",
 ) -> QrelsRead:
     """Read judgements from TREC qrels, CSV/TSV, Parquet or JSONL (path, bytes or upload).
 
-    Grades must be integers (``2.0`` is read as 2; ``1.5`` is an error, or with
-    ``truncate_grades`` 1, as trec_eval's atol reads it, counted in the summary's notes). Same
-    arguments and guarantees as ``read_run``; ``qrels.docs`` always holds each document id once.
+    Whole grades are integers (``2.0`` is read as 2). A fractional grade (an LLM judge's 0.73)
+    is kept with ``grades="real"`` (the default; the summary's notes say the rule that reads it,
+    ``ranklens.data.grades``), refused naming its line with ``grades="integer"`` (the trec_eval
+    drop-in), or truncated toward zero with ``grades="truncate"`` (trec_eval's atol; counted in
+    the notes). Same arguments and guarantees as ``read_run``; ``qrels.docs`` always holds each
+    document id once.
     """
     loaded = load(source, name=name, max_bytes=max_bytes)
     with as_input_errors(loaded.name):
@@ -154,14 +158,16 @@ def read_qrels(
         check_ids(loaded.name, parsed.queries, "query id", parsed.locate)
         check_ids(loaded.name, parsed.docs, "document id", parsed.locate)
         check_no_nulls(loaded.name, parsed.numbers["relevance"], "relevance", parsed.locate)
-        grades = integer_grades(loaded.name, parsed.numbers["relevance"], parsed.locate,
-                                truncate=truncate_grades, notes=parsed.notes)
+        if grades not in GRADE_POLICIES:
+            raise ValueError(f"grades must be one of {', '.join(GRADE_POLICIES)}, not {grades!r}")
+        relevance = read_grades(loaded.name, parsed.numbers["relevance"], parsed.locate,
+                                policy=grades, notes=parsed.notes)
         parsed.notes += bom_note(loaded, detected.format)
         check_unique_pairs(loaded.name, parsed.queries, parsed.docs, parsed.locate, "qrels")
         qrels = Qrels(parsed.queries.codes, parsed.queries.values, parsed.docs.codes,
-                      parsed.docs.values, relevance=grades, name=run_name(loaded))
+                      parsed.docs.values, relevance=relevance, name=run_name(loaded))
         summary = ReadSummary(
-            loaded.name, detected.format, len(grades), len(parsed.queries.values),
+            loaded.name, detected.format, len(relevance), len(parsed.queries.values),
             len(parsed.docs.values), compressed=loaded.compressed, columns=names,
             notes=tuple(parsed.notes))
         return QrelsRead(qrels, summary)

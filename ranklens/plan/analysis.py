@@ -22,7 +22,7 @@ import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal, cast
 
 import numpy as np
 import pandas as pd
@@ -35,6 +35,7 @@ from ranklens.io.shared_queries import RUN_AND_QRELS_FIX, TWO_RUNS_FIX, check_sh
 from ranklens.methods import methods_link
 from ranklens.metrics import evaluate, parse_metric
 from ranklens.metrics.checks import no_relevant_warning, tied_scores_warning
+from ranklens.metrics.ordering import Order
 from ranklens.stats import (
     minimum_detectable_effect,
     power,
@@ -43,7 +44,10 @@ from ranklens.stats import (
 )
 from ranklens.stats.distributions import t_quantile
 from ranklens.stats.errors import InsufficientSampleError
-from ranklens.stats.pairing import pair_quietly
+from ranklens.stats.pairing import MissingPolicy, pair_quietly
+
+if TYPE_CHECKING:
+    from ranklens.compare.analysis import LoadedInputs
 
 DEFAULT_DELTAS = (0.02, 0.01, 0.005)
 NO_SPREAD_SD = 1e-12
@@ -161,19 +165,39 @@ def pilot_from_runs(run_a: Run, run_b: Run, qrels: Qrels, metric: str, *,
     return dataclasses.replace(measured, warnings=tuple(m for m in found if m))
 
 
-def pilot_from_files(run_a: InputFile, run_b: InputFile, qrels: InputFile, metric: str, *,
-                     order: str = "score") -> Pilot:
-    """Read two pilot rankings and their judgements, then measure the spread of ``metric``.
+def pilot_from_files(run_a: InputFile, run_b: InputFile, qrels: InputFile | None, metric: str,
+                     *, order: str = "score", missing: str = "drop",
+                     source: str = "pilot runs scored on the qrels") -> Pilot:
+    """Read two pilot rankings and their judgements (or, without ``qrels``, two per-query
+    tables), then measure the spread of ``metric``.
 
-    Any format ``ranklens.io`` reads; a bad file is an ``io.InputError`` in words, an unknown
-    metric a ``ValueError``. ``order`` "rank" orders documents by the runs' rank column.
+    The files are read by Compare's input step (``ranklens.compare.inputs.load_inputs``): the
+    same formats, messages, id-column choice and input warnings. A bad file is an
+    ``io.InputError`` in words, an unknown metric a ``ValueError``. ``order`` "rank" orders
+    documents by the runs' rank column.
     """
-    name = parse_metric(metric).name
-    read_a, _ = io.read_run(run_a.data, name=run_a.name, keep_ranks=True)
-    read_b, _ = io.read_run(run_b.data, name=run_b.name, keep_ranks=True)
-    judgements, _ = io.read_qrels(qrels.data, name=qrels.name)
-    return pilot_from_runs(read_a, read_b, judgements, name, order=order,
-                           files=(run_a.name, run_b.name, qrels.name))
+    from ranklens.compare.inputs import load_inputs
+
+    return pilot_from_inputs(load_inputs(run_a, run_b, qrels=qrels), metric, order=order,
+                             missing=missing, source=source)
+
+
+def pilot_from_inputs(inputs: LoadedInputs, metric: str, *, order: str = "score",
+                      missing: str = "drop", source: str = "paired per-query values") -> Pilot:
+    """The spread of ``metric`` between the two runs of ``inputs`` (``load_inputs``): scored
+    on their judgements, or read from per-query tables; checked for shared queries, with the
+    inputs' own warnings (``LoadedInputs.input_warnings``)."""
+    from ranklens.compare.settings import CompareSettings
+
+    name = parse_metric(metric).name if inputs.qrels is not None else metric
+    results_a, results_b, _ = inputs.results(
+        # the choices are checked by CompareSettings
+        CompareSettings(metrics=(name,), missing=cast(MissingPolicy, missing),
+                        order=cast(Order, order)))
+    inputs.check_shared_queries([results_a, results_b], missing)
+    scored = next(iter(results_a))
+    measured = pilot(results_a[scored], results_b[scored], missing=missing, source=source)
+    return dataclasses.replace(measured, warnings=inputs.input_warnings(order=order))
 
 
 def per_query_columns(table: InputFile) -> dict[str, MetricResult]:

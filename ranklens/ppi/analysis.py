@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -31,19 +30,17 @@ from ranklens import io
 from ranklens.data import MetricResult, Qrels, Run
 from ranklens.io import InputFile
 from ranklens.io.shared_queries import RUN_AND_QRELS_FIX, check_shared_queries, example_ids
-from ranklens.io.source import file_stem  # the run names compare shows
-from ranklens.metrics import evaluate, parse_metric
-from ranklens.metrics.checks import no_relevant_warning, tied_scores_warning
+from ranklens.metrics import parse_metric
+from ranklens.metrics.checks import no_relevant_warning
 from ranklens.stats import (
     MIN_GOLD,
     PPIComparison,
     paired_t_test,
-    ppi_compare,
 )
 from ranklens.stats.distributions import t_quantile
 from ranklens.stats.errors import InsufficientSampleError
 from ranklens.stats.pairing import pair_quietly
-from ranklens.stats.ppi import gold_and_proxy
+from ranklens.stats.ppi import gold_and_proxy, ppi_compare_with_notes
 from ranklens.stats.results import TInterval
 
 RANDOM_SAMPLE_ASSUMPTION = (
@@ -205,18 +202,19 @@ def compare_ppi(
 ) -> PPIAnalysis:
     """The four estimates of B - A from per-query values under proxy and gold judgements."""
     messages: list[str] = []
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        estimates = (
-            Estimate("ppi++", "PPI++ (weight from the data)",
-                     ppi_compare(proxy_a, proxy_b, gold_a, gold_b, alpha=alpha)),
-            Estimate("ppi", "classic PPI (weight 1)",
-                     ppi_compare(proxy_a, proxy_b, gold_a, gold_b, lam=1.0, alpha=alpha)),
-            Estimate("gold", "gold only (weight 0)",
-                     ppi_compare(proxy_a, proxy_b, gold_a, gold_b, lam=0.0, alpha=alpha)),
-            Estimate("proxy", "proxy, uncorrected", proxy_only(proxy_a, proxy_b, alpha=alpha)),
-        )
-    messages.extend(str(w.message) for w in caught)
+
+    def corrected(lam: float | None) -> PPIComparison:
+        result, notes = ppi_compare_with_notes(proxy_a, proxy_b, gold_a, gold_b, lam, alpha,
+                                               True, "finite-sample")
+        messages.extend(note.text for note in notes)
+        return result
+
+    estimates = (
+        Estimate("ppi++", "PPI++ (weight from the data)", corrected(None)),
+        Estimate("ppi", "classic PPI (weight 1)", corrected(1.0)),
+        Estimate("gold", "gold only (weight 0)", corrected(0.0)),
+        Estimate("proxy", "proxy, uncorrected", proxy_only(proxy_a, proxy_b, alpha=alpha)),
+    )
     messages.append(RANDOM_SAMPLE_ASSUMPTION)
     return PPIAnalysis(proxy_a.metric, run_names, estimates, tuple(dict.fromkeys(messages)),
                        bias=proxy_bias(proxy_a, proxy_b, gold_a, gold_b, alpha=alpha),
@@ -253,9 +251,9 @@ def variance_model(
     gold, proxy_gold, proxy_only = _gold_and_proxy(proxy_a, proxy_b, gold_a, gold_b)
     if gold.size < 2:
         raise ValueError(f"{gold.size} gold queries: at least 2 are needed to plan a budget")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # compare_ppi reports the small-sample warning
-        realised = ppi_compare(proxy_a, proxy_b, gold_a, gold_b, alpha=alpha)
+    # its notes (the small-sample one) are compare_ppi's to report
+    realised, _ = ppi_compare_with_notes(proxy_a, proxy_b, gold_a, gold_b, None, alpha, True,
+                                         "finite-sample")
     spread = math.sqrt(float(gold.var(ddof=1)) * float(proxy_gold.var(ddof=1)))
     covariance = float(np.cov(gold, proxy_gold, ddof=1)[0, 1])
     return VarianceModel(
@@ -313,22 +311,25 @@ def analyse_ppi(
     the runs' rank column. The analysis's warnings say which judgements mark no document
     relevant and which run is tied on most queries.
     """
+    from ranklens.compare.inputs import load_inputs
+    from ranklens.compare.scoring import score
+
     name = parse_metric(metric).name
-    run_a_read, _ = io.read_run(run_a.data, name=run_a.name, keep_ranks=True)
-    run_b_read, _ = io.read_run(run_b.data, name=run_b.name, keep_ranks=True)
-    proxy, _ = io.read_qrels(proxy_qrels.data, name=proxy_qrels.name)
+    # Compare's input step: the runs read (id columns chosen) against the proxy judgements,
+    # which cover every query the way Compare's judgements do
+    inputs = load_inputs(run_a, run_b, qrels=proxy_qrels)
     gold, _ = io.read_qrels(gold_qrels.data, name=gold_qrels.name)
-    check_judged_queries((run_a.name, run_a_read), (run_b.name, run_b_read),
+    runs = tuple(run for run in inputs.runs if run is not None)
+    proxy = inputs.qrels
+    assert proxy is not None and len(runs) == 2
+    check_judged_queries((run_a.name, runs[0]), (run_b.name, runs[1]),
                          (proxy_qrels.name, proxy), (gold_qrels.name, gold))
-    scored = [evaluate(run, qrels, [name], order=order)[name]
-              for qrels in (proxy, gold) for run in (run_a_read, run_b_read)]
-    names = run_names or (file_stem(run_a.name), file_stem(run_b.name))
-    analysis = compare_ppi(*scored, run_names=names, alpha=alpha)
-    found = [no_relevant_warning(proxy, proxy_qrels.name),
+    scored = [score(run, qrels, [name], "drop", order, "linear", 1, "nonrelevant").results[name]
+              for qrels in (proxy, gold) for run in runs]
+    names = run_names or inputs.default_run_names
+    analysis = compare_ppi(*scored, run_names=(names[0], names[1]), alpha=alpha)
+    found = [*inputs.input_warnings(order=order, run_names=names),
              no_relevant_warning(gold, gold_qrels.name)]
-    if order == "score":
-        found += [tied_scores_warning(run_a_read, _run_label(names[0], run_a.name)),
-                  tied_scores_warning(run_b_read, _run_label(names[1], run_b.name))]
     extra = tuple(message for message in found if message)
     return dataclasses.replace(analysis, warnings=(*extra, *analysis.warnings))
 
@@ -357,6 +358,3 @@ def check_judged_queries(run_a: tuple[str, Run], run_b: tuple[str, Run],
             f"e.g. {example_ids(unjudged)}: each gold query needs proxy judgements too, "
             "because the correction compares the two labelings on the same queries.")
 
-
-def _run_label(label: str, file: str) -> str:
-    return label if label == file else f"{label} ({file})"

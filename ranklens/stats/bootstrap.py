@@ -120,21 +120,16 @@ def paired_bootstrap(
     The interval says how precisely the mean is measured if the queries are a sample of a
     larger population of queries; it is not a test and is not adjusted for multiplicity.
     """
-    result, notes = bootstrap_with_notes(deltas, n_resamples=n_resamples, alpha=alpha,
-                                         seed=seed, interval=interval)
+    result, notes = bootstrap_with_notes(deltas, n_resamples, alpha, seed, interval)
     emit(notes, 2)
     return result
 
 
-def bootstrap_with_notes(
-    deltas: Sequence[float] | Deltas,
-    *,
-    n_resamples: int = 10_000,
-    alpha: float = 0.05,
-    seed: Seed = 0,
-    interval: str = "percentile",
-) -> tuple[BootstrapInterval, tuple[Note, ...]]:
-    """`paired_bootstrap`, with what it would warn returned as notes."""
+def bootstrap_with_notes(deltas: Sequence[float] | Deltas, n_resamples: int, alpha: float,
+                         seed: Seed, interval: str
+                         ) -> tuple[BootstrapInterval, tuple[Note, ...]]:
+    """`paired_bootstrap`, with what it would warn returned as notes (every argument given:
+    the defaults are `paired_bootstrap`'s)."""
     values = as_deltas(deltas)
     _check(alpha, n_resamples, interval)
     notes: tuple[Note, ...] = ()

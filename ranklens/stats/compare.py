@@ -118,9 +118,7 @@ def _compare_paired(metric: str, paired: Paired, options: PairedOptions
     if deltas.size < 2:
         raise InsufficientSampleError(deltas.size, 2)
     bootstrap, interval_notes = mean_interval_with_notes(
-        deltas, interval=options.interval, alpha=options.alpha,
-        n_resamples=options.n_resamples, seed=options.seed
-    )
+        deltas, options.interval, options.alpha, options.n_resamples, options.seed)
     p_value = permutation_test(deltas, n_permutations=options.n_permutations, seed=options.seed)
     t_test = paired_t_test(deltas, alpha=options.alpha)
     return ComparisonResult(

@@ -80,6 +80,16 @@ def t_quantile(q: float, df: float) -> float:
     return float(_special().stdtrit(df, q))
 
 
+def t_ends(estimate: float, standard_error: float, df: float, alpha: float
+           ) -> tuple[float, float]:
+    """``estimate`` -/+ the ``1 - alpha/2`` quantile of Student's t with ``df`` times
+    ``standard_error``: a t-interval's ends (the estimate twice when nothing varies)."""
+    if standard_error == 0.0:
+        return estimate, estimate
+    half = t_quantile(1.0 - alpha / 2.0, df) * standard_error
+    return estimate - half, estimate + half
+
+
 def t_power(noncentrality: float, df: float, critical: float) -> float:
     """P(|T'| > critical) for the noncentral t with ``df`` and ``noncentrality`` >= 0.
 

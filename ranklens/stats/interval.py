@@ -76,29 +76,22 @@ def mean_interval(
     interval it was. ``n_resamples`` and ``seed`` matter for the bootstrap intervals only.
     What it warns, `mean_interval_with_notes` returns as notes instead.
     """
-    result, notes = mean_interval_with_notes(deltas, interval=interval, alpha=alpha,
-                                             n_resamples=n_resamples, seed=seed)
+    result, notes = mean_interval_with_notes(deltas, interval, alpha, n_resamples, seed)
     emit(notes, 2)
     return result
 
 
-def mean_interval_with_notes(
-    deltas: Sequence[float] | Deltas,
-    *,
-    interval: str = DEFAULT_INTERVAL,
-    alpha: float = 0.05,
-    n_resamples: int = 10_000,
-    seed: Seed = 0,
-) -> tuple[MeanDifferenceInterval, tuple[Note, ...]]:
-    """`mean_interval`, with what it would warn (an infinite end) returned as notes."""
+def mean_interval_with_notes(deltas: Sequence[float] | Deltas, interval: str, alpha: float,
+                             n_resamples: int, seed: Seed
+                             ) -> tuple[MeanDifferenceInterval, tuple[Note, ...]]:
+    """`mean_interval`, with what it would warn (an infinite end) returned as notes (every
+    argument given: the defaults are `mean_interval`'s)."""
     check_interval(interval)
     values = as_deltas(deltas)
     method = resolve_interval(interval, values.size)
     if method == "sign-flip":
         return sign_flip_with_notes(values, alpha=alpha)
-    return bootstrap_with_notes(
-        values, n_resamples=n_resamples, alpha=alpha, seed=seed, interval=method
-    )
+    return bootstrap_with_notes(values, n_resamples, alpha, seed, method)
 
 
 _DESCRIPTIONS = {

@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ranklens.stats.bootstrap import _resample, studentized_draws, studentized_ends
-from ranklens.stats.distributions import t_quantile
+from ranklens.stats.distributions import t_ends, t_quantile
 from ranklens.stats.errors import InsufficientSampleError, SmallSampleWarning, check_probability
 from ranklens.stats.pairing import Deltas, as_deltas, sample_sd
 from ranklens.stats.results import ComparisonResult, Interval, Seed
@@ -186,10 +186,7 @@ def t_curve(comparison: ComparisonResult) -> ConfidenceCurve:
 def _ends(curve: ConfidenceCurve, alpha: float) -> tuple[float, float]:
     estimate, method = curve.estimate, curve.method
     if method == "t":
-        if curve.standard_error == 0.0:
-            return estimate, estimate
-        half = t_quantile(1.0 - alpha / 2.0, curve.df) * curve.standard_error
-        return estimate - half, estimate + half
+        return t_ends(estimate, curve.standard_error, curve.df, alpha)
     if method == "sign-flip":
         patterns = curve.draws.size
         needed = math.floor(alpha * patterns) + 1

@@ -22,7 +22,6 @@ Two ways to turn the estimate into an interval (``method`` of `ppi_compare`):
 from __future__ import annotations
 
 import math
-import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,7 +31,7 @@ from ranklens.data import MetricResult, QueryId
 from ranklens.stats.distributions import (
     normal_quantile,
     normal_two_sided,
-    t_quantile,
+    t_ends,
     t_two_sided,
 )
 from ranklens.stats.errors import InsufficientSampleError, SmallSampleWarning, check_probability
@@ -236,6 +235,17 @@ def ppi_compare(
     value it counts as proxy-only. The estimate is unbiased only if the gold queries are a
     random sample of all queries.
     """
+    result, notes = ppi_compare_with_notes(proxy_a, proxy_b, gold_a, gold_b, lam, alpha, clip,
+                                           method)
+    emit(notes, 2)
+    return result
+
+
+def ppi_compare_with_notes(proxy_a: MetricResult, proxy_b: MetricResult, gold_a: MetricResult,
+                           gold_b: MetricResult, lam: float | None, alpha: float, clip: bool,
+                           method: str) -> tuple[PPIComparison, tuple[Note, ...]]:
+    """`ppi_compare`, with what it would warn (unpaired queries, few gold queries, an ignored
+    ``lam``) returned as notes (every argument given: the defaults are `ppi_compare`'s)."""
     check_probability("alpha", alpha)
     if method not in PPI_METHODS:
         raise ValueError(f"method must be one of {PPI_METHODS}, got {method!r}")
@@ -253,7 +263,7 @@ def ppi_compare(
         check_finite(result, side)
 
     split = gold_and_proxy(proxy_a, proxy_b, gold_a, gold_b)
-    emit(split.notes)
+    notes = list(split.notes)
     split.check_proxy_covers_gold()
     g, p_g, p_u = split.gold, split.proxy_gold, split.proxy_only
     finite_sample = method == "finite-sample"
@@ -263,21 +273,19 @@ def ppi_compare(
     if g.size < needed:
         raise InsufficientSampleError(g.size, needed, unit="gold queries")
     if g.size < MIN_GOLD:
-        warnings.warn(
+        notes.append(Note(
             f"{g.size} gold queries: the correction is too noisy to rely on; "
             f"{MIN_GOLD} or more are recommended",
             SmallSampleWarning,
-            stacklevel=2,
-        )
+        ))
 
     if p_u.size < 2:  # no proxy-only spread to weigh against the gold one
         if lam is not None and lam != 0.0:
-            warnings.warn(
+            notes.append(Note(
                 f"lam={lam} ignored: with {p_u.size} proxy-only queries the proxy part has "
                 "no measurable spread, so the weight is 0 (gold only)",
                 UserWarning,
-                stacklevel=2,
-            )
+            ))
         weight = 0.0
     elif lam is None:
         estimator = regression_lambda if finite_sample else optimal_lambda
@@ -291,10 +299,11 @@ def ppi_compare(
     sd = math.sqrt(variance)
     df = float(g.size - ddof) if finite_sample else math.inf
     if finite_sample:
-        half = t_quantile(1.0 - alpha / 2.0, df) * sd
+        low, high = t_ends(delta, sd, df, alpha)
         p_value = t_two_sided(delta / sd, df) if sd > 0 else 1.0
     else:
         half = normal_quantile(1.0 - alpha / 2.0) * sd
+        low, high = delta - half, delta + half
         p_value = normal_two_sided(delta / sd) if sd > 0 else 1.0
     if sd == 0:  # no spread at all: the difference is exactly what was measured
         p_value = 1.0 if delta == 0 else 0.0
@@ -306,8 +315,8 @@ def ppi_compare(
         mean_a=mean_a,
         mean_b=mean_a + delta,
         delta=delta,
-        ci_low=delta - half,
-        ci_high=delta + half,
+        ci_low=low,
+        ci_high=high,
         alpha=alpha,
         p_value=min(1.0, p_value),
         lam=weight,
@@ -319,4 +328,4 @@ def ppi_compare(
         unpaired_gold_b=split.unpaired_gold[1],
         unpaired_proxy_a=split.unpaired_proxy[0],
         unpaired_proxy_b=split.unpaired_proxy[1],
-    )
+    ), tuple(notes)

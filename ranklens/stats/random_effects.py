@@ -43,7 +43,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from ranklens.stats.distributions import t_quantile, t_two_sided
+from ranklens.stats.distributions import t_ends, t_two_sided
 from ranklens.stats.errors import InsufficientSampleError, check_probability
 from ranklens.stats.results import Interval, at_most
 
@@ -184,12 +184,10 @@ def new_run_estimate(values_a: Array, values_b: Array, *, alpha: float = 0.05) -
     check_probability("alpha", alpha)
     estimate, standard_error, df, _, _ = (
         float(x) for x in new_run_moments(values_a, values_b))
+    low, high = t_ends(estimate, standard_error, df, alpha)
     if standard_error == 0.0:
         p_value = 1.0 if estimate == 0.0 else 0.0
-        low = high = estimate
     else:
-        half = t_quantile(1.0 - alpha / 2.0, df) * standard_error
-        low, high = estimate - half, estimate + half
         p_value = t_two_sided(estimate / standard_error, df)
     interval = Interval(low, high, 1.0 - alpha, RANDOM_EFFECTS_METHOD)
     return NewRunEstimate(estimate, interval, p_value, standard_error, df)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from ranklens.stats.distributions import t_quantile, t_two_sided
+from ranklens.stats.distributions import t_ends, t_two_sided
 from ranklens.stats.errors import InsufficientSampleError, check_probability
 from ranklens.stats.pairing import Deltas, as_deltas, sample_sd
 from ranklens.stats.results import TTest
@@ -32,13 +32,13 @@ def paired_t_test(deltas: Sequence[float] | Deltas, *, alpha: float = 0.05) -> T
         statistic = 0.0 if delta == 0.0 else math.copysign(math.inf, delta)
         return TTest(delta, statistic, df, 1.0 if delta == 0.0 else 0.0, delta, delta, alpha)
     statistic = delta / standard_error
-    half = t_quantile(1.0 - alpha / 2.0, df) * standard_error
+    low, high = t_ends(delta, standard_error, df, alpha)
     return TTest(
         delta=delta,
         statistic=statistic,
         df=df,
         p_value=t_two_sided(statistic, df),
-        low=delta - half,
-        high=delta + half,
+        low=low,
+        high=high,
         alpha=alpha,
     )

@@ -118,24 +118,6 @@ def test_repeated_ids_keep_the_first_record_and_are_counted_with_lines(small_chu
     assert collection.lookup(["doc00005"])["doc00005"].title == "Title 5"
 
 
-@pytest.mark.parametrize("data, message", [
-    (b'{"_id": "a", "text": "x"}\n{"_id": "b", "text": \n', r"c, line 2: is not valid JSON"),
-    (b'{"_id": "a", "text": "x"}\n{"_id": 3, "text": "y"}\n', r"c, line 2: document id 3"),
-    (b'{"_id": "a", "text": "x"}\n{"text": "y"}\n', r"c, line 2: document id is missing"),
-    (b'{"_id": "a", "body2": "x"}\n', r"c: has no title or text column"),
-    (b"1\ttext\n2\ttext\tmore\n", r"c, line 2: has 3 field\(s\), expected 2"),
-    (b"1\ta\tb\tc\td\n", r"c, line 1: has 5 tab-separated fields and no header"),
-    (b'doc_id,text\n1,"two\nlines"\n', r"c, line 2: a quoted value spans lines"),
-    (b"1,text\n", r"c, line 1: has no header row"),
-    (b"just words\n", r"c, line 1: is not a recognised documents format"),
-    (b"\n\n", r"c: has no data"),
-    (b"", r"c: is empty"),
-])
-def test_bad_input_names_file_line_and_fix(data, message):
-    with pytest.raises(InputError, match=message):
-        read_documents(data, name="c")
-
-
 def test_bad_line_far_into_a_streamed_file_is_named(tmp_path, small_chunks):
     data = _encode(_corpus(400), "jsonl").splitlines(keepends=True)
     data[350] = b'{"_id": "doc00350", "text": }\n'

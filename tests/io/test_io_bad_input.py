@@ -8,7 +8,15 @@ import gzip
 import pyarrow as pa
 import pytest
 
-from ranklens.io import InputError, read_per_query, read_qrels, read_run, read_segments
+from ranklens.io import (
+    InputError,
+    read_documents,
+    read_per_query,
+    read_qrels,
+    read_queries,
+    read_run,
+    read_segments,
+)
 from tests.support.hostile_files import parquet_bytes
 
 RUN = b"q1 Q0 d1 1 2.5 tag\nq1 Q0 d2 2 1.5 tag\nq2 Q0 d1 1 0.5 tag\n"
@@ -49,8 +57,10 @@ CASES = [
      ["score 'abc' is not a number"]),
     ("csv-score-decimal-comma", "run", b"query_id;doc_id;score\nq1;d1;0,5\n", {}, 2,
      ["score '0,5' is not a number", "'.' as decimal separator"]),
-    ("qrels-relevance-fraction", "qrels", b"q1 0 d1 1\nq1 0 d2 1.5\n", {}, 2,
-     ["relevance 1.5 is not an integer grade"]),
+    ("qrels-relevance-fraction", "qrels", b"q1 0 d1 1\nq1 0 d2 1.5\n", {"grades": "integer"},
+     2, ["relevance 1.5 is not an integer grade", "--truncate-grades"]),
+    ("qrels-relevance-infinite", "qrels", b"q1 0 d1 1\nq1 0 d2 inf\n", {}, 2,
+     ["relevance inf is not a finite number"]),
     ("qrels-relevance-text", "qrels", b"q1 0 d1 1\nq1 0 d2 yes\n", {}, 2,
      ["relevance 'yes' is not a number"]),
     ("csv-relevance-missing", "qrels", b"query_id,doc_id,relevance\nq1,d1,1\nq1,d2,\n", {}, 3,
@@ -201,3 +211,32 @@ def test_input_error_is_a_value_error_and_pickles():
 def test_missing_ids_and_values(reader, content, fragment):
     with pytest.raises(InputError, match=fragment):
         reader(content, name="f")
+
+
+# documents and queries: the message names the file, the line and what is wrong
+@pytest.mark.parametrize(("reader", "data", "message"), [
+    (read_documents, b'{"_id": "a", "text": "x"}\n{"_id": "b", "text": \n',
+     r"f, line 2: is not valid JSON"),
+    (read_documents, b'{"_id": "a", "text": "x"}\n{"_id": 3, "text": "y"}\n',
+     r"f, line 2: document id 3"),
+    (read_documents, b'{"_id": "a", "text": "x"}\n{"text": "y"}\n',
+     r"f, line 2: document id is missing"),
+    (read_documents, b'{"_id": "a", "body2": "x"}\n', r"f: has no title or text column"),
+    (read_documents, b"1\ttext\n2\ttext\tmore\n", r"f, line 2: has 3 field\(s\), expected 2"),
+    (read_documents, b"1\ta\tb\tc\td\n", r"f, line 1: has 5 tab-separated fields and no header"),
+    (read_documents, b'doc_id,text\n1,"two\nlines"\n', r"f, line 2: a quoted value spans lines"),
+    (read_documents, b"1,text\n", r"f, line 1: has no header row"),
+    (read_documents, b"just words\n", r"f, line 1: is not a recognised documents format"),
+    (read_documents, b"\n\n", r"f: has no data"),
+    (read_documents, b"", r"f: is empty"),
+    (read_queries, b"q1\ta\tb\n", r"f, line 1: has 3 tab-separated fields, expected 2"),
+    (read_queries, b"q1\thello\nq2\n", r"f, line 2: has no tab after the query id"),
+    (read_queries, b"q1\thello\n\t bare\n", r"f, line 2: query id is empty"),
+    (read_queries, b"q1 what is this\n", r"f: is not a recognised queries format"),
+    (read_queries, b"q1\tcaf\xe9\n", r"f, line 1: is not UTF-8 text"),
+    (read_queries, b"", r"f: is empty"),
+    (read_queries, b"query_id,text\nq1,\n", r"f: no query has a text"),
+])
+def test_documents_and_queries_name_file_line_and_fix(reader, data, message):
+    with pytest.raises(InputError, match=message):
+        reader(data, name="f")

@@ -192,20 +192,6 @@ def test_repeated_ids_keep_the_first_text_and_are_counted_with_lines():
     assert summary.rows + summary.rows_set_aside == 5
 
 
-@pytest.mark.parametrize("data, message", [
-    (b"q1\ta\tb\n", r"q, line 1: has 3 tab-separated fields, expected 2"),
-    (b"q1\thello\nq2\n", r"q, line 2: has no tab after the query id"),
-    (b"q1\thello\n\t bare\n", r"q, line 2: query id is empty"),
-    (b"q1 what is this\n", r"q: is not a recognised queries format"),
-    (b"q1\tcaf\xe9\n", r"q, line 1: is not UTF-8 text"),
-    (b"", r"q: is empty"),
-    (b"query_id,text\nq1,\n", r"q: no query has a text"),
-])
-def test_bad_input_names_file_line_and_fix(data, message):
-    with pytest.raises(InputError, match=message):
-        read_queries(data, name="q")
-
-
 def test_search_by_words_in_text_or_id():
     queries, _ = read_queries(b"q1\tCheap Flights to Paris\nq2\tparis hotels\nq3\tflights\n")
     assert queries.search("paris") == ["q1", "q2"]

@@ -5,6 +5,7 @@ schema 2 (who shared a report); `make_v1_store` builds a store of that schema ho
 report written as 0.1.0's ``put`` wrote it, so a test can open it with today's code.
 """
 
+# The DDL below repeats the stores' on purpose (`duplicates` lists it): a frozen copy of schema 1.
 from __future__ import annotations
 
 import sqlite3

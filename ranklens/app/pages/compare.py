@@ -20,7 +20,15 @@ from typing import Any
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from ranklens.app import compare_texts, downloads, health_view, markup, share_widget, widgets
+from ranklens.app import (
+    compare_seeds,
+    compare_texts,
+    downloads,
+    health_view,
+    markup,
+    share_widget,
+    widgets,
+)
 from ranklens.app import state as app_state
 from ranklens.app.cards import show_card
 from ranklens.app.compare_queries import show_per_query
@@ -37,7 +45,7 @@ from ranklens.charts import run_colour
 from ranklens.compare import coverage_words
 from ranklens.compare.analysis import CompareSettings, LoadedInputs
 from ranklens.compare.coverage import TREATMENT_NAMES, Treatment
-from ranklens.compare.family import Q_FAMILIES, run_key, run_role
+from ranklens.compare.family import Q_FAMILIES, run_key
 from ranklens.compare.report import Report
 from ranklens.compare.texts import Texts
 from ranklens.compare.tie_reading import with_ties
@@ -76,25 +84,30 @@ Q_FAMILY_LABELS = {"segments": "Per candidate, across its segments",
 
 # ---- inputs -------------------------------------------------------------------------------
 
-def choose_files() -> tuple[dict[str, InputFile], str] | None:
-    """Sidebar: the demo data or the user's files. None when uploads are not complete yet."""
+def choose_files() -> tuple[dict[str, InputFile], str, tuple[int, ...] | None] | None:
+    """Sidebar: the demo data or the user's files, and how many runs each system has (None:
+    one each). None when uploads are not complete yet."""
     with st.sidebar:
         if widgets.uses_demo("data_source", "Bundled demo: a BM25 baseline against two "
                              "candidates, a neural re-ranker and a dense retriever that finds "
                              "many documents nobody judged, on 400 queries with graded "
                              "judgements, proxy labels of each run's top 20 and two segment "
                              "columns (intent, length)."):
-            return {**app_state.demo_compare_files(), **compare_texts.demo_files()}, "demo data"
+            if compare_seeds.demo_toggle():
+                return ({**compare_seeds.demo_files(), **compare_texts.demo_files()},
+                        "demo data", compare_seeds.DEMO_SEED_RUNS)
+            return ({**app_state.demo_compare_files(), **compare_texts.demo_files()},
+                    "demo data", None)
         # A form: picking four files triggers no rerun until "Compare", so a 250 MB run is
         # not read again each time the next file arrives.
         with st.form("uploads", border=False):
             uploads = {
-                "run_a": st.file_uploader("Run A (baseline)", key="upload_run_a",
-                                          help="The run you compare against. "
-                                               + widgets.FORMATS_HELP),
-                "run_b": st.file_uploader("Run B (candidate)", key="upload_run_b",
-                                          help="The run you want to know is better. "
-                                               + widgets.FORMATS_HELP),
+                "run_a": compare_seeds.run_slot("Run A (baseline)", "upload_run_a",
+                                                "The run you compare against. "
+                                                + widgets.FORMATS_HELP),
+                "run_b": compare_seeds.run_slot("Run B (candidate)", "upload_run_b",
+                                                "The run you want to know is better. "
+                                                + widgets.FORMATS_HELP),
                 "qrels": st.file_uploader(
                     "Judgements (qrels)", key="upload_qrels",
                     help="Relevance labels: query_id, doc_id, grade (TREC qrels or a table). "
@@ -117,7 +130,7 @@ def choose_files() -> tuple[dict[str, InputFile], str] | None:
                      "order given): a leaderboard with p-values adjusted for their number. "
                      + widgets.FORMATS_HELP)
             st.form_submit_button("Compare", type="primary", icon=":material/play_arrow:")
-    if uploads["run_a"] is None or uploads["run_b"] is None:
+    if not uploads["run_a"] or not uploads["run_b"]:
         st.info("Choose run A, run B and the judgements in the sidebar, then **Compare**. "
                 "Without judgements, the two files are read as per-query metric tables. "
                 "Or switch **Data** back to the demo.")
@@ -129,17 +142,22 @@ def choose_files() -> tuple[dict[str, InputFile], str] | None:
                    "and is not sent: remove it (×) and choose a smaller one, or ask "
                    "whoever runs this app to raise `server.maxUploadSize`.")
         return None
-    files = {role: app_state.input_file(role, upload)
-             for role, upload in uploads.items() if upload is not None}
-    for index, upload in enumerate(more or [], start=2):
-        files[run_role(index)] = app_state.input_file(run_role(index), upload)
-    files.update({role: app_state.input_file(role, upload)
+    extra = {role: app_state.input_file(role, upload) for role, upload in uploads.items()
+             if upload and not isinstance(upload, list)}
+    extra.update({role: app_state.input_file(role, upload)
                   for role, upload in text_uploads.items() if upload is not None})
-    return files, "your files"
+    slots = [uploads["run_a"], uploads["run_b"], *([u] for u in more or [])]
+    files, seed_runs = compare_seeds.slot_files(
+        [slot if isinstance(slot, list) else [slot] for slot in slots], extra,
+        tables="qrels" not in extra)
+    return files, "your files", seed_runs
 
 
-def choose_settings(inputs: LoadedInputs) -> CompareSettings | None:
-    """Sidebar: metrics, segment column, run names and statistics. None without a metric."""
+def choose_settings(inputs: LoadedInputs, n_systems: int | None = None
+                    ) -> CompareSettings | None:
+    """Sidebar: metrics, segment column, run names and statistics. None without a metric.
+    ``n_systems``: how many systems the runs form (several runs per system: training
+    seeds), when not one per run."""
     # Widget keys name what their choices depend on, so new files reset exactly those widgets.
     tables = inputs.available_metrics
     segment_file = next((f.sha256[:16] for f in inputs.files if f.role == "segments"), "none")
@@ -182,7 +200,7 @@ def choose_settings(inputs: LoadedInputs) -> CompareSettings | None:
                      "Najork: the metrics' names say ties=average; ERR, bpref and Judged "
                      "keep trec_eval's order); or the runs' rank column, for runs whose "
                      "scores do not carry their order (a constant score, ranks only).")
-            if len(defaults) > 2:
+            if (n_systems or len(defaults)) > 2:
                 several = choose_family()
         treatments = inputs.treatments
         unjudged: Treatment = "nonrelevant"
@@ -332,13 +350,15 @@ def show_several(report: Report, metric: str, inputs: LoadedInputs,
                  segments: Mapping[str, str] | None, texts: Texts | None = None) -> None:
     """Several candidates: the leaderboard, then the picked candidate as a two-run report."""
     show_leaderboard(report, metric)
+    compare_seeds.show_leaderboard(report, metric)
     candidate = choose_candidate(report, metric)
     names = report.run_names
     st.markdown(
         f'<span style="color: {run_colour(candidate)}; font-size: 1.3rem">\u25cf</span> '
         f"**{markup.text(names[candidate])}** against **{markup.text(names[0])}**",
         unsafe_allow_html=True)
-    show_metric(report.candidate_report(candidate), metric, inputs.pair(candidate), segments,
+    show_metric(report.candidate_report(candidate), metric,
+                compare_seeds.shown_inputs(inputs, report, candidate), segments,
                 scope=f":{run_key(candidate)}", texts=texts)
 
 
@@ -352,6 +372,7 @@ def show_metric(report: Report, metric: str, inputs: LoadedInputs,
     own picks)."""
     show_banner(report, metric, scope)
     show_verdict(report, metric)
+    compare_seeds.show_answers(report, metric, scope)
     show_segments(report, metric, scope)
     show_robustness(report, metric, scope)
     show_per_query(report, metric, inputs, segments, scope, texts)
@@ -361,10 +382,10 @@ def main() -> None:
     place = title_area()
     shared = share_widget.shared_for("compare")  # a ?report= link: its inputs and settings
     chosen = (choose_files() if shared is None
-              else ({f.role: f for f in shared.files}, "shared report"))
+              else ({f.role: f for f in shared.files}, "shared report", None))
     if chosen is None:
         return
-    files, origin = chosen
+    files, origin, seed_runs = chosen
     files, text_files = compare_texts.split_files(files)
     columns = (health_view.choose_id_columns() if shared is None  # a link: the ones it names
                else compare_settings(shared).id_columns())
@@ -375,11 +396,13 @@ def main() -> None:
         st.caption("Replace the file in the sidebar and press **Compare** again, or switch "
                    "**Data** back to the demo.")
         return
-    settings = choose_settings(inputs) if shared is None else compare_settings(shared)
+    settings = (choose_settings(inputs, None if seed_runs is None else len(seed_runs))
+                if shared is None else compare_settings(shared))
     if settings is None:
         return
     if shared is None:
-        settings = health_view.with_health_choices(settings, columns)
+        settings = health_view.with_health_choices(
+            compare_seeds.with_systems(settings, seed_runs, inputs), columns)
     stored = None  # a shared link's report as its author saw it: drawn as stored
     if shared is not None:
         try:
@@ -409,6 +432,8 @@ def main() -> None:
     show_inputs(report)
     segments = (inputs.segment_maps.get(settings.segment_column)
                 if settings.segment_column else None)
+    if report.seeds is not None and not report.several:
+        inputs = compare_seeds.shown_inputs(inputs, report)
     show = show_several if report.several else show_metric
     if len(report.metrics) == 1:
         show(report, report.metrics[0], inputs, segments, texts=texts)

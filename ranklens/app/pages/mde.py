@@ -10,13 +10,12 @@ difference. The thinking is in ``ranklens.plan.analysis``; this page collects an
 from __future__ import annotations
 
 import dataclasses
-import warnings
 from typing import Any
 
 import pandas as pd
 import streamlit as st
 
-from ranklens.app import downloads, share_widget, widgets
+from ranklens.app import downloads, mde_seeds, share_widget, widgets
 from ranklens.app import state as app_state
 from ranklens.app.cards import show_card
 from ranklens.app.entrypoint import run_through_app
@@ -342,10 +341,8 @@ def main() -> None:
                                                settings.power, settings.method, settings.target)
     sd = show_spread(measured)
     places = (st.container(horizontal=True), st.container())  # filled once the plan is ready
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        plan = (stored.plan if stored is not None
-                else plan_for(sd, n_queries, settings.deltas, alpha, power, method))
+    plan = (stored.plan if stored is not None
+            else plan_for(sd, n_queries, settings.deltas, alpha, power, method))
     target_row = next(row for row in plan.rows if row.delta == target)
     other_mde = stored.other_mde if stored is not None else plan_views.other_method_mde(plan)
     export = html_plan.MdeExport(plan, target, other_mde,
@@ -391,6 +388,9 @@ def main() -> None:
         st.altair_chart(plan_charts.power_chart(power_curve, plan), width="stretch",
                         key="mde_power_chart")
         st.caption(plan_views.power_chart_caption(alpha))
+    mde_seeds.show(alpha=alpha, power=power, method=method, target=target,
+                   metric=measured.metric if isinstance(measured, planning.Pilot)
+                   and measured.metric else "nDCG@10")
 
 
 main()
