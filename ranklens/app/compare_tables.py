@@ -28,6 +28,7 @@ from ranklens.compare.words import (
     segments_summary,
 )
 from ranklens.formats import slug
+from ranklens.health.words import withheld_runs, withholds
 
 
 def as_shown(comparison: MetricComparison) -> MetricComparison:
@@ -45,7 +46,7 @@ def show_banner(report: Report, metric: str, scope: str = "") -> None:
     if coverage is None:
         return
     text = coverage_words.banner(coverage, report.comparison(metric).overall,
-                                 report.pair_names)
+                                 report.pair_names, withheld=withholds(report.health))
     if text:
         anchor = coverage_words.robustness_anchor(metric, scope)
         st.warning(f"**{coverage_words.BANNER_TITLE}** {markup.text(text)} "
@@ -59,7 +60,8 @@ def show_robustness(report: Report, metric: str, scope: str = "") -> None:
         return
     st.subheader(coverage_words.ROBUSTNESS_TITLE,
                  anchor=coverage_words.robustness_anchor(metric, scope))
-    rows = coverage_words.treatment_rows(report.coverage, metric, report.pair_names)
+    rows = coverage_words.treatment_rows(report.coverage, metric, report.pair_names,
+                                         withheld=withholds(report.health))
     if rows:
         show_treatments(report, metric, rows, scope)
     for note in report.coverage.notes:
@@ -90,7 +92,8 @@ def show_treatments(report: Report, metric: str, rows: list[dict[str, str]],
     notes = [f"{row['treatment']}: {row['note']}" for row in rows if row["note"]]
     if notes:
         st.caption(markup.text(" · ".join(notes)))
-    summary = coverage_words.robustness_summary(report.coverage, metric, report.pair_names)
+    summary = coverage_words.robustness_summary(report.coverage, metric, report.pair_names,
+                                                withheld=withholds(report.health))
     if summary:
         st.markdown(markup.text(summary))
     st.caption(coverage_words.TREATMENTS_CAPTION)
@@ -102,7 +105,7 @@ def show_segment_coverage(report: Report, metric: str, scope: str = "") -> None:
     table = views.coverage_table(report, metric)
     if coverage is None or table is None:
         return
-    flagged = coverage_words.segments_flagged(coverage)
+    flagged = coverage_words.segments_flagged(coverage, withheld=withholds(report.health))
     with st.expander(f"{coverage.judged_metric} per segment" + (": verdicts at risk"
                                                                  if flagged else "")):
         if flagged:
@@ -137,7 +140,8 @@ def show_leaderboard(report: Report, metric: str) -> None:
     names = report.run_names
     alpha = report.comparison(metric, report.candidates[0]).overall.alpha
     st.subheader(f"Leaderboard: {metric}", anchor=False)
-    st.markdown(f"**{leaderboard_summary(all_escaped(names), family, alpha)}**")
+    withheld = withheld_runs(report.health, report.candidates)
+    st.markdown(f"**{leaderboard_summary(all_escaped(names), family, alpha, withheld)}**")
     st.altair_chart(charts.leaderboard_plot(table, metric=metric, baseline=names[0],
                                             alpha=alpha),
                     width="stretch", key=f"leaderboard:{metric}")
@@ -210,10 +214,12 @@ def all_escaped(names: tuple[str, ...]) -> tuple[str, ...]:
 def show_segments(report: Report, metric: str, scope: str = "") -> None:
     comparison = report.comparison(metric)
     run_names = report.pair_names
-    table = views.segment_table(comparison, run_names)
+    withheld = withholds(report.health)
+    table = views.segment_table(comparison, run_names, withheld=withheld)
     if comparison.segment_column:
         st.subheader(f"Where: by {markup.text(comparison.segment_column)}", anchor=False)
-        st.markdown(segments_summary(as_shown(comparison), markup.names(run_names)))
+        st.markdown(segments_summary(as_shown(comparison), markup.names(run_names),
+                                     withheld=withheld))
     else:
         st.subheader("Overall interval", anchor=False)
         st.caption("Pick a segment column in the sidebar (with a segment map) to see where "

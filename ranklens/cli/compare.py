@@ -250,7 +250,9 @@ def settings_from_args(args: argparse.Namespace, metrics: Sequence[str],
         run_names=None if args.name is None else tuple(args.name),
         family="all-pairs" if args.all_pairs else "baseline",
         family_method=args.family_method, q_family=args.q_family,
-        drop_self_retrieval=args.drop_self_retrieval)
+        drop_self_retrieval=args.drop_self_retrieval,
+        doc_column=args.doc_column or None,
+        query_column=args.query_column or None)
 
 
 def write_report(report: Report, args: argparse.Namespace, status: Status) -> int:

@@ -16,14 +16,15 @@ import pandas as pd
 
 from ranklens.charts import BASELINE_COLOUR, FIT_WIDTH, run_colour
 from ranklens.compare.fcr import IntervalChoice, level_text
-from ranklens.compare.views import describe_row, finding_labels, shown_intervals
+from ranklens.compare.views import TOO_SMALL, describe_row, finding_labels, shown_intervals
 from ranklens.formats import format_delta, format_interval, format_p
+from ranklens.health.words import NO_VERDICT
 
 ROW_HEIGHT = 24
 """Pixels per forest-plot row: 40 segments stay readable, one metric fits a screen."""
 
-COLOURS = ("#1a7f37", "#8c959f", "#cf222e", "#d0d7de")
-"""Better, no reliable difference, worse, too small (finding_labels order)."""
+COLOURS = ("#1a7f37", "#8c959f", "#cf222e", "#d0d7de", "#57606a")
+"""Better, no reliable difference, worse, too small, no verdict (finding_labels order)."""
 
 
 def forest_data(table: pd.DataFrame, run_names: tuple[str, str],
@@ -92,10 +93,12 @@ def forest_plot(
                                                       strict=True) if label in present]
     colour = alt.Color(
         "finding:N",
-        title=f"At q \u2264 {alpha:g} (overall row: p)",
+        title=(f"At q \u2264 {alpha:g} (overall row: p)" if present - {NO_VERDICT, TOO_SMALL}
+               else "No verdict: see the health checks"),
         scale=alt.Scale(domain=[label for label, _ in shown],
                         range=[colour for _, colour in shown]),
-        legend=alt.Legend(orient="top", direction="horizontal", labelLimit=320),
+        legend=alt.Legend(orient="top", direction="horizontal", labelLimit=320,
+                          titleLimit=400),
     )
     y = alt.Y(
         "row:N", sort=order, title=None,

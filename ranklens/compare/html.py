@@ -183,10 +183,11 @@ def _metric_section(report: Report, metric: str, level: int = 2, candidate: int 
     run_names = report.pair_names
     first = conclusion(comparison, run_names)
     rest = headline(comparison, run_names).removeprefix(first).strip()
-    if report.health is not None and report.health.withheld:  # no verdict: say why instead
-        first, rest = report.health.withheld, ""
-    table = views.segment_table(comparison, run_names)
-    summary = segments_summary(comparison, run_names)
+    withheld = health_words.withholds(report.health)
+    if withheld:  # no verdict: say why instead
+        first, rest = report.health.withheld if report.health else "", ""
+    table = views.segment_table(comparison, run_names, withheld=withheld)
+    summary = segments_summary(comparison, run_names, withheld=withheld)
     sub = level + 1
     where = (f"<h{sub}>Where: by {_text(comparison.segment_column)}</h{sub}>"
              if comparison.segment_column else f"<h{sub}>Overall interval</h{sub}>")
@@ -226,7 +227,7 @@ def _banner(report: Report, metric: str, scope: str = "") -> str:
     if coverage is None:
         return ""
     text = coverage_words.banner(coverage, report.comparison(metric).overall,
-                                 report.pair_names)
+                                 report.pair_names, withheld=health_words.withholds(report.health))
     if not text:
         return ""
     anchor = coverage_words.robustness_anchor(metric, scope)
@@ -240,9 +241,11 @@ def _coverage_paragraph(report: Report, metric: str) -> str:
     if coverage is None:
         return ""
     result = report.comparison(metric).overall
+    withheld = health_words.withholds(report.health)
     sentences = [coverage_words.coverage_line(coverage, report.pair_names),
-                 coverage_words.coverage_note(coverage, result, report.pair_names),
-                 coverage_words.segments_flagged(coverage)]
+                 coverage_words.coverage_note(coverage, result, report.pair_names,
+                                              withheld=withheld),
+                 coverage_words.segments_flagged(coverage, withheld=withheld)]
     return f'<p class="coverage">{_text(" ".join(s for s in sentences if s))}</p>'
 
 
@@ -262,7 +265,9 @@ def _robustness(report: Report, metric: str, scope: str = "", level: int = 3) ->
     """The same comparison under each treatment of unjudged documents, and judged@k per row."""
     if report.coverage is None:
         return ""
-    rows = coverage_words.treatment_rows(report.coverage, metric, report.pair_names)
+    withheld = health_words.withholds(report.health)
+    rows = coverage_words.treatment_rows(report.coverage, metric, report.pair_names,
+                                         withheld=withheld)
     if not rows:
         return "".join(f"<p>{_text(note)}</p>" for note in report.coverage.notes)
     name_a, name_b = report.pair_names
@@ -272,7 +277,8 @@ def _robustness(report: Report, metric: str, scope: str = "", level: int = 3) ->
     treatments = html_common.table(
         headers, [[html_common.text_cell(row[key]) for key in keys] for row in rows],
         css_class="robustness")
-    summary = coverage_words.robustness_summary(report.coverage, metric, report.pair_names)
+    summary = coverage_words.robustness_summary(report.coverage, metric, report.pair_names,
+                                                withheld=withheld)
     parts = [f'<h{level} id="{coverage_words.robustness_anchor(metric, scope)}">'
              f"{_text(metric)}: {_text(coverage_words.ROBUSTNESS_TITLE)}</h{level}>", treatments]
     if summary:
@@ -291,7 +297,8 @@ def _robustness(report: Report, metric: str, scope: str = "", level: int = 3) ->
               html_common.number_cell(r["judged_b"], "value"),
               html_common.number_cell(r["gap"], "delta"),
               html_common.number_cell(r["shift"], "delta"),
-              html_common.text_cell("yes" if r["could_change"] else "no")]
+              html_common.text_cell({True: "yes", False: "no"}.get(r["could_change"],
+                                                                   "\u2014"))]
              for r in table.to_dict("records")],
             css_class="coverage"))
     return "\n".join(parts)

@@ -75,27 +75,30 @@ _NO_RESULT = {key: None for key in ("mean_a", "mean_b", "delta", "ci_low", "ci_h
                                       "p_value", "q_value")}
 
 
-def segment_records(comparison: MetricComparison) -> list[dict[str, object]]:
+def segment_records(comparison: MetricComparison, *,
+                    withheld: bool = False) -> list[dict[str, object]]:
     """The rows of one metric (overall first, in the report's order) as records of
     `ranklens.compare.columns.SEGMENT_COLUMNS`; a too-small segment has its size, its note and
-    None numbers (dashes)."""
+    None numbers (dashes). With ``withheld`` (no verdict drawn) no row is significant: the
+    numbers stay, the marks go."""
     return [{**(_NO_RESULT if row.result is None else result_row(row.result)),
              "segment": row.segment, "n_queries": row.n_queries, "note": row.note,
-             **interval_levels(row)}
+             **interval_levels(row), **({"significant": False} if withheld else {})}
             for row in comparison.rows]
 
 
 def segment_cells(comparison: MetricComparison, run_names: tuple[str, str], *,
-                  markdown: bool = False) -> tuple[list[Column], list[str], list[list[str]]]:
+                  markdown: bool = False, withheld: bool = False
+                  ) -> tuple[list[Column], list[str], list[list[str]]]:
     """The columns, headers and display rows of one metric's table (text and Markdown).
 
     Plain text leaves out the mark and note columns when no row has one; Markdown keeps them
-    and heads the mark column "sig.".
+    and heads the mark column "sig.". ``withheld``: no row is marked (`segment_records`).
     """
     has_fcr = any(row.fcr is not None for row in comparison.segments)
     shown = [c for c in columns.pick(columns.SEGMENT_COLUMNS, columns.SEGMENT_TEXT)
              if has_fcr or c.key != "fcr"]
-    rows = columns.cells(shown, segment_records(comparison))
+    rows = columns.cells(shown, segment_records(comparison, withheld=withheld))
     if not markdown:
         kept = [i for i, c in enumerate(shown)
                 if c.kind not in ("mark", "text") or any(r[i] for r in rows)]
@@ -120,9 +123,10 @@ def _sig(shown: list[Column], header: list[str]) -> list[str]:
     return ["sig." if c.kind == "mark" else h for c, h in zip(shown, header, strict=True)]
 
 
-def aligned_table(comparison: MetricComparison, run_names: tuple[str, str]) -> list[str]:
+def aligned_table(comparison: MetricComparison, run_names: tuple[str, str], *,
+                  withheld: bool = False) -> list[str]:
     """The rows of one metric as aligned plain-text lines (header and rule first)."""
-    shown, header, rows = segment_cells(comparison, run_names)
+    shown, header, rows = segment_cells(comparison, run_names, withheld=withheld)
     return plain_table(header, rows, columns.right(shown))
 
 
@@ -143,8 +147,9 @@ def _settings_line(comparison: MetricComparison, n_candidates: int = 1) -> str:
 
 def _verdict(comparison: MetricComparison, run_names: tuple[str, str],
              report: Report | None = None) -> list[str]:
-    if report is not None and report.health is not None and report.health.withheld:
-        return health_words.verdict_or_withheld(report.health, [])
+    if report is not None and health_words.withholds(report.health):
+        return [*health_words.verdict_or_withheld(report.health, []),
+                *filter(None, [segments_summary(comparison, run_names, withheld=True)])]
     sentences = [headline(comparison, run_names)]
     summary = segments_summary(comparison, run_names)
     if summary:
@@ -161,7 +166,8 @@ def _banner(report: Report, comparison: MetricComparison) -> str | None:
     coverage = None if report.coverage is None else report.coverage.metric(comparison.metric)
     if coverage is None:
         return None
-    return coverage_words.banner(coverage, comparison.overall, report.pair_names)
+    return coverage_words.banner(coverage, comparison.overall, report.pair_names,
+                                 withheld=health_words.withholds(report.health))
 
 
 def _coverage_sentences(report: Report, comparison: MetricComparison) -> list[str]:
@@ -169,9 +175,11 @@ def _coverage_sentences(report: Report, comparison: MetricComparison) -> list[st
     coverage = None if report.coverage is None else report.coverage.metric(comparison.metric)
     if coverage is None:
         return []
+    withheld = health_words.withholds(report.health)
     sentences = [coverage_words.coverage_line(coverage, report.pair_names),
-                 coverage_words.coverage_note(coverage, comparison.overall, report.pair_names),
-                 coverage_words.segments_flagged(coverage)]
+                 coverage_words.coverage_note(coverage, comparison.overall, report.pair_names,
+                                              withheld=withheld),
+                 coverage_words.segments_flagged(coverage, withheld=withheld)]
     return [s for s in sentences if s]
 
 
@@ -179,7 +187,9 @@ def _robustness_lines(report: Report, metric: str) -> list[str]:
     """The robustness view as an aligned table, and whether the treatments agree."""
     if report.coverage is None:
         return []
-    rows = coverage_words.treatment_rows(report.coverage, metric, report.pair_names)
+    withheld = health_words.withholds(report.health)
+    rows = coverage_words.treatment_rows(report.coverage, metric, report.pair_names,
+                                         withheld=withheld)
     if not rows:
         return list(report.coverage.notes)
     keys = ("treatment", "mean_a", "mean_b", "delta", "interval", "p", "reads")
@@ -194,7 +204,8 @@ def _robustness_lines(report: Report, metric: str) -> list[str]:
                                       else r[k].ljust(widths[k]) for k in keys).rstrip())
     notes = [r["note"] for r in rows if r["note"]]
     lines += [f"  note: {note}" for note in notes]
-    summary = coverage_words.robustness_summary(report.coverage, metric, report.pair_names)
+    summary = coverage_words.robustness_summary(report.coverage, metric, report.pair_names,
+                                                withheld=withheld)
     if summary:
         lines.append(f"  {summary}")
     return lines
@@ -246,9 +257,12 @@ def _metric_sections(report: Report, width: int, n_candidates: int = 1) -> list[
                                      f"{coverage_words.BANNER_POINTER}", width,
                                      subsequent_indent="  "))
             out.append("")
-        out.extend(aligned_table(comparison, report.pair_names))
+        withheld = health_words.withholds(report.health)
+        out.extend(aligned_table(comparison, report.pair_names, withheld=withheld))
         out.append("")
         out.append(_settings_line(comparison, n_candidates))
+        if withheld:
+            out.append(health_words.NO_MARKS)
         for note in _interval_notes(comparison):
             out.extend(textwrap.wrap(note, width))
         out.append("")
@@ -260,13 +274,12 @@ def _metric_sections(report: Report, width: int, n_candidates: int = 1) -> list[
                                      subsequent_indent="  "))
             out.append("")
         out.extend(seed_views.text_lines(report, comparison.metric, width))
-        withheld = health_words.withholds(report.health)
-        coverage = [] if withheld else _coverage_sentences(report, comparison)
+        coverage = _coverage_sentences(report, comparison)
         for sentence in coverage:
             out.extend(textwrap.wrap(sentence, width) or [""])
         if coverage:
             out.append("")
-        robustness = [] if withheld else _robustness_lines(report, comparison.metric)
+        robustness = _robustness_lines(report, comparison.metric)
         if robustness:
             out.extend(robustness)
             out.append("")
@@ -305,7 +318,8 @@ def family_lines(report: Report, metric: str) -> list[str]:
     family = report.family(metric)
     assert family is not None  # a report of several candidates has one per metric
     alpha = report.comparison(metric, report.candidates[0]).overall.alpha
-    return [leaderboard_summary(report.run_names, family, alpha),
+    return [leaderboard_summary(report.run_names, family, alpha,
+                                health_words.withheld_runs(report.health, report.candidates)),
             family_sentence(family, len(report.run_names)),
             pairing_sentence(family, report.run_names),
             f"{MARK} = adjusted p \u2264 {alpha:g}. Intervals and p are each candidate's own "
@@ -386,28 +400,30 @@ def _markdown_sections(report: Report, level: str, n_candidates: int = 1) -> lis
         if warning:
             out += [f"> **{coverage_words.BANNER_TITLE}** {warning} "
                     f"{coverage_words.BANNER_POINTER}", ""]
-        _, header, cells = segment_cells(comparison, report.pair_names, markdown=True)
+        withheld = health_words.withholds(report.health)
+        _, header, cells = segment_cells(comparison, report.pair_names, markdown=True,
+                                         withheld=withheld)
         out += markdown_table(header, cells)
         out += ["", f"_{_settings_line(comparison, n_candidates)}_", ""]
+        if withheld:
+            out += [health_words.NO_MARKS, ""]
         for note in _interval_notes(comparison):
             out += [note, ""]
         for sentence in _verdict(comparison, report.pair_names, report):
             out += [sentence, ""]
         out += seed_views.markdown_lines(report, comparison.metric, f"{level}#")
-        if health_words.withholds(report.health):
-            continue
         for sentence in _coverage_sentences(report, comparison):
             out += [sentence, ""]
         if report.coverage is not None:
             rows = coverage_words.treatment_rows(report.coverage, comparison.metric,
-                                                 report.pair_names)
+                                                 report.pair_names, withheld=withheld)
             if rows:  # a list, so that each metric keeps one Markdown table
                 out += [f"{level}# {coverage_words.ROBUSTNESS_TITLE}", ""]
                 out += [f"- **{r['treatment']}**: A {r['mean_a']}, B {r['mean_b']}, "
                         f"B \u2212 A {r['delta']} ({r['interval']}), p {r['p']}: {r['reads']}"
                         + (f" ({r['note']})" if r["note"] else "") for r in rows]
                 summary = coverage_words.robustness_summary(report.coverage, comparison.metric,
-                                                            report.pair_names)
+                                                            report.pair_names, withheld=withheld)
                 out += ["", summary, ""] if summary else [""]
     return out
 

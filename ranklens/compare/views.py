@@ -21,7 +21,7 @@ from ranklens.compare.family import FamilyComparison
 from ranklens.compare.report import Report, result_row
 from ranklens.compare.segments import OVERALL, MetricComparison, SegmentRow
 from ranklens.formats import format_interval, format_p
-from ranklens.health.words import run_status
+from ranklens.health.words import NO_VERDICT, run_status, withholds
 from ranklens.stats import ComparisonResult
 from ranklens.stats.pairing import pair_quietly
 from ranklens.stats.results import at_most
@@ -54,10 +54,11 @@ def finding(result: ComparisonResult | None, run_names: tuple[str, str]) -> str:
     return (BETTER if result.delta > 0 else WORSE).format(b=run_names[1])
 
 
-def finding_labels(run_names: tuple[str, str]) -> tuple[str, str, str, str]:
-    """Every value `finding` can return for these run names, in legend order."""
+def finding_labels(run_names: tuple[str, str]) -> tuple[str, str, str, str, str]:
+    """Every value a row's finding can take for these run names, in legend order (the last,
+    `NO_VERDICT`, where the report withholds its verdict)."""
     b = run_names[1]
-    return BETTER.format(b=b), NO_DIFFERENCE, WORSE.format(b=b), TOO_SMALL
+    return BETTER.format(b=b), NO_DIFFERENCE, WORSE.format(b=b), TOO_SMALL, NO_VERDICT
 
 
 def short_finding(text: str, who: str) -> str:
@@ -72,12 +73,15 @@ def short_finding(text: str, who: str) -> str:
     return text
 
 
-def segment_table(comparison: MetricComparison, run_names: tuple[str, str]) -> pd.DataFrame:
+def segment_table(comparison: MetricComparison, run_names: tuple[str, str], *,
+                  withheld: bool = False) -> pd.DataFrame:
     """One row per forest-plot row: the overall row first, then segments by difference.
 
     Segments are sorted by mean difference B - A, largest first; segments too small to compare
     (no result) come last with their note. ``significant`` is the decision of the row (q for
     segments, the overall row's own p or cross-metric q); ``q_value`` is NaN where there is none.
+    With ``withheld`` (the report draws no verdict, ``ranklens.health``) every compared row's
+    ``finding`` is `NO_VERDICT` and none is ``significant``: the numbers stay, no reading.
     """
     rows = comparison.rows
     overall, segments = rows[0], list(rows[1:])
@@ -85,7 +89,12 @@ def segment_table(comparison: MetricComparison, run_names: tuple[str, str]) -> p
                     key=lambda r: (-_delta(r), r.segment))
     unscored = [r for r in segments if r.result is None]
     records = [_record(row, row is overall, run_names) for row in [overall, *scored, *unscored]]
-    return pd.DataFrame.from_records(records, columns=list(SEGMENT_COLUMNS))
+    table = pd.DataFrame.from_records(records, columns=list(SEGMENT_COLUMNS))
+    if withheld:
+        compared = table["finding"] != TOO_SMALL
+        table.loc[compared, "finding"] = NO_VERDICT
+        table["significant"] = False
+    return table
 
 
 def _delta(row: SegmentRow) -> float:
@@ -186,14 +195,17 @@ COVERAGE_COLUMNS = ("segment", "n_queries", "judged_a", "judged_b", "gap", "shif
 def coverage_table(report: Report, metric: str) -> pd.DataFrame | None:
     """Judged@k of both runs per row of ``metric``'s comparison (overall first, segments in
     the comparison's order): the gap in judged@k, the same-rate shift of B - A and whether it
-    could change that row's verdict. None when the report has no coverage (per-query tables).
+    could change that row's verdict (None in every row when the report withholds its
+    verdict: there is none to change). None when the report has no coverage (per-query
+    tables).
     """
     coverage = None if report.coverage is None else report.coverage.metric(metric)
     if coverage is None:
         return None
+    withheld = withholds(report.health)
     records = [{"segment": row.segment, "n_queries": row.n_queries, "judged_a": row.judged_a,
                 "judged_b": row.judged_b, "gap": row.gap, "shift": row.shift,
-                "could_change": row.could_change}
+                "could_change": None if withheld else row.could_change}
                for row in coverage.rows]
     return pd.DataFrame.from_records(records, columns=list(COVERAGE_COLUMNS))
 
@@ -262,7 +274,8 @@ def leaderboard_table(report: Report, metric: str) -> pd.DataFrame:
         frame["health"] = [run_status(report.health, int(p)) for p in frame["position"]]
         withheld = [p != 0 and bool(report.health.withheld_for(int(p)))
                     for p in frame["position"]]
-        frame.loc[withheld, "finding"] = "no verdict"
+        frame.loc[withheld, "finding"] = NO_VERDICT
+        frame.loc[withheld, "significant"] = False
     return frame
 
 

@@ -206,7 +206,7 @@ def _parse(loaded: Loaded, detected: Sniff, kind: str, columns: Mapping[str, str
             positions = {"query_id": 1, "doc_id": 2, "rank": 3}
         return parsed, {role: f"field {positions[role]}" for role in layout}
     # the table readers (CSV, Parquet, JSON) load only for a file that needs them
-    from ranklens.io.id_columns import sample_ids
+    from ranklens.io.id_columns import ROLE_WORDS, sample_ids
     from ranklens.io.tables import id_column, number_column, read_table
 
     roles = ("query_id", "doc_id", "score") if kind == "run" else \
@@ -242,6 +242,9 @@ def _parse(loaded: Loaded, detected: Sniff, kind: str, columns: Mapping[str, str
             numbers["rank"] = rank
         else:
             notes.append("the rank column has gaps or text: ignored (metrics order by score)")
+    if kind == "run":  # a column the user named is said, as a chosen one is (id_columns)
+        notes += [f"{ROLE_WORDS[role]} from column {table.names[role]!r}, as named"
+                  for role in ("query_id", "doc_id") if columns and role in columns]
     ignored = [column for column in table.all_names if column not in table.names.values()]
     if ignored:
         notes.append(f"column(s) not used: {', '.join(ignored)}")

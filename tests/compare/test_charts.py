@@ -89,7 +89,7 @@ def test_segment_table_numbers_are_the_comparisons(forty):
 
 def test_finding_words_follow_the_q_value_not_the_interval(forty):
     table = views.segment_table(forty, RUNS)
-    better, none, worse, _ = views.finding_labels(RUNS)
+    better, none, worse, _, _ = views.finding_labels(RUNS)
     for record in table.iloc[1:41].to_dict("records"):
         expected = (none if not record["significant"]
                     else better if record["delta"] > 0 else worse)

@@ -14,7 +14,6 @@ no parsing here.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
@@ -390,9 +389,10 @@ def main() -> None:
         return
     files, origin, seed_runs = chosen
     files, text_files = compare_texts.split_files(files)
+    columns = (health_view.choose_id_columns() if shared is None  # a link: the ones it names
+               else compare_settings(shared).id_columns())
     try:
-        inputs = app_state.loaded_inputs(
-            files, health_view.choose_id_columns() if shared is None else None)
+        inputs = app_state.loaded_inputs(files, columns)
     except InputError as error:
         st.error(f"**This file cannot be read.** {markup.text(error)}", icon=":material/error:")
         st.caption("Replace the file in the sidebar and press **Compare** again, or switch "
@@ -403,9 +403,8 @@ def main() -> None:
     if settings is None:
         return
     if shared is None:
-        settings = dataclasses.replace(
-            compare_seeds.with_systems(settings, seed_runs, inputs),
-            drop_self_retrieval=health_view.choose_self_retrieval())
+        settings = health_view.with_health_choices(
+            compare_seeds.with_systems(settings, seed_runs, inputs), columns)
     stored = None  # a shared link's report as its author saw it: drawn as stored
     if shared is not None:
         try:
