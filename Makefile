@@ -56,6 +56,10 @@ typecheck: $(VENV)/.test-installed
 # Parallel over the machine's cores (pytest-xdist); each worker starts its own app server.
 # --dist loadgroup keeps the Spark tests (xdist_group "spark") on one worker: one Spark session.
 PYTEST_WORKERS ?= auto
+# Some environments set PYTHONDONTWRITEBYTECODE: then every CLI and app-server process the
+# tests start compiles ranklens from source again, and pytest rewrites every test module in
+# each worker. The tests may cache bytecode (__pycache__ is ignored by git).
+unexport PYTHONDONTWRITEBYTECODE
 
 pytest: $(VENV)/.test-installed chromium postgresql java
 	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup
