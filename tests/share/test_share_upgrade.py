@@ -327,12 +327,15 @@ def test_ppi_link_keeps_its_numbers_and_recomputes_on_request(
         store_path: Path, monkeypatch: pytest.MonkeyPatch, upgrade: Any) -> None:
     original, token = shared_page("pages/ppi.py", "share:ppi")
     upgrade()
-    ppi_compare = ppi_analysis.ppi_compare
+    ppi_compare = ppi_analysis.ppi_compare_with_notes
 
-    def half_weight(*args: Any, lam: float | None = None, **options: Any) -> Any:
-        return ppi_compare(*args, lam=0.5 if lam is None else lam, **options)
+    def half_weight(proxy_a: Any, proxy_b: Any, gold_a: Any, gold_b: Any, lam: float | None,
+                    *options: Any) -> Any:
+        return ppi_compare(proxy_a, proxy_b, gold_a, gold_b, 0.5 if lam is None else lam,
+                           *options)
 
-    monkeypatch.setattr(ppi_analysis, "ppi_compare", half_weight)  # "a new weight rule"
+    # "a new weight rule"
+    monkeypatch.setattr(ppi_analysis, "ppi_compare_with_notes", half_weight)
     at = run_clean(app(report=token))
     assert shown_numbers(at)["metrics"] == shown_numbers(original)["metrics"]
     recompute_toggle(at, token).set_value(True)
