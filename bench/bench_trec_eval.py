@@ -5,19 +5,26 @@
 DATA defaults to bench/data/big (``python ../shared/bench/make_data.py bench/data/big``: 7,000
 queries x 1,000 documents; ``qrels.trec`` and ``run_a.trec`` are read). Each contender is one
 fresh process timed from start to exit (interpreter start and imports included), output sent
-to /dev/null:
+to /dev/null, the contenders taking turns in each round (a drifting machine load hits them
+alike):
 
 - ``ranklens evaluate -q -m ndcg_cut.10 QRELS RUN`` (and ``-m all_trec``, whose ratio to the
   first is printed too);
 - pytrec_eval: parse the run and qrels with its own parsers, evaluate ``ndcg_cut.10``, print
   the per-query lines;
 - the floor: a process that only imports pyarrow and reads the run with ``pyarrow.csv``;
-- trec_eval (``--trec-eval PATH``, e.g. 10.0 built with -O3), when a binary is given.
+- trec_eval ``-q -m ndcg_cut.10`` (e.g. 10.0 built with -O3), when a binary is given by
+  ``--trec-eval PATH`` or the ``TREC_EVAL`` environment variable.
 
-Then, in one process, ``ranklens.io.read_run`` against pyarrow's bare parse of the same file.
+Then, in one process, ``ranklens.io.read_run`` against pyarrow's bare parse of the same file,
+and where one ``ranklens evaluate -q -m ndcg_cut.10`` spends its time (imports, reading the run,
+reading the qrels, ranking and measures, the lines), wall and CPU per phase.
+
 Times are the best of ``--repeat`` (wall and CPU = user + system of the child, all threads);
-ratios are of the best wall times, and of CPU times (steadier on a shared machine). Not a
-test: run on demand, on a quiet machine.
+ratios are of the best wall times, and of CPU times (steadier on a shared machine). Python
+children run with bytecode caches (in a temporary ``PYTHONPYCACHEPREFIX``, warmed by a first
+run that is not counted), as an installed package has them, even when the calling shell sets
+``PYTHONDONTWRITEBYTECODE``. Not a test: run on demand, on a quiet machine.
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ import os
 import resource
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -72,23 +80,54 @@ for name, (wall, used) in best.items():
 """
 
 
-def timed(command: list[str], repeat: int) -> tuple[float, float]:
-    """Best wall and best CPU seconds of ``command`` over ``repeat`` runs."""
-    walls, cpus = [], []
-    for _ in range(repeat):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        start = time.perf_counter()
-        subprocess.run(command, stdout=subprocess.DEVNULL, check=True)
-        walls.append(time.perf_counter() - start)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
-    return min(walls), min(cpus)
+PHASES = """
+import sys, time
+wall0, cpu0 = time.perf_counter(), time.process_time()
+from ranklens.cli.evaluate import add_evaluate  # what `ranklens evaluate` imports
+from ranklens import io
+from ranklens.metrics.trec_eval import plan_measures
+from ranklens.metrics.trec_lines import trec_eval_output
+marks = [("imports", time.perf_counter(), time.process_time())]
+run, summary = io.read_run(sys.argv[2])
+marks.append(("read_run", time.perf_counter(), time.process_time()))
+qrels, _ = io.read_qrels(sys.argv[1])
+marks.append(("read_qrels", time.perf_counter(), time.process_time()))
+output = trec_eval_output(run, qrels, plan_measures(["ndcg_cut.10"]), per_query=True,
+                          run_tag=summary.run_tag)
+marks.append(("ranking + measures + lines", time.perf_counter(), time.process_time()))
+with open("/dev/null", "w") as sink:
+    sink.write(output.text)
+marks.append(("write", time.perf_counter(), time.process_time()))
+wall, cpu = wall0, cpu0
+for name, w, c in marks:
+    print(f"{name}\t{w - wall}\t{c - cpu}")
+    wall, cpu = w, c
+"""
+
+
+def timed(command: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """Wall and CPU seconds (user + system, all threads) of one run of ``command``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(command, stdout=subprocess.DEVNULL, check=True, env=env)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+
+
+def child_environment(cache: str) -> dict[str, str]:
+    """This environment, with bytecode caches written to and read from ``cache``."""
+    env = {key: value for key, value in os.environ.items()
+           if key != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = cache
+    return env
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("data", nargs="?", type=Path, default=DEFAULT_DATA)
-    parser.add_argument("--trec-eval", metavar="PATH", help="a trec_eval binary to time too")
+    parser.add_argument("--trec-eval", metavar="PATH", default=os.environ.get("TREC_EVAL"),
+                        help="a trec_eval binary to time too (default: $TREC_EVAL)")
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     qrels, run = str(args.data / "qrels.trec"), str(args.data / "run_a.trec")
@@ -103,36 +142,57 @@ def main() -> None:
     if args.trec_eval:
         contenders["trec_eval -q -m ndcg_cut.10"] = [args.trec_eval, "-q", "-m", "ndcg_cut.10",
                                                      qrels, run]
-    env_note = f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}"
-    print(f"{args.data} ({env_note}), best of {args.repeat}")
-    times = {}
-    for name, command in contenders.items():
-        times[name] = timed(command, args.repeat)
-        print(f"  {name:<40} {times[name][0]:7.2f} s wall {times[name][1]:7.2f} s CPU")
+    with tempfile.TemporaryDirectory(prefix="bench-pycache-") as cache:
+        env = child_environment(cache)
+        subprocess.run([*ranklens, "-m", "ndcg_cut.10", qrels, run], stdout=subprocess.DEVNULL,
+                       check=True, env=env)  # writes the bytecode caches (not counted)
+        print(f"{args.data} ({os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f} at the "
+              f"start), best of {args.repeat}")
+        runs: dict[str, list[tuple[float, float]]] = {name: [] for name in contenders}
+        for _ in range(args.repeat):
+            for name, command in contenders.items():
+                runs[name].append(timed(command, env))
+        times = {name: (min(w for w, _ in done), min(c for _, c in done))
+                 for name, done in runs.items()}
+        for name, (wall, cpu) in times.items():
+            print(f"  {name:<40} {wall:7.2f} s wall {cpu:7.2f} s CPU")
+        done = subprocess.run([python, "-c", IN_PROCESS, run, str(args.repeat)],
+                              capture_output=True, text=True, check=True, env=env)
+        phases = subprocess.run([python, "-c", PHASES, qrels, run], capture_output=True,
+                                text=True, check=True, env=env)
+    print(f"load {os.getloadavg()[0]:.1f} at the end")
     ours = times["ranklens evaluate -q -m ndcg_cut.10"]
 
-    def ratio(name: str) -> str:
+    def faster(name: str) -> str:
         peer = times[name]
         return f"{peer[0] / ours[0]:.2f}x wall, {peer[1] / ours[1]:.2f}x CPU"
 
     print("ranklens evaluate -q -m ndcg_cut.10 is faster than:")
-    print(f"  pytrec_eval by {ratio('pytrec_eval parse + evaluate')} (target >= 6x)")
+    print(f"  pytrec_eval by {faster('pytrec_eval parse + evaluate')} (target >= 6x)")
     if args.trec_eval:
-        print(f"  trec_eval by {ratio('trec_eval -q -m ndcg_cut.10')} (target >= 4x)")
+        print(f"  trec_eval by {faster('trec_eval -q -m ndcg_cut.10')} (target >= 4x)")
     floor = times["pyarrow-only floor process"]
     print(f"  and takes {ours[0] / floor[0]:.2f}x wall, {ours[1] / floor[1]:.2f}x CPU of the "
           "pyarrow-only floor (target <= 2x)")
+    pytrec = times["pytrec_eval parse + evaluate"]
+    print(f"  (the floor itself is {pytrec[0] / floor[0]:.2f}x wall, {pytrec[1] / floor[1]:.2f}x "
+          "CPU faster than pytrec_eval" + (
+              f", {times['trec_eval -q -m ndcg_cut.10'][0] / floor[0]:.2f}x wall, "
+              f"{times['trec_eval -q -m ndcg_cut.10'][1] / floor[1]:.2f}x CPU than trec_eval"
+              if args.trec_eval else "") + ")")
     full = times["ranklens evaluate -q -m all_trec"]
     print(f"-m all_trec takes {full[0] / ours[0]:.2f}x wall, {full[1] / ours[1]:.2f}x CPU of "
           "-m ndcg_cut.10 (target <= 2x)")
-    done = subprocess.run([python, "-c", IN_PROCESS, run, str(args.repeat)],
-                          capture_output=True, text=True, check=True)
     reads = {line.split("\t")[0]: (float(line.split("\t")[1]), float(line.split("\t")[2]))
              for line in done.stdout.splitlines()}
     bare, ours_read = reads["pyarrow bare parse"], reads["ranklens.io.read_run"]
     print(f"in process: read_run {ours_read[0]:.2f} s wall {ours_read[1]:.2f} s CPU, pyarrow's "
           f"bare parse {bare[0]:.2f} s wall {bare[1]:.2f} s CPU: {ours_read[0] / bare[0]:.2f}x "
           f"wall, {ours_read[1] / bare[1]:.2f}x CPU (target <= 1.3x)")
+    print("where one ranklens evaluate -q -m ndcg_cut.10 spends its time (one run, in process):")
+    for line in phases.stdout.splitlines():
+        name, wall, cpu = line.split("\t")
+        print(f"  {name:<30} {float(wall):6.2f} s wall {float(cpu):6.2f} s CPU")
 
 
 if __name__ == "__main__":

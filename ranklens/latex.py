@@ -23,9 +23,11 @@ def escape(text: str) -> str:
 
 
 def booktabs(header: Sequence[str], rows: Iterable[Sequence[str]], *, align: str,
-             caption: str = "", label: str = "") -> str:
+             caption: str = "", label: str = "",
+             footer: Sequence[Sequence[str]] = ()) -> str:
     """A ``table`` environment with a ``booktabs`` tabular: ``header`` and ``rows`` are LaTeX
-    already (escape names with `escape`)."""
+    already (escape names with `escape`); ``footer`` rows follow a ``\\midrule`` (a macro
+    average under its collections)."""
     lines = [r"\begin{table}[t]", r"\centering"]
     if caption:
         lines.append(rf"\caption{{{caption}}}")
@@ -34,6 +36,8 @@ def booktabs(header: Sequence[str], rows: Iterable[Sequence[str]], *, align: str
     lines += [rf"\begin{{tabular}}{{{align}}}", r"\toprule", " & ".join(header) + r" \\",
               r"\midrule"]
     lines += [" & ".join(row) + r" \\" for row in rows]
+    if footer:
+        lines += [r"\midrule", *(" & ".join(row) + r" \\" for row in footer)]
     lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
     return "\n".join(lines) + "\n"
 

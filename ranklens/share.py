@@ -223,9 +223,10 @@ def compare_report(shared: Shared) -> Report:
     """
     files = {f.role: f for f in shared.files}
     runs = [files[run_role(i)] for i in range(MAX_RUNS) if run_role(i) in files]
+    settings = compare_settings(shared)
     inputs = load_inputs(*runs, qrels=files.get("qrels"), segments=files.get("segments"),
-                         proxy_qrels=files.get("qrels_proxy"))
-    return inputs.report(compare_settings(shared))
+                         proxy_qrels=files.get("qrels_proxy"), columns=settings.id_columns())
+    return inputs.report(settings)
 
 
 class StoredResultError(SharedFormatError):

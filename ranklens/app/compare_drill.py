@@ -18,7 +18,7 @@ from ranklens.app import markup
 from ranklens.app import state as app_state
 from ranklens.compare.analysis import LoadedInputs
 from ranklens.compare.query_lines import describe, scored_rankings
-from ranklens.compare.rankings import ranking
+from ranklens.compare.rankings import UNJUDGED, ranking
 from ranklens.compare.report import Report
 from ranklens.compare.texts import Texts, short
 from ranklens.compare.tie_reading import tie_shares
@@ -52,17 +52,16 @@ def with_documents(frame: pd.DataFrame, run: Run, query: str, texts: Texts | Non
     frame = frame.copy()
     if texts is not None and texts.documents is not None:
         found = texts.lookup(frame["doc_id"])
-        frame.insert(2, "title", [label_of(found[d].title, found[d].text) if d in found else ""
-                                  for d in frame["doc_id"]])
+        frame["title"] = [label_of(found[d].title, found[d].text) if d in found else ""
+                          for d in frame["doc_id"]]
     crossing = False
     if order == "score":
         scores = np.array([score for _, score in ranking(run, query, order=order)])
         marks, crosses = tie_marks(scores, cutoff)
         shown = len(frame)
-        frame["tie"] = [
-            "" if not marks[i] else
-            (f"tie {marks[i]} \u2702 crosses @{cutoff}" if crosses[i] else f"tie {marks[i]}")
-            for i in range(shown)]
+        frame.insert(4, "tie", [
+            "" if not marks[i] else (f"tie {marks[i]} \u2702" if crosses[i] else f"tie {marks[i]}")
+            for i in range(shown)])
         crossing = bool(crosses[:shown].any())
     return frame, crossing
 
@@ -115,9 +114,10 @@ def show_explanation(report: Report, metric: str, inputs: LoadedInputs, query: s
         columns = st.columns(2)
         for column, part, name in ((columns[0], difference.a, f"A: {name_a}"),
                                    (columns[1], difference.b, f"B: {name_b}")):
-            frame = part.to_frame()
+            frame = part.to_frame().drop(columns=["score"])  # the scores are in the rankings
             depth = max(k, spec.cutoff or 0)
             frame = frame[(frame["rank"] <= depth) | (frame["contribution"] != 0)]
+            frame["grade"] = [UNJUDGED if pd.isna(g) else str(g) for g in frame["grade"]]
             column.markdown(f"**{markup.text(name)}** · sum {part.value:.4f}")
             column.dataframe(frame, hide_index=True, key=f"parts:{name}:{metric}{scope}",
                              column_config=_PART_COLUMNS)
@@ -138,8 +138,7 @@ def show_explanation(report: Report, metric: str, inputs: LoadedInputs, query: s
 _PART_COLUMNS: dict[str, Any] = {
     "rank": st.column_config.NumberColumn("Rank", width="small"),
     "doc_id": "Document",
-    "score": st.column_config.NumberColumn("Score", format="%.4g"),
-    "grade": st.column_config.NumberColumn("Grade", width="small"),
+    "grade": st.column_config.TextColumn("Grade", width="small"),
     "gain": st.column_config.NumberColumn("Gain", format="%.4f"),
     "discount": st.column_config.NumberColumn("Discount", format="%.4f"),
     "contribution": st.column_config.NumberColumn("Contribution", format="%.4f"),

@@ -7,6 +7,7 @@ Each ``show_*`` draws one section with Streamlit from the Report and the loaded 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 
 import pandas as pd
@@ -161,16 +162,20 @@ def show_rankings(report: Report, metric: str, inputs: LoadedInputs, per_query: 
             frame.style.map(_label_colour, subset=["label"]).map(_change_colour,
                                                                  subset=["change"]),
             hide_index=True, key=f"ranking:{title}:{metric}{scope}",
+            # the title beside the id, the score last: half a page holds what matters most
+            column_order=[c for c in ("rank", "doc_id", "title", "label", "tie", "change",
+                                      "score") if c in frame.columns],
             column_config={
                 "rank": st.column_config.NumberColumn("Rank", width="small"),
                 "doc_id": "Document",
                 "score": st.column_config.NumberColumn("Score", format="%.4g"),
                 "label": st.column_config.TextColumn("Label", width="small"),
                 "change": moved,
-                "title": st.column_config.TextColumn("Title", width="medium"),
+                "title": st.column_config.TextColumn("Title", width=130),
                 "tie": st.column_config.TextColumn(
-                    "Tie", help="Documents with equal scores share a tie group; \u2702 marks "
-                                f"the group that rank {cutoff} falls inside."),
+                    "Tie", width="small",
+                    help="Documents with equal scores share a tie group; \u2702 marks the "
+                         f"group that rank {cutoff} falls inside."),
             },
         )
     compare_drill.tie_rule_note(cross_a or cross_b, cutoff)
@@ -181,10 +186,10 @@ def show_rankings(report: Report, metric: str, inputs: LoadedInputs, per_query: 
 def _label_colour(label: object) -> str:
     if label == UNJUDGED:
         return "color: #8c959f; font-style: italic"
-    grade = int(str(label))
+    grade = float(str(label))  # a fractional grade (0.73) takes the next whole grade's shade
     if grade <= 0:
         return ""
-    shade = {1: "#dafbe1", 2: "#aceebb", 3: "#6fdd8b"}.get(grade, "#4ac26b")
+    shade = {1: "#dafbe1", 2: "#aceebb", 3: "#6fdd8b"}.get(math.ceil(grade), "#4ac26b")
     return f"background-color: {shade}"
 
 

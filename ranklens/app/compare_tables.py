@@ -15,10 +15,12 @@ import pandas as pd
 import streamlit as st
 
 from ranklens.app import markup
+from ranklens.app.segment_intervals import choose_intervals, show_interval_notes
 from ranklens.charts import run_colour
 from ranklens.compare import charts, columns, coverage_words, views
+from ranklens.compare.fcr import IntervalChoice
 from ranklens.compare.report import Report
-from ranklens.compare.segments import INTERVALS_NOTE, MetricComparison
+from ranklens.compare.segments import MetricComparison
 from ranklens.compare.words import (
     family_sentence,
     leaderboard_summary,
@@ -26,6 +28,7 @@ from ranklens.compare.words import (
     segments_summary,
 )
 from ranklens.formats import slug
+from ranklens.health.words import withheld_runs, withholds
 
 
 def as_shown(comparison: MetricComparison) -> MetricComparison:
@@ -43,7 +46,7 @@ def show_banner(report: Report, metric: str, scope: str = "") -> None:
     if coverage is None:
         return
     text = coverage_words.banner(coverage, report.comparison(metric).overall,
-                                 report.pair_names)
+                                 report.pair_names, withheld=withholds(report.health))
     if text:
         anchor = coverage_words.robustness_anchor(metric, scope)
         st.warning(f"**{coverage_words.BANNER_TITLE}** {markup.text(text)} "
@@ -57,7 +60,8 @@ def show_robustness(report: Report, metric: str, scope: str = "") -> None:
         return
     st.subheader(coverage_words.ROBUSTNESS_TITLE,
                  anchor=coverage_words.robustness_anchor(metric, scope))
-    rows = coverage_words.treatment_rows(report.coverage, metric, report.pair_names)
+    rows = coverage_words.treatment_rows(report.coverage, metric, report.pair_names,
+                                         withheld=withholds(report.health))
     if rows:
         show_treatments(report, metric, rows, scope)
     for note in report.coverage.notes:
@@ -88,7 +92,8 @@ def show_treatments(report: Report, metric: str, rows: list[dict[str, str]],
     notes = [f"{row['treatment']}: {row['note']}" for row in rows if row["note"]]
     if notes:
         st.caption(markup.text(" · ".join(notes)))
-    summary = coverage_words.robustness_summary(report.coverage, metric, report.pair_names)
+    summary = coverage_words.robustness_summary(report.coverage, metric, report.pair_names,
+                                                withheld=withholds(report.health))
     if summary:
         st.markdown(markup.text(summary))
     st.caption(coverage_words.TREATMENTS_CAPTION)
@@ -100,7 +105,7 @@ def show_segment_coverage(report: Report, metric: str, scope: str = "") -> None:
     table = views.coverage_table(report, metric)
     if coverage is None or table is None:
         return
-    flagged = coverage_words.segments_flagged(coverage)
+    flagged = coverage_words.segments_flagged(coverage, withheld=withholds(report.health))
     with st.expander(f"{coverage.judged_metric} per segment" + (": verdicts at risk"
                                                                  if flagged else "")):
         if flagged:
@@ -135,7 +140,8 @@ def show_leaderboard(report: Report, metric: str) -> None:
     names = report.run_names
     alpha = report.comparison(metric, report.candidates[0]).overall.alpha
     st.subheader(f"Leaderboard: {metric}", anchor=False)
-    st.markdown(f"**{leaderboard_summary(all_escaped(names), family, alpha)}**")
+    withheld = withheld_runs(report.health, report.candidates)
+    st.markdown(f"**{leaderboard_summary(all_escaped(names), family, alpha, withheld)}**")
     st.altair_chart(charts.leaderboard_plot(table, metric=metric, baseline=names[0],
                                             alpha=alpha),
                     width="stretch", key=f"leaderboard:{metric}")
@@ -208,26 +214,34 @@ def all_escaped(names: tuple[str, ...]) -> tuple[str, ...]:
 def show_segments(report: Report, metric: str, scope: str = "") -> None:
     comparison = report.comparison(metric)
     run_names = report.pair_names
-    table = views.segment_table(comparison, run_names)
+    withheld = withholds(report.health)
+    table = views.segment_table(comparison, run_names, withheld=withheld)
     if comparison.segment_column:
         st.subheader(f"Where: by {markup.text(comparison.segment_column)}", anchor=False)
-        st.markdown(segments_summary(as_shown(comparison), markup.names(run_names)))
+        st.markdown(segments_summary(as_shown(comparison), markup.names(run_names),
+                                     withheld=withheld))
     else:
         st.subheader("Overall interval", anchor=False)
         st.caption("Pick a segment column in the sidebar (with a segment map) to see where "
                    "the difference comes from.")
+    intervals = choose_intervals(comparison, f"{metric}{scope}")
     chart = charts.forest_plot(table, metric=metric, run_names=run_names,
-                               alpha=comparison.overall.alpha)
+                               alpha=comparison.overall.alpha, intervals=intervals)
     st.altair_chart(chart, width="stretch", key=f"forest:{metric}{scope}")
-    st.caption(INTERVALS_NOTE)
-    show_segment_table(table, metric, run_names, comparison.segment_column, scope)
+    show_interval_notes(comparison, intervals)
+    show_segment_table(table, metric, run_names, comparison.segment_column, scope, intervals)
 
 
 def show_segment_table(table: pd.DataFrame, metric: str, run_names: tuple[str, str],
-                       segment_column: str | None, key: str = "") -> None:
+                       segment_column: str | None, key: str = "",
+                       intervals: IntervalChoice = "marginal") -> None:
     name_a, name_b = run_names
     number = number_column
-    shown = columns.display_frame(table, columns.SEGMENT_COLUMNS).assign(
+    drawn = views.shown_intervals(table, intervals)  # the Interval column: what the plot draws
+    shown = columns.display_frame(drawn.assign(ci_low=drawn["shown_low"],
+                                               ci_high=drawn["shown_high"]),
+                                  columns.SEGMENT_COLUMNS).assign(
+        ci_low=table["ci_low"], ci_high=table["ci_high"],  # the numbers stay the marginal ones
         finding_short=[views.short_finding(f, who="B ") for f in table["finding"]])
     st.dataframe(
         shown, hide_index=True, key=f"table:{metric}{key}", placeholder="\u2014",
@@ -244,8 +258,10 @@ def show_segment_table(table: pd.DataFrame, metric: str, run_names: tuple[str, s
             "delta": number("B \u2212 A", "%+.4f", width=70),
             "ci_text": st.column_config.TextColumn(
                 "Interval", width=text_width(shown["ci_text"], 135),
-                help="Confidence interval of B \u2212 A (the interval card above says "
-                     "which kind)"),
+                help=("FCR-adjusted interval of B \u2212 A for the segments (the caption "
+                      "above says at which level), marginal for the overall row"
+                      if intervals == "fcr" else "Confidence interval of B \u2212 A (the "
+                      "interval card above says which kind)")),
             # p and q as every page and export writes them (ranklens.formats.format_p): one
             # format per column, never 6.08e-116 beside 0.0000111
             "q_value_text": st.column_config.TextColumn(

@@ -8,10 +8,14 @@ nothing itself. Every user string goes through ``markup.text``.
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Mapping
+
 import streamlit as st
 
 from ranklens.app import markup
 from ranklens.compare.report import Report
+from ranklens.compare.settings import CompareSettings
 from ranklens.health.result import HealthCheck, HealthReport
 from ranklens.health.words import TITLE, counts, heading
 
@@ -50,7 +54,8 @@ def verdict_words(report: Report, first: str, rest: str) -> tuple[str, str]:
     health: HealthReport | None = report.health
     if health is None or not health.withheld:
         return first, rest
-    return "No verdict", markup.text(health.withheld.removeprefix("No verdict: "))
+    why = health.withheld.removeprefix("No verdict: ")
+    return "No verdict", markup.text(why[:1].upper() + why[1:])
 
 
 def withholds(report: Report) -> bool:
@@ -70,6 +75,15 @@ def choose_id_columns(key: str = "id_columns") -> dict[str, str] | None:
                               placeholder="automatic").strip()
     columns = {role: name for role, name in (("doc_id", doc), ("query_id", query)) if name}
     return columns or None
+
+
+def with_health_choices(settings: CompareSettings,
+                        columns: Mapping[str, str] | None) -> CompareSettings:
+    """``settings`` with the sidebar's health choices: the id columns named (``columns``,
+    from `choose_id_columns`) and dropping self-retrieved documents (`choose_self_retrieval`).
+    In the settings, a share link keeps them and the report's JSON names them."""
+    return dataclasses.replace(settings.with_id_columns(columns),
+                               drop_self_retrieval=choose_self_retrieval())
 
 
 def choose_self_retrieval(key: str = "drop_self_retrieval") -> bool:

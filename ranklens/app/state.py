@@ -38,6 +38,7 @@ from ranklens.app import markup
 from ranklens.app.cache import SizedLRU, cache_limit_bytes, one_flight
 from ranklens.compare.analysis import CompareSettings, LoadedInputs, load_inputs
 from ranklens.compare.family import MAX_RUNS, run_key, run_role
+from ranklens.compare.macro import with_macro
 from ranklens.compare.report import Report
 from ranklens.data import MetricResult
 from ranklens.io import InputFile, sha256_hex
@@ -290,7 +291,12 @@ def _compute_report(inputs: LoadedInputs, settings: CompareSettings) -> Report:
         def progress(step: str) -> None:
             status.update(label=f"{step[:1].upper()}{step[1:]}…")
 
-        return inputs.report(settings, progress=progress)
+        report = inputs.report(settings, progress=progress)
+        column = settings.collection_column
+        if column is None or column not in inputs.segment_maps:
+            return report
+        progress("the macro average over collections")
+        return with_macro(report, inputs.segment_maps[column], column)
 
 
 RBO_P = 0.9
@@ -338,13 +344,17 @@ def per_query_columns(table: InputFile) -> dict[str, MetricResult]:
 
 
 def ppi_analysis(run_a: InputFile, run_b: InputFile, proxy: InputFile, gold: InputFile,
-                 metric: str, alpha: float, order: str = "score") -> PPIAnalysis:
-    """The PPI page's analysis, once per (digests, metric, alpha, order)."""
-    return cached("ppi", (input_key((run_a, run_b, proxy, gold)), metric, alpha, order),
+                 metric: str, alpha: float, order: str = "score",
+                 segments: InputFile | None = None,
+                 segment_column: str | None = None) -> PPIAnalysis:
+    """The PPI page's analysis, once per (digests, metric, alpha, order, segments)."""
+    files = (run_a, run_b, proxy, gold, *(() if segments is None else (segments,)))
+    return cached("ppi", (input_key(files), metric, alpha, order, segment_column),
                   lambda: analyse_ppi(run_a, run_b, proxy, gold, metric, alpha=alpha,
-                                      order=order),
+                                      order=order, segments=segments,
+                                      segment_column=segment_column),
                   label="Scoring both runs under proxy and gold labels…",
-                  input_size=files_size((run_a, run_b, proxy, gold)))
+                  input_size=files_size(files))
 
 
 def megabytes(size: int) -> str:

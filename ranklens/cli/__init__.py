@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from ranklens import __version__, io
+from ranklens import io
 from ranklens.cli.common import PROG, Parser, Status, UsageError, silence_stdout
 
 __all__ = ["PROG", "Status", "UsageError", "build_parser", "main", "render_report"]
@@ -36,13 +36,26 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The ``ranklens`` parser with every subcommand, or with ``only`` that one."""
     parser = Parser(prog=PROG, description="Is ranking run B really better than run A, and "
                      "where? trec_eval-exact metrics per query, then paired statistics.")
-    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    parser.add_argument("--version", action=_Version, nargs=0,
+                        help="show the program's version number and exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
                                      parser_class=Parser)
     for name, (module, adder) in SUBCOMMANDS.items():
         if only is None or name == only:
             getattr(importlib.import_module(module), adder)(commands)
     return parser
+
+
+class _Version(argparse.Action):
+    """``--version``, the installed version read only when asked (``importlib.metadata`` costs
+    more to import than ``ranklens evaluate``'s scoring of a small run)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        from ranklens import __version__
+
+        sys.stdout.write(f"{PROG} {__version__}\n")
+        parser.exit()
 
 
 def __getattr__(name: str) -> Any:

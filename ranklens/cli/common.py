@@ -11,8 +11,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from ranklens.errors import RanklensError
-from ranklens.metrics.ordering import ORDERS
-from ranklens.stats import MISSING_POLICIES, PairedOptions
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -145,12 +143,16 @@ def add_engine_options(p: argparse.ArgumentParser) -> None:
 
 
 def add_order(p: argparse.ArgumentParser) -> None:
+    from ranklens.metrics.ordering import ORDERS  # here: `evaluate` does not pay for it
+
     p.add_argument("--order", choices=ORDERS, default="score",
                    help="order documents by score, ties by doc id as trec_eval does (default), "
                    "or by the run's rank column")
 
 
 def add_alpha(p: argparse.ArgumentParser) -> None:
+    from ranklens.stats import PairedOptions  # here: `evaluate` does not import the statistics
+
     default = PairedOptions().alpha
     p.add_argument("--alpha", type=probability, default=default,
                    help=f"significance level (default {default})")
@@ -185,6 +187,8 @@ def add_output(p: argparse.ArgumentParser, formats: Sequence[str] | None = ("tex
 
 def add_missing(p: argparse.ArgumentParser, help: str) -> None:
     """``--missing``: what happens to a query measured in one run only."""
+    from ranklens.stats import MISSING_POLICIES, PairedOptions
+
     p.add_argument("--missing", choices=MISSING_POLICIES, default=PairedOptions().missing,
                    help=help)
 

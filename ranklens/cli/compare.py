@@ -73,6 +73,11 @@ def add_compare(commands: argparse._SubParsersAction[Parser]) -> None:
                "metric both tables have): ndcg@10, map, P@5, recall@100, mrr ...", repeat=True)
     p.add_argument("--segments", metavar="FILE[:COLUMN]",
                    help="segment map (query id + segment column(s)); pick a column with :COLUMN")
+    p.add_argument("--collection", metavar="FILE:COLUMN",
+                   help="the column that names each query's test collection (a segment map, "
+                   "e.g. the --segments file): the report leads with the macro average of "
+                   "B - A over collections (stratified interval), the pooled mean beside it, "
+                   "and one row per collection with q-values across them")
     p.add_argument("--unjudged", choices=TREATMENTS, default=DEFAULTS.unjudged,
                    help="documents without a judgement: non-relevant (default, as trec_eval), "
                    "removed from the rankings (judged-only, trec_eval -J) or labelled by "
@@ -245,18 +250,43 @@ def settings_from_args(args: argparse.Namespace, metrics: Sequence[str],
         run_names=None if args.name is None else tuple(args.name),
         family="all-pairs" if args.all_pairs else "baseline",
         family_method=args.family_method, q_family=args.q_family,
-        drop_self_retrieval=args.drop_self_retrieval)
+        drop_self_retrieval=args.drop_self_retrieval,
+        doc_column=args.doc_column or None,
+        query_column=args.query_column or None)
 
 
 def write_report(report: Report, args: argparse.Namespace, status: Status) -> int:
     """Write ``report`` in ``args.format`` to ``args.output`` (stdout by default), with the
     status line saying so; the exit code (3 under ``--strict`` when a health check failed)."""
+    if getattr(args, "collection", None):
+        status("the macro average over collections")
+        report = collection_report(report, args.collection)
     status("writing")
     text = render_report(report, args.format)
     status.clear()
     write(text, args.output)
     status.done()
     return strict_status(report, args.strict)
+
+
+def collection_report(report: Report, argument: str) -> Report:
+    """``report`` with the macro average over the collections of ``FILE[:COLUMN]``
+    (`ranklens.compare.macro.with_macro`); the file's only segment column when no column
+    is named, else a usage error naming its columns."""
+    from ranklens.compare.assemble import input_record
+    from ranklens.compare.macro import with_macro
+
+    path, column = split_segments_argument(argument)
+    assert path is not None
+    file = InputFile.from_path("collections", path)
+    read = io.read_segments(file.data, name=Path(path).name, column=column)
+    columns = read.segments.columns
+    if column is None and len(columns) > 1:
+        raise UsageError(f"{Path(path).name} has {len(columns)} segment columns "
+                         f"({', '.join(columns)}): name the collection column, e.g. "
+                         f"--collection {path}:{columns[0]}")
+    return with_macro(report, read.segments.mapping, read.segments.column,
+                      input_record(file, read.summary))
 
 
 def render_report(report: Report, fmt: str) -> str:

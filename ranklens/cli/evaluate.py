@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from ranklens import io
 from ranklens.cli.common import (
@@ -20,10 +21,13 @@ from ranklens.cli.common import (
     spark_session,
     write,
 )
-from ranklens.metrics import Evaluation, parse_metric
+from ranklens.metrics.names import parse_metric
 from ranklens.metrics.trec_eval import as_metrics, plan_measures
 from ranklens.metrics.trec_lines import render_text, trec_eval_output
 from ranklens.metrics.trec_ranking import PLACEHOLDER_DOCNO, MissingQueries
+
+if TYPE_CHECKING:
+    from ranklens.metrics import Evaluation
 
 
 def add_evaluate(commands: argparse._SubParsersAction[Parser]) -> None:
@@ -65,7 +69,8 @@ def add_evaluate(commands: argparse._SubParsersAction[Parser]) -> None:
                    "coefficient (trec_eval -N, default 0)")
     p.add_argument("--truncate-grades", action="store_true",
                    help="read a fractional grade (0.73, 2.5) as trec_eval does, truncated toward "
-                   "zero by C's atol (default: refused, naming the line)")
+                   "zero by C's atol (default: refused, naming the line; 'ranklens compare' reads "
+                   "them as gains)")
     p.add_argument("-R", dest="rel_format", default="qrels", metavar="FORMAT",
                    help="judgements format: only trec_eval's 'qrels'")
     p.add_argument("-T", dest="results_format", default="trec_results", metavar="FORMAT",
@@ -101,7 +106,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
     status = Status()
     status("reading the inputs")
     run, run_summary = io.read_run(run_path)
-    qrels, qrels_summary = io.read_qrels(qrels_path, truncate_grades=args.truncate_grades)
+    qrels, qrels_summary = io.read_qrels(
+        qrels_path, grades="truncate" if args.truncate_grades else "integer")
     status("scoring")
     complete = args.complete or args.missing == "zero"
     try:

@@ -22,6 +22,10 @@ def add_ppi(commands: argparse._SubParsersAction[Parser]) -> None:
     p.add_argument("--gold-qrels", required=True, metavar="QRELS",
                    help="trusted judgements on a random sample of the queries")
     add_metric(p, "metric (default nDCG@10)", default=DEFAULT_METRICS[0])
+    p.add_argument("--segments", metavar="FILE[:COLUMN]",
+                   help="segment map (query id + segment column(s)): the judge's bias and "
+                   "PPI++ per segment (segments with fewer gold queries than needed are "
+                   "refused, in words); pick a column with :COLUMN")
     add_alpha(p)
     add_order(p)
     add_output(p, help="")
@@ -29,16 +33,21 @@ def add_ppi(commands: argparse._SubParsersAction[Parser]) -> None:
 
 
 def run_ppi(args: argparse.Namespace) -> int:
+    from ranklens.cli.compare import split_segments_argument
     from ranklens.ppi.analysis import analyse_ppi
     from ranklens.ppi.text import render_ppi
 
     status = Status()
     status("reading and scoring under proxy and gold judgements")
+    segments_path, column = split_segments_argument(args.segments)
     analysis = analyse_ppi(
         InputFile.from_path("run_a", args.run_a), InputFile.from_path("run_b", args.run_b),
         InputFile.from_path("proxy_qrels", args.proxy_qrels),
         InputFile.from_path("gold_qrels", args.gold_qrels), args.metric, alpha=args.alpha,
-        order=args.order)
+        order=args.order,
+        segments=None if segments_path is None else InputFile.from_path("segments",
+                                                                        segments_path),
+        segment_column=column)
     status.done()
     if args.format == "json":
         from ranklens import codec

@@ -101,6 +101,8 @@ class LoadedInputs:
     streamed: tuple[InputRecord, ...] = ()  # records of runs whose bytes were not kept
     # runs scored while read whose scores are tied on most queries: (index, the tie facts)
     streamed_checks: tuple[tuple[int, TiedScores], ...] = ()
+    # the runs' id columns named when they were read (``load_inputs(columns=...)``)
+    id_columns: tuple[tuple[str, str], ...] = ()
 
     @property
     def derived(self) -> dict[str, Any]:
@@ -356,12 +358,31 @@ class LoadedInputs:
                ) -> Report:
         """The full comparison report for ``settings`` with its health section
         (``ranklens.health``); ``strict`` raises ``HealthCheckFailed`` when a check fails.
-        Systems given as several runs (``settings.seed_runs``): `ranklens.compare.seeds`."""
+
+        Systems given as several runs (``settings.seed_runs``): `ranklens.compare.seeds`.
+        The report's settings name the id columns the runs were read by (``columns=`` of
+        `load_inputs`); settings that name other ones raise ``ValueError``: read the inputs
+        with ``columns=settings.id_columns()``.
+        """
+        settings = self.settings_read(settings)
         if settings.seed_runs is not None:
             from ranklens.compare.seeds import seeded_report
 
             return seeded_report(self, settings, progress)
         return health_checks.report_with_health(self, settings, progress, strict)
+
+    def settings_read(self, settings: CompareSettings) -> CompareSettings:
+        """``settings`` with the id columns these inputs were read by; ``ValueError`` when
+        they name others (the numbers would be another reading's)."""
+        read = dict(self.id_columns)
+        named = settings.id_columns() or {}
+        if named and named != read:
+            listed = ", ".join(f"{role} {column!r}" for role, column in named.items())
+            raise ValueError(
+                f"the settings name the id columns {listed}, but the runs were read "
+                + (f"by {read}" if read else "by the columns the judgements chose")
+                + ": read them with load_inputs(..., columns=settings.id_columns())")
+        return settings if named else settings.with_id_columns(read)
 
     def comparison_report(self, settings: CompareSettings,
                           progress: Callable[[str], None] | None = None) -> Report:
@@ -457,9 +478,12 @@ def build_report(
 
     The same Report as ``load_inputs(...).report(settings)``, which the CLI and the app call in
     two steps (they show progress between reading and scoring, and the app keeps the inputs).
-    ``columns`` names the runs' columns (``{"doc_id": "docno"}``); ``strict`` raises
-    ``ranklens.health.HealthCheckFailed`` when a health check fails.
+    ``columns`` names the runs' columns (``{"doc_id": "docno"}``; without it, the id columns
+    the settings name); ``strict`` raises ``ranklens.health.HealthCheckFailed`` when a health
+    check fails.
     """
+    if columns is None and settings is not None:
+        columns = settings.id_columns()
     inputs = load_inputs(run_a, run_b, *candidates, qrels=qrels, segments=segments,
                          proxy_qrels=proxy_qrels, columns=columns)
     return inputs.report(settings or CompareSettings(), strict=strict)

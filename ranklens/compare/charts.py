@@ -15,31 +15,49 @@ import numpy as np
 import pandas as pd
 
 from ranklens.charts import BASELINE_COLOUR, FIT_WIDTH, run_colour
-from ranklens.compare.views import describe_row, finding_labels
+from ranklens.compare.fcr import IntervalChoice, level_text
+from ranklens.compare.views import TOO_SMALL, describe_row, finding_labels, shown_intervals
 from ranklens.formats import format_delta, format_interval, format_p
+from ranklens.health.words import NO_VERDICT
 
 ROW_HEIGHT = 24
 """Pixels per forest-plot row: 40 segments stay readable, one metric fits a screen."""
 
-COLOURS = ("#1a7f37", "#8c959f", "#cf222e", "#d0d7de")
-"""Better, no reliable difference, worse, too small (finding_labels order)."""
+COLOURS = ("#1a7f37", "#8c959f", "#cf222e", "#d0d7de", "#57606a")
+"""Better, no reliable difference, worse, too small, no verdict (finding_labels order)."""
 
 
-def forest_data(table: pd.DataFrame, run_names: tuple[str, str]) -> pd.DataFrame:
+def forest_data(table: pd.DataFrame, run_names: tuple[str, str],
+                intervals: IntervalChoice = "fcr") -> pd.DataFrame:
     """The forest plot's rows, top to bottom, from a `ranklens.compare.views.segment_table`.
 
     Adds ``row`` (the y label: segment and n), ``position`` (0 = top), ``kind`` ("overall" or
-    "segment") and the tooltip texts ``interval``, ``p``, ``q``, ``mean_a_text``,
-    ``mean_b_text``, ``delta_text``. The row order is the table's (overall, then segments by
-    difference); rows without a result keep NaN numbers and carry their note.
+    "segment"), the drawn interval ``bar_low``/``bar_high`` (`views.shown_intervals`: the
+    FCR-adjusted one by default, ``intervals="marginal"`` the marginal one; an unbounded end
+    drawn to the edge of the others) and the tooltip texts ``interval`` (the drawn one, with
+    its kind and level), ``marginal``, ``p``, ``q``, ``mean_a_text``, ``mean_b_text``,
+    ``delta_text``. The row order is the table's (overall, then segments by difference); rows
+    without a result keep NaN numbers and carry their note.
     """
-    data = table.copy()
+    data = shown_intervals(table, intervals)
+    ends = pd.concat([data["shown_low"], data["shown_high"], data["ci_low"], data["ci_high"]])
+    finite = ends[np.isfinite(ends.astype(float))]
+    edge_low = float(finite.min()) if finite.size else 0.0
+    edge_high = float(finite.max()) if finite.size else 0.0
+    data["bar_low"] = data["shown_low"].astype(float).clip(lower=edge_low)
+    data["bar_high"] = data["shown_high"].astype(float).clip(upper=edge_high)
     data["row"] = [f"{seg}  (n={n:,})" for seg, n in zip(data["segment"], data["n_queries"],
                                                          strict=True)]
     data["position"] = range(len(data))
     data["kind"] = ["overall" if o else "segment" for o in data["overall"]]
     texts = [describe_row(record) for record in data.to_dict("records")]
-    data["interval"] = [t["interval"] for t in texts]
+    data["marginal"] = [t["interval"] for t in texts]
+    data["interval"] = [
+        "" if math.isnan(float(lo)) else
+        f"{describe_row({'ci_low': lo, 'ci_high': hi})['interval']} ({kind}, "
+        f"{level_text(float(level))})"
+        for lo, hi, kind, level in zip(data["shown_low"], data["shown_high"],
+                                       data["shown_kind"], data["shown_level"], strict=True)]
     data["p"] = [t["p"] for t in texts]
     data["q"] = [t["q"] for t in texts]
     for column in ("mean_a", "mean_b"):
@@ -47,7 +65,7 @@ def forest_data(table: pd.DataFrame, run_names: tuple[str, str]) -> pd.DataFrame
                                   for v in data[column].astype(float)]
     data["delta_text"] = [("" if math.isnan(v) else f"{v:+.4f}".replace("-", "\u2212"))
                           for v in data["delta"].astype(float)]
-    return data
+    return data.replace([np.inf, -np.inf], np.nan)  # the chart's JSON holds no infinity
 
 
 def forest_plot(
@@ -56,14 +74,18 @@ def forest_plot(
     metric: str,
     run_names: tuple[str, str],
     alpha: float,
+    intervals: IntervalChoice = "fcr",
 ) -> alt.LayerChart:
     """Forest plot: a row per segment and the overall row (top, diamond, bold label).
 
-    Point = mean difference B - A, bar = the bootstrap interval, dashed line at 0, colour = the
-    row's finding at ``alpha`` (q for segments), legend in words; tooltip with n, means, delta,
-    interval, p and q. Each row gets ``ROW_HEIGHT`` pixels, so 40 segments stay readable.
+    Point = mean difference B - A, bar = the segment's interval (FCR-adjusted by default where
+    the report has one, ``intervals="marginal"``: the marginal one; the overall row's is
+    always marginal), dashed line at 0, colour = the row's finding at ``alpha`` (q for
+    segments), legend in words; the axis title says which intervals are drawn; tooltip with
+    n, means, delta, the drawn and the marginal interval, p and q. Each row gets
+    ``ROW_HEIGHT`` pixels, so 40 segments stay readable.
     """
-    data = forest_data(table, run_names)
+    data = forest_data(table, run_names, intervals)
     name_a, name_b = run_names
     order = list(data["row"])
     present = set(data["finding"])
@@ -71,10 +93,12 @@ def forest_plot(
                                                       strict=True) if label in present]
     colour = alt.Color(
         "finding:N",
-        title=f"At q \u2264 {alpha:g} (overall row: p)",
+        title=(f"At q \u2264 {alpha:g} (overall row: p)" if present - {NO_VERDICT, TOO_SMALL}
+               else "No verdict: see the health checks"),
         scale=alt.Scale(domain=[label for label, _ in shown],
                         range=[colour for _, colour in shown]),
-        legend=alt.Legend(orient="top", direction="horizontal", labelLimit=320),
+        legend=alt.Legend(orient="top", direction="horizontal", labelLimit=320,
+                          titleLimit=400),
     )
     y = alt.Y(
         "row:N", sort=order, title=None,
@@ -89,17 +113,21 @@ def forest_plot(
         alt.Tooltip("mean_a_text:N", title=f"Mean {name_a} (A)"),
         alt.Tooltip("mean_b_text:N", title=f"Mean {name_b} (B)"),
         alt.Tooltip("delta_text:N", title="Difference B \u2212 A"),
-        alt.Tooltip("interval:N", title=f"{round(100 * (1 - alpha))}% interval"),
+        alt.Tooltip("interval:N", title="Interval drawn"),
+        alt.Tooltip("marginal:N", title=f"Marginal {level_text(1 - alpha)} interval"),
         alt.Tooltip("p:N", title="p (permutation)"),
         alt.Tooltip("q:N", title="q (BH)"),
         alt.Tooltip("finding:N", title="Finding"),
         alt.Tooltip("note:N", title="Note"),
     ]
-    x_title = f"{metric}: {name_b} \u2212 {name_a} (mean difference, interval)"
+    adjusted = data.loc[data["shown_kind"] == "FCR-adjusted", "shown_level"]
+    which = (f"segments: FCR-adjusted {level_text(float(adjusted.iloc[0]))} intervals"
+             if len(adjusted) else f"marginal {level_text(1 - alpha)} intervals")
+    x_title = f"{metric}: {name_b} \u2212 {name_a} (mean difference; {which})"
     base = alt.Chart(data).encode(y=y)
     scored = base.transform_filter("isValid(datum.delta)")
     bars = scored.mark_rule(strokeWidth=2.5).encode(
-        x=alt.X("ci_low:Q", title=x_title), x2="ci_high:Q", color=colour, tooltip=tooltip,
+        x=alt.X("bar_low:Q", title=x_title), x2="bar_high:Q", color=colour, tooltip=tooltip,
     )
     points = scored.mark_point(filled=True, opacity=1).encode(
         x="delta:Q",

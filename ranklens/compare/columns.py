@@ -12,8 +12,9 @@ interval reads the same everywhere) and how it aligns (numbers right, words left
 Records are the dicts of ``ranklens.compare.views`` (``segment_table``, ``leaderboard_table``,
 ``pairs_table``) or `ranklens.compare.report.result_row`. A key the record lacks is an empty
 cell (the baseline's row of a leaderboard has no difference); a value that is None or NaN is a
-dash (a segment too small to compare). An ``interval`` column reads ``ci_low`` and ``ci_high``,
-a ``wtl`` column ``wins``, ``ties`` and ``losses``. Nothing here computes a statistic.
+dash (a segment too small to compare). An ``interval`` column reads ``<key>_low`` and
+``<key>_high`` (``ci``: the marginal interval, ``fcr``: the FCR-adjusted one), a ``wtl`` column
+``wins``, ``ties`` and ``losses``. Nothing here computes a statistic.
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ class Column:
 _N = Column("n_queries", "n", "count", "Queries")
 _DELTA = Column("delta", "B \u2212 A", "delta")
 _CI = Column("ci", "{level}% CI", "interval", "Interval")
+_FCR = Column("fcr", "FCR {fcr_level} CI", "interval", "FCR-adjusted {fcr_level} interval")
 _P = Column("p_value", "p", "p", "p (permutation)")
 _T_P = Column("t_p_value", "p (t-test)", "p")
 _ADJUSTED = Column("adjusted_p", "adj. p", "p", "Adjusted p")
@@ -70,16 +72,18 @@ SEGMENT_COLUMNS: tuple[Column, ...] = (
     Column("segment", "{segment}", "label", "{segment}"), _N,
     Column("mean_a", "A: {a}", "value", "Mean {a}"),
     Column("mean_b", "B: {b}", "value", "Mean {b}"),
-    Column("delta", "B \u2212 A", "delta", "{b} \u2212 {a}"), _CI, _P, _T_P,
+    Column("delta", "B \u2212 A", "delta", "{b} \u2212 {a}"), _CI, _FCR, _P, _T_P,
     Column("q_value", "q", "p"), _MARK, _WTL, _FINDING, Column("note", "note", "text", "Note"),
 )
-"""One metric of two runs: the overall row, then a row per segment."""
+"""One metric of two runs: the overall row, then a row per segment (``fcr``: the segment's
+FCR-adjusted interval, `ranklens.compare.fcr`; headers name its level, ``{fcr_level}``)."""
 
-SEGMENT_TEXT = ("segment", "n_queries", "mean_a", "mean_b", "delta", "ci", "p_value", "q_value",
-                "significant", "note")
-"""The `SEGMENT_COLUMNS` the text and Markdown tables show, in order."""
+SEGMENT_TEXT = ("segment", "n_queries", "mean_a", "mean_b", "delta", "ci", "fcr", "p_value",
+                "q_value", "significant", "note")
+"""The `SEGMENT_COLUMNS` the text and Markdown tables show, in order (``fcr`` only when a
+segment has an FCR interval)."""
 
-SEGMENT_HTML = ("segment", "n_queries", "mean_a", "mean_b", "delta", "ci", "p_value",
+SEGMENT_HTML = ("segment", "n_queries", "mean_a", "mean_b", "delta", "ci", "fcr", "p_value",
                 "t_p_value", "q_value", "wtl", "finding", "note")
 """The `SEGMENT_COLUMNS` the HTML export shows, in order."""
 
@@ -99,6 +103,16 @@ PAIR_COLUMNS: tuple[Column, ...] = (
     _WTL, _MARK,
 )
 """Every pair of the family (all-pairs reports)."""
+
+MACRO_COLUMNS: tuple[Column, ...] = (
+    Column("collection", "{collection}", "label", "{collection}"), _N,
+    Column("mean_a", "A: {a}", "value", "Mean {a}"),
+    Column("mean_b", "B: {b}", "value", "Mean {b}"),
+    Column("delta", "B \u2212 A", "delta", "{b} \u2212 {a}"), _CI, _P,
+    Column("q_value", "q", "p"), _MARK,
+)
+"""Several collections, BEIR-style: one row per collection, the macro average last
+(``ranklens.compare.macro_views.macro_records``)."""
 
 PAIR_TEXT = tuple(c.key for c in PAIR_COLUMNS)
 PAIR_HTML = ("run_b", "run_a", "delta", "ci", "p_value", "adjusted_p", "wtl")
@@ -127,9 +141,10 @@ def cell(column: Column, record: Mapping[Any, Any], missing: str = DASH) -> str:
     ``missing`` is written for a None or NaN number (the page leaves those blank)."""
     kind = column.kind
     if kind == "interval":
-        if "ci_low" not in record:
+        low_key, high_key = parts(column)
+        if low_key not in record:
             return ""
-        low, high = record["ci_low"], record["ci_high"]
+        low, high = record[low_key], record[high_key]
         return missing if _blank(low) or _blank(high) else format_interval(low, high)
     if kind == "wtl":
         if "wins" not in record:
@@ -160,14 +175,22 @@ def cells(columns: Sequence[Column], records: Sequence[Mapping[Any, Any]]) -> li
 
 PARTS: dict[str, tuple[str, ...]] = {"interval": ("ci_low", "ci_high"),
                                      "wtl": ("wins", "ties", "losses")}
-"""The record keys of a column that holds several numbers (by kind)."""
+"""The record keys of a column that holds several numbers (by kind; an interval column's are
+named by its key, `parts`)."""
+
+
+def parts(column: Column) -> tuple[str, ...]:
+    """The record keys of ``column``'s numbers: ``<key>_low``/``<key>_high`` for an interval,
+    the W/T/L counts, else the key itself."""
+    if column.kind == "interval":
+        return (f"{column.key}_low", f"{column.key}_high")
+    return PARTS.get(column.kind, (column.key,))
 
 
 def number_keys(shown: Sequence[Column]) -> list[str]:
     """The record keys of the numbers of ``shown``, one per number, in order: what the HTML
     export writes one cell each (an interval two, W/T/L three)."""
-    return [key for c in shown if c.kind not in ("label", "text", "mark")
-            for key in PARTS.get(c.kind, (c.key,))]
+    return [key for c in shown if c.kind not in ("label", "text", "mark") for key in parts(c)]
 
 
 def display_frame(table: Any, shown: Sequence[Column], missing: str = "") -> Any:

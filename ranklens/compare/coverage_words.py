@@ -16,6 +16,7 @@ from ranklens.compare.coverage import (
 )
 from ranklens.compare.report import Report
 from ranklens.formats import format_delta, format_interval, format_p, slug
+from ranklens.health.words import NO_VERDICT, ROBUSTNESS_WITHHELD, withheld_runs, withholds
 from ranklens.stats import ComparisonResult
 
 ROBUSTNESS_TITLE = "Unjudged documents three ways"
@@ -69,15 +70,16 @@ def _less_judged(row: CoverageRow, run_names: tuple[str, str]) -> str:
 
 
 def banner(coverage: MetricCoverage, result: ComparisonResult,
-           run_names: tuple[str, str]) -> str | None:
+           run_names: tuple[str, str], *, withheld: bool = False) -> str | None:
     """The guardrail, in words a ranker reads before the result; None when it is not raised.
 
     Says what differs (judged@k of both runs), why it matters (unjudged documents count as
     non-relevant) and what the less-judged run's extra unjudged documents could do to B - A if
     they were relevant as often as its judged ones. Each face adds where to look next (a link
-    to the robustness view, or `BANNER_POINTER` in text).
+    to the robustness view, or `BANNER_POINTER` in text). None too with ``withheld`` (the
+    report draws no verdict, ``ranklens.health``: there is none to change).
     """
-    if not coverage.alert:
+    if not coverage.alert or withheld:
         return None
     name_a, name_b = run_names
     row = coverage.overall
@@ -98,9 +100,12 @@ def banner(coverage: MetricCoverage, result: ComparisonResult,
 
 
 def coverage_note(coverage: MetricCoverage, result: ComparisonResult,
-                  run_names: tuple[str, str]) -> str:
-    """One sentence beside the coverage numbers when there is no banner: why not."""
+                  run_names: tuple[str, str], *, withheld: bool = False) -> str:
+    """One sentence beside the coverage numbers when there is no banner: why not (none with
+    ``withheld``: no verdict is drawn, so nothing could change it)."""
     row = coverage.overall
+    if withheld:
+        return ""
     if not coverage.guarded:
         return f"No coverage guardrail for {coverage.metric}: {coverage.note}."
     if coverage.alert:
@@ -114,10 +119,11 @@ def coverage_note(coverage: MetricCoverage, result: ComparisonResult,
             f"{format_delta(row.shift)}, not enough to change the verdict.")
 
 
-def segments_flagged(coverage: MetricCoverage) -> str:
-    """Which segments' verdicts the coverage gap could change; empty when none."""
+def segments_flagged(coverage: MetricCoverage, *, withheld: bool = False) -> str:
+    """Which segments' verdicts the coverage gap could change; empty when none (or
+    ``withheld``: there are no verdicts)."""
     flagged = coverage.flagged_segments
-    if not flagged:
+    if not flagged or withheld:
         return ""
     names = ", ".join(f"{row.segment} ({percent(row.judged_a)} vs {percent(row.judged_b)} "
                       "judged)" for row in flagged)
@@ -125,10 +131,10 @@ def segments_flagged(coverage: MetricCoverage) -> str:
             f"{'s' if len(flagged) != 1 else ''}: {names}.")
 
 
-def treatment_rows(coverage: Coverage, metric: str, run_names: tuple[str, str]
-                   ) -> list[dict[str, str]]:
+def treatment_rows(coverage: Coverage, metric: str, run_names: tuple[str, str], *,
+                   withheld: bool = False) -> list[dict[str, str]]:
     """The robustness view of one metric as display rows: treatment, means, B - A, interval,
-    p and what the row says."""
+    p and what the row says (`NO_VERDICT` with ``withheld``: the report draws none)."""
     rows = []
     for entry in coverage.robustness.get(metric, ()):
         result = entry.result
@@ -139,14 +145,18 @@ def treatment_rows(coverage: Coverage, metric: str, run_names: tuple[str, str]
             "delta": format_delta(result.delta),
             "interval": format_interval(result.interval.low, result.interval.high),
             "p": format_p(result.p_value),
-            "reads": _reading(result, 0.0, run_names),
+            "reads": NO_VERDICT if withheld else _reading(result, 0.0, run_names),
             "note": entry.note,
         })
     return rows
 
 
-def robustness_summary(coverage: Coverage, metric: str, run_names: tuple[str, str]) -> str:
-    """One sentence: do the treatments of unjudged documents agree on the verdict?"""
+def robustness_summary(coverage: Coverage, metric: str, run_names: tuple[str, str], *,
+                       withheld: bool = False) -> str:
+    """One sentence: do the treatments of unjudged documents agree on the verdict? With
+    ``withheld`` (no verdict drawn), why the rows are not read."""
+    if withheld and coverage.robustness.get(metric):
+        return ROBUSTNESS_WITHHELD
     entries = [e for e in coverage.robustness.get(metric, ()) if e.informative]
     if len(entries) < 2:
         return ""
@@ -168,7 +178,7 @@ def report_alerts(report: Report) -> list[str]:
             continue
         for metric_coverage in single.coverage.alerts:
             text = banner(metric_coverage, single.comparison(metric_coverage.metric).overall,
-                          single.pair_names)
+                          single.pair_names, withheld=withholds(single.health))
             if text:
                 out.append(text)
     return out
@@ -191,11 +201,12 @@ def leaderboard_coverage(report: Report, metric: str) -> str:
                         *(f"{names[j]} {percent(m.overall.judged_b)}" for j, m in rows)])
     text = (f"{first.judged_metric}: {judged} of the top {first.depth} documents have a "
             "judgement.")
-    alarmed = [names[j] for j, m in rows if m.alert]
+    withheld = withheld_runs(report.health, report.candidates)  # no verdict to change
+    alarmed = [names[j] for j, m in rows if m.alert and j not in withheld]
     if alarmed:
         text += (f" Unjudged documents could change the verdict of {', '.join(alarmed)}: "
                  "see the banner in " + ("its" if len(alarmed) == 1 else "their")
                  + " section.")
-    elif all(m.guarded for _, m in rows):
+    elif all(m.guarded for _, m in rows) and not withheld:
         text += " No candidate's verdict hangs on them."
     return text

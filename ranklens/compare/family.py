@@ -247,10 +247,10 @@ def _adjust_across_candidates(by_candidate: dict[int, tuple[MetricComparison, ..
         adjusted = adjust([r for r in results if r is not None], method=method)
         rows = {j: list(updated[j][position].segments) for j in updated}
         for (j, k), result in zip(places, adjusted, strict=True):
-            rows[j][k] = replace(rows[j][k], result=result)
+            rows[j][k] = replace(rows[j][k], result=result, fcr=None)  # not this family's
         for j in updated:
             updated[j][position] = replace(updated[j][position], segments=tuple(rows[j]),
-                                           family="candidates-segments")
+                                           family="candidates-segments", fcr=None)
     return {j: tuple(found) for j, found in updated.items()}
 
 

@@ -28,8 +28,10 @@ from typing import Any
 
 from ranklens import html as html_common
 from ranklens.compare import charts, columns, coverage_words, query_lines, seed_html, views
+from ranklens.compare.fcr import disagreement_sentence, fcr_caption, fcr_level_text
+from ranklens.compare.macro_views import macro_html
 from ranklens.compare.report import Report
-from ranklens.compare.text import family_lines
+from ranklens.compare.text import family_lines, macro_parts
 from ranklens.compare.words import caveat, conclusion, headline, interval_note, segments_summary
 from ranklens.health import html as health_html
 from ranklens.health import words as health_words
@@ -40,7 +42,6 @@ CHART_WIDTH = 860
 JSON_ID = "ranklens-report"
 """The id of the ``<script type="application/json">`` block that holds the report."""
 
-_INTERVAL_HEADERS = ("Interval low", "Interval high")
 _WTL_HEADERS = ("Won", "Tied", "Lost")
 
 
@@ -49,7 +50,7 @@ def _headers(shown: tuple[columns.Column, ...], names: Mapping[str, object]) -> 
     exact number in ``data-value``)."""
     out: list[str] = []
     for column, header in zip(shown, columns.headers(shown, names, long=True), strict=True):
-        out += (_INTERVAL_HEADERS if column.kind == "interval"
+        out += ((f"{header} low", f"{header} high") if column.kind == "interval"
                 else _WTL_HEADERS if column.kind == "wtl" else (header,))
     return out
 
@@ -61,7 +62,7 @@ def _cells(shown: tuple[columns.Column, ...], record: dict[Any, Any]) -> list[st
         if column.kind in columns.PARTS:
             style = "delta" if column.kind == "interval" else "count"
             out += [html_common.number_cell(record.get(key), style)
-                    for key in columns.PARTS[column.kind]]
+                    for key in columns.parts(column)]
         elif column.kind in ("label", "text"):
             out.append(html_common.text_cell(columns.cell(column, record)))
         elif column.kind != "mark":
@@ -98,7 +99,9 @@ def render(report: Report) -> str:
         heading=heading,
         subtitle=counted,
         version=report.version,
-        sections=(health_html.section(report.health), _warnings_section(report), *body,
+        sections=(health_html.section(report.health), _warnings_section(report),
+                  *(macro_html(sections, names, CHART_WIDTH)  # several collections lead
+                    for names, sections in macro_parts(report)), *body,
                   _inputs_section(report), _parameters_section(report)),
         footer=f"Made with ranklens {_text(report.version)}. The complete report (every "
                "per-query value) is embedded in this file as JSON "
@@ -180,10 +183,11 @@ def _metric_section(report: Report, metric: str, level: int = 2, candidate: int 
     run_names = report.pair_names
     first = conclusion(comparison, run_names)
     rest = headline(comparison, run_names).removeprefix(first).strip()
-    if report.health is not None and report.health.withheld:  # no verdict: say why instead
-        first, rest = report.health.withheld, ""
-    table = views.segment_table(comparison, run_names)
-    summary = segments_summary(comparison, run_names)
+    withheld = health_words.withholds(report.health)
+    if withheld:  # no verdict: say why instead
+        first, rest = report.health.withheld if report.health else "", ""
+    table = views.segment_table(comparison, run_names, withheld=withheld)
+    summary = segments_summary(comparison, run_names, withheld=withheld)
     sub = level + 1
     where = (f"<h{sub}>Where: by {_text(comparison.segment_column)}</h{sub}>"
              if comparison.segment_column else f"<h{sub}>Overall interval</h{sub}>")
@@ -208,6 +212,8 @@ def _metric_section(report: Report, metric: str, level: int = 2, candidate: int 
             f"Forest plot of {metric}: the difference {run_names[1]} \u2212 {run_names[0]} "
             "with its interval, per row of the table below"),
         _segment_table(table, run_names, comparison.segment_column),
+        *(f'<p class="interval-note">{_text(t)}</p>'
+          for t in (fcr_caption(comparison), disagreement_sentence(comparison)) if t),
         f'<p class="interval-note">{_text(interval_note(comparison))}</p>',
         f'<p class="caveat">{_text(caveat(metric))}</p>',
         query_lines.html_section(report, metric),
@@ -221,7 +227,7 @@ def _banner(report: Report, metric: str, scope: str = "") -> str:
     if coverage is None:
         return ""
     text = coverage_words.banner(coverage, report.comparison(metric).overall,
-                                 report.pair_names)
+                                 report.pair_names, withheld=health_words.withholds(report.health))
     if not text:
         return ""
     anchor = coverage_words.robustness_anchor(metric, scope)
@@ -235,9 +241,11 @@ def _coverage_paragraph(report: Report, metric: str) -> str:
     if coverage is None:
         return ""
     result = report.comparison(metric).overall
+    withheld = health_words.withholds(report.health)
     sentences = [coverage_words.coverage_line(coverage, report.pair_names),
-                 coverage_words.coverage_note(coverage, result, report.pair_names),
-                 coverage_words.segments_flagged(coverage)]
+                 coverage_words.coverage_note(coverage, result, report.pair_names,
+                                              withheld=withheld),
+                 coverage_words.segments_flagged(coverage, withheld=withheld)]
     return f'<p class="coverage">{_text(" ".join(s for s in sentences if s))}</p>'
 
 
@@ -257,7 +265,9 @@ def _robustness(report: Report, metric: str, scope: str = "", level: int = 3) ->
     """The same comparison under each treatment of unjudged documents, and judged@k per row."""
     if report.coverage is None:
         return ""
-    rows = coverage_words.treatment_rows(report.coverage, metric, report.pair_names)
+    withheld = health_words.withholds(report.health)
+    rows = coverage_words.treatment_rows(report.coverage, metric, report.pair_names,
+                                         withheld=withheld)
     if not rows:
         return "".join(f"<p>{_text(note)}</p>" for note in report.coverage.notes)
     name_a, name_b = report.pair_names
@@ -267,7 +277,8 @@ def _robustness(report: Report, metric: str, scope: str = "", level: int = 3) ->
     treatments = html_common.table(
         headers, [[html_common.text_cell(row[key]) for key in keys] for row in rows],
         css_class="robustness")
-    summary = coverage_words.robustness_summary(report.coverage, metric, report.pair_names)
+    summary = coverage_words.robustness_summary(report.coverage, metric, report.pair_names,
+                                                withheld=withheld)
     parts = [f'<h{level} id="{coverage_words.robustness_anchor(metric, scope)}">'
              f"{_text(metric)}: {_text(coverage_words.ROBUSTNESS_TITLE)}</h{level}>", treatments]
     if summary:
@@ -286,7 +297,8 @@ def _robustness(report: Report, metric: str, scope: str = "", level: int = 3) ->
               html_common.number_cell(r["judged_b"], "value"),
               html_common.number_cell(r["gap"], "delta"),
               html_common.number_cell(r["shift"], "delta"),
-              html_common.text_cell("yes" if r["could_change"] else "no")]
+              html_common.text_cell({True: "yes", False: "no"}.get(r["could_change"],
+                                                                   "\u2014"))]
              for r in table.to_dict("records")],
             css_class="coverage"))
     return "\n".join(parts)
@@ -298,8 +310,11 @@ def _forest_svg(table: Any, metric: str, run_names: tuple[str, str], alpha: floa
 
 
 def _segment_table(table: Any, run_names: tuple[str, str], segment_column: str | None) -> str:
-    shown = columns.pick(columns.SEGMENT_COLUMNS, columns.SEGMENT_HTML)
-    names = {"a": run_names[0], "b": run_names[1], "segment": segment_column or "Rows"}
+    has_fcr = bool(table["fcr_low"].notna().any())
+    shown = tuple(c for c in columns.pick(columns.SEGMENT_COLUMNS, columns.SEGMENT_HTML)
+                  if has_fcr or c.key != "fcr")
+    names = {"a": run_names[0], "b": run_names[1], "segment": segment_column or "Rows",
+             "fcr_level": fcr_level_text(table)}
     records = table.to_dict("records")
     rows = [_cells(shown, record) for record in records]
     return html_common.table(_headers(shown, names), rows, css_class="segments",

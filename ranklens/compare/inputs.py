@@ -11,6 +11,7 @@ It does not compare: ``LoadedInputs.report`` (``ranklens.compare.analysis``) doe
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -89,6 +90,9 @@ def load_inputs(
     given = (run_a, run_b, *candidates)
     if len(given) > MAX_RUNS:
         run_role(len(given) - 1)  # raises, in words
+    if columns is None and settings is not None:
+        columns = settings.id_columns()
+    named = _named_id_columns(columns)
     if proxy_qrels is not None and qrels is None:
         name = proxy_qrels.name if isinstance(proxy_qrels, InputFile) else str(proxy_qrels)
         raise io.InputError(name, "proxy judgements fill the holes of the judgements, and "
@@ -99,8 +103,9 @@ def load_inputs(
     from ranklens.compare.analysis import LoadedInputs  # analysis imports this module
 
     if settings is not None and qrels is not None:
-        return _load_streaming(given, qrels, segments, proxy_qrels, max_bytes,
-                               settings.canonical(), columns)
+        return dataclasses.replace(
+            _load_streaming(given, qrels, segments, proxy_qrels, max_bytes,
+                            settings.canonical(), columns), id_columns=named)
     files = tuple(as_file(f, run_role(i)) for i, f in enumerate(given))
     extra = _extra_files(qrels, segments, proxy_qrels)
     summaries: dict[str, io.ReadSummary] = {}
@@ -129,8 +134,15 @@ def load_inputs(
     values = tuple(loaded[f.role] for f in files)
     if qrels is not None:
         return LoadedInputs((*files, *extra), summaries, runs=values, qrels=loaded["qrels"],
-                            segment_maps=segment_maps, proxy_qrels=loaded.get("qrels_proxy"))
+                            segment_maps=segment_maps, proxy_qrels=loaded.get("qrels_proxy"),
+                            id_columns=named)
     return LoadedInputs((*files, *extra), summaries, tables=values, segment_maps=segment_maps)
+
+
+def _named_id_columns(columns: Mapping[str, str] | None) -> tuple[tuple[str, str], ...]:
+    """The id roles of ``columns`` (what a report's settings name), in a fixed order."""
+    return tuple((role, columns[role]) for role in ("doc_id", "query_id")
+                 if columns and columns.get(role))
 
 
 def _extra_files(qrels: Input | None, segments: Input | None,

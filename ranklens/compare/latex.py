@@ -23,7 +23,9 @@ from ranklens.latex import MARK, booktabs, escape, math_text
 
 def report_latex(report: Report, *, caption: str | None = None, label: str = "") -> str:
     """The report as one LaTeX table (see the module docstring); ``caption`` replaces the
-    one written from the report, ``label`` adds ``\\label``."""
+    one written from the report, ``label`` adds ``\\label``. With collections
+    (``report.macro``) a BEIR-style table follows per metric: one row per collection, the
+    macro average last."""
     frame = report.to_frame()
     several = report.several
     alphas = frame["alpha"].dropna()
@@ -40,7 +42,12 @@ def report_latex(report: Report, *, caption: str | None = None, label: str = "")
         f"{candidates} against {escape(report.run_names[0])}: mean per query, the difference "
         f"with its {level}\\% interval, the permutation $p$ and $q$ ({MARK}: significant at "
         f"$\\alpha = {alpha:g}$).")
-    return booktabs(header, rows, align=align, caption=text, label=label)
+    table = booktabs(header, rows, align=align, caption=text, label=label)
+    from ranklens.compare.macro_views import macro_latex  # several collections: BEIR-style
+    from ranklens.compare.text import macro_parts
+
+    return table + "".join(macro_latex(sections, names) for names, sections in
+                           macro_parts(report))
 
 
 def _row(record: Mapping[Hashable, Any], several: bool) -> list[str]:

@@ -17,6 +17,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ranklens.data import Qrels, Run
+from ranklens.data.grades import format_grade
 from ranklens.metrics import rbo
 
 UNJUDGED = "unjudged"
@@ -95,7 +96,7 @@ def _only(run: Run, query_id: str) -> Run | None:
                             name=run.name)
 
 
-def judgements_of(qrels: Qrels, query_id: str) -> dict[str, int]:
+def judgements_of(qrels: Qrels, query_id: str) -> dict[str, float]:
     """``{doc_id: grade}`` of one query (empty when it has no judgements)."""
     found = pc.index(qrels.queries, pa.scalar(query_id, pa.string())).as_py()
     if found < 0:
@@ -119,7 +120,7 @@ def side_by_side(run_a: Run, run_b: Run, qrels: Qrels | None, query_id: str, k: 
     )
 
 
-def _frame(top: list[tuple[str, float]], grades: dict[str, int], other: dict[str, int], k: int,
+def _frame(top: list[tuple[str, float]], grades: dict[str, float], other: dict[str, int], k: int,
            outside: str, other_name: str) -> pd.DataFrame:
     rows = []
     for i, (doc, score) in enumerate(top):
@@ -127,7 +128,7 @@ def _frame(top: list[tuple[str, float]], grades: dict[str, int], other: dict[str
         grade = grades.get(doc)
         rows.append({
             "rank": rank, "doc_id": doc, "score": score,
-            "label": UNJUDGED if grade is None else str(grade),
+            "label": UNJUDGED if grade is None else format_grade(grade),
             "change": _change(rank, other.get(doc), k, outside, other_name),
         })
     return pd.DataFrame(rows, columns=["rank", "doc_id", "score", "label", "change"])

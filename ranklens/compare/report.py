@@ -29,6 +29,7 @@ import numpy as np
 from ranklens import __version__, codec
 from ranklens.compare.coverage import Coverage
 from ranklens.compare.family import FamilyComparison, PairRow, run_key, run_role
+from ranklens.compare.macro import MacroSection, candidate_sections
 from ranklens.compare.seed_section import SeedsSection
 from ranklens.compare.segments import MetricComparison, SegmentRow
 from ranklens.health import HealthReport
@@ -101,6 +102,8 @@ class Report:
     query_texts: Mapping[str, str] = field(default_factory=dict)
     tie_notes: Mapping[str, str] = field(default_factory=dict)
     query_moves: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    # several collections (issue 32): the macro average per metric and candidate
+    macro: tuple[MacroSection, ...] = ()
 
     @property
     def metrics(self) -> tuple[str, ...]:
@@ -165,6 +168,7 @@ class Report:
             health=None if self.health is None else self.health.for_pair(candidate),
             seeds=None if self.seeds is None else self.seeds.for_candidate(candidate),
             query_texts=self.query_texts,
+            macro=candidate_sections(self.macro, candidate),
         )
 
     def coverage_of(self, candidate: int) -> Coverage | None:
@@ -271,9 +275,12 @@ def _result_from_dict(data: Mapping[str, Any]) -> ComparisonResult:
 # of the JSON reports have been written in since schema 1, so their bytes do not change.
 codec.register(ComparisonResult, codec.Form(to_plain=_result_to_dict,
                                             from_plain=_result_from_dict))
-codec.register(SegmentRow, codec.Form(order=("segment", "n_queries", "note", "result")))
-# candidate and overall_family are written only with several candidates
-codec.register(MetricComparison, codec.Form(omit_default=("candidate", "overall_family")))
+# fcr (the FCR-adjusted interval, issue 32) is written only where there is one
+codec.register(SegmentRow, codec.Form(order=("segment", "n_queries", "note", "result"),
+                                      omit_default=("fcr",)))
+# candidate and overall_family are written only with several candidates, fcr with segments
+codec.register(MetricComparison, codec.Form(omit_default=("candidate", "overall_family",
+                                                          "fcr")))
 codec.register(PairRow, codec.Form(order=("a", "b", "adjusted_p", "result")))
 codec.register(FamilyComparison, codec.Form(
     order=("metric", "family", "method", "n_queries", "missing", "policy", "n_permutations",
@@ -282,6 +289,7 @@ codec.register(HealthReport, codec.Form(to_plain=HealthReport.to_dict,
                                         from_plain=HealthReport.from_dict))
 codec.register(Report, codec.Form(
     order=("kind", "version", "run_names", "params", "inputs", "comparisons", "per_query",
-           "warnings", "coverage", "families", "candidate_coverage", "health", "seeds"),
+           "warnings", "coverage", "families", "candidate_coverage", "health", "seeds",
+           "macro"),
     omit_default=("coverage", "families", "candidate_coverage", "health", "query_texts",
-                  "tie_notes", "query_moves", "seeds")))
+                  "tie_notes", "query_moves", "seeds", "macro")))

@@ -5,8 +5,9 @@ comparison on all paired queries, then one comparison per segment, with q-values
 segments (the BH family is the segments of one metric). ``compare_metrics`` does that for
 several metrics; without segments the family is the metrics among themselves.
 
-Intervals are not adjusted for multiplicity: a segment's interval may exclude zero while its
-q-value is above alpha; the q-value decides.
+Each segment row carries its marginal interval (in its result) and, when the q-values are BH's
+across the metric's segments, the interval adjusted for that selection (``SegmentRow.fcr``,
+`ranklens.compare.fcr`): the one the forest plot shows by default.
 
 Each segment draws from its own random stream, derived from the seed *and the segment's
 name*, so a segment's numbers do not change when another segment is added or removed, and
@@ -21,6 +22,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from ranklens.compare.fcr import SegmentFCR, segment_fcr
 from ranklens.data import MetricResult
 from ranklens.stats import (
     ADJUST_METHODS,
@@ -31,7 +33,8 @@ from ranklens.stats import (
     adjust,
 )
 from ranklens.stats.compare import compare_with_notes
-from ranklens.stats.results import Seed
+from ranklens.stats.pairing import pair_quietly
+from ranklens.stats.results import Interval, Seed
 
 OVERALL = "All queries"
 UNSEGMENTED = "(no segment)"
@@ -67,12 +70,16 @@ class SegmentRow:
 
     ``result`` is None when the segment has fewer than two paired queries ("too small"), in
     which case ``note`` says so; a small but computable segment has a result and a note.
+    ``fcr`` is the segment's interval adjusted for the BH selection of the metric's segments
+    (`ranklens.compare.fcr`; None for the overall row, a too-small segment, or when no
+    adjustment was made); ``result.interval`` stays the marginal one.
     """
 
     segment: str
     n_queries: int
     result: ComparisonResult | None
     note: str = ""
+    fcr: Interval | None = None
 
     @property
     def too_small(self) -> bool:
@@ -103,6 +110,8 @@ class MetricComparison:
     warnings: tuple[str, ...] = ()
     candidate: int = 1
     overall_family: str = ""
+    # how the segments' FCR intervals were adjusted (ranklens.compare.fcr); None without
+    fcr: SegmentFCR | None = None
 
     @property
     def rows(self) -> tuple[SegmentRow, ...]:
@@ -166,6 +175,7 @@ def compare_segments(
         )
 
     rows: list[SegmentRow] = []
+    deltas = {}
     for name in names:  # each segment is a mask over each run's queries
         a, b = result_a.restrict(segment_a == name), result_b.restrict(segment_b == name)
         try:
@@ -180,13 +190,19 @@ def compare_segments(
                 f"(< {statistics.min_queries})"
                 if small else "")
         rows.append(SegmentRow(name, result.n_queries, result, note))
+        deltas[name] = pair_quietly(a, b, missing=statistics.missing, min_queries=0).deltas
 
     positions = [i for i, row in enumerate(rows) if row.result is not None]
-    results = [row.result for row in rows if row.result is not None]
-    for i, result in zip(positions, adjust(results, method=adjust_method), strict=True):
-        rows[i] = replace(rows[i], result=result)
+    results = adjust([row.result for row in rows if row.result is not None],
+                     method=adjust_method)
+    fcr: SegmentFCR | None = None
+    intervals: tuple[Interval | None, ...] = (None,) * len(results)
+    if adjust_method == "bh":  # FCR intervals follow BH's selection (ranklens.compare.fcr)
+        intervals, fcr = segment_fcr(results, [deltas[rows[i].segment] for i in positions])
+    for i, result, interval in zip(positions, results, intervals, strict=True):
+        rows[i] = replace(rows[i], result=result, fcr=interval)
     return MetricComparison(result_a.metric, overall, tuple(rows), options.segment_column,
-                            "segments", adjust_method, tuple(messages))
+                            "segments", adjust_method, tuple(messages), fcr=fcr)
 
 
 def compare_metrics(

@@ -71,9 +71,15 @@ class CompareSettings:
     q_family: QFamily = _FAMILY.q_family
     # drop documents whose id is the query's before scoring, as BEIR does (ranklens.health)
     drop_self_retrieval: bool = False
+    # the runs' id columns when named (else the one whose values occur in the judgements,
+    # ranklens.io.id_columns): which column is read decides every number
+    doc_column: str | None = None
+    query_column: str | None = None
     # systems given as several runs (training seeds): how many of the runs, in order, each
     # system has (``run_names`` then names the systems); see ranklens.compare.seeds
     seed_runs: tuple[int, ...] | None = None
+    # the segment column that names each query's test collection (ranklens.compare.macro)
+    collection_column: str | None = None
 
     def __post_init__(self) -> None:
         self.family_options()  # checks the statistics' options and the family's
@@ -84,6 +90,25 @@ class CompareSettings:
                                      ("unjudged", self.unjudged, cov.TREATMENTS)):
             if value not in choices:
                 raise ValueError(f"{name} must be one of {choices}, got {value!r}")
+        for name, column in (("doc_column", self.doc_column),
+                             ("query_column", self.query_column)):
+            if column is not None and (not isinstance(column, str) or not column.strip()):
+                raise ValueError(f"{name} must name a column (a non-empty text) or be None, "
+                                 f"got {column!r}")
+
+    def id_columns(self) -> dict[str, str] | None:
+        """The runs' id columns named, as ``load_inputs(columns=...)`` takes them (None when
+        neither is: each run's is chosen by the judgements)."""
+        named = {role: column for role, column in (("doc_id", self.doc_column),
+                                                   ("query_id", self.query_column)) if column}
+        return named or None
+
+    def with_id_columns(self, columns: Mapping[str, str] | None) -> CompareSettings:
+        """These settings with the id columns of ``columns`` (``{"doc_id": "docno"}``, the
+        form ``load_inputs`` takes) named; other roles in it are not id columns: ignored."""
+        columns = columns or {}
+        return dataclasses.replace(self, doc_column=columns.get("doc_id"),
+                                   query_column=columns.get("query_id"))
 
     def paired_options(self) -> PairedOptions:
         """The options of each paired comparison (`ranklens.stats.compare`)."""
@@ -140,4 +165,9 @@ def settings_dict(settings: CompareSettings, run_names: Sequence[str]) -> dict[s
             data.pop(name)
     if not settings.drop_self_retrieval:  # written only when asked: older reports read alike
         data.pop("drop_self_retrieval")
+    if settings.collection_column is None:  # the same
+        data.pop("collection_column")
+    for name in ("doc_column", "query_column"):  # likewise: only when named
+        if data[name] is None:
+            data.pop(name)
     return data

@@ -22,9 +22,12 @@ from typing import Any
 
 from ranklens.compare import columns, coverage_words, query_lines, seed_views
 from ranklens.compare.columns import MARK, Column
+from ranklens.compare.fcr import disagreement_sentence, fcr_caption, level_text
+from ranklens.compare.macro import MacroSection, candidate_sections
+from ranklens.compare.macro_views import macro_csv_rows, macro_markdown_lines, macro_text_lines
 from ranklens.compare.report import Report, result_row
-from ranklens.compare.segments import INTERVALS_NOTE, MetricComparison, SegmentRow
-from ranklens.compare.views import leaderboard_table, pairs_table
+from ranklens.compare.segments import MetricComparison, SegmentRow
+from ranklens.compare.views import interval_levels, leaderboard_table, pairs_table
 from ranklens.compare.words import (
     caveat,
     effect_size_note,
@@ -46,7 +49,10 @@ CSV_COLUMNS = (  # where the row has a segment, and then columns of `result_row`
     "metric", "segment_column", "segment", "n_queries", "mean_a", "mean_b", "delta",
     "ci_low", "ci_high", "p_value", "q_value", "significant", "t_p_value", "t_ci_low",
     "t_ci_high", "wins", "ties", "losses", "effect_size", "alpha", "interval", "note",
+    "ci_level", "fcr_low", "fcr_high", "fcr_level",
 )
+"""``ci_low``/``ci_high`` are the marginal interval at ``ci_level``, ``fcr_low``/``fcr_high``
+the segment's FCR-adjusted one at ``fcr_level`` (empty where there is none)."""
 
 
 def render(report: Report, fmt: str) -> str:
@@ -69,24 +75,30 @@ _NO_RESULT = {key: None for key in ("mean_a", "mean_b", "delta", "ci_low", "ci_h
                                       "p_value", "q_value")}
 
 
-def segment_records(comparison: MetricComparison) -> list[dict[str, object]]:
+def segment_records(comparison: MetricComparison, *,
+                    withheld: bool = False) -> list[dict[str, object]]:
     """The rows of one metric (overall first, in the report's order) as records of
     `ranklens.compare.columns.SEGMENT_COLUMNS`; a too-small segment has its size, its note and
-    None numbers (dashes)."""
+    None numbers (dashes). With ``withheld`` (no verdict drawn) no row is significant: the
+    numbers stay, the marks go."""
     return [{**(_NO_RESULT if row.result is None else result_row(row.result)),
-             "segment": row.segment, "n_queries": row.n_queries, "note": row.note}
+             "segment": row.segment, "n_queries": row.n_queries, "note": row.note,
+             **interval_levels(row), **({"significant": False} if withheld else {})}
             for row in comparison.rows]
 
 
 def segment_cells(comparison: MetricComparison, run_names: tuple[str, str], *,
-                  markdown: bool = False) -> tuple[list[Column], list[str], list[list[str]]]:
+                  markdown: bool = False, withheld: bool = False
+                  ) -> tuple[list[Column], list[str], list[list[str]]]:
     """The columns, headers and display rows of one metric's table (text and Markdown).
 
     Plain text leaves out the mark and note columns when no row has one; Markdown keeps them
-    and heads the mark column "sig.".
+    and heads the mark column "sig.". ``withheld``: no row is marked (`segment_records`).
     """
-    shown = list(columns.pick(columns.SEGMENT_COLUMNS, columns.SEGMENT_TEXT))
-    rows = columns.cells(shown, segment_records(comparison))
+    has_fcr = any(row.fcr is not None for row in comparison.segments)
+    shown = [c for c in columns.pick(columns.SEGMENT_COLUMNS, columns.SEGMENT_TEXT)
+             if has_fcr or c.key != "fcr"]
+    rows = columns.cells(shown, segment_records(comparison, withheld=withheld))
     if not markdown:
         kept = [i for i, c in enumerate(shown)
                 if c.kind not in ("mark", "text") or any(r[i] for r in rows)]
@@ -97,17 +109,24 @@ def segment_cells(comparison: MetricComparison, run_names: tuple[str, str], *,
 
 
 def _names(comparison: MetricComparison, run_names: tuple[str, str]) -> dict[str, object]:
+    fcr = "" if comparison.fcr is None else level_text(comparison.fcr.level)
     return {"a": run_names[0], "b": run_names[1], "segment": comparison.segment_column or "segment",
-            "level": round(100 * (1 - comparison.overall.alpha))}
+            "level": round(100 * (1 - comparison.overall.alpha)), "fcr_level": fcr}
+
+
+def _interval_notes(comparison: MetricComparison) -> list[str]:
+    """Which segment intervals the table shows, and where one reads differently from its q."""
+    return [t for t in (fcr_caption(comparison), disagreement_sentence(comparison)) if t]
 
 
 def _sig(shown: list[Column], header: list[str]) -> list[str]:
     return ["sig." if c.kind == "mark" else h for c, h in zip(shown, header, strict=True)]
 
 
-def aligned_table(comparison: MetricComparison, run_names: tuple[str, str]) -> list[str]:
+def aligned_table(comparison: MetricComparison, run_names: tuple[str, str], *,
+                  withheld: bool = False) -> list[str]:
     """The rows of one metric as aligned plain-text lines (header and rule first)."""
-    shown, header, rows = segment_cells(comparison, run_names)
+    shown, header, rows = segment_cells(comparison, run_names, withheld=withheld)
     return plain_table(header, rows, columns.right(shown))
 
 
@@ -128,8 +147,9 @@ def _settings_line(comparison: MetricComparison, n_candidates: int = 1) -> str:
 
 def _verdict(comparison: MetricComparison, run_names: tuple[str, str],
              report: Report | None = None) -> list[str]:
-    if report is not None and report.health is not None and report.health.withheld:
-        return health_words.verdict_or_withheld(report.health, [])
+    if report is not None and health_words.withholds(report.health):
+        return [*health_words.verdict_or_withheld(report.health, []),
+                *filter(None, [segments_summary(comparison, run_names, withheld=True)])]
     sentences = [headline(comparison, run_names)]
     summary = segments_summary(comparison, run_names)
     if summary:
@@ -146,7 +166,8 @@ def _banner(report: Report, comparison: MetricComparison) -> str | None:
     coverage = None if report.coverage is None else report.coverage.metric(comparison.metric)
     if coverage is None:
         return None
-    return coverage_words.banner(coverage, comparison.overall, report.pair_names)
+    return coverage_words.banner(coverage, comparison.overall, report.pair_names,
+                                 withheld=health_words.withholds(report.health))
 
 
 def _coverage_sentences(report: Report, comparison: MetricComparison) -> list[str]:
@@ -154,9 +175,11 @@ def _coverage_sentences(report: Report, comparison: MetricComparison) -> list[st
     coverage = None if report.coverage is None else report.coverage.metric(comparison.metric)
     if coverage is None:
         return []
+    withheld = health_words.withholds(report.health)
     sentences = [coverage_words.coverage_line(coverage, report.pair_names),
-                 coverage_words.coverage_note(coverage, comparison.overall, report.pair_names),
-                 coverage_words.segments_flagged(coverage)]
+                 coverage_words.coverage_note(coverage, comparison.overall, report.pair_names,
+                                              withheld=withheld),
+                 coverage_words.segments_flagged(coverage, withheld=withheld)]
     return [s for s in sentences if s]
 
 
@@ -164,7 +187,9 @@ def _robustness_lines(report: Report, metric: str) -> list[str]:
     """The robustness view as an aligned table, and whether the treatments agree."""
     if report.coverage is None:
         return []
-    rows = coverage_words.treatment_rows(report.coverage, metric, report.pair_names)
+    withheld = health_words.withholds(report.health)
+    rows = coverage_words.treatment_rows(report.coverage, metric, report.pair_names,
+                                         withheld=withheld)
     if not rows:
         return list(report.coverage.notes)
     keys = ("treatment", "mean_a", "mean_b", "delta", "interval", "p", "reads")
@@ -179,7 +204,8 @@ def _robustness_lines(report: Report, metric: str) -> list[str]:
                                       else r[k].ljust(widths[k]) for k in keys).rstrip())
     notes = [r["note"] for r in rows if r["note"]]
     lines += [f"  note: {note}" for note in notes]
-    summary = coverage_words.robustness_summary(report.coverage, metric, report.pair_names)
+    summary = coverage_words.robustness_summary(report.coverage, metric, report.pair_names,
+                                                withheld=withheld)
     if summary:
         lines.append(f"  {summary}")
     return lines
@@ -196,6 +222,8 @@ def render_text(report: Report, width: int = 100) -> str:
     Several candidates: the leaderboards first, then each candidate's tables and verdicts.
     """
     out: list[str] = health_words.text_lines(report.health, width)
+    for pair_names, sections in macro_parts(report):  # several collections lead (issue 32)
+        out += macro_text_lines(sections, pair_names, width)
     if report.several:
         for metric in report.metrics:
             out.extend(_leaderboard_text(report, metric, width))
@@ -229,11 +257,14 @@ def _metric_sections(report: Report, width: int, n_candidates: int = 1) -> list[
                                      f"{coverage_words.BANNER_POINTER}", width,
                                      subsequent_indent="  "))
             out.append("")
-        out.extend(aligned_table(comparison, report.pair_names))
+        withheld = health_words.withholds(report.health)
+        out.extend(aligned_table(comparison, report.pair_names, withheld=withheld))
         out.append("")
         out.append(_settings_line(comparison, n_candidates))
-        if comparison.segments:
-            out.append(INTERVALS_NOTE)
+        if withheld:
+            out.append(health_words.NO_MARKS)
+        for note in _interval_notes(comparison):
+            out.extend(textwrap.wrap(note, width))
         out.append("")
         for sentence in _verdict(comparison, report.pair_names, report):
             out.extend(textwrap.wrap(sentence, width) or [""])
@@ -243,13 +274,12 @@ def _metric_sections(report: Report, width: int, n_candidates: int = 1) -> list[
                                      subsequent_indent="  "))
             out.append("")
         out.extend(seed_views.text_lines(report, comparison.metric, width))
-        withheld = health_words.withholds(report.health)
-        coverage = [] if withheld else _coverage_sentences(report, comparison)
+        coverage = _coverage_sentences(report, comparison)
         for sentence in coverage:
             out.extend(textwrap.wrap(sentence, width) or [""])
         if coverage:
             out.append("")
-        robustness = [] if withheld else _robustness_lines(report, comparison.metric)
+        robustness = _robustness_lines(report, comparison.metric)
         if robustness:
             out.extend(robustness)
             out.append("")
@@ -288,7 +318,8 @@ def family_lines(report: Report, metric: str) -> list[str]:
     family = report.family(metric)
     assert family is not None  # a report of several candidates has one per metric
     alpha = report.comparison(metric, report.candidates[0]).overall.alpha
-    return [leaderboard_summary(report.run_names, family, alpha),
+    return [leaderboard_summary(report.run_names, family, alpha,
+                                health_words.withheld_runs(report.health, report.candidates)),
             family_sentence(family, len(report.run_names)),
             pairing_sentence(family, report.run_names),
             f"{MARK} = adjusted p \u2264 {alpha:g}. Intervals and p are each candidate's own "
@@ -333,11 +364,14 @@ def render_markdown(report: Report) -> str:
     if not report.several:
         name_a, name_b = report.pair_names
         out = [f"# {name_b} vs {name_a}", "", *health_words.markdown_lines(report.health),
+               *macro_markdown_lines(report.macro, report.pair_names),
                *_markdown_sections(report, "##")]
     else:
         names = report.run_names
         out = [f"# {len(report.candidates)} candidates vs {names[0]}", "",
                *health_words.markdown_lines(report.health)]
+        for pair_names, sections in macro_parts(report):
+            out += macro_markdown_lines(sections, pair_names)
         for metric in report.metrics:
             _, header, rows = leaderboard_cells(report, metric, markdown=True)
             out += [f"## Leaderboard: {metric}", "", *markdown_table(header, rows), ""]
@@ -366,28 +400,30 @@ def _markdown_sections(report: Report, level: str, n_candidates: int = 1) -> lis
         if warning:
             out += [f"> **{coverage_words.BANNER_TITLE}** {warning} "
                     f"{coverage_words.BANNER_POINTER}", ""]
-        _, header, cells = segment_cells(comparison, report.pair_names, markdown=True)
+        withheld = health_words.withholds(report.health)
+        _, header, cells = segment_cells(comparison, report.pair_names, markdown=True,
+                                         withheld=withheld)
         out += markdown_table(header, cells)
         out += ["", f"_{_settings_line(comparison, n_candidates)}_", ""]
-        if comparison.segments:
-            out += [INTERVALS_NOTE, ""]
+        if withheld:
+            out += [health_words.NO_MARKS, ""]
+        for note in _interval_notes(comparison):
+            out += [note, ""]
         for sentence in _verdict(comparison, report.pair_names, report):
             out += [sentence, ""]
         out += seed_views.markdown_lines(report, comparison.metric, f"{level}#")
-        if health_words.withholds(report.health):
-            continue
         for sentence in _coverage_sentences(report, comparison):
             out += [sentence, ""]
         if report.coverage is not None:
             rows = coverage_words.treatment_rows(report.coverage, comparison.metric,
-                                                 report.pair_names)
+                                                 report.pair_names, withheld=withheld)
             if rows:  # a list, so that each metric keeps one Markdown table
                 out += [f"{level}# {coverage_words.ROBUSTNESS_TITLE}", ""]
                 out += [f"- **{r['treatment']}**: A {r['mean_a']}, B {r['mean_b']}, "
                         f"B \u2212 A {r['delta']} ({r['interval']}), p {r['p']}: {r['reads']}"
                         + (f" ({r['note']})" if r["note"] else "") for r in rows]
                 summary = coverage_words.robustness_summary(report.coverage, comparison.metric,
-                                                            report.pair_names)
+                                                            report.pair_names, withheld=withheld)
                 out += ["", summary, ""] if summary else [""]
     return out
 
@@ -411,7 +447,8 @@ def _csv_values(comparison: MetricComparison, row: SegmentRow) -> list[object]:
     """The `CSV_COLUMNS` of one row, from `result_row`; empty cells where there is none."""
     values: dict[str, object] = {} if row.result is None else result_row(row.result)
     values.update(metric=comparison.metric, segment_column=comparison.segment_column or "",
-                  segment=row.segment, n_queries=row.n_queries, note=row.note)
+                  segment=row.segment, n_queries=row.n_queries, note=row.note,
+                  **{k: "" if v is None else v for k, v in interval_levels(row).items()})
     if values.get("q_value") is None:
         values["q_value"] = ""
     return [values.get(column, "") for column in CSV_COLUMNS]
@@ -437,6 +474,26 @@ MULTI_CSV_COLUMNS = ("baseline", "candidate", *CSV_COLUMNS, "adjusted_p",
 family-adjusted p on each overall row, and the row's judgement coverage."""
 
 
+def macro_parts(report: Report) -> list[tuple[tuple[str, str], tuple[MacroSection, ...]]]:
+    """Each candidate's run names and macro sections (one pair for two runs; none without
+    collections)."""
+    if not report.macro:
+        return []
+    names = report.run_names
+    return [((names[0], names[j]), candidate_sections(report.macro, j))
+            for j in report.candidates]
+
+
+def _with_macro_csv(report: Report, text: str) -> str:
+    """The CSV, and after a blank line the collections' table (`macro_csv_rows`)."""
+    rows = macro_csv_rows(report.macro)
+    if not rows:
+        return text
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerows(rows)
+    return text + "\n" + buffer.getvalue()
+
+
 def render_csv(report: Report) -> str:
     """One row per metric and segment (overall first), full-precision numbers, a header;
     the last columns are the row's judgement coverage (`COVERAGE_CSV_COLUMNS`).
@@ -449,7 +506,7 @@ def render_csv(report: Report) -> str:
     writer = csv.writer(buffer, lineterminator="\n")
     if report.seeds is not None:
         _seeds_csv(report, writer)
-        return buffer.getvalue()
+        return _with_macro_csv(report, buffer.getvalue())
     if not report.several:
         health = health_words.csv_cell(report.health)
         writer.writerow(CSV_HEADER)
@@ -458,7 +515,7 @@ def render_csv(report: Report) -> str:
             for row in comparison.rows:
                 writer.writerow([*_csv_values(comparison, row),
                                  *cells.get(row.segment, _NO_COVERAGE), health])
-        return buffer.getvalue()
+        return _with_macro_csv(report, buffer.getvalue())
     names = report.run_names
     writer.writerow(MULTI_CSV_COLUMNS)
     for comparison in report.comparisons:
@@ -478,7 +535,7 @@ def render_csv(report: Report) -> str:
             writer.writerow([names[pair.a], names[pair.b],
                              *_csv_values(alone, alone.rows[0]), pair.adjusted_p,
                              *_NO_COVERAGE, ""])
-    return buffer.getvalue()
+    return _with_macro_csv(report, buffer.getvalue())
 
 
 def _seeds_csv(report: Report, writer: Any) -> None:

@@ -21,7 +21,7 @@ from ranklens.compare.family import FamilyComparison
 from ranklens.compare.report import Report, result_row
 from ranklens.compare.segments import OVERALL, MetricComparison, SegmentRow
 from ranklens.formats import format_interval, format_p
-from ranklens.health.words import run_status
+from ranklens.health.words import NO_VERDICT, run_status, withholds
 from ranklens.stats import ComparisonResult
 from ranklens.stats.pairing import pair_quietly
 from ranklens.stats.results import at_most
@@ -29,8 +29,11 @@ from ranklens.stats.results import at_most
 SEGMENT_COLUMNS = (  # where the row is, what it says, and columns of `result_row`
     "segment", "overall", "n_queries", "mean_a", "mean_b", "delta", "ci_low", "ci_high",
     "p_value", "t_p_value", "q_value", "significant", "finding", "wins", "ties", "losses",
-    "effect_size", "note",
+    "effect_size", "note", "ci_level", "fcr_low", "fcr_high", "fcr_level",
 )
+"""``ci_low``/``ci_high`` are the marginal interval at ``ci_level``; ``fcr_low``/``fcr_high``
+the FCR-adjusted one at ``fcr_level`` (`ranklens.compare.fcr`; NaN where there is none: the
+overall row, a too-small segment, a report without them)."""
 
 # What a row says, in words: the legend of the forest plot and a column of the table.
 BETTER = "{b} better"
@@ -51,10 +54,11 @@ def finding(result: ComparisonResult | None, run_names: tuple[str, str]) -> str:
     return (BETTER if result.delta > 0 else WORSE).format(b=run_names[1])
 
 
-def finding_labels(run_names: tuple[str, str]) -> tuple[str, str, str, str]:
-    """Every value `finding` can return for these run names, in legend order."""
+def finding_labels(run_names: tuple[str, str]) -> tuple[str, str, str, str, str]:
+    """Every value a row's finding can take for these run names, in legend order (the last,
+    `NO_VERDICT`, where the report withholds its verdict)."""
     b = run_names[1]
-    return BETTER.format(b=b), NO_DIFFERENCE, WORSE.format(b=b), TOO_SMALL
+    return BETTER.format(b=b), NO_DIFFERENCE, WORSE.format(b=b), TOO_SMALL, NO_VERDICT
 
 
 def short_finding(text: str, who: str) -> str:
@@ -69,12 +73,15 @@ def short_finding(text: str, who: str) -> str:
     return text
 
 
-def segment_table(comparison: MetricComparison, run_names: tuple[str, str]) -> pd.DataFrame:
+def segment_table(comparison: MetricComparison, run_names: tuple[str, str], *,
+                  withheld: bool = False) -> pd.DataFrame:
     """One row per forest-plot row: the overall row first, then segments by difference.
 
     Segments are sorted by mean difference B - A, largest first; segments too small to compare
     (no result) come last with their note. ``significant`` is the decision of the row (q for
     segments, the overall row's own p or cross-metric q); ``q_value`` is NaN where there is none.
+    With ``withheld`` (the report draws no verdict, ``ranklens.health``) every compared row's
+    ``finding`` is `NO_VERDICT` and none is ``significant``: the numbers stay, no reading.
     """
     rows = comparison.rows
     overall, segments = rows[0], list(rows[1:])
@@ -82,7 +89,12 @@ def segment_table(comparison: MetricComparison, run_names: tuple[str, str]) -> p
                     key=lambda r: (-_delta(r), r.segment))
     unscored = [r for r in segments if r.result is None]
     records = [_record(row, row is overall, run_names) for row in [overall, *scored, *unscored]]
-    return pd.DataFrame.from_records(records, columns=list(SEGMENT_COLUMNS))
+    table = pd.DataFrame.from_records(records, columns=list(SEGMENT_COLUMNS))
+    if withheld:
+        compared = table["finding"] != TOO_SMALL
+        table.loc[compared, "finding"] = NO_VERDICT
+        table["significant"] = False
+    return table
 
 
 def _delta(row: SegmentRow) -> float:
@@ -97,9 +109,32 @@ def _record(row: SegmentRow, is_overall: bool, run_names: tuple[str, str]) -> di
         {"significant": False, "wins": 0, "ties": 0, "losses": 0} if result is None
         else result_row(result))
     values.update(segment=OVERALL if is_overall else row.segment, overall=is_overall,
-                  n_queries=row.n_queries, finding=finding(result, run_names), note=row.note)
+                  n_queries=row.n_queries, finding=finding(result, run_names), note=row.note,
+                  **interval_levels(row))
     return {column: math.nan if values.get(column) is None else values[column]
             for column in SEGMENT_COLUMNS}
+
+
+def interval_levels(row: SegmentRow) -> dict[str, float | None]:
+    """A row's interval levels and its FCR-adjusted interval: ``ci_level`` (the marginal
+    interval's), ``fcr_low``, ``fcr_high``, ``fcr_level`` (None where there is none)."""
+    result, fcr = row.result, row.fcr
+    return {"ci_level": None if result is None else result.interval.level,
+            "fcr_low": None if fcr is None else fcr.low,
+            "fcr_high": None if fcr is None else fcr.high,
+            "fcr_level": None if fcr is None else fcr.level}
+
+
+def shown_intervals(table: pd.DataFrame, shown: str = "fcr") -> pd.DataFrame:
+    """``table`` (a `segment_table`) with ``shown_low``/``shown_high``/``shown_level``: the
+    FCR-adjusted interval where the row has one and ``shown`` is "fcr", else the marginal
+    one (the overall row always). What the forest plot and the page's table draw."""
+    use = table["fcr_low"].notna() if shown == "fcr" else pd.Series(False, index=table.index)
+    return table.assign(
+        shown_low=table["fcr_low"].where(use, table["ci_low"]),
+        shown_high=table["fcr_high"].where(use, table["ci_high"]),
+        shown_level=table["fcr_level"].where(use, table["ci_level"]),
+        shown_kind=["FCR-adjusted" if u else "marginal" for u in use])
 
 
 def describe_row(record: Mapping[Any, object]) -> dict[str, str]:
@@ -160,14 +195,17 @@ COVERAGE_COLUMNS = ("segment", "n_queries", "judged_a", "judged_b", "gap", "shif
 def coverage_table(report: Report, metric: str) -> pd.DataFrame | None:
     """Judged@k of both runs per row of ``metric``'s comparison (overall first, segments in
     the comparison's order): the gap in judged@k, the same-rate shift of B - A and whether it
-    could change that row's verdict. None when the report has no coverage (per-query tables).
+    could change that row's verdict (None in every row when the report withholds its
+    verdict: there is none to change). None when the report has no coverage (per-query
+    tables).
     """
     coverage = None if report.coverage is None else report.coverage.metric(metric)
     if coverage is None:
         return None
+    withheld = withholds(report.health)
     records = [{"segment": row.segment, "n_queries": row.n_queries, "judged_a": row.judged_a,
                 "judged_b": row.judged_b, "gap": row.gap, "shift": row.shift,
-                "could_change": row.could_change}
+                "could_change": None if withheld else row.could_change}
                for row in coverage.rows]
     return pd.DataFrame.from_records(records, columns=list(COVERAGE_COLUMNS))
 
@@ -236,7 +274,8 @@ def leaderboard_table(report: Report, metric: str) -> pd.DataFrame:
         frame["health"] = [run_status(report.health, int(p)) for p in frame["position"]]
         withheld = [p != 0 and bool(report.health.withheld_for(int(p)))
                     for p in frame["position"]]
-        frame.loc[withheld, "finding"] = "no verdict"
+        frame.loc[withheld, "finding"] = NO_VERDICT
+        frame.loc[withheld, "significant"] = False
     return frame
 
 

@@ -7,11 +7,13 @@ they never disagree. These functions format; they compute nothing that the Repor
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from statistics import NormalDist
 
 from ranklens.compare.family import FamilyComparison, family_phrase
 from ranklens.compare.segments import MetricComparison, SegmentRow
 from ranklens.formats import format_delta, format_interval, format_p
+from ranklens.health.words import SEGMENTS_WITHHELD
 from ranklens.stats import ComparisonResult, interval_description, interval_label
 from ranklens.stats.results import at_most
 
@@ -73,10 +75,15 @@ def headline(comparison: MetricComparison, run_names: tuple[str, str]) -> str:
             f"resolve differences of about {mde:.4f} or more (80% power).")
 
 
-def segments_summary(comparison: MetricComparison, run_names: tuple[str, str]) -> str:
-    """Which segments differ (by q-value), in one sentence; empty without segments."""
+def segments_summary(comparison: MetricComparison, run_names: tuple[str, str], *,
+                     withheld: bool = False) -> str:
+    """Which segments differ (by q-value), in one sentence; empty without segments. With
+    ``withheld`` (the report draws no verdict, ``ranklens.health``) none is named: the
+    sentence says why."""
     if not comparison.segments:
         return ""
+    if withheld:
+        return SEGMENTS_WITHHELD
     _, name_b = run_names
     scored = [row for row in comparison.segments if row.result is not None]
     found = [row for row in scored if row.result is not None and row.result.significant]
@@ -167,18 +174,23 @@ def q_family_words(family: str, n_candidates: int = 1) -> str:
 
 
 def leaderboard_summary(run_names: tuple[str, ...], family: FamilyComparison,
-                        alpha: float) -> str:
-    """Which candidates differ from the baseline by the family's adjusted p, in a sentence."""
+                        alpha: float, withheld: Collection[int] = ()) -> str:
+    """Which candidates differ from the baseline by the family's adjusted p, in a sentence.
+
+    The candidates in ``withheld`` (positions whose verdict the health checks withhold) are
+    named apart, with no verdict."""
     baseline = run_names[0]
-    k = len(run_names) - 1
-    rows = [family.pair(0, j) for j in range(1, len(run_names))]
+    k = len(run_names) - 1 - len(withheld)
+    rows = [family.pair(0, j) for j in range(1, len(run_names)) if j not in withheld]
+    apart = (f" No verdict for {_names([run_names[j] for j in sorted(withheld)])}: see the "
+             "health checks." if withheld else "")
     better = [run_names[r.b] for r in rows if at_most(r.adjusted_p, alpha) and r.result.delta > 0]
     worse = [run_names[r.b] for r in rows if at_most(r.adjusted_p, alpha) and r.result.delta < 0]
     held = (f"adjusted p \u2264 {alpha:g} {family_phrase(family.family, len(run_names))}, so "
             f"the chance of any false finding among them is at most {alpha:g}")
     if not better and not worse:
-        return (f"No candidate differs reliably from {baseline} on {family.metric} "
-                f"(none reaches {held}).")
+        return (f"No {'other ' if withheld else ''}candidate differs reliably from {baseline} "
+                f"on {family.metric} (none reaches {held}).{apart}")
     parts = []
     if better:
         parts.append(f"{_names(better)} {'is' if len(better) == 1 else 'are'} better than "
@@ -187,7 +199,7 @@ def leaderboard_summary(run_names: tuple[str, ...], family: FamilyComparison,
         parts.append(f"{_names(worse)} {'is' if len(worse) == 1 else 'are'} worse")
     rest = k - len(better) - len(worse)
     tail = f"; {rest} other{'s' if rest != 1 else ''} not reliably different" if rest else ""
-    return f"On {family.metric}, " + "; ".join(parts) + tail + f" ({held})."
+    return f"On {family.metric}, " + "; ".join(parts) + tail + f" ({held}).{apart}"
 
 
 def family_sentence(family: FamilyComparison, n_runs: int) -> str:

@@ -27,6 +27,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ranklens.data.grades import grade_array, is_fractional
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -176,9 +178,11 @@ class Run(_IdTable):
 
 @dataclass(frozen=True, eq=False)
 class Qrels(_IdTable):
-    """Relevance judgements: one row per judged (query, document) with an integer grade.
+    """Relevance judgements: one row per judged (query, document) with its grade.
 
-    Grades may be negative (trec_eval treats them as non-relevant).
+    Grades may be negative (trec_eval treats them as non-relevant). ``relevance`` is int64 when
+    every grade is whole and float64 when one is fractional (``fractional``; an LLM judge's
+    0.73): how each metric reads a fractional grade is ``ranklens.data.grades``.
     """
 
     relevance: np.ndarray = field(default_factory=lambda: np.empty(0, dtype=np.int64))
@@ -188,25 +192,28 @@ class Qrels(_IdTable):
                      name: str = "qrels") -> Qrels:
         query_codes, queries = encode_ids(query_ids)
         doc_codes, docs = encode_ids(doc_ids)
-        rel = np.asarray(relevance)
-        whole = rel.dtype.kind != "f" or (np.all(np.isfinite(rel)) and np.all(rel == np.round(rel)))
-        if not whole:
-            raise ValueError("relevance grades must be integers")
-        rel = rel.astype(np.int64)
+        rel = grade_array(np.asarray(relevance))
         if not len(query_codes) == len(doc_codes) == len(rel):
             raise ValueError("query_ids, doc_ids and relevance must have the same length")
         return cls(query_codes, queries, doc_codes, docs, relevance=rel, name=name)
 
     @classmethod
-    def from_dict(cls, qrels: Mapping[str, Mapping[str, int]], *, name: str = "qrels") -> Qrels:
-        """Build from ``{query_id: {doc_id: grade}}`` (the pytrec_eval shape)."""
+    def from_dict(cls, qrels: Mapping[str, Mapping[str, float]], *, name: str = "qrels"
+                  ) -> Qrels:
+        """Build from ``{query_id: {doc_id: grade}}`` (the pytrec_eval shape; fractional
+        grades kept, ``ranklens.data.grades``)."""
         rows = [(q, d, r) for q, docs in qrels.items() for d, r in docs.items()]
         q, d, r = (list(column) for column in zip(*rows, strict=True)) if rows else ([], [], [])
-        return cls.from_columns(q, d, np.asarray(r, dtype=np.int64), name=name)
+        return cls.from_columns(q, d, np.asarray(r), name=name)
 
     @classmethod
     def from_frame(cls, frame: pd.DataFrame, *, name: str = "qrels") -> Qrels:
         return cls.from_columns(frame["query_id"], frame["doc_id"], frame["relevance"], name=name)
+
+    @property
+    def fractional(self) -> bool:
+        """True when a grade is not whole (``relevance`` is then float64)."""
+        return is_fractional(self.relevance)
 
     def to_arrow(self) -> pa.Table:
         return pa.table({**self._id_columns(), "relevance": pa.array(self.relevance)})
@@ -214,6 +221,7 @@ class Qrels(_IdTable):
     def to_frame(self) -> pd.DataFrame:
         return self.to_arrow().to_pandas()
 
-    def to_dict(self) -> dict[str, dict[str, int]]:
-        """``{query_id: {doc_id: relevance}}``, the shape pytrec_eval takes."""
-        return self._nested(self.relevance.astype(np.int64))
+    def to_dict(self) -> dict[str, dict[str, Any]]:
+        """``{query_id: {doc_id: relevance}}``, the shape pytrec_eval takes (int grades, or
+        float ones when ``fractional``)."""
+        return self._nested(self.relevance)

@@ -122,7 +122,7 @@ def check_report(inputs: LoadedInputs, report: Report,
                                                             False))))
         qrels_name = inputs.file_name("qrels")
         checks.append(relevant_check(qrels, qrels_name, settings.relevance_level))
-        checks.append(grades_check(qrels, qrels_name, settings.gain))
+        checks.append(grades_check(qrels, qrels_name, settings.gain, settings.relevance_level))
         seen = [f for f in known if f is not None]
         if seen:
             checks.append(collection_check(

@@ -125,8 +125,21 @@ def find_fold(run_ids: Sequence[str], qrels_ids: Sequence[str]) -> IdFold | None
         found = _matched(steps, run_ids, qrels_ids, fold, fold)
         if found is not None and found.share >= share + FOLD_GAIN:
             return found
-    run_keys = [v.strip().lower() for v in run_ids]
-    qrels_keys = [v.strip().lower() for v in qrels_ids]
+    for lower in (False, True):  # case folded only when the ids need it
+        found = _affix_fold(run_ids, qrels_ids, lower)
+        if found is not None and found.share >= share + FOLD_GAIN:
+            return found
+    return None
+
+
+def _affix_fold(run_ids: Sequence[str], qrels_ids: Sequence[str],
+                lower: bool) -> IdFold | None:
+    """The fold that removes what the two sides' common prefixes and suffixes do not share
+    (``msm`` of ``msmdoc`` against ``doc``), case folded first when ``lower``."""
+    def key(value: str) -> str:
+        return value.strip().lower() if lower else value.strip()
+
+    run_keys, qrels_keys = [key(v) for v in run_ids], [key(v) for v in qrels_ids]
     prefixes = (_prefix(run_keys), _prefix(qrels_keys))
     suffixes = (_suffix(run_keys), _suffix(qrels_keys))
     if prefixes[0] == prefixes[1] and suffixes[0] == suffixes[1]:
@@ -136,21 +149,31 @@ def find_fold(run_ids: Sequence[str], qrels_ids: Sequence[str]) -> IdFold | None
     for side, prefix, suffix, other_prefix, other_suffix in (
             ("the run's", prefixes[0], suffixes[0], prefixes[1], suffixes[1]),
             ("the qrels'", prefixes[1], suffixes[1], prefixes[0], suffixes[0])):
-        head = prefix if prefix != other_prefix else ""
-        tail = suffix if suffix != other_suffix else ""
+        head = _extra_prefix(prefix, other_prefix)
+        tail = _extra_prefix(suffix[::-1], other_suffix[::-1])[::-1]
         parts = ([f"the prefix `{head}`"] if head else []) + \
             ([f"the suffix `{tail}`"] if tail else [])
         if parts:
             said.append(f"{' and '.join(parts)} from {side} ids")
-        cuts.append(_cutter(head, tail))
-    found = _matched("folding case and removing " + " and ".join(said), run_ids, qrels_ids,
-                     cuts[0], cuts[1])
-    return found if found is not None and found.share >= share + FOLD_GAIN else None
+        cuts.append(_cutter(head, tail, lower))
+    steps = ("folding case and removing " if lower else "removing ") + " and ".join(said)
+    return _matched(steps, run_ids, qrels_ids, cuts[0], cuts[1])
 
 
-def _cutter(head: str, tail: str) -> Callable[[str], str]:
+def _extra_prefix(prefix: str, other: str) -> str:
+    """What of ``prefix`` to remove so that it becomes ``other``'s: the part before it when it
+    ends with ``other`` (``msm`` of ``msmdoc`` against ``doc``), none when ``other`` ends with
+    it (the other side removes its part), else all of it."""
+    if other.endswith(prefix):
+        return ""
+    if prefix.endswith(other):
+        return prefix[:len(prefix) - len(other)]
+    return prefix
+
+
+def _cutter(head: str, tail: str, lower: bool = True) -> Callable[[str], str]:
     def cut(value: str) -> str:
-        value = value.strip().lower()
+        value = value.strip().lower() if lower else value.strip()
         if head and value.startswith(head):
             value = value[len(head):]
         if tail and value.endswith(tail):
@@ -219,8 +242,8 @@ def documents_check(index: int, name: str, facts: DocumentFacts, judged_share: f
             message = (f"None of {facts.ids(name)} occurs in the judgements ({written}), even "
                        "after folding case, stripping blanks or a common prefix/suffix.")
             action = ("Check that the run and the judgements are of the same collection, and "
-                      "that the document id column is the right one (--doc-column, "
-                      "columns={'doc_id': ...}).")
+                      "that the document id column is the right one (--doc-column (CLI), "
+                      "columns={'doc_id': ...} (library) or \"Id columns\" (page)).")
         else:
             message = (f"{_percent(share)} of {name}'s {top} have a judgement on the "
                        f"{queries:,} queries compared, although {_percent(facts.share)} of its "

@@ -4,8 +4,9 @@ and ids that look like another collection's.
 Answers, counted with examples: how many judged queries have no document at the relevance
 level (they score 0 in every run and count as ties); how many grades are negative (trec_eval
 reads them as "in the pool, not judged") or larger than a graded scale holds; whether any run
-shares a single document id with the judgements. Fractional grades never get here: the
-readers refuse them with the file and line.
+shares a single document id with the judgements. Fractional grades (an LLM judge's 0.73) are
+not a problem: the grades check says how many there are and the rule that reads them
+(``ranklens.data.grades``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import numpy as np
 import pyarrow as pa
 
 from ranklens.data import Qrels
+from ranklens.data.grades import format_grade, fractional_rule
 from ranklens.health.result import HealthCheck
 
 EXAMPLES = 3
@@ -57,19 +59,24 @@ def relevant_check(qrels: Qrels, name: str, relevance_level: int) -> HealthCheck
         "grades.", numbers=numbers, examples=examples)
 
 
-def grades_check(qrels: Qrels, name: str, gain: str) -> HealthCheck:
-    """Negative grades, and grades above `LARGEST_GRADE`, counted with the lines' ids."""
+def grades_check(qrels: Qrels, name: str, gain: str, relevance_level: int = 1) -> HealthCheck:
+    """Negative grades, and grades above `LARGEST_GRADE`, counted with the lines' ids; for
+    fractional grades, how many and the rule that read them (at ``relevance_level``)."""
     title = "Grades the metrics expect"
     grades = np.asarray(qrels.relevance)
     negative = np.flatnonzero(grades < 0)
     large = np.flatnonzero(grades > LARGEST_GRADE)
+    number = float if qrels.fractional else int
     numbers = {"judgements": len(grades), "negative": len(negative), "above_scale": len(large),
-               "lowest": int(grades.min()) if len(grades) else 0,
-               "highest": int(grades.max()) if len(grades) else 0}
+               "lowest": number(grades.min()) if len(grades) else 0,
+               "highest": number(grades.max()) if len(grades) else 0,
+               "fractional": int(np.count_nonzero(grades != np.round(grades)))}
+    span = (f"{name}'s grades run from {format_grade(numbers['lowest'])} to "
+            f"{format_grade(numbers['highest'])}")
+    rule = fractional_rule(grades, relevance_level)
     if not len(negative) and not len(large):
         return HealthCheck("grades", title, "passed",
-                           f"{name}'s grades run from {numbers['lowest']} to "
-                           f"{numbers['highest']}.", numbers=numbers)
+                           f"{span}; {rule}." if rule else f"{span}.", numbers=numbers)
     found, examples = [], []
     if len(negative):
         found.append(f"{len(negative):,} negative grades (trec_eval and ranklens read them as "
@@ -78,9 +85,11 @@ def grades_check(qrels: Qrels, name: str, gain: str) -> HealthCheck:
     if len(large):
         heavy = " and with exp gain each weighs 2^grade − 1" if gain == "exp" else ""
         found.append(f"{len(large):,} grades above {LARGEST_GRADE} (up to "
-                     f"{numbers['highest']}): more like scores or counts than a relevance "
-                     f"scale{heavy}")
+                     f"{format_grade(numbers['highest'])}): more like scores or counts than a "
+                     f"relevance scale{heavy}")
         examples += _rows(qrels, large)
+    if rule:
+        found.append(rule)
     return HealthCheck("grades", title, "warning", f"{name} has " + "; ".join(found) + ".",
                        "Check that the grade column holds relevance grades (0, 1, 2, ...).",
                        numbers=numbers, examples=tuple(examples))
@@ -110,5 +119,5 @@ def _rows(qrels: Qrels, rows: np.ndarray) -> list[str]:
     for row in rows[:EXAMPLES].tolist():
         query = qrels.queries[int(qrels.query_codes[row])].as_py()
         doc = qrels.docs[int(qrels.doc_codes[row])].as_py()
-        out.append(f"{query} {doc} {int(qrels.relevance[row])}")
+        out.append(f"{query} {doc} {format_grade(qrels.relevance[row])}")
     return out

@@ -15,6 +15,19 @@ from ranklens.health.result import SYMBOLS, HealthCheck, HealthReport
 
 TITLE = "Health checks"
 
+NO_VERDICT = "no verdict"
+"""What a row says where the verdict is withheld (segment table, robustness view, plot)."""
+SEGMENTS_WITHHELD = (
+    "No finding per segment either: the differences, p and q of each segment are computed on "
+    "the same documents the judgements do not know, so they are shown, not read (see the "
+    "health checks).")
+ROBUSTNESS_WITHHELD = (
+    "No reading either: every treatment of unjudged documents scores the same documents the "
+    "judgements do not know, so the rows are shown without one (see the health checks).")
+NO_MARKS = "No row is marked: no verdict is drawn (see the health checks)."
+"""Under a segment table whose significance marks are left out because the verdict is
+withheld."""
+
 
 def counts(health: HealthReport) -> str:
     """``"1 failed, 1 warning, 8 passed"`` (only the statuses that occur)."""
@@ -107,9 +120,17 @@ def with_health_column(keys: Sequence[str], table: Any) -> tuple[str, ...]:
 
 
 def withholds(health: HealthReport | None) -> bool:
-    """Whether no verdict is drawn (then coverage and robustness readings are left out too:
-    they are verdicts of their own)."""
+    """Whether no verdict is drawn (then no segment finding, no significance mark, no
+    coverage or robustness reading either: they are verdicts of their own; every face shows
+    the numbers with `NO_VERDICT` in their place and says why)."""
     return health is not None and bool(health.withheld)
+
+
+def withheld_runs(health: HealthReport | None, candidates: Sequence[int]) -> tuple[int, ...]:
+    """The candidates (positions) whose verdict against the baseline is withheld."""
+    if health is None:
+        return ()
+    return tuple(j for j in candidates if health.withheld_for(j))
 
 
 def withheld_candidates(health: HealthReport | None, candidates: Sequence[int]) -> list[str]:

@@ -2,7 +2,8 @@
 
 - ``read_run(source, *, name, format, columns, max_bytes, unique_docs, keep_ranks)``
   -> ``RunRead(run, summary)``
-- ``read_qrels(source, *, name, format, columns, max_bytes)`` -> ``QrelsRead(qrels, summary)``
+- ``read_qrels(source, *, name, format, columns, max_bytes, grades)``
+  -> ``QrelsRead(qrels, summary)`` (fractional grades kept, refused or truncated: ``grades``)
 - ``read_per_query(source, *, name, format, columns, run, metrics, max_bytes)``
   -> ``PerQueryRead(metrics: dict[str, MetricResult], summary)``
 - ``read_segments(source, *, name, format, column, columns, max_bytes)``

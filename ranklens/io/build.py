@@ -14,6 +14,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ranklens.data import duplicate_rows as pair_repeats
+from ranklens.data.grades import GradePolicy, fractional_rule
 from ranklens.io.errors import InputError
 from ranklens.io.locate import Locator
 
@@ -239,17 +240,22 @@ TRUNCATE_HINT = ("trec_eval reads a grade with C's atol, which keeps the digits 
                  "same and says how many it truncated")
 
 
-def integer_grades(name: str, values: pa.ChunkedArray | pa.Array | np.ndarray,
-                   locate: Locator, *, truncate: bool = False,
-                   notes: list[str] | None = None) -> np.ndarray:
-    """Relevance grades as int64; whole floats (``2.0``) are accepted, ``1.5`` is not, unless
-    ``truncate`` (trec_eval's atol: toward zero; how many is appended to ``notes``)."""
+def read_grades(name: str, values: pa.ChunkedArray | pa.Array | np.ndarray,
+                locate: Locator, *, policy: GradePolicy = "real",
+                notes: list[str] | None = None) -> np.ndarray:
+    """Relevance grades as ``Qrels`` stores them (``ranklens.data.grades``): int64 when every
+    grade is whole (``2.0`` is 2), else by ``policy``: "real" keeps float64 grades and appends
+    the rule that reads them to ``notes``; "integer" refuses the first fractional grade with
+    its line; "truncate" cuts toward zero as trec_eval's atol does (how many, to ``notes``).
+    A grade that is not a finite number is always an error naming its line."""
     if isinstance(values, np.ndarray):
         if values.dtype.kind in "iu":
             return values.astype(np.int64, copy=False)
         values = pa.array(values)
     if pa.types.is_integer(values.type):
         return to_numpy(values, np.int64)
+    kind, more = ("a grade as a number", " or 0.73") if policy == "real" else \
+        ("an integer grade", "")
     if pa.types.is_string(values.type) or pa.types.is_large_string(values.type):
         try:
             values = pc.cast(values, pa.float64())
@@ -260,21 +266,33 @@ def integer_grades(name: str, values: pa.ChunkedArray | pa.Array | np.ndarray,
                 pa.concat_arrays(values.chunks)[bad].as_py()
             raise InputError(name, f"relevance {text!r} is not a number",
                              **_where(locate, bad),
-                             hint="write an integer grade (0, 1, 2, ...); trec_eval's atol "
+                             hint=f"write {kind} (0, 1, 2, ...{more}); trec_eval's atol "
                                   "would read the digits it starts with, or 0 if none") from None
     floats = to_numpy(values, np.float64)
-    whole = np.isfinite(floats) & (floats == np.round(floats))
-    if truncate and np.isfinite(floats).all():
-        if notes is not None and not whole.all():
+    finite = np.isfinite(floats)
+    if not finite.all():
+        bad = int(np.flatnonzero(~finite)[0])
+        raise InputError(name, f"relevance {float(floats[bad])!r} is not a finite number",
+                         **_where(locate, bad),
+                         hint="write a finite grade (0, 1, 2, ... or 0.73) on every line")
+    whole = floats == np.round(floats)
+    if whole.all():
+        return floats.astype(np.int64)
+    if policy == "truncate":
+        if notes is not None:
             notes.append(f"{int(np.count_nonzero(~whole)):,} fractional grade(s) truncated "
                          "toward zero, as trec_eval's atol reads them (e.g. 2.5 -> 2)")
         return np.trunc(floats).astype(np.int64)
-    if not whole.all():
+    if policy == "integer":
         bad = int(np.flatnonzero(~whole)[0])
         raise InputError(name, f"relevance {float(floats[bad])!r} is not an integer grade",
                          **_where(locate, bad),
-                         hint=f"write an integer grade (0, 1, 2, ...); {TRUNCATE_HINT}")
-    return floats.astype(np.int64)
+                         hint=f"write an integer grade (0, 1, 2, ...); {TRUNCATE_HINT}; "
+                              "'ranklens compare' and the library read fractional grades as "
+                              "gains")
+    if notes is not None:
+        notes.append(str(fractional_rule(floats)))
+    return floats
 
 
 def check_unique_pairs(name: str, queries: Ids, docs: Ids, locate: Locator,

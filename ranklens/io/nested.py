@@ -143,14 +143,13 @@ def _number(name: str, number: Any, role: str, query: str, what: str, key: str) 
         raise InputError(name, f"{where}: the {role} is a {_json_type(number)} "
                          f"({str(number)[:40]!r}), not a number",
                          hint=f"write a number as each {what}'s {role}")
-    if role == "relevance" and isinstance(number, float) and not number.is_integer():
-        raise InputError(name, f"{where}: relevance {number!r} is not a whole number",
-                         hint="relevance grades are integers (0, 1, 2, ...)")
     if isinstance(number, float) and not math.isfinite(number):
         raise InputError(name, f"{where}: the {role} {number!r} is not a finite number",
                          hint=f"write a real number as each {what}'s {role} (NaN and infinity "
                               "cannot be ranked)")
-    return int(number) if role == "relevance" else number
+    if role == "relevance" and float(number).is_integer():
+        return int(number)
+    return number  # a fractional grade: the qrels reader applies its grade policy
 
 
 def _json_type(value: Any) -> str:

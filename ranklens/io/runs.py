@@ -11,6 +11,7 @@ import numpy as np
 import pyarrow as pa
 
 from ranklens.data import Qrels, Run
+from ranklens.data.grades import GRADE_POLICIES, GradePolicy
 from ranklens.io.build import (
     check_finite,
     check_ids,
@@ -18,16 +19,14 @@ from ranklens.io.build import (
     check_unique_pairs,
     ids_by_block,
     ids_unified,
-    integer_grades,
+    read_grades,
     to_numpy,
     unique_ids,
 )
 from ranklens.io.detect import BOM, Sniff, sniff
 from ranklens.io.errors import InputError
-from ranklens.io.id_columns import sample_ids
 from ranklens.io.source import Loaded, Source, file_stem, load
 from ranklens.io.summary import ReadSummary
-from ranklens.io.tables import id_column, number_column, read_table
 from ranklens.io.trec import Parsed, read_trec, run_tag
 
 
@@ -127,13 +126,16 @@ def read_qrels(
     format: str = "auto",
     columns: Mapping[str, str] | None = None,
     max_bytes: int | None = None,
-    truncate_grades: bool = False,
+    grades: GradePolicy = "real",
 ) -> QrelsRead:
     """Read judgements from TREC qrels, CSV/TSV, Parquet or JSONL (path, bytes or upload).
 
-    Grades must be integers (``2.0`` is read as 2; ``1.5`` is an error, or with
-    ``truncate_grades`` 1, as trec_eval's atol reads it, counted in the summary's notes). Same
-    arguments and guarantees as ``read_run``; ``qrels.docs`` always holds each document id once.
+    Whole grades are integers (``2.0`` is read as 2). A fractional grade (an LLM judge's 0.73)
+    is kept with ``grades="real"`` (the default; the summary's notes say the rule that reads it,
+    ``ranklens.data.grades``), refused naming its line with ``grades="integer"`` (the trec_eval
+    drop-in), or truncated toward zero with ``grades="truncate"`` (trec_eval's atol; counted in
+    the notes). Same arguments and guarantees as ``read_run``; ``qrels.docs`` always holds each
+    document id once.
     """
     loaded = load(source, name=name, max_bytes=max_bytes)
     with as_input_errors(loaded.name):
@@ -154,14 +156,16 @@ def read_qrels(
         check_ids(loaded.name, parsed.queries, "query id", parsed.locate)
         check_ids(loaded.name, parsed.docs, "document id", parsed.locate)
         check_no_nulls(loaded.name, parsed.numbers["relevance"], "relevance", parsed.locate)
-        grades = integer_grades(loaded.name, parsed.numbers["relevance"], parsed.locate,
-                                truncate=truncate_grades, notes=parsed.notes)
+        if grades not in GRADE_POLICIES:
+            raise ValueError(f"grades must be one of {', '.join(GRADE_POLICIES)}, not {grades!r}")
+        relevance = read_grades(loaded.name, parsed.numbers["relevance"], parsed.locate,
+                                policy=grades, notes=parsed.notes)
         parsed.notes += bom_note(loaded, detected.format)
         check_unique_pairs(loaded.name, parsed.queries, parsed.docs, parsed.locate, "qrels")
         qrels = Qrels(parsed.queries.codes, parsed.queries.values, parsed.docs.codes,
-                      parsed.docs.values, relevance=grades, name=run_name(loaded))
+                      parsed.docs.values, relevance=relevance, name=run_name(loaded))
         summary = ReadSummary(
-            loaded.name, detected.format, len(grades), len(parsed.queries.values),
+            loaded.name, detected.format, len(relevance), len(parsed.queries.values),
             len(parsed.docs.values), compressed=loaded.compressed, columns=names,
             notes=tuple(parsed.notes))
         return QrelsRead(qrels, summary)
@@ -201,6 +205,10 @@ def _parse(loaded: Loaded, detected: Sniff, kind: str, columns: Mapping[str, str
         if kind == "msmarco":
             positions = {"query_id": 1, "doc_id": 2, "rank": 3}
         return parsed, {role: f"field {positions[role]}" for role in layout}
+    # the table readers (CSV, Parquet, JSON) load only for a file that needs them
+    from ranklens.io.id_columns import ROLE_WORDS, sample_ids
+    from ranklens.io.tables import id_column, number_column, read_table
+
     roles = ("query_id", "doc_id", "score") if kind == "run" else \
         ("query_id", "doc_id", "relevance")
     optional = ("rank",) if kind == "run" and keep_ranks else ()
@@ -234,6 +242,9 @@ def _parse(loaded: Loaded, detected: Sniff, kind: str, columns: Mapping[str, str
             numbers["rank"] = rank
         else:
             notes.append("the rank column has gaps or text: ignored (metrics order by score)")
+    if kind == "run":  # a column the user named is said, as a chosen one is (id_columns)
+        notes += [f"{ROLE_WORDS[role]} from column {table.names[role]!r}, as named"
+                  for role in ("query_id", "doc_id") if columns and role in columns]
     ignored = [column for column in table.all_names if column not in table.names.values()]
     if ignored:
         notes.append(f"column(s) not used: {', '.join(ignored)}")

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ranklens.data import Qrels, Run
+from ranklens.data.grades import format_grade
 from ranklens.metrics.ordering import ordering_keys, sort_blocks
 
 TIED_SHARE = 0.5
@@ -41,7 +42,7 @@ def no_relevant_warning(qrels: Qrels, file: str, relevance_level: int = 1) -> st
     if not no_relevant_documents(qrels, relevance_level):
         return None
     grades = np.unique(np.asarray(qrels.relevance))
-    shown = ", ".join(str(int(g)) for g in grades[:5]) + (", ..." if len(grades) > 5 else "")
+    shown = ", ".join(format_grade(g) for g in grades[:5]) + (", ..." if len(grades) > 5 else "")
     return (f"{file} marks no document relevant: its {len(qrels):,} judgements have grades "
             f"{shown or 'none'}, none at or above {relevance_level}. Every metric is 0 for "
             "both runs, so there is no difference to find. Check that the grade column is the "

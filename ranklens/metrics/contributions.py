@@ -32,7 +32,7 @@ import pyarrow.compute as pc
 
 from ranklens.data import Qrels, Run
 from ranklens.metrics.arrow import arrow_indices, integers, take
-from ranklens.metrics.err import stop_probabilities
+from ranklens.metrics.err import check_scale, stop_probabilities
 from ranklens.metrics.names import MetricSpec, parse_metric
 from ranklens.metrics.ndcg import discounts, gains
 from ranklens.metrics.ordering import ordering_keys
@@ -94,7 +94,8 @@ class Contributions:
         return pd.DataFrame({
             "rank": np.arange(1, len(self) + 1), "doc_id": list(self.doc_ids),
             "score": self.scores,
-            "grade": pd.Series(self.grade).astype("Int64").where(self.judged),
+            "grade": pd.Series(self.grade).astype(
+                "Float64" if self.grade.dtype.kind == "f" else "Int64").where(self.judged),
             "gain": self.gain, "discount": self.discount, "contribution": self.contribution,
             "cumulative": self.cumulative})
 
@@ -184,7 +185,7 @@ def _judgements(qrels: Qrels, query_id: str) -> tuple[list[str] | None, np.ndarr
 
 def _grades_of(doc_ids: pa.Array, judged_docs: list[str], grades: np.ndarray) -> np.ndarray:
     found = pc.index_in(doc_ids, value_set=pa.array(judged_docs, pa.string()))
-    out = np.full(len(doc_ids), _UNJUDGED, dtype=np.int64)
+    out = np.full(len(doc_ids), _UNJUDGED, dtype=grades.dtype)  # float for fractional grades
     positions = found.to_pylist()
     for row, position in enumerate(positions):
         if position is not None:
@@ -230,9 +231,7 @@ def _family_rows(spec: MetricSpec, grades: np.ndarray, judged_grades: np.ndarray
         return gain, discount, np.where(counted, gain * discount, 0.0)
     if spec.family == "ERR":
         assert spec.max_grade is not None
-        if len(judged_grades) and int(judged_grades.max()) > spec.max_grade:
-            raise ValueError(f"{spec.name} scales grades up to {spec.max_grade}, but the "
-                             f"qrels have grade {int(judged_grades.max())}")
+        check_scale(spec, judged_grades, spec.max_grade)
         stop = np.where(inside, stop_probabilities(grades, spec.max_grade), 0.0)
         before = np.concatenate(([0.0], np.cumsum(np.log1p(-stop))[:-1])) if n else zeros
         discount = np.exp(before) / (position + 1.0)

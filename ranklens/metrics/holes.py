@@ -36,11 +36,12 @@ class FilledQrels:
     n_proxy_only_queries: int
 
 
-def _table(qrels: Qrels) -> pa.Table:
+def _table(qrels: Qrels, fractional: bool) -> pa.Table:
     return pa.table({
         "query_id": take(qrels.queries, qrels.query_codes),
         "doc_id": take(qrels.docs, qrels.doc_codes),
-        "relevance": pa.array(qrels.relevance, type=pa.int64()),
+        "relevance": pa.array(qrels.relevance,
+                              type=pa.float64() if fractional else pa.int64()),
     })
 
 
@@ -52,8 +53,9 @@ def fill_holes(qrels: Qrels, proxy: Qrels) -> FilledQrels:
     pair, kept otherwise.
     """
     keys = ["query_id", "doc_id"]
-    trusted = _table(qrels)
-    labels = _table(proxy)
+    fractional = qrels.fractional or proxy.fractional  # an LLM judge's 0.73 stays 0.73
+    trusted = _table(qrels, fractional)
+    labels = _table(proxy, fractional)
     judged_query = pc.is_in(labels["query_id"], value_set=pc.unique(trusted["query_id"]))
     proxy_only = pc.unique(pc.filter(labels["query_id"], pc.invert(judged_query)))
     known = trusted.filter(pc.greater_equal(trusted["relevance"], 0)).select(keys)

@@ -10,6 +10,8 @@ trec_eval semantics kept here:
   the run are ignored; queries only in the qrels are "missing" (scored 0 only on request, like
   ``trec_eval -c``);
 - a document absent from the query's qrels is unjudged and counts as non-relevant;
+- grades are int64, or float64 when the qrels hold a fractional grade (an LLM judge's 0.73);
+  every metric reads them by the rule of ``ranklens.data.grades``;
 - a negative grade counts as non-relevant (trec_eval reads it as "in the pool, not judged") and
   adds nothing to the ideal ranking; for Judged@k / Unjudged@k it is unjudged, as in trec_eval.
   Where every grade of a query is <= -2 trec_eval itself crashes; ranklens scores such a query
@@ -26,6 +28,7 @@ from ranklens.data import Qrels, Run, duplicate_rows
 from ranklens.metrics.arrow import codes_in, take
 
 NOT_JUDGED = np.iinfo(np.int64).min  # label of a row whose document has no judgement
+# (-2^63: exact as a float64 too, so float labels of fractional grades compare equal to it)
 
 
 def check_duplicates(table: Run | Qrels, kind: str) -> None:
@@ -113,7 +116,9 @@ class Judgements:
         keep = query >= 0
         self.query = query[keep]
         self.doc_codes = qrels.doc_codes[keep].astype(np.int64)
-        self.grades = qrels.relevance[keep].astype(np.int64)
+        # int64, or float64 for fractional grades (``ranklens.data.grades``): labels follow
+        self.grades = qrels.relevance[keep].astype(
+            np.float64 if qrels.fractional else np.int64)
         keys = self.query * max(len(qrels.docs), 1) + self.doc_codes
         by_key = np.argsort(keys, kind="stable")
         self._keys = keys[by_key]
@@ -142,7 +147,7 @@ class Judgements:
 
     def grades_of(self, query: np.ndarray, qrels_doc_codes: np.ndarray) -> np.ndarray:
         """Grade of each (evaluated query index, qrels doc code) pair; ``NOT_JUDGED`` if none."""
-        labels = np.full(len(query), NOT_JUDGED, dtype=np.int64)
+        labels = np.full(len(query), NOT_JUDGED, dtype=self.grades.dtype)
         known = np.flatnonzero(qrels_doc_codes >= 0)
         if len(known) and len(self._keys):
             keys = query[known] * max(len(self.qrels.docs), 1) + qrels_doc_codes[known]

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ranklens.data import Qrels, Run
+from ranklens.data.grades import format_grade
 from ranklens.formats import format_delta, format_value, literal
 from ranklens.metrics.contributions import Contributions, contributions
 from ranklens.metrics.names import MetricSpec
@@ -28,14 +29,14 @@ class Move:
     unjudged)."""
 
     doc_id: str
-    grade: int | None
+    grade: float | None
     rank_a: int | None
     rank_b: int | None
     delta: float
 
     def describe(self) -> str:
         """``doc X, grade 3, fell from 1 to 16: −0.3100`` (ids written with ``literal``)."""
-        grade = "unjudged" if self.grade is None else f"grade {self.grade}"
+        grade = "unjudged" if self.grade is None else f"grade {format_grade(self.grade)}"
         return f"{literal(self.doc_id)}, {grade}, {self.movement()}: " \
                f"{format_delta(self.delta)}"
 
@@ -118,7 +119,7 @@ def explain_difference(
     b = contributions(run_b, qrels, metric, query_id, **options)  # type: ignore[arg-type]
     part_a = dict(zip(a.doc_ids, a.contribution.tolist(), strict=True))
     part_b = dict(zip(b.doc_ids, b.contribution.tolist(), strict=True))
-    grade_of = {doc: (int(g) if j else None)
+    grade_of = {doc: ((int(g) if float(g).is_integer() else g) if j else None)
                 for c in (a, b) for doc, g, j in zip(c.doc_ids, c.grade.tolist(),
                                                      c.judged.tolist(), strict=True)}
     moves = []

@@ -131,8 +131,17 @@ def trec_eval_output(
     ``complete`` is ``-c``, ``summary=False`` is ``-n``, ``max_docs`` is ``-M``, ``num_docs``
     ``-N``; ``run_tag`` is printed as ``runid`` (the run's name when ``None``).
     ``missing="drop"`` evaluates only the judged queries the run answers (trec_eval 9.0.8's
-    rule) instead of raising ``MissingQueries`` (trec_eval 10.0's).
+    rule) instead of raising ``MissingQueries`` (trec_eval 10.0's). Grades are trec_eval's
+    integers: fractional ``qrels`` are a ``ValueError`` (read them with
+    ``read_qrels(..., grades="truncate")`` for trec_eval's atol, or score them with
+    ``ranklens.metrics.evaluate``, which reads them as gains).
     """
+    if qrels.fractional:
+        raise ValueError(f"{qrels.name}: trec_eval reads integer grades only and these "
+                         "judgements have fractional ones; truncate them as trec_eval's atol "
+                         "does (read_qrels(..., grades='truncate'), 'ranklens evaluate "
+                         "--truncate-grades') or score them with ranklens.metrics.evaluate, "
+                         "which reads them as gains")
     if missing == "drop" and not complete:
         qrels = _judged_and_answered(run, qrels)
     depth = depth_needed(plan)

@@ -58,13 +58,17 @@ def average_precision(r: TrecRanking, cutoffs: Sequence[int] | None = None) -> n
     """map (``cutoffs=None``) or map_cut_k: sum of precision at each relevant row (ranks <= k)
     over num_rel; 0 when num_rel is 0."""
     relevant = r.relevant()
-    if cutoffs is None:
-        precision = r.rel_so_far[relevant] / (r.position[relevant] + 1.0)
-        total = np.bincount(r.query[relevant], weights=precision, minlength=r.n_queries)
-        return safe_divide(total, r.num_rel)[None]
+    if cutoffs is None:  # map and gm_map share it
+        return r._cached("average_precision", lambda: _average_precision(r, relevant))
     weight = np.where(relevant, r.rel_so_far / (r.position + 1.0), 0.0)
     running = segment_cumsum(weight, r.starts)
     return np.array([safe_divide(r.at_depth(running, k), r.num_rel) for k in cutoffs])
+
+
+def _average_precision(r: TrecRanking, relevant: np.ndarray) -> np.ndarray:
+    precision = r.rel_so_far[relevant] / (r.position[relevant] + 1.0)
+    total = np.bincount(r.query[relevant], weights=precision, minlength=r.n_queries)
+    return safe_divide(total, r.num_rel)[None]
 
 
 def gm_log_ap(r: TrecRanking) -> np.ndarray:
@@ -80,7 +84,12 @@ def r_precision(r: TrecRanking) -> np.ndarray:
 
 def bpref_terms(r: TrecRanking) -> np.ndarray:
     """bpref: per relevant row, 1 - min(n, R) / min(N, R) with n the judged non-relevant
-    rows above it (1 when n is 0), summed over R; unjudged and nonpool rows are skipped."""
+    rows above it (1 when n is 0), summed over R; unjudged and nonpool rows are skipped.
+    (Computed once for bpref and gm_bpref.)"""
+    return r._cached("bpref", lambda: _bpref_terms(r))
+
+
+def _bpref_terms(r: TrecRanking) -> np.ndarray:
     nonrel = ((r.labels >= 0) & (r.labels < r.level)).astype(np.int64)
     above = r.running(nonrel) - nonrel
     relevant = r.relevant()
@@ -171,7 +180,15 @@ def _nth_relevant(r: TrecRanking, n: np.ndarray, q: np.ndarray, nth: np.ndarray,
 
 
 def _recall_points(r: TrecRanking, levels: Sequence[float]) -> list[np.ndarray]:
-    """iprec_at_recall's values at each recall level, as m_iprec_at_recall.c finds them."""
+    """iprec_at_recall's values at each recall level, as m_iprec_at_recall.c finds them
+    (computed once for iprec_at_recall and 11pt_avg when their levels are the same)."""
+    key = f"recall_points{tuple(levels)}"
+    if key not in r._cache:
+        r._cache[key] = np.array(_compute_recall_points(r, levels))
+    return list(r._cache[key])
+
+
+def _compute_recall_points(r: TrecRanking, levels: Sequence[float]) -> list[np.ndarray]:
     q, nth, interpolated = _interpolated(r)
     num_rel_ret = r.num_rel_ret
     with np.errstate(invalid="ignore", divide="ignore"):

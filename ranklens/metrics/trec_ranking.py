@@ -85,11 +85,13 @@ class TrecRanking:
             np.float64)
 
     def running(self, values: np.ndarray) -> np.ndarray:
-        """Per row, the integer ``values`` of its query's rows up to and including it."""
-        total = np.cumsum(values, dtype=np.int64)
-        lengths = np.diff(self.starts)
-        before = np.concatenate(([0], total))[self.starts[:-1]]
-        return total - np.repeat(before, lengths)
+        """Per row, the integer ``values`` of its query's rows up to and including it (summed
+        in int32 for a mask, whose counts cannot overflow it: half the memory traffic)."""
+        dtype = np.int32 if values.dtype == np.bool_ and len(values) < 2**31 else np.int64
+        total: np.ndarray = np.cumsum(values, dtype=dtype)
+        before = np.concatenate((np.zeros(1, dtype), total))[self.starts[:-1]]
+        np.subtract(total, before[self.query], out=total)  # rows grouped by query: its offset
+        return total
 
     @property
     def rel_so_far(self) -> np.ndarray:

@@ -32,6 +32,7 @@ from ranklens.io import InputFile
 from ranklens.io.shared_queries import RUN_AND_QRELS_FIX, check_shared_queries, example_ids
 from ranklens.metrics import parse_metric
 from ranklens.metrics.checks import no_relevant_warning
+from ranklens.ppi.judge import JudgeCheck, judge_check
 from ranklens.stats import (
     MIN_GOLD,
     PPIComparison,
@@ -163,6 +164,8 @@ class PPIAnalysis:
     warnings: tuple[str, ...] = ()
     bias: ProxyBias | None = None
     model: VarianceModel | None = None
+    # the judge checked on the gold queries (ranklens.ppi.judge); None in older payloads
+    judge: JudgeCheck | None = None
 
     def to_frame(self) -> pd.DataFrame:
         """One row per estimate, PPI++ first (``ranklens.ppi.frame``)."""
@@ -301,7 +304,7 @@ def budget_grid(n_gold: int, pool: int, points: int = 60) -> np.ndarray:
 def analyse_ppi(
     run_a: InputFile, run_b: InputFile, proxy_qrels: InputFile, gold_qrels: InputFile,
     metric: str, *, alpha: float = 0.05, run_names: tuple[str, str] | None = None,
-    order: str = "score",
+    order: str = "score", segments: InputFile | None = None, segment_column: str | None = None,
 ) -> PPIAnalysis:
     """Read both runs and both judgement sets, score ``metric`` four ways, compare (PPI++).
 
@@ -309,7 +312,9 @@ def analyse_ppi(
     judgements that share no query with the runs (or gold queries without proxy judgements)
     a ``ValueError`` naming the files with example ids. ``order`` "rank" orders documents by
     the runs' rank column. The analysis's warnings say which judgements mark no document
-    relevant and which run is tied on most queries.
+    relevant and which run is tied on most queries. The judge check (``analysis.judge``,
+    `ranklens.ppi.judge`) is made on the same judgements, per segment of ``segment_column`` of
+    the ``segments`` map (its first segment column by default) when one is given.
     """
     from ranklens.compare.inputs import load_inputs
     from ranklens.compare.scoring import score
@@ -328,10 +333,16 @@ def analyse_ppi(
               for qrels in (proxy, gold) for run in runs]
     names = run_names or inputs.default_run_names
     analysis = compare_ppi(*scored, run_names=(names[0], names[1]), alpha=alpha)
+    segment_map = None
+    if segments is not None:
+        read = io.read_segments(segments.data, name=segments.name, column=segment_column)
+        segment_map, segment_column = read.segments.mapping, read.segments.column
+    judge = judge_check(proxy, gold, (scored[0], scored[1], scored[2], scored[3]),
+                        segments=segment_map, segment_column=segment_column, alpha=alpha)
     found = [*inputs.input_warnings(order=order, run_names=names),
              no_relevant_warning(gold, gold_qrels.name)]
     extra = tuple(message for message in found if message)
-    return dataclasses.replace(analysis, warnings=(*extra, *analysis.warnings))
+    return dataclasses.replace(analysis, warnings=(*extra, *analysis.warnings), judge=judge)
 
 
 def check_judged_queries(run_a: tuple[str, Run], run_b: tuple[str, Run],
@@ -358,3 +369,9 @@ def check_judged_queries(run_a: tuple[str, Run], run_b: tuple[str, Run],
             f"e.g. {example_ids(unjudged)}: each gold query needs proxy judgements too, "
             "because the correction compares the two labelings on the same queries.")
 
+
+
+def segment_columns(segments: InputFile) -> tuple[str, ...]:
+    """The segment columns of a segment map (for the page's choice), in file order; an
+    ``io.InputError`` for a file that is no segment map."""
+    return io.read_segments(segments.data, name=segments.name).segments.columns

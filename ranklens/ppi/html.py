@@ -23,8 +23,8 @@ from ranklens import formats
 from ranklens import html as html_common
 from ranklens.html import markdown, number_cell, text, text_cell
 from ranklens.ppi import charts as ppi_charts
+from ranklens.ppi import judge_views, words
 from ranklens.ppi import views as ppi_views
-from ranklens.ppi import words
 from ranklens.ppi.analysis import PPIAnalysis
 from ranklens.ppi.payload import (  # the JSON lives there; kept here for callers
     PPIExport as PPIExport,
@@ -62,7 +62,8 @@ def render(export: PPIExport) -> str:
         version=export.version,
         sections=(_verdict_section(analysis), _warnings_section(analysis),
                   _notes_section(analysis), _intervals_section(analysis),
-                  _bias_section(analysis), _budget_section(export)),
+                  _bias_section(analysis), _judge_section(analysis),
+                  _budget_section(export)),
         inputs=export.inputs, settings=settings_data(export),
         holds="The analysis (every estimate, the bias, the variance model and the gold "
               "budget) is",
@@ -140,6 +141,36 @@ def _bias_section(analysis: PPIAnalysis) -> str:
             + html_common.cards(ppi_views.bias_cards(bias))
             + f"<p>{markdown(sentence)}</p>"
             + f'<p class="note">{markdown(words.BIAS_MEANING)}</p></section>')
+
+
+def _judge_section(analysis: PPIAnalysis) -> str:
+    """The judge checked on the gold queries (``ranklens.ppi.judge_views``'s tables)."""
+    check = analysis.judge
+    if check is None:
+        return ""
+
+    def frame_table(frame: Any, css_class: str) -> str:
+        rows = [[text_cell(str(value)) for value in record]
+                for record in frame.astype(str).values.tolist()]
+        return html_common.table([str(c) for c in frame.columns], rows, css_class=css_class)
+
+    parts = [f'<section id="judge"><h2>{text(judge_views.JUDGE_TITLE)}</h2>',
+             f"<p>{text(judge_views.agreement_sentence(check))}</p>"]
+    if check.agreement is not None:
+        parts += ["<h3>Documents by gold grade (rows) and proxy grade (columns)</h3>",
+                  frame_table(judge_views.confusion_table(check), "judge-confusion"),
+                  "<h3>Weighted kappa</h3>",
+                  frame_table(judge_views.kappa_table(check)[["weights", "kappa",
+                                                              "interval"]], "judge-kappa"),
+                  f'<p class="note">{text(judge_views.KAPPA_MEANING)}</p>',
+                  "<h3>Mean proxy − gold grade, per gold grade</h3>",
+                  frame_table(judge_views.grade_bias_table(check), "judge-grades")]
+    if check.segments:
+        parts += [f"<h3>Per segment of {text(check.segment_column or '')}</h3>",
+                  f"<p>{text(judge_views.segments_sentence(check))}</p>",
+                  frame_table(judge_views.segment_table(check), "judge-segments"),
+                  f'<p class="note">{text(judge_views.REFUSAL_REASON)}</p>']
+    return "".join(parts) + "</section>"
 
 
 def _budget_section(export: PPIExport) -> str:

@@ -54,9 +54,13 @@ def result_payload(analysis: PPIAnalysis, version: str = __version__) -> dict[st
     ``ranklens_version`` and ``analysis`` (every estimate, the bias, the variance model). It
     is what ``ranklens ppi --format json`` writes; `payload` adds the page's settings, verdict,
     headline, gold budget and inputs around the same keys. Plain values, non-finite numbers
-    still in place (`ranklens.codec.encode` names them)."""
+    still in place (`ranklens.codec.encode` names them). The judge check
+    (`ranklens.ppi.judge.JudgeCheck`: confusion matrix, weighted kappas, per-segment bias and
+    PPI++) is written under ``judge``, beside ``analysis``, when the analysis has one."""
+    numbers = codec.plain(analysis)
+    judge = numbers.pop("judge", None)  # its own key (issue 32): read back into the analysis
     return {"kind": "ppi", "schema": SCHEMA, "ranklens_version": version,
-            "analysis": codec.plain(analysis)}
+            "analysis": numbers, **({"judge": judge} if judge is not None else {})}
 
 
 def settings_data(export: PPIExport) -> dict[str, Any]:
@@ -81,6 +85,7 @@ def _payload(export: PPIExport) -> dict[str, Any]:
         "ranklens_version": result["ranklens_version"],
         "settings": codec.plain(settings_data(export)),
         "analysis": result["analysis"],
+        **({"judge": result["judge"]} if "judge" in result else {}),
         "verdict": [formats.plain(sentence) for sentence in ppi_sentences(analysis)],
         "headline": [formats.card_dict(card)
                      for card in ppi_views.ppi_cards(analysis)],
@@ -102,6 +107,10 @@ def analysis_from_payload(data: Mapping[str, Any]) -> PPIAnalysis:
     """
     codec.check_kind(data, "ppi", SCHEMA, "a PPI result")
     try:
-        return codec.rebuild(PPIAnalysis, codec.decode(data)["analysis"])
+        decoded = codec.decode(data)
+        analysis = decoded["analysis"]
+        if decoded.get("judge") is not None:
+            analysis = {**analysis, "judge": decoded["judge"]}
+        return codec.rebuild(PPIAnalysis, analysis)
     except KeyError as error:
         raise ValueError(f"the PPI result lacks {error}") from None

@@ -38,15 +38,23 @@ class PPISettings:
     metric: str
     alpha: float
     order: str
+    # the segment column of the judge check per segment (issue 32); None: no segments
+    segment_column: str | None = None
 
     def __post_init__(self) -> None:
         check.text(PAGE, "metric", self.metric)
         check.number(PAGE, "alpha", self.alpha, above=0.0, below=1.0)
         check.one_of(PAGE, "order", self.order, ORDERS)
+        if self.segment_column is not None:
+            check.text(PAGE, "segment_column", self.segment_column)
 
     def to_dict(self) -> dict[str, Any]:
-        """Every setting as plain JSON: what links and the HTML file store."""
-        return dataclasses.asdict(self)
+        """Every setting as plain JSON: what links and the HTML file store (the segment
+        column only when there is one, so links without segments read as before)."""
+        data = dataclasses.asdict(self)
+        if self.segment_column is None:
+            del data["segment_column"]
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, written_by: str = "this") -> PPISettings:
@@ -61,7 +69,8 @@ class PPISettings:
         check.refuse_unknown(data, _KEYS, written_by=written_by)
         check.require(data, ("metric", "alpha"), page=PAGE, written_by=written_by)
         return cls(metric=data["metric"], alpha=data["alpha"],
-                   order=data.get("order", OLD_ORDER))
+                   order=data.get("order", OLD_ORDER),
+                   segment_column=data.get("segment_column"))
 
 
 _KEYS = tuple(f.name for f in dataclasses.fields(PPISettings))

@@ -13,6 +13,7 @@ import textwrap
 from ranklens.formats import DASH, format_delta, format_interval, format_p, plain, plain_table
 from ranklens.ppi import words
 from ranklens.ppi.analysis import RANDOM_SAMPLE_ASSUMPTION, PPIAnalysis
+from ranklens.ppi.judge_views import judge_lines
 from ranklens.ppi.words import ppi_sentences
 
 __all__ = ["ppi_sentences", "render_ppi"]
@@ -49,4 +50,6 @@ def render_ppi(analysis: PPIAnalysis, width: int = 100) -> str:
                                      subsequent_indent="    "))
         out.append("")
     out.extend(textwrap.wrap(f"Assumption: {RANDOM_SAMPLE_ASSUMPTION}", width))
+    if analysis.judge is not None:
+        out += ["", *judge_lines(analysis.judge, width)]
     return "\n".join(out).rstrip("\n") + "\n"

@@ -201,7 +201,8 @@ def _encode(values: pa.Array) -> tuple[np.ndarray, pa.Array]:
 
 def _check_values(values: pa.Array, docs: pa.Array, query_codes: np.ndarray,
                   query_ids: pa.Array, sides: np.ndarray, plan: ScoringPlan) -> np.ndarray:
-    """Scores and grades as float64; a missing id or value, or a non-finite score, raises."""
+    """Scores and grades as float64; a missing id or value, a non-finite score or a fractional
+    grade (the Spark engine reads integer grades only) raises."""
     for what, column in (("query id", None), ("document id", docs), ("value", values)):
         if column is not None and column.null_count:
             row = int(np.flatnonzero(np.asarray(pc.is_null(column)))[0])
@@ -217,6 +218,12 @@ def _check_values(values: pa.Array, docs: pa.Array, query_codes: np.ndarray,
         raise_problem(plan, int(sides[row]), "not_finite",
                       query_ids[int(query_codes[row])].as_py(), docs[row].as_py(),
                       "score", value=float(numbers[row]))
+    grades = numbers[sides == QRELS_SIDE]
+    fractional = np.flatnonzero(grades != np.round(grades))
+    if len(fractional):  # never truncated: refused, naming the row
+        row = int(np.flatnonzero(sides == QRELS_SIDE)[fractional[0]])
+        raise_problem(plan, QRELS_SIDE, "fractional", query_ids[int(query_codes[row])].as_py(),
+                      docs[row].as_py(), "relevance", value=float(numbers[row]))
     return numbers
 
 
@@ -241,6 +248,8 @@ def raise_problem(plan: ScoringPlan, side: int, kind: str, query: str | None,
         text = f"{source}: query {query!r} lists document {doc!r} more than once"
     elif kind == "not_finite":
         text = f"{source}: {where}: score {value!r} is not a finite number"
+    elif kind == "fractional":
+        text = f"{source}: {where}: relevance {value!r} is fractional"
     else:
         text = f"{source}: {where}: {what} is missing or not a valid value"
     payload = {"side": side, "kind": kind, "query": query, "doc": doc, "what": what,

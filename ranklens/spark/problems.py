@@ -59,13 +59,25 @@ def describe(problem: dict[str, Any], frame: DataFrame) -> InputError:
             _file(rows, source),
             f"score {problem['value']} is not a finite number ({_listing(rows, value)})",
             hint="write a real number for every score (NaN and infinity cannot be ranked)")
+    if problem["kind"] == "fractional":
+        rows = _examples(frame, (F.col("query_id") == query) & (F.col("doc_id") == doc), 1)
+        return InputError(
+            _file(rows, source),
+            f"query {query!r}, document {doc!r}: relevance {problem['value']} is a fractional "
+            "grade, and the Spark engine reads integer grades only",
+            hint="score these judgements with the local engine (without --engine spark), which "
+                 "reads fractional grades as gains (nDCG, ERR) and against the relevance level "
+                 "(P, AP, RR, ...), or round them to integers first")
     what = problem["what"]
     column = "doc_id" if what == "document id" else value
+    fractional = ("; a fractional grade (0.73, 2.5) is refused here: the Spark engine reads "
+                  "integer grades only, and the local engine (without --engine spark) reads "
+                  "fractional ones as gains" if kind == "qrels" else "")
     rows = _examples(frame, (F.col("query_id") == query) & F.col(column).isNull(), EXAMPLES)
     if format_of(frame) == "trec":
         message = (f"a line of query {query!r} has too few fields or a {value} that is not "
                    f"{'an integer' if kind == 'qrels' else 'a number'}")
-        hint = f"a TREC {kind} line is '{_LAYOUT[kind]}'"
+        hint = f"a TREC {kind} line is '{_LAYOUT[kind]}'{fractional}"
     elif what == "document id":
         message = f"query {query!r} has a row without a document id ({_listing(rows, value)})"
         hint = "every row needs a document id"
@@ -73,7 +85,7 @@ def describe(problem: dict[str, Any], frame: DataFrame) -> InputError:
         expected = "an integer grade" if kind == "qrels" else "a number"
         message = (f"query {query!r} has a {value} that is missing or not {expected} "
                    f"({_listing(rows, value)})")
-        hint = f"write {expected} in the {value} column of every row"
+        hint = f"write {expected} in the {value} column of every row{fractional}"
     return InputError(_file(rows, source), message, hint=hint)
 
 

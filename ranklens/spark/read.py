@@ -9,7 +9,9 @@ Like every Spark reader these are lazy: the schema is checked now (missing colum
 the values when the rows are first read, which is in the scoring pass of ``evaluate`` or
 ``compare``: a duplicate (query, document) pair, a missing or non-finite score or a
 non-integer grade stops the job there, and the driver names the file and example rows
-(``ranklens.spark.problems``). Checking eagerly would cost a second full shuffle of the run;
+(``ranklens.spark.problems``). Fractional grades (an LLM judge's 0.73) are refused so, never
+truncated: the Spark engine reads integer grades only; the local engine reads them as gains
+(``ranklens.data.grades``). Checking eagerly would cost a second full shuffle of the run;
 the scoring pass sees each query's rows together anyway.
 
 TREC text follows trec_eval: fields are separated by any run of blanks or tabs, leading and

@@ -40,7 +40,9 @@ from ranklens.stats.pairing import Alignment, align, check_finite, examples
 from ranklens.stats.results import PPIComparison
 
 MIN_GOLD = 30
-"""Fewer gold queries give a correction too noisy to rely on; a warning is emitted."""
+"""Fewer gold queries give a correction too noisy to rely on: PPI++'s weight and interval rest
+on the gold-proxy covariance, estimated on the gold queries alone. Below it `ppi_compare` warns,
+and the judge check's PPI++ per segment (``ranklens.ppi.judge``) is refused, in words."""
 
 PPI_METHODS = ("finite-sample", "asymptotic")
 """How `ppi_compare` estimates lambda and turns the estimate into an interval (module docs)."""

@@ -230,8 +230,12 @@ def test_forest_plot_and_table_carry_every_segment_with_q_values(first_visit, de
     # interval gave +0.0148 to +0.0447)
     assert overall.interval.method == "studentized"
     assert shown["ci_text"].iloc[0] == "+0.0151 to +0.0451"
-    assert list(shown["ci_text"]) == [views.describe_row(row)["interval"]
-                                       for row in expected.to_dict("records")]
+    # the segments' cells: their FCR-adjusted interval, as the forest plot draws it (issue 32)
+    drawn = views.shown_intervals(expected)
+    assert list(shown["ci_text"]) == [
+        views.describe_row({"ci_low": low, "ci_high": high})["interval"]
+        for low, high in zip(drawn["shown_low"], drawn["shown_high"], strict=True)]
+    assert drawn["fcr_low"].iloc[1:].notna().all()
     outcomes = overall.outcomes
     assert shown["wtl_text"].iloc[0] == (f"{outcomes.wins:,} / {outcomes.ties:,} / "
                                          f"{outcomes.losses:,}")

@@ -6,6 +6,12 @@ The wheel is built once per session from a copy of the working tree (the checkou
 untouched) and installed with its declared dependencies only (pip's cache serves them), so a
 file missing from the package data or a dependency missing from pyproject fails here. The app
 runs from an empty folder, so its settings can only come from the package.
+
+Both tests share one xdist group ("wheel"): under ``--dist loadgroup`` they run on one worker,
+so the session's build and install happen once, not once per worker (41 s each on 2 cores).
+The fresh environment is made without pip (``venv --without-pip``) and this pip installs into
+it (``pip --python``): ensurepip's own install of pip is not what the test is about, and the
+environment still gets the wheel and every declared dependency, resolved by pip as a user's.
 """
 
 from __future__ import annotations
@@ -34,7 +40,8 @@ from tests.support.streamlit_page import (
     open_app,
 )
 
-pytestmark = pytest.mark.slow  # a wheel build and a fresh environment: minutes, not seconds
+pytestmark = [pytest.mark.slow,  # a wheel build and a fresh environment: minutes, not seconds
+              pytest.mark.xdist_group("wheel")]  # one worker: the build and install once
 
 _NOT_SHIPPED = shutil.ignore_patterns(".git", ".venv", "artifacts", "build", "dist",
                                       "*.egg-info", "__pycache__", ".pytest_cache",
@@ -47,8 +54,12 @@ class Installed:
 
     def __init__(self, venv: Path, outside: Path) -> None:
         self.venv, self.outside = venv, outside
+        # PYTHONDONTWRITEBYTECODE off as on a user's machine: the environment is installed
+        # without bytecode (--no-compile), so each of the ~12 processes below would compile
+        # streamlit, pandas and numpy from source again; the first one now writes it
         self.env = {key: value for key, value in os.environ.items()
-                    if key not in ("PYTHONPATH", "VIRTUAL_ENV", "RANKLENS_STORE")}
+                    if key not in ("PYTHONPATH", "VIRTUAL_ENV", "RANKLENS_STORE",
+                                   "PYTHONDONTWRITEBYTECODE")}
 
     def run(self, *args: str) -> subprocess.CompletedProcess[str]:
         """``args[0]`` from the environment's bin/, in the outside folder; must succeed."""
@@ -73,9 +84,10 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     [wheel] = wheels.glob("ranklens-*.whl")
     assert wheel.name == f"ranklens-{__version__}-py3-none-any.whl"
     venv = base / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
-    subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--no-compile",
-                    str(wheel)], check=True, capture_output=True, timeout=1800)
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True,
+                   timeout=300)
+    subprocess.run([*pip, "--python", str(venv / "bin" / "python"), "install", "-q",
+                    "--no-compile", str(wheel)], check=True, capture_output=True, timeout=1800)
     return Installed(venv, outside)
 
 

@@ -60,7 +60,7 @@ def test_text_shows_table_verdict_note_and_segments(ranklens: Runner, runs: list
         assert f"{row.result.mean_a:.4f}" in line and f"{row.result.mean_b:.4f}" in line
         assert line.rstrip().endswith("*") == row.result.significant
     assert "neural_reranker is better than bm25_baseline on nDCG@10" in text
-    assert "Intervals are not adjusted" in text
+    assert "Segment intervals are FCR-adjusted" in text
     assert "does not say" in text
     assert done.err == ""  # no status line: stderr is not a terminal
 

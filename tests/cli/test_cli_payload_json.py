@@ -69,7 +69,7 @@ def test_ppi_json_is_the_pages_stored_analysis(ranklens: Runner,
     stored = ppi_payload.payload(ppi_payload.PPIExport(
         analysis, PPISettings(metric="nDCG@10", alpha=0.05, order="score")))
     assert {key: stored[key] for key in cli} == cli
-    assert set(cli) == {"kind", "schema", "ranklens_version", "analysis"}
+    assert set(cli) == {"kind", "schema", "ranklens_version", "analysis", "judge"}
     assert ppi_payload.analysis_from_payload(stored) == analysis
 
 

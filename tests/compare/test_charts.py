@@ -89,7 +89,7 @@ def test_segment_table_numbers_are_the_comparisons(forty):
 
 def test_finding_words_follow_the_q_value_not_the_interval(forty):
     table = views.segment_table(forty, RUNS)
-    better, none, worse, _ = views.finding_labels(RUNS)
+    better, none, worse, _, _ = views.finding_labels(RUNS)
     for record in table.iloc[1:41].to_dict("records"):
         expected = (none if not record["significant"]
                     else better if record["delta"] > 0 else worse)
@@ -107,8 +107,19 @@ def test_forest_data_rows_labels_and_tooltips(forty):
     assert data["row"].iloc[0] == f"{OVERALL}  (n={forty.overall.n_queries:,})"
     assert list(data["kind"]) == ["overall"] + ["segment"] * (len(table) - 1)
     first = data.iloc[1]
-    assert first["interval"] == (f"{first['ci_low']:+.4f} to {first['ci_high']:+.4f}"
+    assert first["marginal"] == (f"{first['ci_low']:+.4f} to {first['ci_high']:+.4f}"
                                  .replace("-", "\u2212"))
+    # by default the segments draw their FCR-adjusted interval, its kind and level said
+    level = forty.fcr.level
+    assert first["interval"] == (f"{first['fcr_low']:+.4f} to {first['fcr_high']:+.4f}"
+                                 .replace("-", "\u2212")
+                                 + f" (FCR-adjusted, {100 * level:.4g}%)")
+    assert (first["bar_low"], first["bar_high"]) == (first["fcr_low"], first["fcr_high"])
+    overall = data.iloc[0]  # not in the family: its marginal interval
+    assert (overall["bar_low"], overall["bar_high"]) == (overall["ci_low"], overall["ci_high"])
+    marginal = charts.forest_data(table, RUNS, "marginal").iloc[1]
+    assert (marginal["bar_low"], marginal["bar_high"]) == (first["ci_low"], first["ci_high"])
+    assert marginal["interval"].endswith("(marginal, 95%)")
     assert data["q"].iloc[0] == "\u2014"  # the overall row is not in the segments' family
     assert data["interval"].iloc[-1] == "" and data["p"].iloc[-1] == ""
 
@@ -126,8 +137,9 @@ def test_forest_plot_spec_is_valid_and_encodes_what_the_issue_asks(forty):
     zero = [layer for layer in layers if layer["encoding"].get("x", {}).get("field") == "zero"]
     assert len(zero) == 1 and zero[0]["mark"]["strokeDash"]
     bars = [layer for layer in layers if layer["encoding"].get("x2")]
-    assert bars[0]["encoding"]["x"]["field"] == "ci_low"
-    assert bars[0]["encoding"]["x2"]["field"] == "ci_high"
+    assert bars[0]["encoding"]["x"]["field"] == "bar_low"
+    assert bars[0]["encoding"]["x2"]["field"] == "bar_high"
+    assert "FCR-adjusted" in bars[0]["encoding"]["x"]["title"]  # the axis says which
     points = [layer for layer in layers if layer["mark"]["type"] == "point"]
     assert points[0]["encoding"]["x"]["field"] == "delta"
     y = points[0]["encoding"]["y"]
@@ -137,7 +149,7 @@ def test_forest_plot_spec_is_valid_and_encodes_what_the_issue_asks(forty):
     assert set(colour["scale"]["domain"]) == set(table["finding"])
     tooltip = {t["title"] for t in points[0]["encoding"]["tooltip"]}
     assert {"Queries (n)", "Mean baseline (A)", "Mean candidate (B)", "Difference B \u2212 A",
-            "95% interval", "p (permutation)", "q (BH)"} <= tooltip
+            "Interval drawn", "Marginal 95% interval", "p (permutation)", "q (BH)"} <= tooltip
 
 
 def test_forest_plot_without_segments_has_the_overall_row_only():

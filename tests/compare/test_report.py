@@ -93,12 +93,16 @@ def test_the_json_of_a_result_is_its_row() -> None:
             k: v for k, v in result.row().items() if k != "seed"}
 
 
+FCR_KEYS = ("ci_level", "fcr_low", "fcr_high", "fcr_level")
+
+
 def test_csv_and_segment_table_take_every_number_from_result_row() -> None:
     report = _report()
     comparison = report.comparisons[0]
     lines = list(csv.DictReader(io.StringIO(render_csv(report))))
     table = segment_table(comparison, report.run_names)
-    placement = {"metric", "segment_column", "segment", "n_queries", "note"}
+    placement = {"metric", "segment_column", "segment", "n_queries", "note",
+                 *FCR_KEYS}  # the FCR interval and the levels: views.interval_levels
     assert set(CSV_COLUMNS) - placement <= set(result_row(comparison.overall))
     assert set(SEGMENT_COLUMNS) - placement - {"overall", "finding"} <= set(
         result_row(comparison.overall))

@@ -107,3 +107,20 @@ def test_documents_judged_for_other_queries_are_told_apart() -> None:
     check = documents_check(1, "shifted", facts, 0.0, 10, 2)
     assert check.status == "failed"
     assert "judged for other queries" in check.message
+
+
+def test_a_fold_names_only_the_part_of_a_prefix_that_differs() -> None:
+    """``msmdoc064080`` against ``doc064080``: the qrels carry ``msm`` more; no case folding
+    is said where none is needed, and it is where it is."""
+    fold = find_fold(["doc064080", "doc028936", "doc086016"],
+                     ["msmdoc064080", "msmdoc028936", "msmdoc070602"])
+    assert fold is not None and fold.steps == "removing the prefix `msm` from the qrels' ids"
+    assert (fold.run_id, fold.qrels_id, round(fold.share, 3)) == ("doc064080", "msmdoc064080",
+                                                                  0.667)
+    upper = find_fold(["DOC-064080", "DOC-028936"], ["064080", "028936"])
+    assert upper is not None and upper.share == 1.0
+    assert upper.steps == "removing the prefix `DOC-` from the run's ids"
+    mixed = find_fold(["Doc064080", "DOC028936"], ["x064080", "x028936"])
+    assert mixed is not None and mixed.steps == (
+        "folding case and removing the prefix `doc` from the run's ids and the prefix `x` "
+        "from the qrels' ids")

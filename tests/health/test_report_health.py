@@ -98,8 +98,13 @@ def test_leaderboard_names_each_candidates_health(data: Path) -> None:
     assert table.loc["neural_upper", "finding"] == "no verdict"
     assert table.loc["neural", "health"] == "passed"
     assert table.loc["neural", "finding"] != "no verdict"
+    assert not table.loc["neural_upper", "significant"]  # adjusted p 0.005: no mark though
     text = render_text(report)
     assert "No verdict: the documents of neural_upper do not match" in text
+    # the leaderboard's sentence names it apart, not "neural_upper is worse"
+    assert "neural_upper is worse" not in text and "verdict hangs" not in text
+    assert ("No other candidate differs reliably from bm25 on nDCG@10" in text
+            and "No verdict for neural_upper: see the health checks." in " ".join(text.split()))
     assert "<th>Health</th>" in html.render(report)
     assert report.candidate_report(1).health is not None
     assert report.candidate_report(1).health.withheld == ""

@@ -111,10 +111,13 @@ def test_bad_run_json_is_refused_naming_the_entry(text: str, said: str) -> None:
     assert said in str(raised.value)
 
 
-def test_fractional_grades_and_json_segment_maps_are_refused() -> None:
-    with pytest.raises(InputError, match=r"query 'q1', document 'd1': relevance 1\.5 is not a "
-                                         "whole number"):
-        read_qrels(b'{"q1": {"d1": 1.5}}', name="qrels.json")
+def test_fractional_grades_are_kept_or_refused_by_policy_and_segment_maps_refused() -> None:
+    qrels, summary = read_qrels(b'{"q1": {"d1": 1.5, "d2": 2}}', name="qrels.json")
+    assert qrels.relevance.tolist() == [1.5, 2.0] and qrels.fractional
+    assert any(note.startswith("1 of 2 judgements have fractional grades (1.5)")
+               for note in summary.notes)
+    with pytest.raises(InputError, match=r"relevance 1\.5 is not an integer grade"):
+        read_qrels(b'{"q1": {"d1": 1.5}}', name="qrels.json", grades="integer")
     with pytest.raises(InputError, match="not as a segment map"):
         read_segments(b'{"q1": {"intent": "nav"}}', name="segments.json")
 

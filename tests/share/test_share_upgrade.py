@@ -290,7 +290,9 @@ def test_a_format_1_link_opens_recomputed_and_says_so(store_path: Path) -> None:
     token = SQLiteReportStore(store_path).put(params, {f.role: f.data for f in files})
     at = run_clean(app(report=token))
     assert "did not store their numbers" in markdown_text(at)
-    assert not at.toggle
+    # no recompute toggle (there is nothing stored to compare with); the page's own toggles
+    # (the forest plot's marginal intervals) are there as on any page
+    assert not [t for t in at.toggle if str(t.key).startswith("shared_recompute")]
     expected = build_report(*files[:2], qrels=files[2], segments=files[3], settings=SETTINGS)
     overall = expected.comparison("nDCG@10").overall  # the first tab is drawn
     assert {m.value for m in at.metric} >= {f"{overall.mean_a:.4f}", f"{overall.mean_b:.4f}"}
@@ -327,15 +329,13 @@ def test_ppi_link_keeps_its_numbers_and_recomputes_on_request(
         store_path: Path, monkeypatch: pytest.MonkeyPatch, upgrade: Any) -> None:
     original, token = shared_page("pages/ppi.py", "share:ppi")
     upgrade()
-    ppi_compare = ppi_analysis.ppi_compare_with_notes
+    with_notes = ppi_analysis.ppi_compare_with_notes
 
     def half_weight(proxy_a: Any, proxy_b: Any, gold_a: Any, gold_b: Any, lam: float | None,
-                    *options: Any) -> Any:
-        return ppi_compare(proxy_a, proxy_b, gold_a, gold_b, 0.5 if lam is None else lam,
-                           *options)
+                    *rest: Any) -> Any:
+        return with_notes(proxy_a, proxy_b, gold_a, gold_b, 0.5 if lam is None else lam, *rest)
 
-    # "a new weight rule"
-    monkeypatch.setattr(ppi_analysis, "ppi_compare_with_notes", half_weight)
+    monkeypatch.setattr(ppi_analysis, "ppi_compare_with_notes", half_weight)  # "a new rule"
     at = run_clean(app(report=token))
     assert shown_numbers(at)["metrics"] == shown_numbers(original)["metrics"]
     recompute_toggle(at, token).set_value(True)

@@ -98,9 +98,22 @@ def test_non_finite_score_and_fractional_grade_are_refused(spark, tmp_path: Path
     qrels_path.write_text("query_id,doc_id,relevance\nq1,a,1.5\n", encoding="utf-8")
     run_path.write_text("query_id,doc_id,score\nq1,a,1\n", encoding="utf-8")
     with pytest.raises(InputError, match=r"qrels\.csv.*relevance that is missing or not an "
-                                         r"integer grade"):
+                                         r"integer grade.*fractional grade \(0\.73, 2\.5\) is "
+                                         r"refused here.*local engine"):
         rs.evaluate(rs.read_run(spark, run_path), rs.read_qrels(spark, qrels_path),
                     ["AP"]).collect()
+
+
+def test_a_dataframe_of_fractional_grades_is_refused_not_truncated(spark, tmp_path: Path
+                                                                   ) -> None:
+    run_path = tmp_path / "run.csv"
+    run_path.write_text("query_id,doc_id,score\nq1,a,1\nq1,b,2\n", encoding="utf-8")
+    qrels = spark.createDataFrame([("q1", "a", 1.0), ("q1", "b", 0.73)],
+                                  "query_id string, doc_id string, relevance double")
+    with pytest.raises(InputError, match=r"query 'q1', document 'b': relevance 0\.73 is a "
+                                         r"fractional grade, and the Spark engine reads integer "
+                                         r"grades only.*local engine"):
+        rs.evaluate(rs.read_run(spark, run_path), qrels, ["AP"]).collect()
 
 
 def test_short_trec_line_is_refused(spark, tmp_path: Path) -> None:

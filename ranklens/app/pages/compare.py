@@ -14,7 +14,6 @@ no parsing here.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
@@ -22,6 +21,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from ranklens.app import (
+    compare_macro,
     compare_seeds,
     compare_texts,
     downloads,
@@ -175,6 +175,7 @@ def choose_settings(inputs: LoadedInputs, n_systems: int | None = None
         segment = st.selectbox("Segment by", columns, index=1 if len(columns) > 1 else 0,
                                key=f"segment:{segment_file}",
                                help="One row of the forest plot per value of this column.")
+        collection = compare_macro.choose_collection(inputs.segment_columns, segment_file)
         defaults = inputs.default_run_names
         with st.expander("Run names"):
             names = tuple(
@@ -228,7 +229,7 @@ def choose_settings(inputs: LoadedInputs, n_systems: int | None = None
         segment_column=None if segment == NO_SEGMENTS else segment,
         alpha=float(alpha), n_resamples=int(resamples), n_permutations=int(resamples),
         seed=int(seed), missing=missing, order=ordered, run_names=names,
-        unjudged=unjudged, **several,
+        unjudged=unjudged, collection_column=collection, **several,
     )
 
 
@@ -388,9 +389,10 @@ def main() -> None:
         return
     files, origin, seed_runs = chosen
     files, text_files = compare_texts.split_files(files)
+    columns = (health_view.choose_id_columns() if shared is None  # a link: the ones it names
+               else compare_settings(shared).id_columns())
     try:
-        inputs = app_state.loaded_inputs(
-            files, health_view.choose_id_columns() if shared is None else None)
+        inputs = app_state.loaded_inputs(files, columns)
     except InputError as error:
         st.error(f"**This file cannot be read.** {markup.text(error)}", icon=":material/error:")
         st.caption("Replace the file in the sidebar and press **Compare** again, or switch "
@@ -401,9 +403,8 @@ def main() -> None:
     if settings is None:
         return
     if shared is None:
-        settings = dataclasses.replace(
-            compare_seeds.with_systems(settings, seed_runs, inputs),
-            drop_self_retrieval=health_view.choose_self_retrieval())
+        settings = health_view.with_health_choices(
+            compare_seeds.with_systems(settings, seed_runs, inputs), columns)
     stored = None  # a shared link's report as its author saw it: drawn as stored
     if shared is not None:
         try:
@@ -431,6 +432,7 @@ def main() -> None:
     health_view.show_health(report)
     show_warnings(report)
     show_inputs(report)
+    compare_macro.show_macro(report)  # several collections: the macro average leads
     segments = (inputs.segment_maps.get(settings.segment_column)
                 if settings.segment_column else None)
     if report.seeds is not None and not report.several:

@@ -14,7 +14,7 @@ import dataclasses
 import pandas as pd
 import streamlit as st
 
-from ranklens.app import downloads, share_widget, widgets
+from ranklens.app import downloads, ppi_judge, share_widget, widgets
 from ranklens.app import state as app_state
 from ranklens.app.cards import show_card
 from ranklens.app.entrypoint import run_through_app
@@ -42,11 +42,13 @@ def choose_inputs() -> tuple[tuple[InputFile, ...], PPISettings] | None:
     resolves its name). None until the uploads are complete."""
     with st.sidebar:
         files: tuple[InputFile, ...] | None = None
-        if widgets.uses_demo("ppi_source", "Bundled demo: BM25 against a neural re-ranker on "
-                             "400 queries; proxy labels from an “LLM judge” that over-rates "
-                             "long documents, gold labels on a random 15% of the queries."):
-            demo = app_state.demo_files()
-            files = tuple(demo[role] for role in ROLES)
+        demo = widgets.uses_demo(
+            "ppi_source", "Bundled demo: BM25 against a neural re-ranker on 400 queries; proxy "
+            "labels from an “LLM judge” that over-rates long documents, gold labels on a random "
+            "15% of the queries; the judge checked per query length.")
+        if demo:
+            bundled = app_state.demo_files()
+            files = tuple(bundled[role] for role in ROLES)
         else:
             help_text = widgets.FORMATS_HELP
             uploads = [
@@ -64,6 +66,7 @@ def choose_inputs() -> tuple[tuple[InputFile, ...], PPISettings] | None:
                               for role, upload in zip(ROLES, uploads, strict=True)
                               if upload is not None)
         st.warning(ppi_views.RANDOM_SAMPLE_WARNING, icon=":material/casino:")
+        segments, segment_column = ppi_judge.choose_segments(demo=demo)
         metric = widgets.metric("ppi_metric")
         alpha = widgets.alpha("ppi_alpha")
         order = st.radio("Order documents by", ORDERS, format_func=ORDER_LABELS.__getitem__,
@@ -74,7 +77,9 @@ def choose_inputs() -> tuple[tuple[InputFile, ...], PPISettings] | None:
         st.info("Upload run A, run B, the proxy judgements and the gold judgements in the "
                 "sidebar, or switch **Data** back to the demo.")
         return None
-    return files, PPISettings(metric=str(metric), alpha=float(alpha), order=str(order))
+    return ((*files, *(() if segments is None else (segments,))),
+            PPISettings(metric=str(metric), alpha=float(alpha), order=str(order),
+                        segment_column=segment_column))
 
 
 def show_headline(analysis: PPIAnalysis) -> None:
@@ -191,7 +196,9 @@ def main() -> None:
         by_role = {f.role: f for f in files}
         analysis = stored if stored is not None else app_state.ppi_analysis(
             by_role["run_a"], by_role["run_b"], by_role["qrels_proxy"], by_role["qrels_gold"],
-            chosen_settings.metric, chosen_settings.alpha, chosen_settings.order)
+            chosen_settings.metric, chosen_settings.alpha, chosen_settings.order,
+            by_role.get("segments") if chosen_settings.segment_column else None,
+            chosen_settings.segment_column)
     except (InputError, InsufficientSampleError, ValueError) as error:
         st.error(f"**Cannot correct these labels.** {literal(error)}", icon=":material/error:")
         return
@@ -208,6 +215,7 @@ def main() -> None:
     show_warnings(analysis)
     show_intervals(analysis)
     show_bias(analysis)
+    ppi_judge.show_judge(analysis)
     budget, curve = show_budget(analysis) or (None, None)
     export = html_ppi.PPIExport(analysis, settings, tuple(files), budget, curve)
     if shared is None:
