@@ -41,7 +41,9 @@ def typed(at: AppTest, sd: float, n_queries: int) -> AppTest:
 
 
 def table(at: AppTest):  # type: ignore[no-untyped-def]
-    assert len(at.dataframe) == 1
+    """The MDE table: the page's first; the seeds section's grid (tests/app/test_mde_seeds_page)
+    is the second and last."""
+    assert len(at.dataframe) == 2
     return at.dataframe[0].value
 
 
