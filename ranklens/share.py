@@ -219,14 +219,24 @@ def compare_report(shared: Shared) -> Report:
     """The Compare page's report, recomputed from the shared inputs and settings by this
     version of ranklens (not the stored numbers: `stored_report` gives those).
 
-    Reads and scores the inputs (seconds for large runs); the app caches this by digest.
+    Reads and scores the inputs (seconds for large runs); the app caches this by digest. With
+    the drill-down the page adds (`ranklens.compare.drilldown`: the tie sentence and, when the
+    link kept a queries or documents file, the texts and moves), so it equals what the page
+    shows when it recomputes.
     """
+    from ranklens.compare.drilldown import with_drilldown
+    from ranklens.compare.texts import DOCUMENTS_ROLE, QUERIES_ROLE, read_texts, run_queries
+
     files = {f.role: f for f in shared.files}
     runs = [files[run_role(i)] for i in range(MAX_RUNS) if run_role(i) in files]
     settings = compare_settings(shared)
     inputs = load_inputs(*runs, qrels=files.get("qrels"), segments=files.get("segments"),
                          proxy_qrels=files.get("qrels_proxy"), columns=settings.id_columns())
-    return inputs.report(settings)
+    report = inputs.report(settings)
+    queries, documents = files.get(QUERIES_ROLE), files.get(DOCUMENTS_ROLE)
+    texts = (None if queries is None and documents is None else
+             read_texts(queries, documents, query_ids=run_queries(inputs.runs)))
+    return with_drilldown(report, inputs, settings, texts)
 
 
 class StoredResultError(SharedFormatError):

@@ -6,10 +6,11 @@ per-query values), ``analysis`` (inputs to report), ``input_coverage`` (the cove
 the inputs), ``segments`` and ``family`` (the comparisons),
 ``coverage`` (judged@k and the guardrail), ``report`` (the Report and its serialised form),
 ``rankings`` (two rankings side by side), ``words`` and ``coverage_words`` (sentences),
-``views`` (tables and cards), ``charts``, ``text`` (CLI formats), ``html`` (the export).
+``views`` (tables and cards), ``charts``, ``text`` (text and Markdown), ``csv_report`` (CSV),
+``html`` (the export).
 What differs between a stored and a recomputed report is ``ranklens.changes``.
 """
 
-__all__ = ["analysis", "charts", "coverage", "coverage_words", "family", "html",
+__all__ = ["analysis", "charts", "coverage", "coverage_words", "csv_report", "family", "html",
            "input_coverage", "inputs", "rankings", "report", "scoring", "segments", "text",
            "views", "words"]

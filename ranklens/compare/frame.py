@@ -27,7 +27,7 @@ def report_frame(report: Report) -> pd.DataFrame:
     """The report's rows (see the module docstring); empty cells are NaN (numbers) or ""."""
     import pandas as pd
 
-    from ranklens.compare.text import render_csv
+    from ranklens.compare.csv_report import render_csv
 
     frame = pd.read_csv(io.StringIO(render_csv(report)), dtype=str, keep_default_na=False)
     if not report.several:

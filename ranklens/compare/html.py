@@ -31,7 +31,7 @@ from ranklens.compare import charts, columns, coverage_words, query_lines, seed_
 from ranklens.compare.fcr import disagreement_sentence, fcr_caption, fcr_level_text
 from ranklens.compare.macro_views import macro_html
 from ranklens.compare.report import Report
-from ranklens.compare.text import family_lines, macro_parts
+from ranklens.compare.text import family_lines, macro_parts, tie_note
 from ranklens.compare.words import caveat, conclusion, headline, interval_note, segments_summary
 from ranklens.health import html as health_html
 from ranklens.health import words as health_words
@@ -178,6 +178,12 @@ def _candidate_sections(report: Report, candidate: int) -> str:
     ))
 
 
+def _tie_paragraph(report: Report, metric: str) -> str:
+    """The tie sentence beside the verdict (`ranklens.compare.text.tie_note`), or nothing."""
+    note = tie_note(report, metric)
+    return f'<div class="warnings ties" role="note"><p>{_text(note)}</p></div>' if note else ""
+
+
 def _metric_section(report: Report, metric: str, level: int = 2, candidate: int = 1) -> str:
     comparison = report.comparison(metric)
     run_names = report.pair_names
@@ -202,8 +208,7 @@ def _metric_section(report: Report, metric: str, level: int = 2, candidate: int 
         f"<p>{_text(rest)}</p>" if rest else "",
         "</div>",
         _coverage_paragraph(report, metric),
-        (f'<div class="warnings ties" role="note"><p>{_text(report.tie_notes[metric])}</p>'
-         "</div>" if metric in report.tie_notes else ""),
+        _tie_paragraph(report, metric),
         seed_html.section(report, metric, level + 1),
         where,
         f"<p>{_text(summary)}</p>" if summary else "",

@@ -14,19 +14,17 @@ HTML is ``ranklens.compare.html``; the MDE and PPI texts are ``ranklens.plan.tex
 
 from __future__ import annotations
 
-import csv
-import io
 import textwrap
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from ranklens.compare import columns, coverage_words, query_lines, seed_views
 from ranklens.compare.columns import MARK, Column
+from ranklens.compare.csv_report import render_csv
 from ranklens.compare.fcr import disagreement_sentence, fcr_caption, level_text
 from ranklens.compare.macro import MacroSection, candidate_sections
-from ranklens.compare.macro_views import macro_csv_rows, macro_markdown_lines, macro_text_lines
+from ranklens.compare.macro_views import macro_markdown_lines, macro_text_lines
 from ranklens.compare.report import Report, result_row
-from ranklens.compare.segments import MetricComparison, SegmentRow
+from ranklens.compare.segments import MetricComparison
 from ranklens.compare.views import interval_levels, leaderboard_table, pairs_table
 from ranklens.compare.words import (
     caveat,
@@ -44,17 +42,6 @@ from ranklens.health import words as health_words
 from ranklens.stats import interval_label
 
 FORMATS = ("text", "json", "csv", "markdown")
-
-CSV_COLUMNS = (  # where the row has a segment, and then columns of `result_row`
-    "metric", "segment_column", "segment", "n_queries", "mean_a", "mean_b", "delta",
-    "ci_low", "ci_high", "p_value", "q_value", "significant", "t_p_value", "t_ci_low",
-    "t_ci_high", "wins", "ties", "losses", "effect_size", "alpha", "interval", "note",
-    "ci_level", "fcr_low", "fcr_high", "fcr_level",
-)
-"""``ci_low``/``ci_high`` are the marginal interval at ``ci_level``, ``fcr_low``/``fcr_high``
-the segment's FCR-adjusted one at ``fcr_level`` (empty where there is none)."""
-
-
 def render(report: Report, fmt: str) -> str:
     """The report in ``fmt`` (one of ``FORMATS``), ending with a newline."""
     renderers: dict[str, Callable[[Report], str]] = {
@@ -160,6 +147,15 @@ def _verdict(comparison: MetricComparison, run_names: tuple[str, str],
         sentences.append(infinite)
     sentences.append(caveat(comparison.metric))
     return sentences
+
+
+def tie_note(report: Report, metric: str) -> str | None:
+    """The sentence saying the verdict on ``metric`` reads otherwise under the other tie rule
+    (`ranklens.compare.tie_reading`), for every face beside the verdict; None without one, and
+    under "No verdict" (the health checks withhold every reading)."""
+    if metric not in report.tie_notes or health_words.withholds(report.health):
+        return None
+    return report.tie_notes[metric]
 
 
 def _banner(report: Report, comparison: MetricComparison) -> str | None:
@@ -269,9 +265,9 @@ def _metric_sections(report: Report, width: int, n_candidates: int = 1) -> list[
         for sentence in _verdict(comparison, report.pair_names, report):
             out.extend(textwrap.wrap(sentence, width) or [""])
             out.append("")
-        if comparison.metric in report.tie_notes:  # issue 30: the verdict hangs on ties
-            out.extend(textwrap.wrap(f"! {report.tie_notes[comparison.metric]}", width,
-                                     subsequent_indent="  "))
+        tie = tie_note(report, comparison.metric)
+        if tie:
+            out.extend(textwrap.wrap(f"! {tie}", width, subsequent_indent="  "))
             out.append("")
         out.extend(seed_views.text_lines(report, comparison.metric, width))
         coverage = _coverage_sentences(report, comparison)
@@ -411,6 +407,9 @@ def _markdown_sections(report: Report, level: str, n_candidates: int = 1) -> lis
             out += [note, ""]
         for sentence in _verdict(comparison, report.pair_names, report):
             out += [sentence, ""]
+        tie = tie_note(report, comparison.metric)
+        if tie:
+            out += [f"> {tie}", ""]
         out += seed_views.markdown_lines(report, comparison.metric, f"{level}#")
         for sentence in _coverage_sentences(report, comparison):
             out += [sentence, ""]
@@ -428,52 +427,6 @@ def _markdown_sections(report: Report, level: str, n_candidates: int = 1) -> lis
     return out
 
 
-COVERAGE_CSV_COLUMNS = ("judged_depth", "judged_a", "judged_b")
-"""Judgement coverage of a row, before the health cell in every CSV: the cutoff k and the mean
-judged@k of each run over the row's queries (`ranklens.compare.coverage.CoverageRow`); empty
-where the report has no coverage for the metric (no judgements, a metric without a cutoff, a
-pair of candidates)."""
-
-HEALTH_CSV_COLUMN = "health"
-"""The report's health checks that did not pass, last in every CSV row
-(`ranklens.health.words.csv_cell`: ``failed: documents (neural); ...``, or ``passed``); empty
-for a report without health checks. Their numbers and messages are in the JSON."""
-
-CSV_HEADER = (*CSV_COLUMNS, *COVERAGE_CSV_COLUMNS, HEALTH_CSV_COLUMN)
-"""CSV columns of a two-run report."""
-
-
-def _csv_values(comparison: MetricComparison, row: SegmentRow) -> list[object]:
-    """The `CSV_COLUMNS` of one row, from `result_row`; empty cells where there is none."""
-    values: dict[str, object] = {} if row.result is None else result_row(row.result)
-    values.update(metric=comparison.metric, segment_column=comparison.segment_column or "",
-                  segment=row.segment, n_queries=row.n_queries, note=row.note,
-                  **{k: "" if v is None else v for k, v in interval_levels(row).items()})
-    if values.get("q_value") is None:
-        values["q_value"] = ""
-    return [values.get(column, "") for column in CSV_COLUMNS]
-
-
-_NO_COVERAGE: tuple[object, ...] = ("",) * len(COVERAGE_CSV_COLUMNS)
-
-
-def _coverage_cells(report: Report,
-                    comparison: MetricComparison) -> dict[str, tuple[object, ...]]:
-    """Segment (the overall row's name included) -> its `COVERAGE_CSV_COLUMNS` cells; empty
-    when the report has no coverage for this comparison's candidate and metric."""
-    coverage = report.coverage_of(comparison.candidate)
-    measured = None if coverage is None else coverage.metric(comparison.metric)
-    if measured is None:
-        return {}
-    return {row.segment: (measured.depth, row.judged_a, row.judged_b) for row in measured.rows}
-
-
-MULTI_CSV_COLUMNS = ("baseline", "candidate", *CSV_COLUMNS, "adjusted_p",
-                     *COVERAGE_CSV_COLUMNS, HEALTH_CSV_COLUMN)
-"""CSV columns of a report of several candidates: whose comparison a row is, the
-family-adjusted p on each overall row, and the row's judgement coverage."""
-
-
 def macro_parts(report: Report) -> list[tuple[tuple[str, str], tuple[MacroSection, ...]]]:
     """Each candidate's run names and macro sections (one pair for two runs; none without
     collections)."""
@@ -482,77 +435,3 @@ def macro_parts(report: Report) -> list[tuple[tuple[str, str], tuple[MacroSectio
     names = report.run_names
     return [((names[0], names[j]), candidate_sections(report.macro, j))
             for j in report.candidates]
-
-
-def _with_macro_csv(report: Report, text: str) -> str:
-    """The CSV, and after a blank line the collections' table (`macro_csv_rows`)."""
-    rows = macro_csv_rows(report.macro)
-    if not rows:
-        return text
-    buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\n").writerows(rows)
-    return text + "\n" + buffer.getvalue()
-
-
-def render_csv(report: Report) -> str:
-    """One row per metric and segment (overall first), full-precision numbers, a header;
-    the last columns are the row's judgement coverage (`COVERAGE_CSV_COLUMNS`).
-
-    Several candidates: the same rows for each candidate, named in ``baseline`` and
-    ``candidate``, with the family-adjusted p on the overall rows; with every pair in the
-    family, the pairs of candidates follow as overall rows of their own.
-    """
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    if report.seeds is not None:
-        _seeds_csv(report, writer)
-        return _with_macro_csv(report, buffer.getvalue())
-    if not report.several:
-        health = health_words.csv_cell(report.health)
-        writer.writerow(CSV_HEADER)
-        for comparison in report.comparisons:
-            cells = _coverage_cells(report, comparison)
-            for row in comparison.rows:
-                writer.writerow([*_csv_values(comparison, row),
-                                 *cells.get(row.segment, _NO_COVERAGE), health])
-        return _with_macro_csv(report, buffer.getvalue())
-    names = report.run_names
-    writer.writerow(MULTI_CSV_COLUMNS)
-    for comparison in report.comparisons:
-        family = report.family(comparison.metric)
-        adjusted = "" if family is None else family.pair(0, comparison.candidate).adjusted_p
-        cells = _coverage_cells(report, comparison)
-        health = health_words.csv_cell(report.candidate_report(comparison.candidate).health)
-        for index, row in enumerate(comparison.rows):
-            writer.writerow([names[0], names[comparison.candidate],
-                             *_csv_values(comparison, row), adjusted if index == 0 else "",
-                             *cells.get(row.segment, _NO_COVERAGE), health])
-    for family in report.families:
-        for pair in family.pairs:
-            if pair.a == 0:
-                continue
-            alone = MetricComparison(family.metric, pair.result)
-            writer.writerow([names[pair.a], names[pair.b],
-                             *_csv_values(alone, alone.rows[0]), pair.adjusted_p,
-                             *_NO_COVERAGE, ""])
-    return _with_macro_csv(report, buffer.getvalue())
-
-
-def _seeds_csv(report: Report, writer: Any) -> None:
-    """The CSV of a report whose systems were given as several runs: the rows of
-    `render_csv` (these trained runs) with `seed_views.CSV_COLUMNS` after them (the new-run
-    answer and the variance components on each overall row), then one overall row per run of
-    each candidate against the baseline's mean (``answer`` names the run)."""
-    names = report.run_names
-    extra = len(seed_views.CSV_COLUMNS)
-    writer.writerow(("baseline", "candidate", *CSV_COLUMNS, *seed_views.CSV_COLUMNS))
-    for comparison in report.comparisons:
-        j = comparison.candidate
-        for index, row in enumerate(comparison.rows):
-            seeds = (seed_views.csv_cells(report, comparison.metric, j) if index == 0
-                     else [""] * extra)
-            writer.writerow([names[0], names[j], *_csv_values(comparison, row), *seeds])
-        for run, result in seed_views.per_seed_results(report, comparison.metric, j):
-            alone = MetricComparison(comparison.metric, result)  # type: ignore[arg-type]
-            writer.writerow([names[0], names[j], *_csv_values(alone, alone.rows[0]),
-                             f"seed run: {run}", *[""] * (extra - 1)])

@@ -11,8 +11,8 @@ import pytest
 
 from ranklens.compare import html as html_report
 from ranklens.compare.analysis import CompareSettings, build_report
+from ranklens.compare.csv_report import MULTI_CSV_COLUMNS
 from ranklens.compare.report import Report
-from ranklens.compare.text import MULTI_CSV_COLUMNS
 from ranklens.formats import format_delta, format_p
 from tests.support.cli_helpers import Runner
 

@@ -4,6 +4,7 @@ report (bounded) and the documents a share link keeps (bounded)."""
 from __future__ import annotations
 
 import gzip
+import html
 import json
 
 import numpy as np
@@ -59,6 +60,13 @@ def test_tie_note_when_the_two_tie_rules_read_the_comparison_differently() -> No
     enriched = with_drilldown(report, inputs, settings)
     assert enriched.tie_notes == notes
     assert Report.from_json(enriched.to_json()) == enriched
+    from ranklens.compare.html import render as render_html
+    from ranklens.compare.text import render_markdown, render_text
+    sentence = notes["nDCG@10"]
+    assert " ".join(sentence.split()) in " ".join(render_text(enriched).split())
+    assert f"> {sentence}" in render_markdown(enriched)
+    page = render_html(enriched)  # the sentence, escaped, in the box beside the verdict
+    assert f'<div class="warnings ties" role="note"><p>{html.escape(sentence)}</p>' in page
 
 
 def test_no_tie_note_when_both_rules_agree() -> None:

@@ -130,3 +130,16 @@ def test_html_shows_no_finding_and_says_why(unmatched: Report) -> None:
     # four table rows, two treatments and the forest plot's legend
     assert after.count(f">{NO_VERDICT}<") == 4 + 2 + 1
     assert "Verdict could change" in after and ">yes<" not in after and ">no<" not in after
+
+
+def test_no_tie_sentence_under_no_verdict(unmatched: Report) -> None:
+    """The sentence that the verdict reads otherwise under the other tie rule is a reading
+    too: under "No verdict" no face shows it."""
+    import dataclasses
+
+    from ranklens.compare.html import render as render_html
+
+    tied = dataclasses.replace(unmatched, tie_notes={"nDCG@10": "TIES WOULD READ OTHERWISE"})
+    for face in (render_text(tied), render_markdown(tied)):
+        assert "TIES WOULD READ OTHERWISE" not in face
+    assert 'class="warnings ties"' not in render_html(tied)  # (the embedded JSON keeps it)

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from ranklens.compare.analysis import build_report
+from ranklens.compare.csv_report import render_csv
 from ranklens.compare.report import Report
-from ranklens.compare.text import render_csv, render_markdown, render_text
+from ranklens.compare.text import render_markdown, render_text
 from ranklens.errors import RanklensError
 from ranklens.health import HealthCheckFailed
 from tests.health.conftest import FAST

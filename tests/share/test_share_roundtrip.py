@@ -313,3 +313,24 @@ def test_a_link_to_several_candidates_rebuilds_their_report(store: SQLiteReportS
     assert rebuilt.to_json() == original.to_json()
     assert rebuilt.run_names == ("BM25", "Neural", "Light")
     assert rebuilt.family(rebuilt.metrics[0]).family == "all-pairs"
+
+
+def test_a_link_with_texts_recomputes_to_the_report_its_author_saw(
+        store: SQLiteReportStore) -> None:
+    """The queries file a link keeps comes back into the recomputed report (query texts, the
+    moves of the queries B lost and won most), as the page adds them: nothing differs."""
+    from ranklens import demo
+    from ranklens.compare.analysis import load_inputs
+    from ranklens.compare.drilldown import with_drilldown
+    from ranklens.compare.texts import QUERIES_ROLE, read_texts, run_queries
+
+    run_a, run_b, qrels, segments = compare_files()
+    queries = InputFile.from_path(QUERIES_ROLE, demo.text_paths()["queries"])
+    inputs = load_inputs(run_a, run_b, qrels=qrels, segments=segments)
+    report = inputs.report(SETTINGS)
+    texts = read_texts(queries, None, query_ids=run_queries(inputs.runs))
+    original = with_drilldown(report, inputs, SETTINGS, texts)
+    assert len(original.query_texts) == 400 and original.query_moves
+    token = share(store, "compare", SETTINGS, (run_a, run_b, qrels, segments, queries),
+                  result=original)
+    assert compare_report(reopen(store, token)).to_json() == original.to_json()

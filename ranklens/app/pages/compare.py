@@ -48,6 +48,7 @@ from ranklens.compare.analysis import CompareSettings, LoadedInputs
 from ranklens.compare.coverage import TREATMENT_NAMES, Treatment
 from ranklens.compare.family import Q_FAMILIES, run_key
 from ranklens.compare.report import Report
+from ranklens.compare.text import tie_note
 from ranklens.compare.texts import Texts
 from ranklens.compare.tie_reading import with_ties
 from ranklens.compare.words import (
@@ -333,8 +334,9 @@ def show_verdict(report: Report, metric: str) -> None:
                     else coverage_words.coverage_note(coverage, result, report.pair_names))
             st.caption(markup.text(coverage_words.coverage_line(coverage, report.pair_names)
                                    + (f" {note}" if note else "")))
-        if metric in report.tie_notes:  # issue 30: trec_eval's tie rule and tie-averaging differ
-            st.warning(markup.text(report.tie_notes[metric]), icon=":material/balance:")
+        tie = tie_note(report, metric)  # trec_eval's tie rule and tie-averaging read otherwise
+        if tie:
+            st.warning(markup.text(tie), icon=":material/balance:")
         st.caption(caveat(metric))
 
 
