@@ -19,7 +19,6 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from ranklens import demo
 from ranklens.app import markup
 from ranklens.app import state as app_state
 from ranklens.compare import seed_charts, seed_views
@@ -82,8 +81,8 @@ def demo_files() -> dict[str, InputFile]:
     """The demo with the neural re-ranker's three seeds: BM25 (run_a), the seeds (run_b,
     run_c, run_d), the qrels, the segment map and the proxy labels."""
     files = app_state.demo_compare_files(candidates=("run_b",))
-    seeds = [InputFile.from_path(run_role(k + 1), path)
-             for k, path in enumerate(demo.seed_paths())]
+    seeds = [app_state.relabelled(file, run_role(k + 1))
+             for k, file in enumerate(app_state.demo_seed_files())]
     return {"run_a": files["run_a"], **{f.role: f for f in seeds},
             **{role: f for role, f in files.items() if not role.startswith("run_")}}
 

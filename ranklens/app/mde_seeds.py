@@ -12,7 +12,6 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from ranklens import demo
 from ranklens.app import state as app_state
 from ranklens.formats import format_value, literal
 from ranklens.io import InputError, InputFile
@@ -26,10 +25,10 @@ DEMO_SOURCE, OWN_SOURCE = "Demo: neural re-ranker (3 seeds) against BM25", "My r
 def _components(source: str, metric: str) -> tuple[VarianceComponents, int] | None:
     """The pilot's components and its number of queries (None until the files are there)."""
     if source == DEMO_SOURCE:
-        paths = demo.paths()
-        runs_a = [InputFile.from_path("run", paths["run_a"])]
-        runs_b = [InputFile.from_path("run", p) for p in demo.seed_paths()]
-        qrels: InputFile | None = InputFile.from_path("qrels", paths["qrels"])
+        files = app_state.demo_files()  # read and hashed once per server process
+        runs_a = [app_state.relabelled(files["run_a"], "run")]
+        runs_b = list(app_state.demo_seed_files())
+        qrels: InputFile | None = app_state.relabelled(files["qrels"], "qrels")
     else:
         left, middle, right = st.columns(3)
         a = left.file_uploader("System A runs", accept_multiple_files=True, key="seeds_a",

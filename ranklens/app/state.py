@@ -106,6 +106,28 @@ def _demo_files() -> dict[str, InputFile]:
     return files
 
 
+def demo_seed_files() -> tuple[InputFile, ...]:
+    """The demo neural re-ranker's three training seeds (role "run"), read and hashed once per
+    server process, as `demo_files`."""
+    return _demo_seed_files()
+
+
+@st.cache_resource(show_spinner=False)
+def _demo_seed_files() -> tuple[InputFile, ...]:
+    from ranklens import demo
+
+    files = tuple(InputFile.from_path("run", path) for path in demo.seed_paths())
+    for file in files:
+        _ = file.sha256  # computed here, once, for every session
+    return files
+
+
+def relabelled(file: InputFile, role: str) -> InputFile:
+    """``file`` under ``role``, its digest kept (not hashed again)."""
+    return file if file.role == role else InputFile.with_digest(role, file.name, file.data,
+                                                                  file.sha256)
+
+
 def demo_compare_files(candidates: tuple[str, ...] = DEMO_CANDIDATES) -> dict[str, InputFile]:
     """The Compare page's demo inputs by its roles: BM25 as run A (the baseline), the demo
     runs ``candidates`` as runs B, C, ... (by default the neural re-ranker and the dense
