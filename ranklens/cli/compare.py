@@ -201,7 +201,9 @@ def _systems(args: argparse.Namespace) -> tuple[tuple[int, ...] | None, tuple[st
     except ValueError as error:
         raise UsageError(f"{PROG} compare: {error}") from None
     named = any(name is not None for name, _ in systems)
-    if args.qrels is None:  # per-query tables: a seed column gives one run per seed
+    # per-query tables: a seed column gives one run per seed (the Spark engine reads no such
+    # tables here: it says what it needs first)
+    if args.qrels is None and getattr(args, "engine", "local") != "spark":
         files = [(name, [part for i, path in enumerate(paths) for part in
                          seed_inputs.split_seed_table(InputFile.from_path("run", path))])
                  for name, paths in systems]
