@@ -24,6 +24,7 @@ from tests.support.streamlit_page import (
     chart_titles,
     choose_option,
     open_app,
+    remove_file,
     set_multiselect,
     upload_file,
 )
@@ -75,6 +76,8 @@ def test_malformed_file_is_named_with_its_line(page: Page, app_url: str,
     expect(page.get_by_test_id("stException")).to_have_count(0)
     assert "Traceback" not in page.inner_text("body")
 
+    # run B's slot takes several files (training seeds): the broken one is removed, not replaced
+    remove_file(page, UPLOADERS["run_b"], bad.name)
     upload_file(page, UPLOADERS["run_b"], small_inputs["run_b"])
     press_compare(page)
     expected = cli_compare(small_inputs["run_a"], small_inputs["run_b"],

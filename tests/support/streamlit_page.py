@@ -175,6 +175,17 @@ def upload_file(page: Page, label: str, path: Path) -> None:
     expect(chip.get_by_role("progressbar")).to_have_count(0)
 
 
+def remove_file(page: Page, label: str, name: str) -> None:
+    """Remove the file ``name`` from the uploader labelled ``label`` (its chip's × button), as
+    a user replacing a file in a slot that takes several does."""
+    uploader = widget(page, "stFileUploader", label)
+    chip = uploader.get_by_test_id("stFileChip").filter(
+        has=page.get_by_test_id("stFileChipName").get_by_text(name, exact=True))
+    expect(chip).to_have_count(1)
+    chip.get_by_test_id("stFileChipDeleteBtn").click()
+    expect(chip).to_have_count(0)
+
+
 def submit_form(page: Page, button: str) -> None:
     """Click the form's submit button ``button`` once it is enabled; wait for the rerun."""
     submit = page.get_by_test_id("stFormSubmitButton").get_by_role("button", name=button)
