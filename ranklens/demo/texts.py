@@ -3,7 +3,8 @@
 ``queries.tsv`` (``id<TAB>text``, MS MARCO style) gives each query as many words as its
 ``length`` segment says (head: 1, torso: 2-3, tail: 4+), in the style of its intent.
 ``documents.jsonl.gz`` (BEIR ``corpus.jsonl``: ``_id``, ``title``, ``text``) holds the
-documents of the top 10 of the three demo runs (not the whole pool: the file stays small);
+documents of the top 10 of the three demo runs in trec_eval's order (not the whole pool: the
+file stays small);
 the better a document's grade for the query that first ranks it, the more of the query's
 words its title and text repeat. All of it comes from its own random stream, after every
 other demo file, so none of those bytes change. The text is generated, not real.
@@ -97,9 +98,14 @@ def write_texts(outdir: Path, qids: list[str], intents: list[str], n_terms: np.n
         grades[query, doc] = int(grade)
     first_query: dict[str, str] = {}
     for run in ("bm25_baseline.trec", "neural_reranker.trec", "dense_retriever.trec"):
+        ranked: dict[str, list[tuple[float, str]]] = {}
         for line in (outdir / run).read_text().splitlines():
-            query, _, doc, rank, *_ = line.split()
-            if int(rank) <= TEXT_DEPTH:
+            query, _, doc, _, score, _ = line.split()
+            ranked.setdefault(query, []).append((float(score), doc))
+        for query, docs in ranked.items():
+            # the top 10 the pages show: trec_eval's order (score, then doc id, descending),
+            # not the rank column, which orders tied scores otherwise
+            for _, doc in sorted(docs, reverse=True)[:TEXT_DEPTH]:
                 first_query.setdefault(doc, query)
     records = []
     for doc in sorted(first_query):
