@@ -78,6 +78,9 @@ class _IdTable:
     doc_codes: np.ndarray
     docs: pa.Array
     name: str = field(default="", kw_only=True)
+    # values derived from the columns once (``ranklens.data.id_keys.row_keys``); the columns
+    # are not to be changed in place
+    _memo: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.query_codes)

@@ -15,7 +15,7 @@ import pyarrow.compute as pc
 
 from ranklens.data import duplicate_rows as pair_repeats
 from ranklens.data.grades import GradePolicy, fractional_rule
-from ranklens.data.id_keys import repeated_candidates, string_keys
+from ranklens.data.id_keys import pair_keys, repeated_candidates
 from ranklens.io.errors import InputError
 from ranklens.io.locate import Locator
 
@@ -315,9 +315,10 @@ def read_grades(name: str, values: pa.ChunkedArray | pa.Array | np.ndarray,
 
 
 def check_unique_pairs(name: str, queries: Ids, docs: Ids, locate: Locator,
-                       what: str = "run") -> None:
-    """Each (query, document) pair at most once; names the first repeated pair and its lines."""
-    repeated = duplicate_rows(queries.codes, docs)
+                       what: str = "run", keys: np.ndarray | None = None) -> None:
+    """Each (query, document) pair at most once; names the first repeated pair and its lines.
+    ``keys``: the rows' ``pair_keys``, when the caller has them."""
+    repeated = duplicate_rows(queries.codes, docs, keys)
     if not len(repeated):
         return
     first = int(repeated[0])
@@ -337,31 +338,27 @@ def check_unique_pairs(name: str, queries: Ids, docs: Ids, locate: Locator,
              "one to keep")
 
 
-def duplicate_rows(query_codes: np.ndarray, docs: Ids) -> np.ndarray:
+def duplicate_rows(query_codes: np.ndarray, docs: Ids,
+                   keys: np.ndarray | None = None) -> np.ndarray:
     """Rows whose (query, document) pair occurred on an earlier row, in row order.
 
     Ids that are not unique are compared by string, only for the rows whose 64-bit key
-    (``ranklens.data.id_keys``) another row shares: one sort, no hash table of strings.
+    (``ranklens.data.id_keys.pair_keys``, or ``keys`` when given) another row shares: one
+    sort, no hash table of strings.
     """
     n = len(query_codes)
     if docs.unique:
         if len(docs.values) >= n:  # every dictionary entry is used, so each exactly once
             return np.empty(0, dtype=np.int64)
         return pair_repeats(query_codes, docs.codes, len(docs.values))
-    one_per_row = len(docs.values) == n and _is_identity(docs.codes)
-    rows = repeated_candidates(string_keys(docs.values, salt=query_codes,
-                                           codes=None if one_per_row else docs.codes))
+    if keys is None:
+        keys = pair_keys(query_codes, docs.values, docs.codes)
+    rows = repeated_candidates(keys)
     if not len(rows):
         return rows
     encoded = pc.dictionary_encode(docs.values.take(arrow_indices(docs.codes[rows])))
     return rows[pair_repeats(query_codes[rows], view(encoded.indices, np.int32),
                              len(encoded.dictionary))]
-
-
-def _is_identity(codes: np.ndarray) -> bool:
-    """Whether ``codes`` is ``0, 1, ..., n-1`` (ids stored one per row)."""
-    return not len(codes) or (int(codes[0]) == 0 and int(codes[-1]) == len(codes) - 1 and
-                              bool(np.all(codes[1:] > codes[:-1])))
 
 
 def _first_true(mask: pa.ChunkedArray | pa.Array) -> int:

@@ -12,6 +12,7 @@ import pyarrow as pa
 
 from ranklens.data import Qrels, Run
 from ranklens.data.grades import GRADE_POLICIES, GradePolicy
+from ranklens.data.id_keys import pair_keys, remember_row_keys
 from ranklens.io.build import (
     check_finite,
     check_ids,
@@ -94,12 +95,18 @@ def read_run(
             scores = to_numpy(parsed.numbers["score"], np.float64)
             check_finite(loaded.name, scores, parsed.locate)
             ranks = _ranks(parsed)
-        check_unique_pairs(loaded.name, parsed.queries, parsed.docs, parsed.locate, "run")
+        # ids stored per row or per block are checked by their 64-bit keys (then kept for the
+        # metrics, which match the run's documents to the qrels by the same keys)
+        keys = None if parsed.docs.unique else pair_keys(parsed.queries.codes,
+                                                         parsed.docs.values, parsed.docs.codes)
+        check_unique_pairs(loaded.name, parsed.queries, parsed.docs, parsed.locate, "run", keys)
         parsed.notes += bom_note(loaded, detected.format)
         run = Run(parsed.queries.codes, parsed.queries.values, parsed.docs.codes,
                   parsed.docs.values, scores=scores,
                   ranks=ranks if keep_ranks or kind == "msmarco" else None,
                   name=run_name(loaded))
+        if keys is not None:
+            remember_row_keys(run, keys)
         summary = ReadSummary(
             loaded.name, detected.format, len(scores), len(parsed.queries.values),
             len(parsed.docs.values) if parsed.docs.unique else None,

@@ -26,7 +26,7 @@ import numpy as np
 import pyarrow.compute as pc
 
 from ranklens.data import Qrels, Run, duplicate_rows
-from ranklens.data.id_keys import matching_candidates, string_keys
+from ranklens.data.id_keys import matching_candidates, pair_keys, row_keys
 from ranklens.metrics.arrow import codes_in, take, view_bool
 
 NOT_JUDGED = np.iinfo(np.int64).min  # label of a row whose document has no judgement
@@ -121,10 +121,8 @@ class Judgements:
         # int64, or float64 for fractional grades (``ranklens.data.grades``): labels follow
         self.grades = qrels.relevance[keep].astype(
             np.float64 if qrels.fractional else np.int64)
-        keys = self.query * max(len(qrels.docs), 1) + self.doc_codes
-        by_key = np.argsort(keys, kind="stable")
-        self._keys = keys[by_key]
-        self._key_grades = self.grades[by_key]
+        self._join = join
+        self._by_code: tuple[np.ndarray, np.ndarray] | None = None
         self._num_relevant: dict[int, np.ndarray] = {}
         self._keys_of_pairs: np.ndarray | None = None
 
@@ -152,11 +150,16 @@ class Judgements:
         """Grade of each (evaluated query index, qrels doc code) pair; ``NOT_JUDGED`` if none."""
         labels = np.full(len(query), NOT_JUDGED, dtype=self.grades.dtype)
         known = np.flatnonzero(qrels_doc_codes >= 0)
-        if len(known) and len(self._keys):
+        if self._by_code is None:  # (query, doc code) of each judged row, sorted
+            keys = self.query * max(len(self.qrels.docs), 1) + self.doc_codes
+            by_key = np.argsort(keys, kind="stable")
+            self._by_code = keys[by_key], self.grades[by_key]
+        sorted_keys, sorted_grades = self._by_code
+        if len(known) and len(sorted_keys):
             keys = query[known] * max(len(self.qrels.docs), 1) + qrels_doc_codes[known]
-            at = np.minimum(np.searchsorted(self._keys, keys), len(self._keys) - 1)
-            hit = self._keys[at] == keys
-            labels[known[hit]] = self._key_grades[at[hit]]
+            at = np.minimum(np.searchsorted(sorted_keys, keys), len(sorted_keys) - 1)
+            hit = sorted_keys[at] == keys
+            labels[known[hit]] = sorted_grades[at[hit]]
         return labels
 
     def labels_of_rows(self, run: Run, rows: np.ndarray, query: np.ndarray, *,
@@ -165,27 +168,25 @@ class Judgements:
         document the qrels do not judge, ``negative`` (when given) for a negative grade.
 
         Documents are matched by id: the (query, document) pairs of the rows and of the qrels
-        are paired by their 64-bit keys (``ranklens.data.id_keys``, one sort) and each pair is
-        confirmed on the strings; by a hash of the qrels' ids if two qrels keys collide.
+        are paired by their 64-bit keys (``ranklens.data.id_keys``, one sort; the run's are
+        kept from its reading) and each pair is confirmed on the strings; by a hash of the
+        qrels' ids if two qrels keys collide.
         """
         doc_codes = run.doc_codes[rows]
-        if len(run.docs) <= len(rows):
-            run_keys = string_keys(run.docs, salt=query, codes=doc_codes)
-        else:
-            run_keys = string_keys(take(run.docs, doc_codes), salt=query)
         try:
-            match = matching_candidates(run_keys, self._pair_keys())
+            hit, mate = matching_candidates(row_keys(run, rows), self._pair_keys())
         except ValueError:  # two qrels pairs share a key: match by a hash of the strings
             grades = self._labels_by_hash(run, doc_codes, query)
             hit = np.flatnonzero(grades != NOT_JUDGED)
             found = grades[hit]
         else:
-            hit = np.flatnonzero(match >= 0)
-            hit = hit[self.query[match[hit]] == query[hit]]  # confirmed: same query,
-            if len(hit):  # same document id
-                hit = hit[view_bool(pc.equal(take(run.docs, doc_codes[hit]),
-                                             take(self.qrels.docs, self.doc_codes[match[hit]])))]
-            found = self.grades[match[hit]]
+            same = self.query[mate] == query[hit]  # confirmed: the same query,
+            hit, mate = hit[same], mate[same]
+            if len(hit):  # the same document id
+                same = view_bool(pc.equal(take(run.docs, doc_codes[hit]),
+                                          take(self.qrels.docs, self.doc_codes[mate])))
+                hit, mate = hit[same], mate[same]
+            found = self.grades[mate]
         if negative is not None:
             found = np.where(found < 0, negative, found)
         labels = np.full(len(rows), absent, dtype=self.grades.dtype)
@@ -193,9 +194,15 @@ class Judgements:
         return labels
 
     def _pair_keys(self) -> np.ndarray:
+        """The keys of the judged (query, document) pairs, the query by its run code (as the
+        run's ``row_keys`` have it)."""
         if self._keys_of_pairs is None:
-            self._keys_of_pairs = string_keys(self.qrels.docs, salt=self.query,
-                                              codes=self.doc_codes)
+            index = self._join.index_of_run_code
+            run_code = np.full(self.n_queries, -1, dtype=np.int64)
+            answered = np.flatnonzero(index >= 0)
+            run_code[index[answered]] = answered
+            self._keys_of_pairs = pair_keys(run_code[self.query], self.qrels.docs,
+                                            self.doc_codes)
         return self._keys_of_pairs
 
     def _labels_by_hash(self, run: Run, doc_codes: np.ndarray, query: np.ndarray) -> np.ndarray:

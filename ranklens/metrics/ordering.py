@@ -167,6 +167,22 @@ def tie_break_permutation(
     sorted, since reordering equal labels changes no metric. ``doc_ids(rows)`` returns the
     document ids of those rows. Returns ``None`` when nothing moves.
     """
+    moves = tie_break_moves(keys, starts, labels, doc_ids)
+    if moves is None:
+        return None
+    permutation = np.arange(len(keys), dtype=np.int64)
+    permutation[moves[0]] = moves[1]
+    return permutation
+
+
+def tie_break_moves(
+    keys: np.ndarray,
+    starts: np.ndarray,
+    labels: np.ndarray,
+    doc_ids: Callable[[np.ndarray], pa.Array],
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """``tie_break_permutation`` as the rows that move: (positions, the row each takes), so
+    that ``values[positions] = values[taken]`` puts ``values`` in trec_eval's order."""
     if len(keys) < 2:
         return None
     new_group = _new_groups(keys, starts)
@@ -177,7 +193,7 @@ def tie_break_permutation(
     if not len(inside):
         return None
     group_starts = np.append(np.flatnonzero(new_group), len(keys))
-    group = np.cumsum(new_group, dtype=np.int64)[inside] - 1
+    group = np.cumsum(new_group, dtype=np.int32 if len(keys) < 2**31 else np.int64)[inside] - 1
     group = group[np.concatenate(([True], group[1:] != group[:-1]))]  # ascending: once each
     mixed_starts = group_starts[group]
     mixed_sizes = group_starts[group + 1] - mixed_starts
@@ -187,6 +203,4 @@ def tie_break_permutation(
     sorted_idx = integers(pc.sort_indices(
         table, sort_keys=[("group", "ascending"), ("doc", "descending")]
     ))
-    permutation = np.arange(len(keys), dtype=np.int64)
-    permutation[rows] = rows[sorted_idx]
-    return permutation
+    return rows, rows[sorted_idx]

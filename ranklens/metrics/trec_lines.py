@@ -15,6 +15,7 @@ Only the measures asked for are computed, and only as deep into each ranking as 
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -264,11 +265,11 @@ def _sequential_sum(values: np.ndarray) -> float:
 
 def _per_query_lines(columns: list[tuple[str, str, object]], query_ids: list[str],
                      digits: int) -> list[str]:
-    """Each query's lines as one chunk (lines joined by line breaks), formatted by one ``%``
-    per query (a C loop over its values).
+    """Every query's lines in one chunk (lines joined by line breaks), formatted by one ``%``
+    over all the values (a C loop; a ``%`` per line or per query costs half as much again).
 
     Columns holding a NaN are formatted line by line (C prints the NaN's sign)."""
-    if not columns:
+    if not columns or not query_ids:
         return []
     if any(kind == "value" and np.isnan(np.asarray(values)).any()
            for _, kind, values in columns):
@@ -278,9 +279,11 @@ def _per_query_lines(columns: list[tuple[str, str, object]], query_ids: list[str
     formats = {"value": f"%6.{digits}f", "count": "%d", "string": "'%s'"}
     template = "\n".join(f"{name:<22}".replace("%", "%%") + f"\t\0\t{formats[kind]}"
                          for name, kind, _ in columns)
-    rows = list(zip(*[np.asarray(values).tolist() for _, _, values in columns], strict=True))
-    return [template.replace("\0", query.replace("%", "%%")) % row
-            for query, row in zip(query_ids, rows, strict=True)]
+    values = tuple(itertools.chain.from_iterable(zip(
+        *[values if isinstance(values, list) else np.asarray(values).tolist()
+          for _, _, values in columns], strict=True)))
+    return ["\n".join(template.replace("\0", query.replace("%", "%%"))
+                      for query in query_ids) % values]
 
 
 def _query_lines(name: str, kind: str, values: object, query_ids: list[str],

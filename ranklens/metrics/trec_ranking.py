@@ -30,7 +30,7 @@ from ranklens.metrics.ordering import (
     expand_ranges,
     ordering_keys,
     sort_blocks,
-    tie_break_permutation,
+    tie_break_moves,
     top_positions,
 )
 
@@ -231,11 +231,10 @@ def trec_ranking(
     lengths = np.diff(starts)
     query = np.repeat(block_query, lengths)
     labels = judgements.labels_of_rows(run, rows, query, absent=NONPOOL, negative=UNJUDGED)
-    permutation = tie_break_permutation(
-        blocks.keys[positions], starts, labels,
-        lambda tied: take(run.docs, run.doc_codes[rows[tied]]))
-    if permutation is not None:
-        labels = labels[permutation]
+    moves = tie_break_moves(blocks.keys[positions], starts, labels,
+                            lambda tied: take(run.docs, run.doc_codes[rows[tied]]))
+    if moves is not None:
+        labels[moves[0]] = labels[moves[1]]
     num_ret = np.zeros(n, dtype=np.int64)
     num_ret[block_query[evaluated]] = np.minimum(blocks.lengths[evaluated], limit)
     # only the documents the qrels know get a row (their rank says where the others were)

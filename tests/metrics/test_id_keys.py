@@ -52,8 +52,9 @@ def test_codes_give_the_keys_of_the_strings_they_name():
 def test_matching_finds_each_left_key_in_the_right_side(right, left):
     right_keys = id_keys.string_keys(pa.array(right, pa.string()))
     left_keys = id_keys.string_keys(pa.array(left, pa.string()))
-    found = id_keys.matching_candidates(left_keys, right_keys)
-    assert found.tolist() == [right.index(v) if v in right else -1 for v in left]
+    rows, mates = id_keys.matching_candidates(left_keys, right_keys)
+    assert sorted(zip(rows.tolist(), mates.tolist(), strict=True)) == [
+        (i, right.index(v)) for i, v in enumerate(left) if v in right]
 
 
 def test_matching_refuses_a_right_side_with_a_repeated_key():
@@ -62,13 +63,14 @@ def test_matching_refuses_a_right_side_with_a_repeated_key():
         id_keys.matching_candidates(keys[:1], keys)
 
 
-def _colliding(values, salt=None, codes=None):
-    """Every string gets the same key: only the confirmation on the strings is left."""
-    return np.zeros(len(values) if codes is None else len(codes), dtype=np.uint64)
+def _colliding(query_codes, values, codes):
+    """Every pair gets the same key: only the confirmation on the strings is left."""
+    return np.zeros(len(codes), dtype=np.uint64)
 
 
 def test_duplicates_are_found_on_the_strings_when_every_key_collides(monkeypatch):
-    monkeypatch.setattr("ranklens.io.build.string_keys", _colliding)
+    monkeypatch.setattr("ranklens.io.runs.pair_keys", _colliding)
+    monkeypatch.setattr("ranklens.io.build.pair_keys", _colliding)
     rows = "".join(f"q{q} Q0 d{d} {d} {10 - d} t\n" for q in range(3) for d in range(5))
     run, _ = read_run(rows.encode())
     assert len(run) == 15
@@ -92,21 +94,25 @@ def test_labels_are_the_same_when_keys_collide_and_the_strings_decide(monkeypatc
     run, qrels = _case()
     plan = plan_measures(["all_trec"])
     want = trec_eval_output(run, qrels, plan, per_query=True).text
-    monkeypatch.setattr(judgements, "string_keys", _colliding)  # the hash fallback
+    monkeypatch.setattr(judgements, "pair_keys", _colliding)  # the hash fallback
+    monkeypatch.setattr(judgements, "row_keys",
+                        lambda table, rows: np.zeros(len(rows), dtype=np.uint64))
     assert trec_eval_output(run, qrels, plan, per_query=True).text == want
 
     def lying(left, right):  # every row the keys match to nothing matched to some pair
-        found = id_keys.matching_candidates(left, right)
+        rows, mates = id_keys.matching_candidates(left, right)
+        found = np.full(len(left), -1)
+        found[rows] = mates
         alone = found < 0
         found[alone] = np.arange(int(alone.sum())) % len(right)
-        return found
+        return np.arange(len(left)), found
 
     monkeypatch.undo()
     monkeypatch.setattr(judgements, "matching_candidates", lying)
     assert trec_eval_output(run, qrels, plan, per_query=True).text == want
 
     def no_match(left, right):  # keys that match nothing the strings would
-        return np.full(len(left), -1, dtype=np.int64)
+        return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
 
     monkeypatch.undo()
     monkeypatch.setattr(judgements, "matching_candidates", no_match)
