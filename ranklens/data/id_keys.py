@@ -12,7 +12,10 @@ text or says what two ids mean.
 
 from __future__ import annotations
 
-from typing import Any
+import os
+import threading
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import numpy as np
 import pyarrow as pa
@@ -28,17 +31,68 @@ def string_keys(values: pa.Array, salt: np.ndarray | None = None,
                 codes: np.ndarray | None = None) -> np.ndarray:
     """One uint64 key per string of ``values`` (a string or large_string array, no nulls), or
     per code of ``codes`` (positions in ``values``); with ``salt`` (one integer per key, e.g.
-    the query of a row) the key of the pair (salt, string)."""
-    mixed = _mixed(values)
-    if codes is not None:
-        mixed = mixed[codes]
+    the query of a row) the key of the pair (salt, string). Millions of strings are split
+    between two threads (numpy lets go of the GIL in its loops)."""
+    if codes is None:
+        return _joined(_in_two(len(values), lambda a, b: _finished(
+            _mixed(values.slice(a, b - a)), None if salt is None else salt[a:b])))
+    mixed = _joined(_in_two(len(values), lambda a, b: _mixed(values.slice(a, b - a))))
+    return _finished(mixed[codes], salt)
+
+
+def _finished(mixed: np.ndarray, salt: np.ndarray | None) -> np.ndarray:
+    """``mixed`` with ``salt`` put in and mixed so that every input bit moves the top bits
+    (the ones compared), in place."""
     if salt is not None:
         mixed ^= np.multiply(salt, _M3, dtype=np.uint64, casting="unsafe")
-    # the top bits (the ones compared) must depend on every input bit
     mixed ^= mixed >> np.uint64(29)
     mixed *= _M1
     mixed ^= mixed >> np.uint64(32)
     return mixed
+
+
+T = TypeVar("T")
+# below this many items one thread is faster than two
+PARALLEL_FROM = 1 << 20
+
+
+def _in_two(n: int, work: Callable[[int, int], T]) -> list[T]:
+    """``work(start, stop)`` over ``range(n)``: in two halves at once when ``n`` is large and
+    there are two CPUs, else in one call."""
+    if n < PARALLEL_FROM or (os.cpu_count() or 1) < 2:
+        return [work(0, n)]
+    middle = n // 2
+    return _at_once([lambda: work(0, middle), lambda: work(middle, n)])
+
+
+def _at_once(tasks: list[Callable[[], T]]) -> list[T]:
+    """The tasks' results, the first ones run on threads of their own and the last on this
+    one (numpy lets go of the GIL in its loops); an exception is raised here."""
+    out: list[Any] = [None] * len(tasks)
+
+    def run(k: int) -> None:
+        try:
+            out[k] = tasks[k]()
+        except BaseException as error:  # raised again on the calling thread
+            out[k] = error
+
+    threads = [threading.Thread(target=run, args=(k,), daemon=True)
+               for k in range(len(tasks) - 1)]
+    for thread in threads:
+        thread.start()
+    try:
+        run(len(tasks) - 1)
+    finally:
+        for thread in threads:
+            thread.join()
+    for result in out:
+        if isinstance(result, BaseException):
+            raise result
+    return out
+
+
+def _joined(parts: list[np.ndarray]) -> np.ndarray:
+    return parts[0] if len(parts) == 1 else np.concatenate(parts)
 
 
 def pair_keys(query_codes: np.ndarray, values: pa.Array, codes: np.ndarray) -> np.ndarray:
@@ -127,13 +181,26 @@ def repeated_candidates(keys: np.ndarray) -> np.ndarray:
     if n < 2:
         return np.empty(0, dtype=np.int64)
     bits = max(int(n - 1).bit_length(), 1)
-    packed = _packed(keys, bits)
-    high = packed >> np.uint64(bits)
-    same = np.flatnonzero(high[1:] == high[:-1])
-    if not len(same):
-        return np.empty(0, dtype=np.int64)
-    rows = np.sort((packed[np.concatenate((same, same + 1))] & np.uint64((1 << bits) - 1))
-                   .astype(np.int64))
+    low = np.uint64((1 << bits) - 1)
+    packed = keys & ~low
+    packed |= np.arange(n, dtype=np.uint64)
+
+    def repeats(values: np.ndarray) -> np.ndarray:
+        values.sort()
+        high = values >> np.uint64(bits)
+        same = np.flatnonzero(high[1:] == high[:-1])
+        return (values[np.concatenate((same, same + 1))] & low).astype(np.int64)
+
+    if n < PARALLEL_FROM or (os.cpu_count() or 1) < 2:
+        found = [repeats(packed)]
+    else:  # equal keys share their top bit: the two sides sort on two threads
+        upper = packed >= np.uint64(1 << 63)
+        sides = [packed[~upper], packed[upper]]
+        del packed, upper
+        found = _at_once([lambda: repeats(sides[0]), lambda: repeats(sides[1])])
+    rows = np.sort(np.concatenate(found))
+    if not len(rows):
+        return rows
     return rows[np.concatenate(([True], rows[1:] != rows[:-1]))]  # np.unique imports numpy.ma
 
 
