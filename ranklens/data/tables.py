@@ -85,6 +85,15 @@ class _IdTable:
     def __len__(self) -> int:
         return len(self.query_codes)
 
+    def rows_per_query(self) -> np.ndarray:
+        """Rows of each query code (``len(queries)`` counts, 0 for a code no row uses),
+        counted once per table."""
+        if "rows_per_query" not in self._memo:
+            self._memo["rows_per_query"] = np.bincount(self.query_codes,
+                                                       minlength=len(self.queries))
+        counts: np.ndarray = self._memo["rows_per_query"]
+        return counts
+
     @property
     def n_queries(self) -> int:
         """Distinct queries (ids that occur in at least one row)."""

@@ -85,10 +85,13 @@ def ids_by_block(column: pa.ChunkedArray | list[pa.Array]) -> Ids:
 
 
 def ids_per_row(chunks: list[pa.Array]) -> Ids:
-    """Plain string chunks as ids without any hashing: one entry per row (``unique`` False).
+    """Plain string chunks as ids without any hashing: one entry per row (``unique`` False),
+    except for one chunk (a small file), which is cheap to encode: each id once.
 
     Empties ``chunks`` while copying (see ``concat_strings``).
     """
+    if len(chunks) <= 1:
+        return ids_unified(pa.chunked_array(chunks, type=pa.string()))
     values = concat_strings(chunks)
     return Ids(np.arange(len(values), dtype=np.int32), values, unique=False)
 

@@ -80,8 +80,8 @@ class QueryJoin:
 
     @classmethod
     def of(cls, run: Run, qrels: Qrels) -> QueryJoin:
-        run_present = np.bincount(run.query_codes, minlength=len(run.queries)) > 0
-        qrels_present = np.bincount(qrels.query_codes, minlength=len(qrels.queries)) > 0
+        run_present = run.rows_per_query() > 0
+        qrels_present = qrels.rows_per_query() > 0
         run_code_of_qrels = codes_in(qrels.queries, run.queries)
         run_code_of_qrels[~qrels_present] = -1
         matched = run_code_of_qrels >= 0

@@ -79,11 +79,13 @@ def ordering_keys(run: Run, order: str = "score") -> np.ndarray:
     raise ValueError(f"order must be one of {ORDERS}, not {order!r}")
 
 
-def sort_blocks(query_codes: np.ndarray, keys: np.ndarray) -> BlockOrder:
+def sort_blocks(query_codes: np.ndarray, keys: np.ndarray,
+                counts: np.ndarray | None = None) -> BlockOrder:
     """Group rows by query and sort each group by ``keys`` descending (ties unresolved).
 
     When the rows already come grouped by query and non-increasing within each query (checked
-    in one vectorised pass), no sort happens; otherwise one numeric ``lexsort``.
+    in one vectorised pass), no sort happens; otherwise one numeric ``lexsort``. ``counts``:
+    the rows of each query code, when the caller has them.
     """
     n = len(query_codes)
     if n == 0:
@@ -91,7 +93,7 @@ def sort_blocks(query_codes: np.ndarray, keys: np.ndarray) -> BlockOrder:
         return BlockOrder(None, np.zeros(1, dtype=np.int64), empty.astype(np.int32), keys)
     same_query = query_codes[1:] == query_codes[:-1]
     block_starts = np.flatnonzero(~same_query) + 1
-    n_distinct = np.count_nonzero(np.bincount(query_codes))
+    n_distinct = np.count_nonzero(np.bincount(query_codes) if counts is None else counts)
     in_order = len(block_starts) + 1 == n_distinct and not np.any(
         (keys[1:] > keys[:-1]) & same_query
     )
