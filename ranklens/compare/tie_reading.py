@@ -15,7 +15,6 @@ control). It decides nothing about which rule is right.
 from __future__ import annotations
 
 import dataclasses
-import warnings
 from collections.abc import Sequence
 
 from ranklens.compare.analysis import CompareSettings, LoadedInputs
@@ -72,21 +71,20 @@ def tie_notes(inputs: LoadedInputs, settings: CompareSettings, report: Report
     pairs = {m: other for m in report.metrics if (other := other_reading(m)) is not None}
     if not pairs:
         return {}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the report already carries the pairing's warnings
-        evaluations = inputs.evaluations(
-            tuple(pairs.values()), missing=settings.missing, order=settings.order,
-            gain=settings.gain, relevance_level=settings.relevance_level,
-            unjudged=settings.unjudged)
-        options = dataclasses.replace(settings, segment_column=None).segment_options()
-        notes = {}
-        for metric, other in pairs.items():
-            shown = report.comparison(metric).overall
-            alternative = compare_metrics({other: evaluations[0][other]},
-                                          {other: evaluations[1][other]}, None,
-                                          options)[0].overall
-            if _reading(shown) != _reading(alternative):
-                notes[metric] = _sentence(metric, shown, other, alternative, report)
+    evaluations = inputs.evaluations(
+        tuple(pairs.values()), missing=settings.missing, order=settings.order,
+        gain=settings.gain, relevance_level=settings.relevance_level,
+        unjudged=settings.unjudged)
+    options = dataclasses.replace(settings, segment_column=None).segment_options()
+    notes = {}
+    for metric, other in pairs.items():
+        shown = report.comparison(metric).overall
+        # its notes (``warnings``) are the pairing's, which the report already carries
+        alternative = compare_metrics({other: evaluations[0][other]},
+                                      {other: evaluations[1][other]}, None,
+                                      options)[0].overall
+        if _reading(shown) != _reading(alternative):
+            notes[metric] = _sentence(metric, shown, other, alternative, report)
     return notes
 
 
