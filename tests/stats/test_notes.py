@@ -132,3 +132,21 @@ def test_judge_agreement_with_notes_returns_the_undefined_resamples() -> None:
     assert [n.text for n in notes] == [str(w.message) for w in caught]
     assert notes and all(n.small_sample for n in notes)
     assert "query resamples leave the linear undefined" in notes[0].text
+
+
+def test_difference_and_p_is_the_comparisons_to_the_bit() -> None:
+    from ranklens.stats.compare import difference_and_p
+
+    rng = np.random.default_rng(11)
+    ids = [f"q{i:03d}" for i in range(60)]
+    a = {q: float(v) for q, v in zip(ids, rng.random(60), strict=True)}
+    b = {q: min(1.0, v + float(rng.normal(0.02, 0.1))) for q, v in a.items()}
+    b.update({q: a[q] + 1e-9 for q in ids[:5]})  # float noise: snapped to ties
+    del b[ids[-1]]  # one unpaired query
+    for options in (PairedOptions(n_resamples=300, n_permutations=300, seed=3),
+                    PairedOptions(n_permutations=500, min_queries=2, interval="percentile")):
+        full, _ = compare_with_notes(MetricResult("AP", a), MetricResult("AP", b), options)
+        assert _quiet(lambda options=options: difference_and_p(
+            MetricResult("AP", a), MetricResult("AP", b), options)) == (full.delta,
+                                                                       full.p_value)
+        assert full.n_snapped == 5
