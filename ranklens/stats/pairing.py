@@ -73,9 +73,10 @@ def align(ids: Sequence[IdArray], values: Sequence[Deltas], *, union: bool) -> A
     """Line up runs given as sorted unique id arrays with their values (no policy, no words).
 
     ``union`` keeps every query any run has; otherwise only those every run has. Runs with the
-    same ids (the usual case) cost one vectorised comparison and no copy; otherwise one stable
-    sort of all ids (a merge of the sorted arrays) says, for each run, where each query sits,
-    with no Python loop per query.
+    same ids (the usual case) cost one vectorised comparison and no copy; the common queries of
+    two runs that differ in some are found by guessing each id's place in the other run and
+    checking it in order (`_partners`); otherwise one stable sort of all ids (a merge of the
+    sorted arrays) says, for each run, where each query sits, with no Python loop per query.
     """
     first = ids[0]
     if all(other is first or _same(other, first) for other in ids[1:]):
@@ -121,8 +122,6 @@ def _same(ids: IdArray, other: IdArray) -> bool:
 
 _BLOCK = 32
 """Every how many ids of A the place in B is looked up, to guess the others' places."""
-_STRETCH = 256
-"""Ids per stretch of one offset, on average, from which stretches are compared as slices."""
 
 
 def _partners(ids_a: IdArray, ids_b: IdArray) -> npt.NDArray[np.intp] | None:
@@ -152,7 +151,7 @@ def _partners(ids_a: IdArray, ids_b: IdArray) -> npt.NDArray[np.intp] | None:
     found = _insertion(ids_a[starts], ids_b, np.zeros(starts.size, dtype=np.intp),
                        np.full(starts.size, n_b, dtype=np.intp))
     offsets = np.repeat(found - starts, step)[:n_a]
-    partners = _first_guess(ids_a, ids_b, starts, found - starts, offsets, positions)
+    partners = _first_guess(ids_a, ids_b, starts, found - starts)
     left = _guess(ids_a, ids_b, np.flatnonzero(partners < 0), starts, found, step, partners)
     if left.size > n_a // 16:  # the offset changes often: look up every _BLOCK ids
         fine = positions[::_BLOCK]
@@ -176,18 +175,14 @@ def _partners(ids_a: IdArray, ids_b: IdArray) -> npt.NDArray[np.intp] | None:
 
 
 def _first_guess(ids_a: IdArray, ids_b: IdArray, starts: npt.NDArray[np.intp],
-                 offsets: npt.NDArray[np.intp], guessed: npt.NDArray[np.intp],
-                 positions: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
+                 offsets: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
     """Each id's partner at the offset of the look-up before it (-1 where the id there is
-    another): ``offsets`` per look-up at ``starts``, ``guessed`` the same per id. Where an
-    offset holds over many look-ups (runs that drop a few queries, gaps that even out), the
-    stretch is compared slice against slice, with no copy of the ids; otherwise the guessed
-    ids are gathered."""
+    another), ``offsets`` being B's position minus A's at the look-ups ``starts``. Each
+    stretch of one offset is compared slice against slice: one vectorised comparison, in
+    memory order, with no copy of the ids (a Python step per stretch, one per thousand ids at
+    most)."""
     n_a, n_b = ids_a.size, ids_b.size
     changes = np.flatnonzero(np.diff(offsets)) + 1
-    if changes.size > n_a // _STRETCH:
-        guess = np.clip(guessed + positions, 0, n_b - 1)
-        return np.where(ids_b[guess] == ids_a, guess, -1)
     partners = np.full(n_a, -1, dtype=np.intp)
     first = np.concatenate(([0], changes))
     bounds = np.append(starts[first], n_a)
