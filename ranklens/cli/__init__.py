@@ -14,9 +14,9 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
-from typing import Any
 
 from ranklens import io
+from ranklens._lazy import lazy_names
 from ranklens.cli.common import PROG, Parser, Status, UsageError, silence_stdout
 
 __all__ = ["PROG", "Status", "UsageError", "build_parser", "main", "render_report"]
@@ -58,12 +58,8 @@ class _Version(argparse.Action):
         parser.exit()
 
 
-def __getattr__(name: str) -> Any:
-    if name == "render_report":
-        from ranklens.cli.compare import render_report
-
-        return render_report
-    raise AttributeError(f"module 'ranklens.cli' has no attribute {name!r}")
+# the report renderer loads with the compare command's module, only when asked for
+__getattr__, __dir__ = lazy_names(__name__, globals(), {"render_report": "ranklens.cli.compare"})
 
 
 def main(argv: Sequence[str] | None = None) -> int:

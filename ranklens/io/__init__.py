@@ -20,8 +20,9 @@ be read whole is an ``InputError`` naming the source, the line, the problem and 
 ``InputFile`` is the one input-file type (role, name, bytes, sha256 computed once).
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ranklens._lazy import lazy_names
 from ranklens.io.errors import InputError
 
 if TYPE_CHECKING:
@@ -38,24 +39,15 @@ if TYPE_CHECKING:
 # each name loads its module on first use: reading a TREC run should not import the
 # per-query and segment readers (and pandas behind them)
 _HOMES = {
-    "FORMATS": "detect", "InputFile": "input_file", "sha256_hex": "input_file",
-    "PerQueryRead": "per_query", "read_per_query": "per_query", "QrelsRead": "runs",
-    "RunRead": "runs", "read_qrels": "runs", "read_run": "runs", "SegmentMap": "segments",
-    "SegmentsRead": "segments", "read_segments": "segments", "ReadSummary": "summary",
-    "SetAside": "summary", "Document": "doc_text", "DocumentCollection": "documents",
-    "read_documents": "documents", "QueriesRead": "queries", "QueryTexts": "queries",
-    "read_queries": "queries",
+    "FORMATS": ".detect", "InputFile": ".input_file", "sha256_hex": ".input_file",
+    "PerQueryRead": ".per_query", "read_per_query": ".per_query", "QrelsRead": ".runs",
+    "RunRead": ".runs", "read_qrels": ".runs", "read_run": ".runs", "SegmentMap": ".segments",
+    "SegmentsRead": ".segments", "read_segments": ".segments", "ReadSummary": ".summary",
+    "SetAside": ".summary", "Document": ".doc_text", "DocumentCollection": ".documents",
+    "read_documents": ".documents", "QueriesRead": ".queries", "QueryTexts": ".queries",
+    "read_queries": ".queries",
 }
-
-
-def __getattr__(name: str) -> Any:
-    if name in _HOMES:
-        import importlib
-
-        value = getattr(importlib.import_module(f"ranklens.io.{_HOMES[name]}"), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'ranklens.io' has no attribute {name!r}")
+__getattr__, __dir__ = lazy_names(__name__, globals(), _HOMES)
 
 
 __all__ = [
