@@ -14,11 +14,34 @@ This module imports nothing of ranklens, so every layer can import it.
 
 from __future__ import annotations
 
+import dataclasses
+from typing import Any
+
 __all__ = ["MetricError", "OptionError", "RanklensError", "RanklensWarning"]
 
 
 class RanklensError(Exception):
-    """Base of every exception the ranklens package defines."""
+    """Base of every exception the ranklens package defines.
+
+    An error that carries its facts as fields (``InputError``'s source and line,
+    ``InsufficientSampleError``'s counts) is a ``@dataclass(eq=False, repr=False)`` subclass
+    whose ``__str__`` writes the message from them: compared by identity and shown like any
+    exception, and pickled (copied, sent to a worker process) by those fields, here, so that
+    each class need not say how.
+    """
+
+    def __post_init__(self) -> None:  # a dataclass error's args: its message, as for any other
+        self.args = (str(self),)
+
+    def __reduce__(self) -> str | tuple[Any, ...]:
+        if not dataclasses.is_dataclass(self):
+            return super().__reduce__()
+        fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.init}
+        return (_rebuild, (type(self), fields), self.__dict__ or None)
+
+
+def _rebuild(cls: type[RanklensError], fields: dict[str, Any]) -> RanklensError:
+    return cls(**fields)
 
 
 class RanklensWarning(UserWarning):

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import KW_ONLY, dataclass
+
 from ranklens.errors import RanklensError
 
 
+@dataclass(eq=False, repr=False)
 class InputError(RanklensError, ValueError):
     """A file (or upload) that cannot be read as asked.
 
@@ -13,21 +16,12 @@ class InputError(RanklensError, ValueError):
     Parquet file, an empty file, a whole-file problem). ``row`` is set instead for Parquet.
     """
 
-    def __init__(
-        self,
-        source: str,
-        message: str,
-        *,
-        line: int | None = None,
-        row: int | None = None,
-        hint: str = "",
-    ) -> None:
-        self.source = source
-        self.message = message
-        self.line = line
-        self.row = row
-        self.hint = hint
-        super().__init__(str(self))
+    source: str
+    message: str
+    _: KW_ONLY
+    line: int | None = None
+    row: int | None = None
+    hint: str = ""
 
     def __str__(self) -> str:
         where = self.source
@@ -41,10 +35,3 @@ class InputError(RanklensError, ValueError):
             plain = first_word.isalpha() and first_word.islower()
             text += f". {self.hint[:1].upper() + self.hint[1:] if plain else self.hint}"
         return text
-
-    def __reduce__(self) -> tuple[object, ...]:  # picklable across processes
-        return (_rebuild, (self.source, self.message, self.line, self.row, self.hint))
-
-
-def _rebuild(source: str, message: str, line: int | None, row: int | None, hint: str) -> InputError:
-    return InputError(source, message, line=line, row=row, hint=hint)
