@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import KW_ONLY, dataclass
-
 from ranklens.errors import RanklensError
 
 
-@dataclass(eq=False, repr=False)
 class InputError(RanklensError, ValueError):
     """A file (or upload) that cannot be read as asked.
 
@@ -16,12 +13,21 @@ class InputError(RanklensError, ValueError):
     Parquet file, an empty file, a whole-file problem). ``row`` is set instead for Parquet.
     """
 
-    source: str
-    message: str
-    _: KW_ONLY
-    line: int | None = None
-    row: int | None = None
-    hint: str = ""
+    def __init__(
+        self,
+        source: str,
+        message: str,
+        *,
+        line: int | None = None,
+        row: int | None = None,
+        hint: str = "",
+    ) -> None:
+        self.source = source
+        self.message = message
+        self.line = line
+        self.row = row
+        self.hint = hint
+        super().__init__(str(self))
 
     def __str__(self) -> str:
         where = self.source

@@ -35,7 +35,7 @@ class ReportNotFound(StoreError, LookupError):
     The message is always the same, so it tells nobody whether a similar token exists.
     """
 
-    def __init__(self, *_ignored: object) -> None:  # pickling passes the message back in
+    def __init__(self) -> None:
         super().__init__(NOT_FOUND_MESSAGE)
 
 
