@@ -17,7 +17,9 @@
 format is detected from the content (TREC run/qrels, trec_eval -q output, CSV/TSV with a
 header, Parquet, JSONL; gzip by its magic bytes); ``format=`` overrides. Anything that cannot
 be read whole is an ``InputError`` naming the source, the line, the problem and the fix.
-``InputFile`` is the one input-file type (role, name, bytes, sha256 computed once).
+``name``, ``format``, ``columns`` and ``max_bytes`` are every reader's keywords, declared once as
+``ReadOptions``. ``InputFile`` is the one input-file type (role, name, bytes, sha256 computed
+once).
 """
 
 from typing import TYPE_CHECKING
@@ -34,6 +36,7 @@ if TYPE_CHECKING:
     from ranklens.io.queries import QueriesRead, QueryTexts, read_queries
     from ranklens.io.runs import QrelsRead, RunRead, read_qrels, read_run
     from ranklens.io.segments import SegmentMap, SegmentsRead, read_segments
+    from ranklens.io.source import ReadOptions
     from ranklens.io.summary import ReadSummary, SetAside
 
 # each name loads its module on first use: reading a TREC run should not import the
@@ -45,7 +48,7 @@ _HOMES = {
     "SegmentsRead": ".segments", "read_segments": ".segments", "ReadSummary": ".summary",
     "SetAside": ".summary", "Document": ".doc_text", "DocumentCollection": ".documents",
     "read_documents": ".documents", "QueriesRead": ".queries", "QueryTexts": ".queries",
-    "read_queries": ".queries",
+    "read_queries": ".queries", "ReadOptions": ".source",
 }
 __getattr__, __dir__ = lazy_names(__name__, globals(), _HOMES)
 
@@ -60,6 +63,7 @@ __all__ = [
     "QrelsRead",
     "QueriesRead",
     "QueryTexts",
+    "ReadOptions",
     "ReadSummary",
     "RunRead",
     "SegmentMap",
