@@ -9,7 +9,7 @@ import numpy as np
 from ranklens.data import MetricResult
 from ranklens.stats.errors import InsufficientSampleError
 from ranklens.stats.interval import DEFAULT_INTERVAL, IntervalMethod, mean_interval_with_notes
-from ranklens.stats.notes import Note, emit
+from ranklens.stats.notes import Note, emitted
 from ranklens.stats.options import PairedOptions
 from ranklens.stats.pairing import (
     MIN_QUERIES,
@@ -80,9 +80,7 @@ def compare(
                             seed=seed, missing=missing, interval=interval,
                             min_queries=min_queries)
     paired = pair(result_a, result_b, missing=missing, min_queries=min_queries, stacklevel=2)
-    result, notes = _compare_paired(result_a.metric, paired, options)
-    emit(notes, 2)
-    return result
+    return emitted(_compare_paired(result_a.metric, paired, options))
 
 
 def compare_with_notes(
