@@ -5,13 +5,14 @@ dictionary-encoded: a row holds an int32 code into a table of unique ids. A 7M-r
 costs 4 bytes a row per id column instead of a Python object each, and every metric groups and
 joins on integers.
 
-One exception, for speed: a ``Run`` read by ``ranklens.io.read_run`` keeps the CSV reader's
-per-block document dictionaries, so ``run.docs`` may hold the same id more than once (under
-different queries in different blocks of the file). Equal codes still mean equal ids; equal ids
-need not mean equal codes, so match run documents by id (``pc.index_in(run.docs, qrels.docs)``)
-rather than by code across queries. ``ranklens.io`` has already checked that no (query,
-document) pair repeats; ``read_run(..., unique_docs=True)`` gives one entry per id. Queries and
-``Qrels`` documents are always unique.
+One exception, for speed: in a ``Run`` read by ``ranklens.io.read_run`` the document ids are
+not deduplicated (a TREC run's ``run.docs`` holds one string per row, a table's the reader's
+per-block dictionaries), so ``run.docs`` may hold the same id more than once. Equal codes still
+mean equal ids; equal ids need not mean equal codes, so match run documents by id
+(``pc.index_in(run.docs, qrels.docs)``, or the keys of ``ranklens.data.id_keys``) rather than
+by code across queries. ``ranklens.io`` has already checked that no (query, document) pair
+repeats; ``read_run(..., unique_docs=True)`` gives one entry per id. Queries and ``Qrels``
+documents are always unique.
 
 These types say nothing about where the data came from (that is ``ranklens.io``) or what it
 scores (that is ``ranklens.metrics``).

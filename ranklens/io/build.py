@@ -15,6 +15,7 @@ import pyarrow.compute as pc
 
 from ranklens.data import duplicate_rows as pair_repeats
 from ranklens.data.grades import GradePolicy, fractional_rule
+from ranklens.data.id_keys import repeated_candidates, string_keys
 from ranklens.io.errors import InputError
 from ranklens.io.locate import Locator
 
@@ -25,17 +26,16 @@ BLOCK_SIZE = 1 << 20
 
 @dataclass(frozen=True)
 class Ids:
-    """Dictionary-encoded ids: int32 code per row into ``values``.
+    """Ids as an int32 code per row into the strings ``values``.
 
-    ``block_starts`` is ``None`` when ``values`` holds each id once. Otherwise the values are
-    the concatenated per-block dictionaries of the CSV reader: unique within a block of rows
-    that starts at ``block_starts[k]`` and has ``block_sizes[k]`` dictionary entries.
+    With ``unique`` (the default) ``values`` holds each id once, so equal codes are equal ids.
+    Without, an id may be in ``values`` more than once (the CSV reader's per-block dictionaries
+    concatenated, or one string per row, ``codes`` then ``0..n-1``): compare such ids by string.
     """
 
     codes: np.ndarray
     values: pa.Array
-    block_starts: np.ndarray | None = None
-    block_sizes: np.ndarray | None = None
+    unique: bool = True
 
 
 def string_values(values: pa.Array) -> pa.Array:
@@ -67,41 +67,63 @@ def ids_by_block(column: pa.ChunkedArray | list[pa.Array]) -> Ids:
     chunks = column if isinstance(column, list) else list(column.chunks)
     if len(chunks) <= 1:
         return ids_unified(pa.chunked_array(chunks, type=ID_TYPE))
-    lengths = np.array([len(chunk) for chunk in chunks], dtype=np.int64)
-    sizes = np.array([len(chunk.dictionary) for chunk in chunks], dtype=np.int64)
-    dictionaries = [string_values(chunk.dictionary) for chunk in chunks]
-    data_sizes = np.array([_string_offsets(d)[-1] - _string_offsets(d)[0] for d in dictionaries],
-                          dtype=np.int64)
+    dictionaries = [chunk.dictionary for chunk in chunks]
+    sizes = np.array([len(d) for d in dictionaries], dtype=np.int64)
+    entry = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+    codes = np.empty(sum(len(chunk) for chunk in chunks), dtype=np.int32)
+    row = 0
+    for k in range(len(chunks)):
+        chunk = chunks[k]
+        chunks[k] = None  # type: ignore[call-overload,unused-ignore]
+        np.add(view(chunk.indices, np.int32) if chunk.indices.type == pa.int32() else
+               chunk.indices.to_numpy(zero_copy_only=False), entry[k],
+               out=codes[row:row + len(chunk)], casting="unsafe")
+        row += len(chunk)
+        del chunk
+    chunks.clear()
+    return Ids(codes, concat_strings(dictionaries), unique=False)
+
+
+def ids_per_row(chunks: list[pa.Array]) -> Ids:
+    """Plain string chunks as ids without any hashing: one entry per row (``unique`` False).
+
+    Empties ``chunks`` while copying (see ``concat_strings``).
+    """
+    values = concat_strings(chunks)
+    return Ids(np.arange(len(values), dtype=np.int32), values, unique=False)
+
+
+def concat_strings(arrays: list[pa.Array]) -> pa.Array:
+    """The strings of ``arrays`` (no nulls) as one string array, large_string when they need
+    64-bit offsets. Empties the list while copying: each array can be freed once copied, so
+    the peak is about one copy, not two."""
+    strings = [string_values(array) for array in arrays]
+    arrays.clear()
+    if len(strings) <= 1:
+        return strings[0] if strings else pa.array([], pa.string())
+    spans = [_string_offsets(s) for s in strings]
+    data_sizes = np.array([int(o[-1] - o[0]) for o in spans], dtype=np.int64)
     total_bytes = int(data_sizes.sum())
     if total_bytes >= 2**31:
-        dictionary = pa.concat_arrays(dictionaries)
-        return Ids(_concat_indices(pa.chunked_array(chunks), np.concatenate(
-            ([0], np.cumsum(sizes)[:-1]))), pc.cast(dictionary, pa.large_string()),
-            np.concatenate(([0], np.cumsum(lengths)[:-1])), sizes)
-    codes = np.empty(int(lengths.sum()), dtype=np.int32)
-    offsets = np.empty(int(sizes.sum()) + 1, dtype=np.int32)
+        return pa.concat_arrays([pc.cast(s, pa.large_string()) for s in strings])
+    offsets = np.empty(sum(len(s) for s in strings) + 1, dtype=np.int32)
     data = np.empty(total_bytes, dtype=np.uint8)
-    row = entry = byte = 0
+    entry = byte = 0
     offsets[0] = 0
-    for k in range(len(chunks)):
-        chunk, dictionary = chunks[k], dictionaries[k]
-        chunks[k] = dictionaries[k] = None  # type: ignore[call-overload,unused-ignore]
-        np.add(view(chunk.indices, np.int32), entry, out=codes[row:row + len(chunk)],
-               casting="unsafe")
-        local = _string_offsets(dictionary)
-        count = len(dictionary)
+    for k in range(len(strings)):
+        values, local = strings[k], spans[k]
+        strings[k] = spans[k] = None  # type: ignore[call-overload]
+        count = len(values)
         offsets[entry + 1:entry + count + 1] = local[1:] - local[0] + byte
-        raw = np.frombuffer(dictionary.buffers()[2], dtype=np.uint8)
-        data[byte:byte + data_sizes[k]] = raw[local[0]:local[-1]]
-        row += len(chunk)
+        if data_sizes[k]:
+            raw = np.frombuffer(values.buffers()[2], dtype=np.uint8)
+            data[byte:byte + data_sizes[k]] = raw[local[0]:local[-1]]
         entry += count
         byte += int(data_sizes[k])
-        del chunk, dictionary
+        del values, local
         _release(k)
-    chunks.clear()
-    values = pa.Array.from_buffers(pa.string(), len(offsets) - 1,
-                                   [None, pa.py_buffer(offsets), pa.py_buffer(data)])
-    return Ids(codes, values, np.concatenate(([0], np.cumsum(lengths)[:-1])), sizes)
+    return pa.Array.from_buffers(pa.string(), len(offsets) - 1,
+                                 [None, pa.py_buffer(offsets), pa.py_buffer(data)])
 
 
 def arrow_indices(values: np.ndarray) -> pa.Array:
@@ -113,16 +135,16 @@ def arrow_indices(values: np.ndarray) -> pa.Array:
 
 def unique_ids(ids: Ids) -> Ids:
     """The same ids with one dictionary entry per distinct id (hashes every entry once)."""
-    if ids.block_starts is None:
+    if ids.unique:
         return ids
     encoded = pc.dictionary_encode(ids.values)
-    remap = view(encoded.indices, np.int32)
-    return Ids(remap[ids.codes], string_values(encoded.dictionary))
+    return Ids(view(encoded.indices, np.int32)[ids.codes], string_values(encoded.dictionary))
 
 
 def _string_offsets(array: pa.Array) -> np.ndarray:
-    return np.frombuffer(array.buffers()[1], dtype=np.int32, count=len(array) + 1,
-                         offset=array.offset * 4)
+    width = 8 if pa.types.is_large_string(array.type) else 4
+    return np.frombuffer(array.buffers()[1], dtype=np.int32 if width == 4 else np.int64,
+                         count=len(array) + 1, offset=array.offset * width)
 
 
 # return freed chunks to the OS every this many chunks while copying (see ``_release``)
@@ -213,10 +235,7 @@ def check_no_nulls(name: str, column: pa.ChunkedArray | pa.Array | np.ndarray, w
 
 def check_ids(name: str, ids: Ids, what: str, locate: Locator) -> None:
     """Ids must be non-empty strings."""
-    values = ids.values
-    offsets = np.frombuffer(values.buffers()[1], dtype=np.int32, count=len(values) + 1,
-                            offset=values.offset * 4)
-    lengths = np.diff(offsets)
+    lengths = np.diff(_string_offsets(ids.values))
     if len(lengths) and lengths.min() == 0:
         bad_codes = np.flatnonzero(lengths == 0)
         first = int(np.flatnonzero(np.isin(ids.codes, bad_codes))[0])
@@ -319,71 +338,30 @@ def check_unique_pairs(name: str, queries: Ids, docs: Ids, locate: Locator,
 
 
 def duplicate_rows(query_codes: np.ndarray, docs: Ids) -> np.ndarray:
-    """Rows whose (query, document) pair occurred on an earlier row, in row order."""
+    """Rows whose (query, document) pair occurred on an earlier row, in row order.
+
+    Ids that are not unique are compared by string, only for the rows whose 64-bit key
+    (``ranklens.data.id_keys``) another row shares: one sort, no hash table of strings.
+    """
     n = len(query_codes)
-    if docs.block_starts is None:
+    if docs.unique:
         if len(docs.values) >= n:  # every dictionary entry is used, so each exactly once
             return np.empty(0, dtype=np.int64)
         return pair_repeats(query_codes, docs.codes, len(docs.values))
-    found = [_repeats_within_blocks(query_codes, docs), _repeats_across_blocks(query_codes, docs)]
-    return np.unique(np.concatenate(found))
-
-
-def _repeats_within_blocks(query_codes: np.ndarray, docs: Ids) -> np.ndarray:
-    """Repeats inside one reader block: there an id has one code, so integers suffice.
-
-    Only blocks whose dictionary is smaller than the block hold a document twice, and only
-    the rows of such documents need looking at.
-    """
-    assert docs.block_starts is not None and docs.block_sizes is not None
-    stops = np.append(docs.block_starts[1:], len(query_codes))
-    found: list[np.ndarray] = []
-    for start, stop, size in zip(docs.block_starts, stops, docs.block_sizes, strict=True):
-        if size >= stop - start:
-            continue
-        codes = docs.codes[start:stop]
-        local = codes - codes.min()
-        shared = np.flatnonzero(np.bincount(local)[local] > 1)
-        found.append(start + shared[pair_repeats(query_codes[start:stop][shared],
-                                                 codes[shared], len(docs.values))])
-    return np.concatenate(found) if found else np.empty(0, dtype=np.int64)
-
-
-def _repeats_across_blocks(query_codes: np.ndarray, docs: Ids) -> np.ndarray:
-    """Repeats of queries whose rows lie in several blocks, found by comparing the ids."""
-    rows = _rows_of_queries_in_several_blocks(query_codes, docs)
+    one_per_row = len(docs.values) == n and _is_identity(docs.codes)
+    rows = repeated_candidates(string_keys(docs.values, salt=query_codes,
+                                           codes=None if one_per_row else docs.codes))
     if not len(rows):
-        return np.empty(0, dtype=np.int64)
+        return rows
     encoded = pc.dictionary_encode(docs.values.take(arrow_indices(docs.codes[rows])))
     return rows[pair_repeats(query_codes[rows], view(encoded.indices, np.int32),
                              len(encoded.dictionary))]
 
 
-def _rows_of_queries_in_several_blocks(query_codes: np.ndarray, docs: Ids) -> np.ndarray:
-    """Rows (in order) of the queries that occur in more than one reader block.
-
-    When each query's rows are contiguous (a TREC run sorted by query), those are only the
-    queries that a block boundary cuts: a few hundred in a 7M-row run.
-    """
-    assert docs.block_starts is not None
-    n = len(query_codes)
-    starts = docs.block_starts
-    stops = np.append(starts[1:], n)
-    run_starts = np.concatenate(([0], np.flatnonzero(query_codes[1:] != query_codes[:-1]) + 1))
-    if np.bincount(query_codes[run_starts]).max(initial=0) <= 1:
-        run_stops = np.append(run_starts[1:], n)
-        boundaries = starts[1:]
-        cut = boundaries[query_codes[boundaries - 1] == query_codes[boundaries]]
-        runs = np.unique(np.searchsorted(run_starts, cut, side="right") - 1)
-        if not len(runs):
-            return np.empty(0, dtype=np.int64)
-        # runs of distinct queries are disjoint and in order
-        return np.concatenate([np.arange(run_starts[k], run_stops[k]) for k in runs])
-    block_of_row = np.repeat(np.arange(len(starts)), stops - starts)
-    pairs = np.unique(query_codes.astype(np.int64) * len(starts) + block_of_row)
-    multi = np.flatnonzero(np.bincount(pairs // len(starts)) > 1)
-    return np.flatnonzero(np.isin(query_codes, multi)) if len(multi) else \
-        np.empty(0, dtype=np.int64)
+def _is_identity(codes: np.ndarray) -> bool:
+    """Whether ``codes`` is ``0, 1, ..., n-1`` (ids stored one per row)."""
+    return not len(codes) or (int(codes[0]) == 0 and int(codes[-1]) == len(codes) - 1 and
+                              bool(np.all(codes[1:] > codes[:-1])))
 
 
 def _first_true(mask: pa.ChunkedArray | pa.Array) -> int:

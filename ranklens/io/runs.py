@@ -55,11 +55,11 @@ def read_run(
     and ``max_bytes`` are the readers' `ReadOptions`; ``name`` becomes ``Run.name``. Raises
     ``InputError`` for anything it cannot read whole; it never returns part of a file.
 
-    Document ids: ``run.docs`` keeps the reader's per-block dictionaries (an id may appear in
-    it more than once, each row's code still names its id); pass ``unique_docs=True`` for one
-    entry per distinct id, at the cost of hashing every id once more (about a second for 7M
-    distinct ids). The rank column is not read unless ``keep_ranks=True`` (metrics order by
-    score, as trec_eval does; ranks are for an explicit rank-ordering option).
+    Document ids: ``run.docs`` may hold an id more than once (a TREC run's holds one string per
+    row; each row's code still names its id); pass ``unique_docs=True`` for one entry per
+    distinct id, at the cost of hashing every id (about a second for 7M distinct ids). The
+    rank column is not read unless ``keep_ranks=True`` (metrics order by score, as trec_eval
+    does; ranks are for an explicit rank-ordering option).
 
     An MS MARCO run (``qid docid rank``, no score) is a ranked list: its score is ``-rank``, so
     the usual score order is its rank order; a rank given twice for one query is an error.
@@ -98,12 +98,12 @@ def read_run(
                   name=run_name(loaded))
         summary = ReadSummary(
             loaded.name, detected.format, len(scores), len(parsed.queries.values),
-            len(parsed.docs.values) if parsed.docs.block_starts is None else None,
+            len(parsed.docs.values) if parsed.docs.unique else None,
             compressed=loaded.compressed, columns=names, notes=tuple(parsed.notes),
             run_tag=run_tag(loaded) if kind == "run" and detected.format == "trec-run"
             else None, id_samples=parsed.id_samples)
-        # documents is None for a run split over reader blocks: counting distinct ids would
-        # cost a second hash of every id (read with unique_docs=True to count them)
+        # documents is None when the document ids were not deduplicated: counting distinct
+        # ids would cost a hash of every id (read with unique_docs=True to count them)
         return RunRead(run, summary)
 
 

@@ -31,7 +31,7 @@ import pyarrow.csv as pacsv
 
 from ranklens.errors import RanklensError
 from ranklens.io import build
-from ranklens.io.build import ID_TYPE, Ids, ids_by_block, ids_unified, to_numpy, unique_ids
+from ranklens.io.build import ID_TYPE, Ids, ids_per_row, ids_unified, to_numpy, unique_ids
 from ranklens.io.detect import BOM, Sniff, ascii_fields, is_comment, non_utf8_error
 from ranklens.io.errors import InputError
 from ranklens.io.locate import KnownLines, Locator, NonBlankLines, line_bounds
@@ -122,9 +122,9 @@ def _read_fast(loaded: Loaded, sniff: Sniff, fields: tuple[str, ...], *,
     names = list(fields) + [f"extra_{i}" for i in range(count - len(fields))]
     wanted: list[str] = [name for name in ("query_id", "doc_id", "rank", "score", "relevance")
                          if name in fields and (keep_ranks or name != "rank")]
-    # document ids come as plain strings and are dictionary-encoded block by block after the
-    # read (``encode_blocks``): the same per-block dictionaries, at about 2/3 of the CPU time
-    # of the CSV reader's own dictionary converter on 7M distinct ids
+    # document ids come as plain strings, one per row, and are not hashed at all unless
+    # ``unique_docs`` (repeated pairs are found by a sort of 64-bit keys, ``build``): hashing
+    # 7M distinct ids costs more CPU than parsing the whole file
     types: dict[str, pa.DataType] = {
         name: pa.string() if name == "doc_id" else ID_TYPE if name == "query_id"
         else _NUMERIC[name] for name in wanted}
@@ -151,7 +151,7 @@ def _read_fast(loaded: Loaded, sniff: Sniff, fields: tuple[str, ...], *,
                 _check_clean(table.column(name).chunks)
     chunks = {name: table.column(name).chunks for name in wanted}
     del table  # from here on each chunk is freed as soon as it has been copied
-    docs = ids_by_block(encode_blocks(chunks.pop("doc_id")))
+    docs = ids_per_row(chunks.pop("doc_id"))
     queries = ids_unified(pa.chunked_array(chunks.pop("query_id"), type=ID_TYPE))
     if checked:
         _check_ids(queries, docs)
@@ -167,25 +167,6 @@ def _read_fast(loaded: Loaded, sniff: Sniff, fields: tuple[str, ...], *,
     return Parsed(queries, docs, dict(numbers), NonBlankLines(loaded.read_all,
                                                               skip=sniff.comments_before),
                   notes)
-
-
-def encode_blocks(chunks: list[pa.Array]) -> list[pa.Array]:
-    """Each string chunk dictionary-encoded on its own (ids unique within a chunk, in order of
-    first occurrence, as the CSV reader's dictionary converter gives them), on the CPU's
-    threads; ``chunks`` is emptied so each string chunk can be freed once encoded."""
-    pending: list[pa.Array | None] = list(chunks)
-    chunks.clear()
-
-    def encode(k: int) -> pa.Array:
-        chunk, pending[k] = pending[k], None
-        return chunk.dictionary_encode()  # type: ignore[union-attr]
-
-    if len(pending) < 2 or pa.cpu_count() < 2:
-        return [encode(k) for k in range(len(pending))]
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(max_workers=pa.cpu_count()) as pool:  # arrow frees the GIL
-        return list(pool.map(encode, range(len(pending))))
 
 
 def _check_columns(fields: tuple[str, ...], types: dict[str, pa.DataType], sniff: Sniff,

@@ -38,3 +38,11 @@ def integers(values: pa.Array) -> np.ndarray:
     dtype = np.dtype(values.type.to_pandas_dtype())
     data = values.buffers()[1]
     return np.frombuffer(data, dtype=dtype, count=values.offset + len(values))[values.offset:]
+
+
+def view_bool(mask: pa.Array | pa.ChunkedArray) -> np.ndarray:
+    """A null-free boolean arrow array as a numpy bool array (unpacks its bits)."""
+    if isinstance(mask, pa.ChunkedArray):
+        mask = mask.combine_chunks()
+    bits = np.unpackbits(np.frombuffer(mask.buffers()[1], dtype=np.uint8), bitorder="little")
+    return bits[mask.offset:mask.offset + len(mask)].view(bool)

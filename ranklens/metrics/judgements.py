@@ -23,9 +23,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pyarrow.compute as pc
 
 from ranklens.data import Qrels, Run, duplicate_rows
-from ranklens.metrics.arrow import codes_in, take
+from ranklens.data.id_keys import matching_candidates, string_keys
+from ranklens.metrics.arrow import codes_in, take, view_bool
 
 NOT_JUDGED = np.iinfo(np.int64).min  # label of a row whose document has no judgement
 # (-2^63: exact as a float64 too, so float labels of fractional grades compare equal to it)
@@ -124,6 +126,7 @@ class Judgements:
         self._keys = keys[by_key]
         self._key_grades = self.grades[by_key]
         self._num_relevant: dict[int, np.ndarray] = {}
+        self._keys_of_pairs: np.ndarray | None = None
 
     def num_relevant(self, level: int = 1) -> np.ndarray:
         """Per evaluated query, the number of judged documents with grade >= ``level``."""
@@ -156,14 +159,47 @@ class Judgements:
             labels[known[hit]] = self._key_grades[at[hit]]
         return labels
 
-    def labels_of_rows(self, run: Run, rows: np.ndarray, query: np.ndarray) -> np.ndarray:
-        """Grade (or ``NOT_JUDGED``) of run rows ``rows`` whose dense query index is ``query``.
+    def labels_of_rows(self, run: Run, rows: np.ndarray, query: np.ndarray, *,
+                       absent: int = NOT_JUDGED, negative: int | None = None) -> np.ndarray:
+        """Grade of run rows ``rows`` whose dense query index is ``query``: ``absent`` for a
+        document the qrels do not judge, ``negative`` (when given) for a negative grade.
 
-        Documents are matched by id: at the level of the run's doc dictionary when it is no
-        bigger than the rows asked for, else row by row.
+        Documents are matched by id: the (query, document) pairs of the rows and of the qrels
+        are paired by their 64-bit keys (``ranklens.data.id_keys``, one sort) and each pair is
+        confirmed on the strings; by a hash of the qrels' ids if two qrels keys collide.
         """
         doc_codes = run.doc_codes[rows]
         if len(run.docs) <= len(rows):
+            run_keys = string_keys(run.docs, salt=query, codes=doc_codes)
+        else:
+            run_keys = string_keys(take(run.docs, doc_codes), salt=query)
+        try:
+            match = matching_candidates(run_keys, self._pair_keys())
+        except ValueError:  # two qrels pairs share a key: match by a hash of the strings
+            grades = self._labels_by_hash(run, doc_codes, query)
+            hit = np.flatnonzero(grades != NOT_JUDGED)
+            found = grades[hit]
+        else:
+            hit = np.flatnonzero(match >= 0)
+            hit = hit[self.query[match[hit]] == query[hit]]  # confirmed: same query,
+            if len(hit):  # same document id
+                hit = hit[view_bool(pc.equal(take(run.docs, doc_codes[hit]),
+                                             take(self.qrels.docs, self.doc_codes[match[hit]])))]
+            found = self.grades[match[hit]]
+        if negative is not None:
+            found = np.where(found < 0, negative, found)
+        labels = np.full(len(rows), absent, dtype=self.grades.dtype)
+        labels[hit] = found
+        return labels
+
+    def _pair_keys(self) -> np.ndarray:
+        if self._keys_of_pairs is None:
+            self._keys_of_pairs = string_keys(self.qrels.docs, salt=self.query,
+                                              codes=self.doc_codes)
+        return self._keys_of_pairs
+
+    def _labels_by_hash(self, run: Run, doc_codes: np.ndarray, query: np.ndarray) -> np.ndarray:
+        if len(run.docs) <= len(doc_codes):
             qrels_codes = codes_in(run.docs, self.qrels.docs)[doc_codes]
         else:
             qrels_codes = codes_in(take(run.docs, doc_codes), self.qrels.docs)

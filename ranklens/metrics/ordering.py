@@ -108,6 +108,11 @@ def sort_blocks(query_codes: np.ndarray, keys: np.ndarray) -> BlockOrder:
 
 def tie_group_starts(keys: np.ndarray, starts: np.ndarray) -> np.ndarray:
     """Sorted positions where a tie group (same block, same key) begins, plus an end sentinel."""
+    return np.append(np.flatnonzero(_new_groups(keys, starts)), len(keys))
+
+
+def _new_groups(keys: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Mask of the sorted positions where a tie group begins."""
     n = len(keys)
     new_group = np.empty(n, dtype=bool)
     if n:
@@ -115,7 +120,7 @@ def tie_group_starts(keys: np.ndarray, starts: np.ndarray) -> np.ndarray:
         np.not_equal(keys[1:], keys[:-1], out=new_group[1:])
         inner = starts[1:-1]
         new_group[inner[inner < n]] = True  # empty blocks may start at n
-    return np.append(np.flatnonzero(new_group), n)
+    return new_group
 
 
 def expand_ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
@@ -164,18 +169,18 @@ def tie_break_permutation(
     """
     if len(keys) < 2:
         return None
-    group_starts = tie_group_starts(keys, starts)
-    sizes = np.diff(group_starts)
-    tied = sizes > 1
-    if not tied.any():
+    new_group = _new_groups(keys, starts)
+    # a tie group is mixed when two neighbours inside it carry different labels
+    differ = labels[1:] != labels[:-1]
+    differ &= ~new_group[1:]
+    inside = np.flatnonzero(differ) + 1
+    if not len(inside):
         return None
-    first = group_starts[:-1][tied]
-    mixed = np.minimum.reduceat(labels, group_starts[:-1])[tied] != np.maximum.reduceat(
-        labels, group_starts[:-1]
-    )[tied]
-    if not mixed.any():
-        return None
-    mixed_starts, mixed_sizes = first[mixed], sizes[tied][mixed]
+    group_starts = np.append(np.flatnonzero(new_group), len(keys))
+    group = np.cumsum(new_group, dtype=np.int64)[inside] - 1
+    group = group[np.concatenate(([True], group[1:] != group[:-1]))]  # ascending: once each
+    mixed_starts = group_starts[group]
+    mixed_sizes = group_starts[group + 1] - mixed_starts
     rows = expand_ranges(mixed_starts, mixed_sizes)
     group = np.repeat(np.arange(len(mixed_starts)), mixed_sizes)
     table = pa.table({"group": arrow_indices(group), "doc": doc_ids(rows)})

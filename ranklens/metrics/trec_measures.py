@@ -10,6 +10,7 @@ They do not read files, plan measures or print (``ranklens.metrics.trec_eval`` d
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 
@@ -48,10 +49,9 @@ def counts(r: TrecRanking, name: str) -> np.ndarray:
         return r.num_rel[None]
     if name == "num_rel_ret":
         return r.num_rel_ret[None]
-    # num_ret - nonpool - unjudged - num_rel_ret (trec_eval counts nonpool/unjudged only
-    # without -J, where no such row is left anyway)
-    return (r.num_ret - r.count_labels(NONPOOL) - r.count_labels(UNJUDGED)
-            - r.num_rel_ret)[None]
+    # trec_eval: num_ret - nonpool - unjudged - num_rel_ret, the judged non-relevant rows
+    judged = r.labels >= 0
+    return r.per_query(judged & ~r.relevant())[None]
 
 
 def average_precision(r: TrecRanking, cutoffs: Sequence[int] | None = None) -> np.ndarray:
@@ -146,9 +146,11 @@ def relative_precision(r: TrecRanking, cutoffs: Sequence[int]) -> np.ndarray:
 
 
 def unjudged(r: TrecRanking, cutoffs: Sequence[int]) -> np.ndarray:
-    """unj_k: nonpool or unjudged rows in the top k, over k (past the end: judged)."""
-    unknown = r.running(r.labels < 0)
-    return np.array([r.at_depth(unknown, k) / k for k in cutoffs])
+    """unj_k: nonpool or unjudged documents in the top k, over k (past the end: judged):
+    the ranks above k less the judged rows there."""
+    judged = r.running(r.labels >= 0)
+    return np.array([(np.minimum(k, r.num_ret) - r.at_depth(judged, k)) / k
+                     for k in cutoffs])
 
 
 def _interpolated(r: TrecRanking) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -310,20 +312,36 @@ def binary_gain(r: TrecRanking) -> np.ndarray:
 
 
 def normalized_gain(r: TrecRanking) -> np.ndarray:
-    """G: per row with a gain, gain / log2(2 + cost - gained), with cost the running sum of
-    max(ideal gain, 1) and gained the running sum of the ranking's gains; over the sum of the
-    ideal gains."""
+    """G: per row with a gain, gain / log2(2 + cost - gained), with cost the sum of
+    max(ideal gain, 1) over the ranks down to it and gained the running sum of the ranking's
+    gains; over the sum of the ideal gains."""
     gain = r.labels.clip(min=0)
-    ideal = r.ideal_at(r.query, r.position)
-    cost = r.running(np.maximum(ideal, 1))
-    gained = r.running(gain)
     rows = np.flatnonzero(gain != 0)
-    term = gain[rows] / libm_log2((2 + cost[rows] - gained[rows]).astype(np.float64))
-    total = np.bincount(r.query[rows], weights=term, minlength=r.n_queries)
-    grades, _, _ = r.ideal()
-    sum_ideal = np.bincount(np.repeat(np.arange(r.n_queries), r.ideal()[2]),
+    gained = r.running(gain)[rows]
+    q, at = r.query[rows], r.position[rows]
+    # the ideal's positive grades (each >= 1) down to the rank, then 1 per rank past them
+    grades, start, count = r.ideal()
+    running_ideal, total_ideal = _segment_totals(grades, start, count)
+    inside = at < count[q]
+    cost = total_ideal[q] + (at - count[q] + 1)
+    cost[inside] = running_ideal[start[q[inside]] + at[inside]]
+    term = gain[rows] / libm_log2((2 + cost - gained).astype(np.float64))
+    total = np.bincount(q, weights=term, minlength=r.n_queries)
+    sum_ideal = np.bincount(np.repeat(np.arange(r.n_queries), count),
                             weights=grades.astype(np.float64), minlength=r.n_queries)
     return safe_divide(total, sum_ideal)[None]
+
+
+def _segment_totals(grades: np.ndarray, start: np.ndarray, count: np.ndarray
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """Integer running sums of each query's ideal grades, and each query's total."""
+    running = np.cumsum(grades.astype(np.int64))
+    before = np.concatenate(([0], running))[start]
+    running -= np.repeat(before, count)
+    total = np.zeros(len(start), dtype=np.int64)
+    some = count > 0
+    total[some] = running[start[some] + count[some] - 1]
+    return running, total
 
 
 def _running_dcg(r: TrecRanking) -> np.ndarray:
@@ -390,14 +408,15 @@ def r_ndcg(r: TrecRanking) -> np.ndarray:
     c = ideal_pos[change] + 1
     cq = ideal_query[change]
     idcg = ideal_running[start[cq] + c - 1]
-    upto = np.minimum(c, r.num_ret[cq])  # DCG over the rows before c (those there are)
-    has_rows = upto > 0
+    at = r.last_before(c, cq)  # DCG over the ranks above c (those there are)
     dcg = np.zeros(len(c))
-    dcg[has_rows] = running[r.starts[cq[has_rows]] + upto[has_rows] - 1]
+    dcg[at >= 0] = running[at[at >= 0]]
     term = dcg / idcg
     # the end of a ranking longer than P + 1 (added after the changes, which all lie before)
     final_q = np.flatnonzero((count >= 1) & (r.num_ret > count + 1))
-    final_dcg = running[r.starts[final_q + 1] - 1] if len(final_q) else np.empty(0)
+    final_dcg = np.where(r.starts[final_q + 1] > r.starts[final_q],
+                         running[np.maximum(r.starts[final_q + 1] - 1, 0)]
+                         if len(running) else 0.0, 0.0)
     final = final_dcg / ideal_running[start[final_q] + count[final_q] - 1]
     q_all = np.concatenate([cq, final_q])
     key = np.concatenate([c, np.full(len(final_q), np.iinfo(np.int64).max)])
@@ -445,18 +464,35 @@ def rbp(r: TrecRanking, p: float) -> np.ndarray:
 
 
 def rbp_residual(r: TrecRanking, p: float) -> np.ndarray:
-    """rbp_resid: p^num_ret + (1 - p) * sum of p^i over unjudged rows, when there are some."""
+    """rbp_resid: p^num_ret + (1 - p) * sum of p^i over the unjudged ranks i (nonpool or
+    unjudged documents), added in rank order, when there are some."""
     powers = _powers(p, int(r.num_ret.max(initial=0)) + 1)
-    unknown = r.labels < 0
-    total = r.per_query(unknown, powers[r.position])
-    some = r.per_query(unknown) > 0
-    return np.where(some, powers[r.num_ret] + (1 - p) * total, 0.0)[None]
+    known = r.labels >= 0
+    unknown = r.num_ret - r.per_query(known).astype(np.int64)
+    out = np.zeros(r.n_queries)
+    some = unknown > 0
+    if not some.any():
+        return out[None]
+    # every rank of every ranking (nonpool documents have no row), the judged ones weigh 0
+    lengths = r.num_ret
+    starts = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
+    rank = np.arange(starts[-1], dtype=np.int64) - np.repeat(starts[:-1], lengths)
+    weights = powers[rank]
+    del rank
+    weights[starts[r.query[known]] + r.position[known]] = 0.0
+    total = np.bincount(np.repeat(np.arange(r.n_queries), lengths), weights=weights,
+                        minlength=r.n_queries)
+    out[some] = powers[r.num_ret[some]] + (1 - p) * total[some]
+    return out[None]
 
 
 def relstring(r: TrecRanking, length: int) -> list[str]:
     """The first ``length`` labels of each ranking as characters: the grade 0-9, '>' above 9,
     '-' not in the pool, '.' in the pool but unjudged."""
-    rows = r.position < length
+    shown = np.minimum(r.num_ret, length)
+    starts = np.concatenate(([0], np.cumsum(shown))).astype(np.int64)
+    text = np.full(int(starts[-1]), ord("-"), dtype=np.uint8)  # no row: not in the pool
+    rows = np.flatnonzero(r.position < length)
     labels = r.labels[rows]
     chars = np.full(len(labels), ord("<"), dtype=np.uint8)
     chars[labels > 9] = ord(">")
@@ -464,7 +500,7 @@ def relstring(r: TrecRanking, length: int) -> list[str]:
     chars[digit] = (ord("0") + labels[digit]).astype(np.uint8)
     chars[labels == NONPOOL] = ord("-")
     chars[labels == UNJUDGED] = ord(".")
-    text = chars.tobytes().decode("ascii")
-    ends = np.cumsum(np.bincount(r.query[rows], minlength=r.n_queries)).tolist()
-    begins = [0, *ends[:-1]]
-    return [text[b:e] for b, e in zip(begins, ends, strict=True)]
+    text[starts[r.query[rows]] + r.position[rows]] = chars
+    joined = text.tobytes().decode("ascii")
+    bounds = starts.tolist()
+    return [joined[b:e] for b, e in itertools.pairwise(bounds)]

@@ -8,8 +8,11 @@ grade >= 0 stay, in the same order. Under ``-c`` a judged query the run does not
 trec_eval 10.0's placeholder ranking: one document, ``PLACEHOLDER_DOCNO``, score 1.0 (judged
 like any other document, so a qrels line for that id counts).
 
-Only the top ``depth`` rows of each ranking are labelled (what the requested measures read);
-``num_ret`` is always the whole ranking's length. No Python loop runs per query or per row.
+Only the top ``depth`` ranks of each ranking are labelled (what the requested measures read);
+``num_ret`` is always the whole ranking's length. Only the documents the qrels know keep a row
+(with their 0-based rank ``position``): a ``NONPOOL`` document counts in no measure except by
+its rank, which the gaps between positions give, so a 7M-row run with 90 judgements a query is
+scored on about a tenth of its rows. No Python loop runs per query or per row.
 """
 
 from __future__ import annotations
@@ -50,9 +53,12 @@ class TrecRanking:
     """Labelled rows (grouped by query, rank order) and per-query counts, as trec_eval has them.
 
     ``query_ids`` are the qrels' queries in byte order (the dense index of every array);
-    ``starts`` bound each query's rows; ``full`` says whether the rows are the whole rankings
-    (measures reading beyond a cutoff need that). ``placeholder`` marks the queries scored on
-    the placeholder ranking (``-c``).
+    ``starts`` bound each query's rows. A row is a ranked document the qrels judge (its grade,
+    or ``UNJUDGED``), at its 0-based rank ``position``; ``NONPOOL`` documents have no row, so
+    positions have gaps (under ``-J`` they count the judged documents only and have none).
+    ``full`` says whether the rows reach the end of every ranking (measures reading beyond a
+    cutoff need that). ``placeholder`` marks the queries scored on the placeholder ranking
+    (``-c``).
     """
 
     query_ids: list[str]
@@ -98,15 +104,30 @@ class TrecRanking:
         """Per row, relevant rows of its query up to and including it."""
         return self._cached("rel_so_far", lambda: self.running(self.relevant()))
 
+    def last_before(self, k: np.ndarray | int, queries: np.ndarray | None = None
+                    ) -> np.ndarray:
+        """Per query (of ``queries``, default all), the index of its last row ranked above
+        ``k`` (position < k), -1 when it has none."""
+        if queries is None and np.ndim(k) == 0:  # the same cutoffs serve many measures
+            return self._cached(f"before{int(k)}", lambda: self.last_before(
+                np.full(self.n_queries, int(k), dtype=np.int64), np.arange(self.n_queries)))
+        q = np.arange(self.n_queries) if queries is None else np.asarray(queries)
+        stride = int(self.position.max(initial=0)) + 2
+        # rows sorted by (query, position): one number each, searched for (query, k)
+        key = self._cached("row_key", lambda: self.query.astype(np.int64) * stride
+                           + self.position)
+        limit = np.minimum(np.asarray(k, dtype=np.int64), stride - 1)
+        at = np.searchsorted(key, q.astype(np.int64) * stride + limit) - 1
+        return np.where(at >= self.starts[q], at, -1)
+
     def at_depth(self, running: np.ndarray, k: np.ndarray | int, empty: float = 0.0
                  ) -> np.ndarray:
-        """Per query, a running value (inclusive, per row) after its first ``k`` rows (after
-        all of them when shorter); ``empty`` where that is no row at all."""
-        lengths = np.diff(self.starts)
-        take = np.minimum(np.asarray(k, dtype=np.int64), lengths)
+        """Per query, a running value (inclusive, per row) after its first ``k`` ranks, the
+        value of its last row above rank ``k``; ``empty`` where there is no such row."""
+        at = self.last_before(k)
         out = np.full(self.n_queries, empty, dtype=np.float64)
-        some = take > 0
-        out[some] = running[self.starts[:-1][some] + take[some] - 1]
+        some = at >= 0
+        out[some] = running[at[some]]
         return out
 
     def _cached(self, key: str, make: object) -> np.ndarray:
@@ -134,6 +155,7 @@ class TrecRanking:
         return self._cached("num_rel_ret", lambda: self.per_query(self.relevant()))
 
     def count_labels(self, label: int) -> np.ndarray:
+        """Rows with ``label`` per query (``NONPOOL`` documents have no row: 0)."""
         return self._cached(f"label{label}", lambda: self.per_query(self.labels == label))
 
     @property
@@ -160,13 +182,6 @@ class TrecRanking:
             self._cache["ideal_count"] = count.astype(np.int64)
         return self._cache["ideal"], self._cache["ideal_start"], self._cache["ideal_count"]
 
-    def ideal_at(self, query: np.ndarray, position: np.ndarray) -> np.ndarray:
-        """The ideal ranking's grade at (query, 0-based position); 0 past its positive grades."""
-        grades, start, count = self.ideal()
-        inside = position < count[query]
-        out = np.zeros(len(query), dtype=np.int64)
-        out[inside] = grades[start[query[inside]] + position[inside]]
-        return out
 
 
 def trec_ranking(
@@ -215,20 +230,21 @@ def trec_ranking(
     rows = blocks.run_rows(positions)
     lengths = np.diff(starts)
     query = np.repeat(block_query, lengths)
-    labels = trec_labels(judgements.labels_of_rows(run, rows, query))
+    labels = judgements.labels_of_rows(run, rows, query, absent=NONPOOL, negative=UNJUDGED)
     permutation = tie_break_permutation(
         blocks.keys[positions], starts, labels,
         lambda tied: take(run.docs, run.doc_codes[rows[tied]]))
     if permutation is not None:
         labels = labels[permutation]
-    position = np.arange(len(rows), dtype=np.int64) - np.repeat(starts[:-1], lengths)
-    kept = position < np.repeat(first, lengths)  # ties straddling the cut are now ordered
     num_ret = np.zeros(n, dtype=np.int64)
     num_ret[block_query[evaluated]] = np.minimum(blocks.lengths[evaluated], limit)
-    if judged_only:
-        kept &= labels >= 0
-    block_of_row = np.repeat(np.arange(len(lengths)), lengths)[kept]
-    query, labels = query[kept], labels[kept]
+    # only the documents the qrels know get a row (their rank says where the others were)
+    kept = np.flatnonzero(labels >= 0 if judged_only else labels != NONPOOL)
+    block_of_row = np.searchsorted(starts, kept, side="right") - 1
+    position = kept - starts[block_of_row]
+    inside = position < first[block_of_row]  # ties straddling the cut are now ordered
+    kept, block_of_row, position = kept[inside], block_of_row[inside], position[inside]
+    query, labels = block_query[block_of_row], labels[kept]
     if judged_only:
         num_ret = np.bincount(query, minlength=n).astype(np.int64)
     # blocks come in run order: lay them out in query byte order (each stays in rank order)
@@ -237,16 +253,16 @@ def trec_ranking(
     chosen = np.flatnonzero(evaluated)
     chosen = chosen[np.argsort(block_query[chosen], kind="stable")]
     reorder = expand_ranges(block_start[chosen], block_rows[chosen])
-    query, labels = query[reorder], labels[reorder]
+    query, labels, position = query[reorder], labels[reorder], position[reorder]
     counts = np.bincount(query, minlength=n)
     row_starts = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
-    position = np.arange(len(query), dtype=np.int64) - np.repeat(row_starts[:-1], counts)
-    if judged_only:
+    if judged_only:  # ranks count the judged documents only
+        position = np.arange(len(query), dtype=np.int64) - np.repeat(row_starts[:-1], counts)
         inside = position < wanted[query]
         query, labels, position = query[inside], labels[inside], position[inside]
         counts = np.bincount(query, minlength=n)
         row_starts = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
-    full = bool(np.all(counts == num_ret))
+    full = bool(np.all(wanted >= num_ret))
     return TrecRanking(join.query_ids, query, position, labels, row_starts, num_ret, full, level,
                        judgements.query, judgements.grades, placeholder, tuple(join.ignored))
 
@@ -304,7 +320,7 @@ def segment_cumsum(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
     if len(lengths) and lengths.min() == lengths.max():  # equal blocks: one matrix, no copy
         return np.cumsum(values.reshape(len(lengths), -1), axis=1).reshape(-1)
     bucket = np.ceil(np.log2(np.maximum(lengths, 1))).astype(np.int64)
-    for b in np.unique(bucket[lengths > 0]).tolist():
+    for b in np.flatnonzero(np.bincount(bucket[lengths > 0])).tolist():  # not np.unique: numpy.ma
         blocks = np.flatnonzero((bucket == b) & (lengths > 0))
         width = int(lengths[blocks].max())
         matrix = np.zeros((len(blocks), width), dtype=np.float64)

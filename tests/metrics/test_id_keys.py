@@ -1,0 +1,113 @@
+"""64-bit keys of string ids (ranklens.data.id_keys) and the two places that trust them only
+as far as the strings confirm: the readers' duplicate check and the trec_eval labels join."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ranklens.data import Qrels, Run, id_keys
+from ranklens.io import InputError, read_run
+from ranklens.metrics import judgements
+from ranklens.metrics.trec_eval import plan_measures
+from ranklens.metrics.trec_lines import trec_eval_output
+
+# ids of every length around the 8 and 16 bytes the key reads, shared prefixes, non-ASCII
+IDS = st.text(alphabet="ab\u00e9\u4e2d_0", min_size=0, max_size=20)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(IDS, min_size=0, max_size=40), st.integers(0, 3), st.booleans())
+def test_equal_strings_get_equal_keys_and_every_repeat_is_a_candidate(values, cut, large):
+    array = pa.array(["pad"] * cut + values, pa.large_string() if large else pa.string())
+    array = array.slice(cut)  # offsets that do not start at 0
+    salt = np.array([len(v) % 3 for v in values], dtype=np.int32)
+    keys = id_keys.string_keys(array, salt=salt)
+    by_pair: dict[tuple[int, str], int] = {}
+    repeats = set()
+    for row, (s, v) in enumerate(zip(salt.tolist(), values, strict=True)):
+        if (s, v) in by_pair:
+            assert keys[row] == keys[by_pair[(s, v)]]
+            repeats |= {row, by_pair[(s, v)]}
+        by_pair.setdefault((s, v), row)
+    assert repeats <= set(id_keys.repeated_candidates(keys).tolist())
+    # distinct strings get distinct keys (64 bits: a collision here would be a bad mix)
+    assert len(set(keys.tolist())) == len(by_pair)
+
+
+def test_codes_give_the_keys_of_the_strings_they_name():
+    values = pa.array(["d1", "a-much-longer-document-id", "d1x", ""])
+    codes = np.array([2, 0, 1, 0, 3, 1])
+    salt = np.arange(6)
+    rows = pa.array([values[c].as_py() for c in codes.tolist()])
+    assert (id_keys.string_keys(values, salt=salt, codes=codes)
+            == id_keys.string_keys(rows, salt=salt)).all()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(IDS, min_size=0, max_size=30, unique=True), st.lists(IDS, max_size=60))
+def test_matching_finds_each_left_key_in_the_right_side(right, left):
+    right_keys = id_keys.string_keys(pa.array(right, pa.string()))
+    left_keys = id_keys.string_keys(pa.array(left, pa.string()))
+    found = id_keys.matching_candidates(left_keys, right_keys)
+    assert found.tolist() == [right.index(v) if v in right else -1 for v in left]
+
+
+def test_matching_refuses_a_right_side_with_a_repeated_key():
+    keys = id_keys.string_keys(pa.array(["x", "y", "x"]))
+    with pytest.raises(ValueError, match="share a key"):
+        id_keys.matching_candidates(keys[:1], keys)
+
+
+def _colliding(values, salt=None, codes=None):
+    """Every string gets the same key: only the confirmation on the strings is left."""
+    return np.zeros(len(values) if codes is None else len(codes), dtype=np.uint64)
+
+
+def test_duplicates_are_found_on_the_strings_when_every_key_collides(monkeypatch):
+    monkeypatch.setattr("ranklens.io.build.string_keys", _colliding)
+    rows = "".join(f"q{q} Q0 d{d} {d} {10 - d} t\n" for q in range(3) for d in range(5))
+    run, _ = read_run(rows.encode())
+    assert len(run) == 15
+    with pytest.raises(InputError, match=r"query 'q1' lists document 'd3' 2 times"):
+        read_run((rows + "q1 Q0 d3 9 0.5 t\n").encode())
+
+
+def _case() -> tuple[Run, Qrels]:
+    rng = np.random.default_rng(7)
+    run_rows, qrels_rows = [], []
+    for q in range(20):
+        docs = rng.choice(80, size=40, replace=False)
+        run_rows += [(f"q{q}", f"doc-{d:03d}", float(rng.integers(0, 6))) for d in docs]
+        qrels_rows += [(f"q{q}", f"doc-{d:03d}", int(rng.integers(-1, 4)))
+                       for d in rng.choice(80, size=30, replace=False)]
+    return Run.from_columns(*zip(*run_rows, strict=True)), \
+        Qrels.from_columns(*zip(*qrels_rows, strict=True))
+
+
+def test_labels_are_the_same_when_keys_collide_and_the_strings_decide(monkeypatch):
+    run, qrels = _case()
+    plan = plan_measures(["all_trec"])
+    want = trec_eval_output(run, qrels, plan, per_query=True).text
+    monkeypatch.setattr(judgements, "string_keys", _colliding)  # the hash fallback
+    assert trec_eval_output(run, qrels, plan, per_query=True).text == want
+
+    def lying(left, right):  # every row the keys match to nothing matched to some pair
+        found = id_keys.matching_candidates(left, right)
+        alone = found < 0
+        found[alone] = np.arange(int(alone.sum())) % len(right)
+        return found
+
+    monkeypatch.undo()
+    monkeypatch.setattr(judgements, "matching_candidates", lying)
+    assert trec_eval_output(run, qrels, plan, per_query=True).text == want
+
+    def no_match(left, right):  # keys that match nothing the strings would
+        return np.full(len(left), -1, dtype=np.int64)
+
+    monkeypatch.undo()
+    monkeypatch.setattr(judgements, "matching_candidates", no_match)
+    assert trec_eval_output(run, qrels, plan, per_query=True).text != want
