@@ -46,8 +46,9 @@ def _mixed(values: pa.Array) -> np.ndarray:
         return np.empty(0, dtype=np.uint64)
     width = 8 if pa.types.is_large_string(values.type) or pa.types.is_large_binary(
         values.type) else 4
-    offsets = np.frombuffer(values.buffers()[1], dtype=np.int32 if width == 4 else np.int64,
-                            count=n + 1, offset=values.offset * width)
+    offsets: np.ndarray = np.frombuffer(values.buffers()[1],
+                                        dtype=np.int32 if width == 4 else np.int64,
+                                        count=n + 1, offset=values.offset * width)
     start, end = offsets[:-1], offsets[1:]
     length = end - start
     buffer = values.buffers()[2]
