@@ -50,8 +50,8 @@ def run_ppi(args: argparse.Namespace) -> int:
     segments_path, column = split_segments_argument(args.segments)
     analysis = analyse_ppi(
         InputFile.from_path("run_a", args.run_a), InputFile.from_path("run_b", args.run_b),
-        InputFile.from_path("proxy_qrels", args.proxy_qrels),
-        InputFile.from_path("gold_qrels", args.gold_qrels), args.metric, alpha=args.alpha,
+        InputFile.from_path("qrels_proxy", args.proxy_qrels),
+        InputFile.from_path("qrels_gold", args.gold_qrels), args.metric, alpha=args.alpha,
         order=args.order,
         segments=None if segments_path is None else InputFile.from_path("segments",
                                                                         segments_path),

@@ -353,8 +353,12 @@ class LoadedInputs:
     def scored_for(self, settings: CompareSettings, unjudged: str) -> tuple[Evaluation, ...]:
         """Every run scored on the settings' metrics and the judged@k their coverage needs, in
         one pass (judged@k of condensed lists says nothing, so judged-only lists get theirs
-        from the full lists in a second pass, see `_coverage`)."""
-        return self.evaluations(scored_names(settings.metrics, unjudged),
+        from the full lists in a second pass, see `_coverage`), and under the settings' own
+        treatment the other tie readings the tie sentence will read (`tie_reading`)."""
+        from ranklens.compare.tie_reading import readings_to_score
+
+        extra = readings_to_score(self, settings) if unjudged == settings.unjudged else ()
+        return self.evaluations((*scored_names(settings.metrics, unjudged), *extra),
                                 missing=settings.missing, order=settings.order,
                                 gain=settings.gain, relevance_level=settings.relevance_level,
                                 unjudged=unjudged)

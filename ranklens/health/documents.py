@@ -151,8 +151,8 @@ def _affix_fold(run_ids: Sequence[str], qrels_ids: Sequence[str],
             ("the qrels'", prefixes[1], suffixes[1], prefixes[0], suffixes[0])):
         head = _extra_prefix(prefix, other_prefix)
         tail = _extra_prefix(suffix[::-1], other_suffix[::-1])[::-1]
-        parts = ([f"the prefix `{head}`"] if head else []) + \
-            ([f"the suffix `{tail}`"] if tail else [])
+        parts = ([f"the prefix '{head}'"] if head else []) + \
+            ([f"the suffix '{tail}'"] if tail else [])
         if parts:
             said.append(f"{' and '.join(parts)} from {side} ids")
         cuts.append(_cutter(head, tail, lower))
@@ -228,9 +228,9 @@ def documents_check(index: int, name: str, facts: DocumentFacts, judged_share: f
     examples = (f"run: {', '.join(facts.run_examples)}",
                 f"qrels: {', '.join(facts.qrels_examples)}")
     top = f"top {depth} documents"
-    written = (f"the run writes `{fold.run_id}`, the qrels `{fold.qrels_id}`" if fold is not None
-               else f"the run writes `{_first(facts.run_examples)}`, the qrels "
-                    f"`{_first(facts.qrels_examples)}`")
+    written = (f"the run writes '{fold.run_id}', the qrels '{fold.qrels_id}'" if fold is not None
+               else f"the run writes '{_first(facts.run_examples)}', the qrels "
+                    f"'{_first(facts.qrels_examples)}'")
     if share < MIN_JUDGED_SHARE:
         if fold is not None:
             message = (f"{_percent(share)} of {name}'s {top} have a judgement on the {queries:,} "

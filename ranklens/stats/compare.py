@@ -102,6 +102,37 @@ def compare_with_notes(
     return result, paired.notes + notes
 
 
+def difference_and_p(
+    result_a: MetricResult,
+    result_b: MetricResult,
+    options: PairedOptions | None = None,
+) -> tuple[float, float]:
+    """The mean difference B - A and the sign-flip permutation p of `compare_with_notes` with
+    ``options``, to the bit, without the interval, the t-test or the counts: what a verdict
+    reads, at the cost of the permutation test alone (the interval's resampling is most of a
+    comparison's time). Errors as `compare_with_notes`; what it would note is not returned
+    (the full comparison of the same results says it).
+    """
+    _check_metric(result_a, result_b)
+    options = options or PairedOptions()
+    paired = pair_quietly(result_a, result_b, missing=options.missing,
+                          min_queries=options.min_queries)
+    if not paired.queries.size:
+        raise InsufficientSampleError(0, 2)
+    deltas, _ = _snapped(paired)
+    return float(deltas.mean()), permutation_test(deltas, n_permutations=options.n_permutations,
+                                                  seed=options.seed)
+
+
+def _snapped(paired: Paired) -> tuple[np.ndarray, int]:
+    """The per-query differences with float noise set to 0, and how many were; fewer than
+    two is `InsufficientSampleError`."""
+    deltas, n_snapped = snap(paired.deltas, no_difference_tolerance(paired.a, paired.b))
+    if deltas.size < 2:
+        raise InsufficientSampleError(deltas.size, 2)
+    return deltas, n_snapped
+
+
 def _check_metric(result_a: MetricResult, result_b: MetricResult) -> None:
     if result_a.metric != result_b.metric:
         raise ValueError(
@@ -112,9 +143,7 @@ def _check_metric(result_a: MetricResult, result_b: MetricResult) -> None:
 def _compare_paired(metric: str, paired: Paired, options: PairedOptions
                     ) -> tuple[ComparisonResult, tuple[Note, ...]]:
     """The comparison on paired values, and what the interval has to say about itself."""
-    deltas, n_snapped = snap(paired.deltas, no_difference_tolerance(paired.a, paired.b))
-    if deltas.size < 2:
-        raise InsufficientSampleError(deltas.size, 2)
+    deltas, n_snapped = _snapped(paired)
     bootstrap, interval_notes = mean_interval_with_notes(
         deltas, options.interval, options.alpha, options.n_resamples, options.seed)
     p_value = permutation_test(deltas, n_permutations=options.n_permutations, seed=options.seed)

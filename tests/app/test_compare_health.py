@@ -59,7 +59,7 @@ def test_a_failed_check_is_open_and_the_verdict_withheld() -> None:
     title = markup.text("Documents that match the judgements (neural_upper)")
     assert errors[0].startswith(f"**{title}**")
     assert "**What to do:**" in errors[0]
-    assert markup.text("the run writes `DOC028936`, the qrels `doc028936`") in errors[0]
+    assert markup.text("the run writes 'DOC028936', the qrels 'doc028936'") in errors[0]
     assert "7 passed" in [e.label for e in at.expander]
     assert "No verdict" in [s.value for s in at.subheader]
     assert "No reliable difference" not in [s.value for s in at.subheader]

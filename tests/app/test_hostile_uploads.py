@@ -1,7 +1,9 @@
 """Hostile uploads on the Compare page: each gets a clear message and the page stays usable.
 
 A gzip bomb is refused by what it decompresses to (the upload limit, ``server.maxUploadSize``);
-a Parquet file with 10^5 columns and a CSV whose one line is 100 MB are refused in words. After
+a Parquet file wider than the column limit and a CSV whose one line is 100 MB are refused in
+words (the reader's own test, ``tests/io/test_io_hostile.py``, takes the 10^5-column file; here
+5,000 columns show the page's message at a tenth of the time). After
 each, the demo still computes in the same session: the server is up and answering.
 """
 
@@ -10,7 +12,6 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-import pytest
 from streamlit.testing.v1 import AppTest
 
 from ranklens import demo
@@ -58,10 +59,9 @@ def test_gzip_bomb_is_refused_by_its_decompressed_size() -> None:
     still_works(at)
 
 
-@pytest.mark.slow
-def test_parquet_with_a_hundred_thousand_columns_is_refused() -> None:
-    at = compare_with(("wide.parquet", wide_parquet(100_000)))
-    refused(at, "wide.parquet", "has 100,003 columns")
+def test_parquet_wider_than_the_column_limit_is_refused() -> None:
+    at = compare_with(("wide.parquet", wide_parquet(5_000)))
+    refused(at, "wide.parquet", "has 5,003 columns")
     still_works(at)
 
 

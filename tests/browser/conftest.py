@@ -64,8 +64,14 @@ def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
     return {
         **browser_type_launch_args,
         "executable_path": CHROMIUM,
-        "args": ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"],
+        # Raster and composite on the CPU: headless Chromium otherwise emulates a GPU in
+        # software (SwiftShader), which cost a quarter of a browser test's CPU time (measured
+        # with the demo report: 7.4 s of 39 s; 2.0 s with these switches).
+        "args": ["--no-sandbox", "--disable-gpu", "--disable-gpu-compositing",
+                 "--disable-gpu-rasterization", "--disable-accelerated-2d-canvas",
+                 "--disable-software-rasterizer", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run",
+                 *os.environ.get("RANKLENS_CHROMIUM_ARGS", "").split()],
     }
 
 

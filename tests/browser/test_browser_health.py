@@ -23,7 +23,8 @@ def test_failed_check_open_before_the_withheld_verdict(page: Page, app_url: str)
     failed = page.get_by_test_id("stAlertContentError").filter(
         has_text="Documents that match the judgements (neural_upper)")
     expect(failed).to_have_count(1)
-    expect(failed).to_contain_text("the run writes `DOC028936`, the qrels `doc028936`")
+    expect(failed).to_contain_text("the run writes 'DOC028936', the qrels 'doc028936'")
+    expect(failed).not_to_contain_text("`")  # no Markdown code marks shown as text
     expect(failed).to_contain_text("What to do:")
     verdict = page.get_by_test_id("stHeading").filter(has_text="No verdict")
     expect(verdict).to_have_count(1)

@@ -4,14 +4,13 @@ neural re-ranker show both answers, with the numbers of the CLI's JSON on the sa
 from __future__ import annotations
 
 import json
-import subprocess
 
 from playwright.sync_api import Page, expect
 
 from ranklens import demo
 from ranklens.compare.seed_section import NEW_RUN, THESE_RUNS
 from ranklens.formats import format_interval, format_p
-from tests.support.browser_reference import CLI
+from tests.support.browser_reference import run_cli
 from tests.support.streamlit_page import assert_no_error, expect_rerun, open_app, widget
 
 SEEDS_LABEL = "Neural re-ranker: three training seeds"
@@ -20,13 +19,10 @@ SEEDS_LABEL = "Neural re-ranker: three training seeds"
 def _cli_seeds() -> dict:
     paths = demo.paths()
     seeds = ",".join(str(p) for p in demo.seed_paths())
-    done = subprocess.run(
-        [str(CLI), "compare", f"bm25_baseline={paths['run_a']}", f"neural_reranker={seeds}",
-         "--qrels", str(paths["qrels"]),
-         "--segments", f"{paths['segments']}:intent", "--format", "json"],
-        capture_output=True, text=True, timeout=300, check=False)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    return json.loads(run_cli(
+        ["compare", f"bm25_baseline={paths['run_a']}", f"neural_reranker={seeds}",
+         "--qrels", str(paths["qrels"]), "--segments", f"{paths['segments']}:intent",
+         "--format", "json"]))
 
 
 def test_demo_seeds_show_both_answers(page: Page, app_url: str) -> None:

@@ -26,7 +26,7 @@ def test_strict_exits_3_and_still_writes_the_report(ranklens: Runner, tmp_path: 
                        DATA / "qrels.trec", *FAST)
     assert without.code == 0  # not strict: the report shows everything, failed checks first
     assert without.out.startswith("Health checks: 1 failed, 7 passed\n  \u2717 FAILED")
-    assert "the run writes `DOC028936`, the qrels `doc028936`" in without.out
+    assert "the run writes 'DOC028936', the qrels 'doc028936'" in without.out
     assert "No reliable difference" not in without.out
 
 

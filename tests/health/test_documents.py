@@ -28,7 +28,7 @@ def test_upper_case_ids_fail_and_the_fold_is_named(data: Path) -> None:
     assert check.numbers["documents_in_qrels"] == 0
     assert check.numbers["documents_checked"] == 597
     assert "after folding case" in check.message
-    assert "the run writes `DOC028936`, the qrels `doc028936`" in check.message
+    assert "the run writes 'DOC028936', the qrels 'doc028936'" in check.message
     # folding is tried on the run's rows of 100 shared queries (here all 600 rows): 421 of
     # them are judged documents once lower-cased (the rest are unjudged)
     assert check.numbers["fold_share"] == pytest.approx(421 / 600)
@@ -74,7 +74,7 @@ def test_stripped_blanks_and_prefix_are_found() -> None:
                                                      "msmarco_passage_789"], [3.0, 2.0, 1.0])
     fold = document_facts(prefixed, qrels).fold
     assert fold is not None and fold.share == 1.0
-    assert "the prefix `msmarco_passage_` from the run's ids" in fold.steps
+    assert "the prefix 'msmarco_passage_' from the run's ids" in fold.steps
     assert fold.qrels_id == "123"
 
 
@@ -110,17 +110,17 @@ def test_documents_judged_for_other_queries_are_told_apart() -> None:
 
 
 def test_a_fold_names_only_the_part_of_a_prefix_that_differs() -> None:
-    """``msmdoc064080`` against ``doc064080``: the qrels carry ``msm`` more; no case folding
+    """``msmdoc064080`` against ``doc064080``: the qrels carry `'msm'` more; no case folding
     is said where none is needed, and it is where it is."""
     fold = find_fold(["doc064080", "doc028936", "doc086016"],
                      ["msmdoc064080", "msmdoc028936", "msmdoc070602"])
-    assert fold is not None and fold.steps == "removing the prefix `msm` from the qrels' ids"
+    assert fold is not None and fold.steps == "removing the prefix 'msm' from the qrels' ids"
     assert (fold.run_id, fold.qrels_id, round(fold.share, 3)) == ("doc064080", "msmdoc064080",
                                                                   0.667)
     upper = find_fold(["DOC-064080", "DOC-028936"], ["064080", "028936"])
     assert upper is not None and upper.share == 1.0
-    assert upper.steps == "removing the prefix `DOC-` from the run's ids"
+    assert upper.steps == "removing the prefix 'DOC-' from the run's ids"
     mixed = find_fold(["Doc064080", "DOC028936"], ["x064080", "x028936"])
     assert mixed is not None and mixed.steps == (
-        "folding case and removing the prefix `doc` from the run's ids and the prefix `x` "
+        "folding case and removing the prefix 'doc' from the run's ids and the prefix 'x' "
         "from the qrels' ids")

@@ -61,7 +61,7 @@ def test_exports_carry_the_section(failing: Report) -> None:
     text = render_text(failing)
     assert text.startswith("Health checks: 1 failed, 7 passed\n")
     assert text.count("No verdict:") == 1  # in the verdict's place, once per metric
-    assert "the run writes `DOC028936`, the qrels `doc028936`" in text
+    assert "the run writes 'DOC028936', the qrels 'doc028936'" in text
     markdown = render_markdown(failing)
     assert "## Health checks" in markdown
     assert markdown.index("## Health checks") < markdown.index("## nDCG@10")

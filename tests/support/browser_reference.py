@@ -2,24 +2,34 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import io
 import json
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
 from ranklens import demo
+from ranklens.cli import main
 
-CLI = Path(sys.executable).with_name("ranklens")
+
+def run_cli(command: list[str]) -> str:
+    """What ``ranklens COMMAND...`` prints on stdout, run in this process (the console script
+    is the same ``main``: ``tests/cli/test_cli_subprocess.py`` and the wheel test run it as a
+    process); fails with what it printed on stderr when it exits non-zero."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(command)
+    assert code == 0, err.getvalue()
+    return out.getvalue()
 
 
 def cli_compare(run_a: Path, run_b: Path, *candidates: Path, qrels: Path | None = None,
                 segments: Path | None = None, segment_column: str | None = None,
                 metric: str = "nDCG@10", names: tuple[str, ...] = ()) -> dict:
-    """``ranklens compare --format json`` on these files (the console script, a subprocess);
+    """``ranklens compare --format json`` on these files (the CLI's ``main``, in process);
     ``candidates`` after run B make it a leaderboard, ``names`` name the runs."""
-    command = [str(CLI), "compare", str(run_a), str(run_b), *map(str, candidates),
+    command = ["compare", str(run_a), str(run_b), *map(str, candidates),
                "--metric", metric, "--format", "json"]
     for name in names:
         command += ["--name", name]
@@ -28,20 +38,16 @@ def cli_compare(run_a: Path, run_b: Path, *candidates: Path, qrels: Path | None 
     if segments is not None:
         command += ["--segments", f"{segments}:{segment_column}" if segment_column
                     else str(segments)]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    return json.loads(run_cli(command))
 
 
 def cli_ppi(run_a: Path, run_b: Path, *, proxy: Path, gold: Path,
             metric: str = "nDCG@10") -> dict:
-    """The analysis ``ranklens ppi --format json`` writes for these files (the console script,
-    a subprocess): the payload's ``analysis`` part."""
-    command = [str(CLI), "ppi", str(run_a), str(run_b), "--proxy-qrels", str(proxy),
+    """The analysis ``ranklens ppi --format json`` writes for these files (the CLI's ``main``,
+    in process): the payload's ``analysis`` part."""
+    command = ["ppi", str(run_a), str(run_b), "--proxy-qrels", str(proxy),
                "--gold-qrels", str(gold), "--metric", metric, "--format", "json"]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
-    assert done.returncode == 0, done.stderr
-    analysis: dict = json.loads(done.stdout)["analysis"]
+    analysis: dict = json.loads(run_cli(command))["analysis"]
     return analysis
 
 
