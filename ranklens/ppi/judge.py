@@ -124,7 +124,8 @@ def judge_check(
     try:
         agreement, said = judge_agreement_with_notes(
             documents["query_id"].to_numpy(dtype=object), documents["gold"].to_numpy(),
-            documents["proxy"].to_numpy(), alpha=alpha, n_resamples=n_resamples, seed=seed)
+            documents["proxy"].to_numpy(), alpha=alpha, n_resamples=n_resamples, seed=seed,
+            grades=None)
         notes += [note.text for note in said]
     except InsufficientSampleError as error:
         notes.append(f"No agreement of grades: {error.n} gold queries have documents graded "

@@ -31,7 +31,7 @@ import numpy.typing as npt
 from ranklens.stats.chunking import block_generators, chunk_sizes, offsets
 from ranklens.stats.draws import fill_uniform_indices
 from ranklens.stats.errors import InsufficientSampleError, SmallSampleWarning, check_probability
-from ranklens.stats.notes import Note, emit
+from ranklens.stats.notes import Note, emitted
 from ranklens.stats.results import Interval, Seed
 
 KAPPA_WEIGHTS = ("linear", "quadratic")
@@ -174,11 +174,9 @@ def judge_agreement(
     (`SmallSampleWarning`) when resamples leave a kappa undefined (`judge_agreement_with_notes`
     returns that as a note instead).
     """
-    agreement, notes = judge_agreement_with_notes(queries, gold, proxy, alpha=alpha,
-                                                  n_resamples=n_resamples, seed=seed,
-                                                  grades=grades)
-    emit(notes, 2)
-    return agreement
+    return emitted(judge_agreement_with_notes(queries, gold, proxy, alpha=alpha,
+                                              n_resamples=n_resamples, seed=seed,
+                                              grades=grades))
 
 
 def judge_agreement_with_notes(
@@ -186,13 +184,14 @@ def judge_agreement_with_notes(
     gold: Grades,
     proxy: Grades,
     *,
-    alpha: float = 0.05,
-    n_resamples: int = 2000,
-    seed: Seed = 0,
-    grades: Sequence[float] | None = None,
+    alpha: float,
+    n_resamples: int,
+    seed: Seed,
+    grades: Sequence[float] | None,
 ) -> tuple[JudgeAgreement, tuple[Note, ...]]:
     """`judge_agreement`, with what it would warn (resamples that leave a kappa or a grade's
-    bias undefined) returned as notes."""
+    bias undefined) returned as notes (every argument given: the defaults are
+    `judge_agreement`'s)."""
     check_probability("alpha", alpha)
     if n_resamples < 1:
         raise ValueError(f"n_resamples must be >= 1, got {n_resamples}")

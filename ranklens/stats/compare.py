@@ -92,12 +92,8 @@ def compare_with_notes(
     as notes (the feature layer shows them in its reports; nobody has to catch warnings).
     Errors are raised as `compare` raises them.
     """
-    _check_metric(result_a, result_b)
     options = options or PairedOptions()
-    paired = pair_quietly(result_a, result_b, missing=options.missing,
-                          min_queries=options.min_queries)
-    if not paired.queries.size:
-        raise InsufficientSampleError(0, 2)
+    paired = _paired_quietly(result_a, result_b, options)
     result, notes = _compare_paired(result_a.metric, paired, options)
     return result, paired.notes + notes
 
@@ -113,15 +109,22 @@ def difference_and_p(
     comparison's time). Errors as `compare_with_notes`; what it would note is not returned
     (the full comparison of the same results says it).
     """
-    _check_metric(result_a, result_b)
     options = options or PairedOptions()
+    deltas, _ = _snapped(_paired_quietly(result_a, result_b, options))
+    return float(deltas.mean()), permutation_test(deltas, n_permutations=options.n_permutations,
+                                                  seed=options.seed)
+
+
+def _paired_quietly(result_a: MetricResult, result_b: MetricResult, options: PairedOptions
+                    ) -> Paired:
+    """The two results paired as ``options`` say, what it would warn kept in the notes; no
+    pair at all (or another metric on each side) is an error."""
+    _check_metric(result_a, result_b)
     paired = pair_quietly(result_a, result_b, missing=options.missing,
                           min_queries=options.min_queries)
     if not paired.queries.size:
         raise InsufficientSampleError(0, 2)
-    deltas, _ = _snapped(paired)
-    return float(deltas.mean()), permutation_test(deltas, n_permutations=options.n_permutations,
-                                                  seed=options.seed)
+    return paired
 
 
 def _snapped(paired: Paired) -> tuple[np.ndarray, int]:

@@ -32,7 +32,7 @@ from dataclasses import KW_ONLY, dataclass
 from ranklens.stats.errors import check_probability
 from ranklens.stats.levels import ConfidenceCurve, t_curve
 from ranklens.stats.multiple import benjamini_hochberg
-from ranklens.stats.notes import Note, emit
+from ranklens.stats.notes import Note, emitted
 from ranklens.stats.pairing import Deltas
 from ranklens.stats.results import ComparisonResult, Interval, at_most
 
@@ -119,9 +119,7 @@ def fcr_adjust(
     An end that cannot be bounded at the adjusted level is infinite, with a
     `SmallSampleWarning` (`fcr_adjust_with_notes` returns it as a note instead).
     """
-    adjustment, notes = fcr_adjust_with_notes(comparisons, alpha, deltas=deltas, curves=curves)
-    emit(notes, 2)
-    return adjustment
+    return emitted(fcr_adjust_with_notes(comparisons, alpha, deltas=deltas, curves=curves))
 
 
 def fcr_adjust_with_notes(

@@ -28,7 +28,7 @@ import numpy.typing as npt
 from ranklens.stats.bootstrap import _resample, studentized_draws, studentized_ends
 from ranklens.stats.distributions import t_ends, t_quantile
 from ranklens.stats.errors import InsufficientSampleError, SmallSampleWarning, check_probability
-from ranklens.stats.notes import Note, emit
+from ranklens.stats.notes import Note, emitted
 from ranklens.stats.pairing import Deltas, as_deltas, sample_sd
 from ranklens.stats.results import ComparisonResult, Interval, Seed
 from ranklens.stats.sign_flip import MAX_SIGN_FLIP_N, bounded_from, pattern_ends
@@ -62,9 +62,7 @@ class ConfidenceCurve:
         An end that cannot be bounded at this level is infinite, with a `SmallSampleWarning`,
         as the interval functions themselves do (`interval_with_notes` returns it instead).
         """
-        shown, notes = self.interval_with_notes(alpha)
-        emit(notes, 2)
-        return shown
+        return emitted(self.interval_with_notes(alpha))
 
     def interval_with_notes(self, alpha: float) -> tuple[Interval, tuple[Note, ...]]:
         """`interval`, with what it would warn (an infinite end) returned as a note."""

@@ -31,7 +31,7 @@ from ranklens.stats.compare import compare_with_notes
 from ranklens.stats.errors import InsufficientSampleError
 from ranklens.stats.interval import DEFAULT_INTERVAL, IntervalMethod
 from ranklens.stats.multiple import adjusted_p_values
-from ranklens.stats.notes import Note, emit
+from ranklens.stats.notes import Note, emitted
 from ranklens.stats.options import PairedOptions
 from ranklens.stats.pairing import MIN_QUERIES, check_finite, examples
 from ranklens.stats.random_effects import (
@@ -115,9 +115,7 @@ def compare_seeds(
     options = PairedOptions(alpha=alpha, n_resamples=n_resamples, n_permutations=n_permutations,
                             seed=seed, interval=cast(IntervalMethod, interval),  # checked
                             min_queries=min_queries)
-    comparison, notes = compare_seeds_with_notes(results_a, results_b, options)
-    emit(notes, 2)
-    return comparison
+    return emitted(compare_seeds_with_notes(results_a, results_b, options))
 
 
 def compare_seeds_with_notes(

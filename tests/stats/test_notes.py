@@ -126,7 +126,7 @@ def test_judge_agreement_with_notes_returns_the_undefined_resamples() -> None:
     args = (["q1", "q2", "q3"], [0, 1, 1], [0, 1, 1])
     expected, caught = _recorded(lambda: judge_agreement(*args, n_resamples=200))
     result, notes = _quiet(lambda: judge_agreement_with_notes(
-        *args, n_resamples=200))
+        *args, alpha=0.05, n_resamples=200, seed=0, grades=None))
     assert result.kappa_linear == expected.kappa_linear
     assert result.kappa_quadratic == expected.kappa_quadratic
     assert [n.text for n in notes] == [str(w.message) for w in caught]
