@@ -55,11 +55,7 @@ from ranklens.compare.settings import DEFAULT_METRICS, CompareSettings
 from ranklens.data import MetricResult, Qrels, Run
 from ranklens.health import checks as health_checks
 from ranklens.io import InputFile
-from ranklens.io.shared_queries import (
-    RUN_AND_QRELS_FIX,
-    TWO_RUNS_FIX,
-    check_shared_queries,
-)
+from ranklens.io.shared_queries import RUN_AND_QRELS_FIX, TWO_RUNS_FIX, check_shared_queries
 from ranklens.io.source import file_stem
 from ranklens.metrics import Evaluation, parse_metric
 from ranklens.metrics.checks import TiedScores, no_relevant_warning, tied_scores_warning
