@@ -36,8 +36,9 @@ of a checkout are thin entries).
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ranklens._lazy import lazy_names
 
 if TYPE_CHECKING:
     __version__: str
@@ -65,22 +66,6 @@ __all__ = ["CompareSettings", "InputError", "InputFile", "Report", "__version__"
            "required_queries"]
 
 
-def __getattr__(name: str) -> Any:
-    """The API's names, imported on first use (``import ranklens`` loads no numpy), and
-    ``__version__``, read on first use from the installed metadata (the one source is
-    pyproject.toml's version; ``importlib.metadata`` alone takes longer to import than the
-    rest of ``import ranklens``)."""
-    if name == "__version__":
-        globals()[name] = _installed_version()
-        return globals()[name]
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'ranklens' has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    globals()[name] = value
-    return value
-
-
 def _installed_version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
@@ -90,5 +75,7 @@ def _installed_version() -> str:
         return "0.0.0+unknown"
 
 
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY, "__version__"})
+# The API's names import on first use (``import ranklens`` loads no numpy); ``__version__`` is
+# read on first use from the installed metadata (the one source is pyproject.toml's version;
+# ``importlib.metadata`` alone takes longer to import than the rest of ``import ranklens``).
+__getattr__, __dir__ = lazy_names(__name__, globals(), _LAZY, {"__version__": _installed_version})

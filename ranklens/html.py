@@ -145,12 +145,13 @@ def scoped_style(css_class: str) -> str:
 def planning_document(*, title: str, heading: str, subtitle: str, version: str,
                       sections: Iterable[str], inputs: Sequence[InputFile],
                       settings: Mapping[str, Any], holds: str, json_id: str,
-                      payload: Any) -> str:
-    """A planning page's file: its ``sections``, then the inputs, the settings and ``payload``
-    embedded as JSON; the footer says the JSON ``holds`` (plain text) and where it is."""
+                      payload: Any, read_as: Mapping[str, str] | None = None) -> str:
+    """A planning page's file: its ``sections``, then the inputs (with how each was read,
+    ``read_as`` by role), the settings and ``payload`` embedded as JSON; the footer says the
+    JSON ``holds`` (plain text) and where it is."""
     return document(
         title=title, heading=heading, subtitle=subtitle, version=version,
-        sections=(*sections, files_section(inputs),
+        sections=(*sections, files_section(inputs, read_as),
                   parameters_section(settings, version, heading="Settings")),
         footer=(f"Made with ranklens {text(version)}. {text(holds)} embedded in this file as "
                 f"JSON (<code>script#{text(json_id)}</code>)."),
@@ -283,11 +284,14 @@ def inputs_section(rows: Iterable[tuple[str, str, int, str, str]]) -> str:
             f"<tbody>{''.join(body)}</tbody></table></section>")
 
 
-def files_section(files: Sequence[InputFile]) -> str:
-    """The Inputs section of files the page read (none: no section)."""
+def files_section(files: Sequence[InputFile], read_as: Mapping[str, str] | None = None) -> str:
+    """The Inputs section of files the page read (none: no section), with how each was read
+    (``read_as``: its reader's summary in words by role) where known."""
     if not files:
         return ""
-    return inputs_section((f.role, f.name, len(f.data), f.sha256, "") for f in files)
+    described = read_as or {}
+    return inputs_section((f.role, f.name, len(f.data), f.sha256, described.get(f.role, ""))
+                          for f in files)
 
 
 def files_json(files: Sequence[InputFile]) -> list[dict[str, Any]]:

@@ -70,3 +70,25 @@ def test_a_bad_metric_name_is_a_ranklens_error_and_still_a_value_error() -> None
         parse_metric("nope@10")
     with pytest.raises(ValueError):
         parse_metric("ndcg@0")
+
+
+def test_every_error_pickles_by_the_arguments_it_was_built_with() -> None:
+    # one mechanism (RanklensError.__reduce__): an error whose __init__ turns its arguments
+    # into a message (MissingQueries) came back broken before
+    import pickle
+
+    from ranklens.io.errors import InputError
+    from ranklens.metrics.trec_ranking import MissingQueries
+    from ranklens.stats.errors import InsufficientSampleError
+
+    errors = [InputError("f.txt", "bad", line=3, hint="fix it"),
+              InsufficientSampleError(1, 2, unit="gold queries"),
+              MissingQueries(["q7", "q9"])]
+    for error in errors:
+        error.add_note("seen in a worker")
+        again = pickle.loads(pickle.dumps(error))
+        assert type(again) is type(error)
+        assert (str(again), repr(again), again.args) == (str(error), repr(error), error.args)
+        assert again.__notes__ == ["seen in a worker"]
+    assert str(errors[2]) == "result qid 'q7' not found in qrels"
+    assert pickle.loads(pickle.dumps(errors[2])).missing == ["q7", "q9"]

@@ -14,21 +14,21 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
-from typing import Any
 
 from ranklens import io
-from ranklens.cli.common import PROG, Parser, Status, UsageError, silence_stdout
+from ranklens._lazy import lazy_names
+from ranklens.cli.common import PROG, Command, Parser, Status, UsageError, silence_stdout
 
 __all__ = ["PROG", "Status", "UsageError", "build_parser", "main", "render_report"]
 
-# subcommand -> (module, the function adding its parser); a command imports only its own
+# subcommand -> the module whose ``COMMAND`` (a `Command`) it is; a command imports only its own
 # module (``ranklens evaluate`` does not pay for pandas and the comparison pipeline)
 SUBCOMMANDS = {
-    "compare": ("ranklens.cli.compare", "add_compare"),
-    "evaluate": ("ranklens.cli.evaluate", "add_evaluate"),
-    "mde": ("ranklens.cli.plan", "add_mde"),
-    "ppi": ("ranklens.cli.ppi", "add_ppi"),
-    "app": ("ranklens.cli.app", "add_app"),
+    "compare": "ranklens.cli.compare",
+    "evaluate": "ranklens.cli.evaluate",
+    "mde": "ranklens.cli.plan",
+    "ppi": "ranklens.cli.ppi",
+    "app": "ranklens.cli.app",
 }
 
 
@@ -40,9 +40,13 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                         help="show the program's version number and exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
                                      parser_class=Parser)
-    for name, (module, adder) in SUBCOMMANDS.items():
+    for name, module in SUBCOMMANDS.items():
         if only is None or name == only:
-            getattr(importlib.import_module(module), adder)(commands)
+            command: Command = importlib.import_module(module).COMMAND
+            p = commands.add_parser(name, help=command.help, description=command.description,
+                                    usage=command.usage, epilog=command.epilog)
+            command.add_arguments(p)
+            p.set_defaults(handler=command.run)
     return parser
 
 
@@ -58,12 +62,8 @@ class _Version(argparse.Action):
         parser.exit()
 
 
-def __getattr__(name: str) -> Any:
-    if name == "render_report":
-        from ranklens.cli.compare import render_report
-
-        return render_report
-    raise AttributeError(f"module 'ranklens.cli' has no attribute {name!r}")
+# the report renderer loads with the compare command's module, only when asked for
+__getattr__, __dir__ = lazy_names(__name__, globals(), {"render_report": "ranklens.cli.compare"})
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -18,7 +18,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from ranklens.cli.common import PROG, Parser, UsageError
+from ranklens.cli.common import PROG, Command, Parser, UsageError
 
 MAIN_SCRIPT = Path(__file__).resolve().parents[1] / "app" / "main.py"
 """The app's main script in the installed package."""
@@ -58,15 +58,17 @@ def streamlit_options(extras: Sequence[str]) -> list[str]:
         raise UsageError(f"{PROG} app: Streamlit option {options[-1]!r} needs a value")
     return options
 
+HELP = "serve the dashboard (Compare, MDE, PPI++, Methods) in the browser"
+DESCRIPTION = (
+    "Serve the ranklens dashboard from the installed package: the bundled "
+    "demo on first visit, your files by upload. Streamlit options (--server.*, --theme.*, "
+    "...) pass through to 'streamlit run'.")
+EPILOG = (
+    "example: ranklens app --port 8600 --store ~/reports.sqlite3 "
+    "--server.maxUploadSize 500")
 
-def add_app(commands: argparse._SubParsersAction[Parser]) -> None:
-    p = commands.add_parser(
-        "app", help="serve the dashboard (Compare, MDE, PPI++, Methods) in the browser",
-        description="Serve the ranklens dashboard from the installed package: the bundled "
-        "demo on first visit, your files by upload. Streamlit options (--server.*, --theme.*, "
-        "...) pass through to 'streamlit run'.",
-        epilog="example: ranklens app --port 8600 --store ~/reports.sqlite3 "
-        "--server.maxUploadSize 500")
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.__class__ = AppParser  # subparsers build every parser from one class
     p.add_argument("--port", type=_port, default=DEFAULT_PORT,
                    help=f"port to listen on (default {DEFAULT_PORT})")
@@ -83,7 +85,7 @@ def add_app(commands: argparse._SubParsersAction[Parser]) -> None:
                    "table; gzip too) whose texts the Compare page shows for uploaded runs: "
                    "for collections larger than the upload limit; indexed once in one pass, "
                    "only the documents shown are read (sets RANKLENS_DOCS)")
-    p.set_defaults(handler=run_app, streamlit_options=[])
+    p.set_defaults(streamlit_options=[])
 
 
 def run_app(args: argparse.Namespace) -> int:
@@ -139,3 +141,6 @@ def _positive(text: str) -> int:
     if value <= 0:
         raise argparse.ArgumentTypeError(f"expected a positive number, not {value}")
     return value
+
+
+COMMAND = Command(HELP, DESCRIPTION, add_arguments, run_app, epilog=EPILOG)

@@ -7,6 +7,7 @@ import argparse
 import sys
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
@@ -27,6 +28,21 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{self.prog}: {message} (see {self.prog} --help)")
+
+
+@dataclass(frozen=True)
+class Command:
+    """A subcommand, as `ranklens.cli.build_parser` registers it: the words of its ``--help``
+    (``help`` its line in the command list, ``description``, ``usage`` and ``epilog`` where
+    argparse's own would not do), the function adding its arguments and the one running it
+    (it answers the exit status). Each command module has one, ``COMMAND``."""
+
+    help: str
+    description: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+    usage: str | None = None
+    epilog: str | None = None
 
 
 class Status:
@@ -191,6 +207,17 @@ def add_missing(p: argparse.ArgumentParser, help: str) -> None:
 
     p.add_argument("--missing", choices=MISSING_POLICIES, default=PairedOptions().missing,
                    help=help)
+
+
+def add_scoring(p: argparse.ArgumentParser, *, qrels: str, metric: str, missing: str,
+                repeat: bool = False) -> None:
+    """``--qrels``, ``--metric``, ``--missing`` and ``--order``: how two runs (or per-query
+    tables) become paired per-query values, the same for ``compare`` and ``mde``'s pilot; the
+    words say what each is for in the command (``repeat`` as for `add_metric`)."""
+    add_qrels(p, qrels)
+    add_metric(p, metric, repeat=repeat)
+    add_missing(p, missing)
+    add_order(p)
 
 def spark_session(master: str) -> tuple[SparkSession, bool]:
     """The Spark session for --engine spark, and whether this command created it."""

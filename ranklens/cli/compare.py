@@ -11,16 +11,13 @@ from pathlib import Path
 from ranklens import io
 from ranklens.cli.common import (
     PROG,
-    Parser,
+    Command,
     Status,
     UsageError,
     add_alpha,
     add_engine_options,
-    add_metric,
-    add_missing,
-    add_order,
     add_output,
-    add_qrels,
+    add_scoring,
     count,
     spark_session,
     write,
@@ -50,17 +47,18 @@ from ranklens.stats import ADJUST_METHODS, FAMILY_METHODS, INTERVAL_METHODS
 DEFAULTS = CompareSettings()
 """The defaults the parser offers: those of the settings (declared once, in the library)."""
 
+HELP = "is B better than A, by how much, where (per segment), how sure"
+DESCRIPTION = (
+    "Compare run B with run A: per metric (and per segment) the means, the "
+    "difference B - A with its interval, the permutation p-value and q-values. "
+    "With several candidates (BASELINE CAND CAND ...), each is compared with the baseline "
+    "and its p adjusted for the number of candidates (a leaderboard, then each candidate's "
+    "segments). Runs are rankings (TREC run, CSV/TSV/Parquet/JSONL) scored against "
+    "--qrels, or, without --qrels, per-query metric tables (query_id + one column per "
+    "metric, long form, or trec_eval -q output).")
 
-def add_compare(commands: argparse._SubParsersAction[Parser]) -> None:
-    p = commands.add_parser(
-        "compare", help="is B better than A, by how much, where (per segment), how sure",
-        description="Compare run B with run A: per metric (and per segment) the means, the "
-        "difference B - A with its interval, the permutation p-value and q-values. "
-        "With several candidates (BASELINE CAND CAND ...), each is compared with the baseline "
-        "and its p adjusted for the number of candidates (a leaderboard, then each candidate's "
-        "segments). Runs are rankings (TREC run, CSV/TSV/Parquet/JSONL) scored against "
-        "--qrels, or, without --qrels, per-query metric tables (query_id + one column per "
-        "metric, long form, or trec_eval -q output).")
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("runs", nargs="+", metavar="RUN",
                    help="the baseline run first, then one or more candidates (up to 25 runs "
                         "in all). A system trained with several seeds is "
@@ -68,9 +66,11 @@ def add_compare(commands: argparse._SubParsersAction[Parser]) -> None:
                         "names one run): the report then gives two answers, for these trained "
                         "runs (per-query seed means) and for a new training run (seed variance "
                         "counted). A per-query table with a seed column is split by it")
-    add_qrels(p, "judgements; omit for per-query tables")
-    add_metric(p, "metric to compare, repeatable (default nDCG@10; for per-query tables every "
-               "metric both tables have): ndcg@10, map, P@5, recall@100, mrr ...", repeat=True)
+    add_scoring(p, qrels="judgements; omit for per-query tables",
+                metric="metric to compare, repeatable (default nDCG@10; for per-query tables "
+                "every metric both tables have): ndcg@10, map, P@5, recall@100, mrr ...",
+                missing="a query measured in one run only: drop it (default), score it 0 "
+                "(trec_eval -c) or refuse", repeat=True)
     p.add_argument("--segments", metavar="FILE[:COLUMN]",
                    help="segment map (query id + segment column(s)); pick a column with :COLUMN")
     p.add_argument("--collection", metavar="FILE:COLUMN",
@@ -93,14 +93,11 @@ def add_compare(commands: argparse._SubParsersAction[Parser]) -> None:
                    help=f"sign-flip permutations (default {DEFAULTS.n_permutations})")
     p.add_argument("--seed", type=count(0), default=DEFAULTS.seed,
                    help=f"random seed (default {DEFAULTS.seed})")
-    add_missing(p, "a query measured in one run only: drop it (default), score it 0 "
-                "(trec_eval -c) or refuse")
     p.add_argument("--interval", choices=INTERVAL_METHODS, default=DEFAULTS.interval,
                    help="interval of the difference (default auto: bootstrap-t from 20 queries, "
                    "the sign-flip interval, i.e. the exact permutation test inverted, below)")
     p.add_argument("--adjust", choices=ADJUST_METHODS, default=DEFAULTS.adjust_method,
                    help="multiple-comparison adjustment of q-values (default bh)")
-    add_order(p)
     p.add_argument("--ties", choices=TIE_RULES, default="trec_eval",
                    help="how equal scores are ordered: trec_eval (default: by document id, "
                    "descending) or average (the expected value over every order of each tie "
@@ -131,7 +128,6 @@ def add_compare(commands: argparse._SubParsersAction[Parser]) -> None:
     p.add_argument("--timings", action="store_true",
                    help="print the seconds of each stage (read, score, compare) on stderr")
     add_engine_options(p)
-    p.set_defaults(handler=run_compare)
 
 
 def run_compare(args: argparse.Namespace) -> int:
@@ -365,3 +361,6 @@ def run_compare_spark(args: argparse.Namespace) -> int:
             session.stop()
     report = with_report_health(report)  # what a report alone allows: identical runs
     return write_report(report, args, status)
+
+
+COMMAND = Command(HELP, DESCRIPTION, add_arguments, run_compare)

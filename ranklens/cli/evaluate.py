@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from ranklens import io
 from ranklens.cli.common import (
     PROG,
-    Parser,
+    Command,
     Status,
     UsageError,
     add_engine_options,
@@ -29,22 +29,25 @@ from ranklens.metrics.trec_ranking import PLACEHOLDER_DOCNO, MissingQueries
 if TYPE_CHECKING:
     from ranklens.metrics import Evaluation
 
+HELP = "per-query and mean metric values, as trec_eval prints them"
+DESCRIPTION = (
+    "Score one run against judgements and print what trec_eval prints. "
+    "Drop-in form: 'ranklens evaluate [-q] [-c] [-l N] [-J] [-n] [-M N] [-N N] "
+    "[-m MEASURE]... QRELS RUN' (trec_eval 10.0's argument order and rules; without -m: "
+    "-m official). Also 'ranklens evaluate RUN "
+    "--qrels QRELS' (without -m: nDCG@10). Measures in trec_eval syntax (map, P.5,10, "
+    "ndcg_cut.10, official, all_trec, or P_5) print under trec_eval's names in trec_eval's "
+    "order; ranklens spellings (nDCG@10, P@5, AP) under ranklens names.")
+USAGE = (
+    f"{PROG} evaluate [-q] [-c] [-l N] [-J] [-n] [-M N] [-N N] [-m MEASURE]... "
+    "QRELS RUN\n"
+    f"       {PROG} evaluate RUN --qrels QRELS [-m MEASURE]... [options]")
+EPILOG = (
+    "lines: '%-22s<TAB>query<TAB>%.4f' as trec_eval (counts as integers); "
+    "cutoffs of one measure come from its first -m, as in trec_eval")
 
-def add_evaluate(commands: argparse._SubParsersAction[Parser]) -> None:
-    p = commands.add_parser(
-        "evaluate", help="per-query and mean metric values, as trec_eval prints them",
-        description="Score one run against judgements and print what trec_eval prints. "
-        "Drop-in form: 'ranklens evaluate [-q] [-c] [-l N] [-J] [-n] [-M N] [-N N] "
-        "[-m MEASURE]... QRELS RUN' (trec_eval 10.0's argument order and rules; without -m: "
-        "-m official). Also 'ranklens evaluate RUN "
-        "--qrels QRELS' (without -m: nDCG@10). Measures in trec_eval syntax (map, P.5,10, "
-        "ndcg_cut.10, official, all_trec, or P_5) print under trec_eval's names in trec_eval's "
-        "order; ranklens spellings (nDCG@10, P@5, AP) under ranklens names.",
-        usage=f"{PROG} evaluate [-q] [-c] [-l N] [-J] [-n] [-M N] [-N N] [-m MEASURE]... "
-        "QRELS RUN\n"
-        f"       {PROG} evaluate RUN --qrels QRELS [-m MEASURE]... [options]",
-        epilog="lines: '%-22s<TAB>query<TAB>%.4f' as trec_eval (counts as integers); "
-        "cutoffs of one measure come from its first -m, as in trec_eval")
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("files", nargs="+", metavar="FILE",
                    help="QRELS then RUN (trec_eval's order), or RUN alone with --qrels")
     add_qrels(p, "judgements (then give only RUN)")
@@ -85,7 +88,6 @@ def add_evaluate(commands: argparse._SubParsersAction[Parser]) -> None:
                "in .parquet gets the per-query table (query_id + one column per metric) that "
                "'ranklens compare' and the app read")
     add_engine_options(p)
-    p.set_defaults(handler=run_evaluate)
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
@@ -253,3 +255,5 @@ def write_per_query_parquet(evaluation: Evaluation, path: str) -> None:
     except OSError as error:
         raise UsageError(f"cannot write {path}: {error}") from None
 
+
+COMMAND = Command(HELP, DESCRIPTION, add_arguments, run_evaluate, usage=USAGE, epilog=EPILOG)

@@ -7,15 +7,12 @@ import dataclasses
 
 from ranklens.cli.common import (
     PROG,
-    Parser,
+    Command,
     Status,
     UsageError,
     add_alpha,
-    add_metric,
-    add_missing,
-    add_order,
     add_output,
-    add_qrels,
+    add_scoring,
     count,
     non_negative_number,
     positive_number,
@@ -27,23 +24,25 @@ from ranklens.compare.inputs import load_inputs
 from ranklens.io import InputFile
 from ranklens.stats import MIN_POWER_QUERIES, POWER_METHODS
 
+HELP = "minimum detectable effect and queries needed"
+DESCRIPTION = (
+    "How small a difference can N queries resolve, and how many queries does "
+    "a difference need? Give the sd of per-query differences (--sd), or measure it on "
+    "pilot data (--runs A B --qrels Q --metric M; without --qrels A and B are per-query "
+    "tables).")
+EPILOG = (
+    "examples: ranklens mde --sd 0.1 --queries 200 | ranklens mde --delta 0.01 "
+    "--sd 0.1 | ranklens mde --runs A.trec B.trec --qrels qrels.txt --metric ndcg@10")
 
-def add_mde(commands: argparse._SubParsersAction[Parser]) -> None:
-    p = commands.add_parser(
-        "mde", help="minimum detectable effect and queries needed",
-        description="How small a difference can N queries resolve, and how many queries does "
-        "a difference need? Give the sd of per-query differences (--sd), or measure it on "
-        "pilot data (--runs A B --qrels Q --metric M; without --qrels A and B are per-query "
-        "tables).",
-        epilog="examples: ranklens mde --sd 0.1 --queries 200 | ranklens mde --delta 0.01 "
-        "--sd 0.1 | ranklens mde --runs A.trec B.trec --qrels qrels.txt --metric ndcg@10")
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
     source = p.add_mutually_exclusive_group(required=True)
     source.add_argument("--sd", type=non_negative_number,
                         help="standard deviation of the per-query differences B - A")
     source.add_argument("--runs", nargs=2, metavar=("RUN_A", "RUN_B"),
                         help="pilot runs (or per-query tables) to measure the sd on")
-    add_qrels(p, "judgements for --runs")
-    add_metric(p, "metric for --runs (default nDCG@10)")
+    add_scoring(p, qrels="judgements for --runs", metric="metric for --runs (default nDCG@10)",
+                missing="pilot queries measured in one run only (default drop)")
     p.add_argument("--queries", "-n", type=count(MIN_POWER_QUERIES),
                    help="number of queries to plan for (default with --runs: the pilot's)")
     p.add_argument("--delta", action="append", type=positive_number, metavar="DELTA",
@@ -52,10 +51,7 @@ def add_mde(commands: argparse._SubParsersAction[Parser]) -> None:
     p.add_argument("--power", type=probability, default=0.8, help="power (default 0.8)")
     p.add_argument("--method", choices=POWER_METHODS, default="z",
                    help="normal approximation (default) or the paired t-test's noncentral t")
-    add_missing(p, "pilot queries measured in one run only (default drop)")
-    add_order(p)
     add_output(p, help="")
-    p.set_defaults(handler=run_mde)
 
 
 def run_mde(args: argparse.Namespace) -> int:
@@ -96,3 +92,6 @@ def run_mde(args: argparse.Namespace) -> int:
 
         write(render_plan(plan), None)
     return 0
+
+
+COMMAND = Command(HELP, DESCRIPTION, add_arguments, run_mde, epilog=EPILOG)

@@ -4,17 +4,26 @@ from __future__ import annotations
 
 import argparse
 
-from ranklens.cli.common import Parser, Status, add_alpha, add_metric, add_order, add_output, write
+from ranklens.cli.common import (
+    Command,
+    Status,
+    add_alpha,
+    add_metric,
+    add_order,
+    add_output,
+    write,
+)
 from ranklens.compare.analysis import DEFAULT_METRICS
 from ranklens.io import InputFile
 
+HELP = "proxy (cheap) judgements corrected on a gold sample: PPI++"
+DESCRIPTION = (
+    "Score both runs under proxy judgements (all queries) and gold judgements "
+    "(a random sample of queries) and estimate B - A with PPI++, beside classic PPI, gold "
+    "only and the uncorrected proxy.")
 
-def add_ppi(commands: argparse._SubParsersAction[Parser]) -> None:
-    p = commands.add_parser(
-        "ppi", help="proxy (cheap) judgements corrected on a gold sample: PPI++",
-        description="Score both runs under proxy judgements (all queries) and gold judgements "
-        "(a random sample of queries) and estimate B - A with PPI++, beside classic PPI, gold "
-        "only and the uncorrected proxy.")
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("run_a", metavar="RUN_A")
     p.add_argument("run_b", metavar="RUN_B")
     p.add_argument("--proxy-qrels", required=True, metavar="QRELS",
@@ -29,7 +38,6 @@ def add_ppi(commands: argparse._SubParsersAction[Parser]) -> None:
     add_alpha(p)
     add_order(p)
     add_output(p, help="")
-    p.set_defaults(handler=run_ppi)
 
 
 def run_ppi(args: argparse.Namespace) -> int:
@@ -42,8 +50,8 @@ def run_ppi(args: argparse.Namespace) -> int:
     segments_path, column = split_segments_argument(args.segments)
     analysis = analyse_ppi(
         InputFile.from_path("run_a", args.run_a), InputFile.from_path("run_b", args.run_b),
-        InputFile.from_path("proxy_qrels", args.proxy_qrels),
-        InputFile.from_path("gold_qrels", args.gold_qrels), args.metric, alpha=args.alpha,
+        InputFile.from_path("qrels_proxy", args.proxy_qrels),
+        InputFile.from_path("qrels_gold", args.gold_qrels), args.metric, alpha=args.alpha,
         order=args.order,
         segments=None if segments_path is None else InputFile.from_path("segments",
                                                                         segments_path),
@@ -57,3 +65,6 @@ def run_ppi(args: argparse.Namespace) -> int:
     else:
         write(render_ppi(analysis), None)
     return 0
+
+
+COMMAND = Command(HELP, DESCRIPTION, add_arguments, run_ppi)

@@ -20,7 +20,7 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Unpack
 
 from ranklens import io
 from ranklens.compare import coverage as cov
@@ -34,7 +34,13 @@ from ranklens.compare.assemble import (
 )
 from ranklens.compare.coverage import Treatment
 from ranklens.compare.family import run_key, run_role
-from ranklens.compare.inputs import Input, as_file, load_inputs, streamed_treatments
+from ranklens.compare.inputs import (
+    ComparisonFiles,
+    Input,
+    as_file,
+    load_inputs,
+    streamed_treatments,
+)
 from ranklens.compare.report import InputRecord, Report
 from ranklens.compare.scoring import (
     ROBUSTNESS_EAGER_ROWS,
@@ -49,11 +55,7 @@ from ranklens.compare.settings import DEFAULT_METRICS, CompareSettings
 from ranklens.data import MetricResult, Qrels, Run
 from ranklens.health import checks as health_checks
 from ranklens.io import InputFile
-from ranklens.io.shared_queries import (
-    RUN_AND_QRELS_FIX,
-    TWO_RUNS_FIX,
-    check_shared_queries,
-)
+from ranklens.io.shared_queries import RUN_AND_QRELS_FIX, TWO_RUNS_FIX, check_shared_queries
 from ranklens.io.source import file_stem
 from ranklens.metrics import Evaluation, parse_metric
 from ranklens.metrics.checks import TiedScores, no_relevant_warning, tied_scores_warning
@@ -347,8 +349,12 @@ class LoadedInputs:
     def scored_for(self, settings: CompareSettings, unjudged: str) -> tuple[Evaluation, ...]:
         """Every run scored on the settings' metrics and the judged@k their coverage needs, in
         one pass (judged@k of condensed lists says nothing, so judged-only lists get theirs
-        from the full lists in a second pass, see `_coverage`)."""
-        return self.evaluations(scored_names(settings.metrics, unjudged),
+        from the full lists in a second pass, see `_coverage`), and under the settings' own
+        treatment the other tie readings the tie sentence will read (`tie_reading`)."""
+        from ranklens.compare.tie_reading import readings_to_score
+
+        extra = readings_to_score(self, settings) if unjudged == settings.unjudged else ()
+        return self.evaluations((*scored_names(settings.metrics, unjudged), *extra),
                                 missing=settings.missing, order=settings.order,
                                 gain=settings.gain, relevance_level=settings.relevance_level,
                                 unjudged=unjudged)
@@ -467,25 +473,21 @@ def build_report(
     run_a: Input,
     run_b: Input,
     *candidates: Input,
-    qrels: Input | None = None,
-    segments: Input | None = None,
     settings: CompareSettings | None = None,
-    proxy_qrels: Input | None = None,
-    columns: Mapping[str, str] | None = None,
     strict: bool = False,
+    **files: Unpack[ComparisonFiles],
 ) -> Report:
     """Read, score and compare in one call, for scripts and tests.
 
     The same Report as ``load_inputs(...).report(settings)``, which the CLI and the app call in
     two steps (they show progress between reading and scoring, and the app keeps the inputs).
-    ``columns`` names the runs' columns (``{"doc_id": "docno"}``; without it, the id columns
-    the settings name); ``strict`` raises ``ranklens.health.HealthCheckFailed`` when a health
-    check fails.
+    ``qrels``, ``segments``, ``proxy_qrels`` and ``columns`` are `load_inputs`'
+    (`ComparisonFiles`); without ``columns``, the id columns the settings name. ``strict``
+    raises ``ranklens.health.HealthCheckFailed`` when a health check fails.
     """
-    if columns is None and settings is not None:
-        columns = settings.id_columns()
-    inputs = load_inputs(run_a, run_b, *candidates, qrels=qrels, segments=segments,
-                         proxy_qrels=proxy_qrels, columns=columns)
+    if files.get("columns") is None and settings is not None:
+        files["columns"] = settings.id_columns()
+    inputs = load_inputs(run_a, run_b, *candidates, **files)
     return inputs.report(settings or CompareSettings(), strict=strict)
 
 

@@ -118,7 +118,9 @@ def input_record(file: InputFile, summary: io.ReadSummary | None) -> InputRecord
             "format": summary.format, "rows": summary.rows, "queries": summary.queries,
             "documents": summary.documents, "compressed": summary.compressed,
             "columns": dict(summary.columns),
-            "set_aside": [asdict(item) for item in summary.set_aside],
+            # plain JSON values (lines as a list), so that a record reads back equal
+            "set_aside": [{**asdict(item), "lines": list(item.lines)}
+                          for item in summary.set_aside],
             "notes": list(summary.notes), "description": summary.describe(),
         }
     return InputRecord(file.role, file.name, file.sha256, len(file.data), plain)

@@ -73,6 +73,7 @@ from ranklens.data import MetricResult, Run
 from ranklens.metrics import parse_metric
 from ranklens.metrics.arrow import take
 from ranklens.stats import ComparisonResult
+from ranklens.stats.results import interval_reading
 
 Treatment = Literal["nonrelevant", "judged-only", "proxy"]
 """How unjudged documents are treated: as non-relevant (trec_eval's default), removed from the
@@ -128,15 +129,6 @@ def ranking_depths(run: Run) -> dict[str, int]:
     present = np.flatnonzero(counts)
     ids = take(run.queries, present).to_pylist()
     return dict(zip(ids, counts[present].tolist(), strict=True))
-
-
-def interval_reading(low: float, high: float) -> str:
-    """``"above"`` (the interval excludes 0 from above), ``"below"`` or ``"around"`` 0."""
-    if low > 0:
-        return "above"
-    if high < 0:
-        return "below"
-    return "around"
 
 
 def same_rate_shift(mean_a: float, mean_b: float, coverage_a: float, coverage_b: float,

@@ -12,12 +12,12 @@ from ranklens.compare.coverage import (
     Coverage,
     CoverageRow,
     MetricCoverage,
-    interval_reading,
 )
 from ranklens.compare.report import Report
 from ranklens.formats import format_delta, format_interval, format_p, slug
 from ranklens.health.words import NO_VERDICT, ROBUSTNESS_WITHHELD, withheld_runs, withholds
 from ranklens.stats import ComparisonResult
+from ranklens.stats.results import interval_reading
 
 ROBUSTNESS_TITLE = "Unjudged documents three ways"
 """The heading of the robustness view on every face (the banner links to it)."""

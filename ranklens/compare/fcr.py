@@ -17,15 +17,14 @@ candidates, the rows keep their marginal intervals only and the caption says so.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from ranklens import codec
 from ranklens.formats import format_interval
-from ranklens.stats import ComparisonResult, SmallSampleWarning, fcr_adjust
-from ranklens.stats.fcr import UNSELECTED_RULE
+from ranklens.stats import ComparisonResult
+from ranklens.stats.fcr import UNSELECTED_RULE, fcr_adjust_with_notes
 from ranklens.stats.pairing import Deltas
 from ranklens.stats.results import Interval, at_most
 
@@ -64,9 +63,8 @@ def segment_fcr(
     """
     if not results:
         return (), None
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", SmallSampleWarning)  # an unbounded end: shown as such
-        adjustment = fcr_adjust(results, deltas=deltas)
+    # its notes say an end is unbounded: the table shows that end as "unbounded" itself
+    adjustment, _ = fcr_adjust_with_notes(results, deltas=deltas)
     summary = SegmentFCR(adjustment.alpha, adjustment.level, adjustment.n_selected,
                          adjustment.n_comparisons, adjustment.rule)
     shown = tuple(Interval(i.low, i.high, i.level, i.method) for i in adjustment.intervals)

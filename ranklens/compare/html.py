@@ -31,7 +31,7 @@ from ranklens.compare import charts, columns, coverage_words, query_lines, seed_
 from ranklens.compare.fcr import disagreement_sentence, fcr_caption, fcr_level_text
 from ranklens.compare.macro_views import macro_html
 from ranklens.compare.report import Report
-from ranklens.compare.text import family_lines, macro_parts, tie_note
+from ranklens.compare.text import family_lines, macro_parts, set_aside_lines, tie_note
 from ranklens.compare.words import caveat, conclusion, headline, interval_note, segments_summary
 from ranklens.health import html as health_html
 from ranklens.health import words as health_words
@@ -117,10 +117,7 @@ def embedded_report(document: str) -> Report:
 # ---- sections -----------------------------------------------------------------------------
 
 def _warnings_section(report: Report) -> str:
-    lines = list(report.warnings)
-    for record in report.inputs:
-        for item in record.summary.get("set_aside", ()):
-            lines.append(f"{record.name}: {item['rows']:,} rows set aside: {item['reason']}")
+    lines = [*report.warnings, *set_aside_lines(report.inputs)]
     if not lines:
         return ""
     items = "".join(f"<li>{_text(line)}</li>" for line in lines)

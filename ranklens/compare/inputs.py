@@ -16,7 +16,7 @@ import functools
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from ranklens import io
 from ranklens.compare import coverage as cov
@@ -38,10 +38,22 @@ from ranklens.metrics.holes import fill_holes
 if TYPE_CHECKING:
     from ranklens.compare.analysis import LoadedInputs
 
-__all__ = ["Input", "as_file", "load_inputs", "streamed_treatments"]
+__all__ = ["ComparisonFiles", "Input", "as_file", "load_inputs", "streamed_treatments"]
 
 Input = InputFile | str | Path
 """An input file as given: its bytes with a role and name, or a path to read."""
+
+
+class ComparisonFiles(TypedDict, total=False):
+    """The keywords of `load_inputs` that name a comparison's files besides its runs
+    (``qrels``, ``segments``, ``proxy_qrels``) and the runs' ``columns``, for the functions
+    that pass them on to it (``ranklens.compare.analysis.build_report``); what each means and
+    its default are `load_inputs`'."""
+
+    qrels: Input | None
+    segments: Input | None
+    proxy_qrels: Input | None
+    columns: Mapping[str, str] | None
 
 
 def as_file(given: Input, role: str) -> InputFile:

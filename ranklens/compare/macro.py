@@ -16,7 +16,6 @@ again), one `MacroSection` per metric and candidate; the faces render it
 from __future__ import annotations
 
 import dataclasses
-import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -32,7 +31,7 @@ from ranklens.compare.segments import (
 from ranklens.data import MetricResult
 from ranklens.stats import InsufficientSampleError, MacroComparison, PairedOptions, macro_compare
 from ranklens.stats.macro import CollectionMean
-from ranklens.stats.pairing import pair
+from ranklens.stats.pairing import pair_quietly
 
 if TYPE_CHECKING:
     from ranklens.compare.report import InputRecord, Report
@@ -96,11 +95,10 @@ def _section(metric: str, values_a: Mapping[str, float], values_b: Mapping[str, 
              collections: Mapping[str, str], column: str, statistics: PairedOptions,
              candidate: int) -> MacroSection:
     options = SegmentOptions(statistics, "bh", column)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the comparison carries its warnings in words
-        per_collection = compare_segments(MetricResult(metric, values_a),
-                                          MetricResult(metric, values_b), collections, options)
-        paired = pair(values_a, values_b, missing=statistics.missing, min_queries=0)
+    # the comparison carries its notes in words (``warnings``); the pairing's are the same
+    per_collection = compare_segments(MetricResult(metric, values_a),
+                                      MetricResult(metric, values_b), collections, options)
+    paired = pair_quietly(values_a, values_b, missing=statistics.missing, min_queries=0)
     names = [collections.get(q, UNSEGMENTED) for q in paired.queries.tolist()]
     deltas: dict[str, list[float]] = {}
     means_a: dict[str, list[float]] = {}

@@ -12,6 +12,7 @@ It reads no file and compares nothing.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -75,7 +76,18 @@ class ScoreCache:
         self.derived: dict[str, Any] = dict(derived or {})
 
     def get(self, key: ScoringKey) -> tuple[Evaluation, ...] | None:
-        return self._scored.get(key)
+        """The per-query values scored under ``key``: kept for it, or for the same arguments
+        and more metrics (a report's scoring pass holds the other tie reading too, which the
+        tie sentence reads: `ranklens.compare.tie_reading`), restricted to its metrics."""
+        found = self._scored.get(key)
+        if found is not None:
+            return found
+        wanted = set(key.metrics)
+        for held, evaluations in self._scored.items():
+            if held[1:] == key[1:] and wanted <= set(held.metrics) and all(
+                    m in ev.results for ev in evaluations for m in wanted):
+                return tuple(_restricted(ev, key.metrics) for ev in evaluations)
+        return None
 
     def put(self, key: ScoringKey, evaluations: tuple[Evaluation, ...]) -> None:
         if key not in self._scored and len(self._scored) >= self.KEPT:
@@ -83,7 +95,7 @@ class ScoreCache:
         self._scored[key] = evaluations
 
     def __contains__(self, key: object) -> bool:
-        return key in self._scored
+        return isinstance(key, ScoringKey) and self.get(key) is not None
 
     def __iter__(self) -> Iterator[ScoringKey]:
         return iter(tuple(self._scored))
@@ -93,6 +105,13 @@ class ScoreCache:
 
     def items(self) -> tuple[tuple[ScoringKey, tuple[Evaluation, ...]], ...]:
         return tuple(self._scored.items())
+
+
+def _restricted(evaluation: Evaluation, metrics: Sequence[str]) -> Evaluation:
+    """``evaluation`` with the results (and residuals) of ``metrics`` only."""
+    return dataclasses.replace(
+        evaluation, results={m: evaluation.results[m] for m in metrics},
+        residuals={m: r for m, r in evaluation.residuals.items() if m in metrics})
 
 
 class StreamedRun(NamedTuple):

@@ -18,7 +18,6 @@ properties of one ranking; the report says so), and it does not render.
 from __future__ import annotations
 
 import dataclasses
-import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -31,7 +30,7 @@ from ranklens.compare.seed_section import SeedAnswer, SeedsSection
 from ranklens.compare.settings import CompareSettings
 from ranklens.data import MetricResult
 from ranklens.stats.pairing import examples
-from ranklens.stats.seeds import compare_seeds, new_run_family
+from ranklens.stats.seeds import compare_seeds_with_notes, new_run_family
 
 if TYPE_CHECKING:
     from ranklens.compare.analysis import LoadedInputs
@@ -153,16 +152,15 @@ def _answers(settings: CompareSettings, systems: Sequence[Sequence[Mapping[str, 
     family-wise adjusted new-run p with several candidates."""
     answers: list[SeedAnswer] = []
     metrics = list(systems[0][0])
-    with warnings.catch_warnings():  # the report carries the dropped queries in words
-        warnings.simplefilter("ignore")
-        for j in range(1, len(systems)):
-            for metric in metrics:
-                comparison = compare_seeds(
-                    _named(systems[0], names[0], metric), _named(systems[j], names[j], metric),
-                    alpha=settings.alpha, n_resamples=settings.n_resamples,
-                    n_permutations=settings.n_permutations, seed=settings.seed,
-                    interval=settings.interval, min_queries=settings.min_queries)
-                answers.append(SeedAnswer(metric, j, comparison, tuple(names[j])))
+    options = settings.paired_options()
+    for j in range(1, len(systems)):
+        for metric in metrics:
+            # its notes are in the report already, in other words: the dropped queries by
+            # `_seed_notes`, a small sample by the report's own comparison of the same means
+            comparison, _ = compare_seeds_with_notes(
+                _named(systems[0], names[0], metric), _named(systems[j], names[j], metric),
+                options)
+            answers.append(SeedAnswer(metric, j, comparison, tuple(names[j])))
     if len(systems) > 2:
         for metric in metrics:
             chosen = [i for i, a in enumerate(answers) if a.metric == metric]

@@ -23,7 +23,7 @@ from ranklens.compare.csv_report import render_csv
 from ranklens.compare.fcr import disagreement_sentence, fcr_caption, level_text
 from ranklens.compare.macro import MacroSection, candidate_sections
 from ranklens.compare.macro_views import macro_markdown_lines, macro_text_lines
-from ranklens.compare.report import Report, result_row
+from ranklens.compare.report import InputRecord, Report, result_row
 from ranklens.compare.segments import MetricComparison
 from ranklens.compare.views import interval_levels, leaderboard_table, pairs_table
 from ranklens.compare.words import (
@@ -207,9 +207,30 @@ def _robustness_lines(report: Report, metric: str) -> list[str]:
     return lines
 
 
-def _input_lines(report: Report) -> list[str]:
+def input_lines(records: Sequence[InputRecord]) -> list[str]:
+    """One line per input file: what its reader made of it (rows, queries, rows set aside and
+    why), or its size where it was not read by a reader. The Inputs section of every text
+    face: ``ranklens compare``, ``mde`` and ``ppi``, and the Markdown report."""
     return [str(record.summary.get("description") or f"{record.name}: {record.size:,} bytes")
-            for record in report.inputs]
+            for record in records]
+
+
+def read_as(records: Sequence[InputRecord]) -> dict[str, str]:
+    """How each input was read, in words, by role: the "Read as" column of the HTML files."""
+    return {record.role: str(record.summary["description"]) for record in records
+            if record.summary.get("description")}
+
+
+def inputs_text(records: Sequence[InputRecord]) -> list[str]:
+    """The Inputs section of the text faces: the heading and `input_lines`, indented."""
+    return ["Inputs:", *(f"  {line}" for line in input_lines(records))]
+
+
+def set_aside_lines(records: Sequence[InputRecord]) -> list[str]:
+    """One line per group of rows a reader set aside, with the file and the reason: what the
+    pages and the HTML files show among the warnings."""
+    return [f"{record.name}: {item['rows']:,} rows set aside: {item['reason']}"
+            for record in records for item in record.summary.get("set_aside", ())]
 
 
 def render_text(report: Report, width: int = 100) -> str:
@@ -231,8 +252,7 @@ def render_text(report: Report, width: int = 100) -> str:
                                         len(report.candidates)))
     else:
         out.extend(_metric_sections(report, width))
-    out.append("Inputs:")
-    out.extend(f"  {line}" for line in _input_lines(report))
+    out.extend(inputs_text(report.inputs))
     if report.warnings:
         out.append("")
         out.append("Warnings:")
@@ -382,7 +402,7 @@ def render_markdown(report: Report) -> str:
             out += [f"## {names[j]} vs {names[0]}", ""]
             out += _markdown_sections(report.candidate_report(j), "###",
                                       len(report.candidates))
-    out += ["## Inputs", ""] + [f"- {line}" for line in _input_lines(report)]
+    out += ["## Inputs", ""] + [f"- {line}" for line in input_lines(report.inputs)]
     if report.warnings:
         out += ["", "## Warnings", ""] + [f"- {message}" for message in report.warnings]
     return "\n".join(out) + "\n"

@@ -15,16 +15,17 @@ control). It decides nothing about which rule is right.
 from __future__ import annotations
 
 import dataclasses
-import warnings
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from ranklens.compare.analysis import CompareSettings, LoadedInputs
 from ranklens.compare.report import Report
-from ranklens.compare.segments import compare_metrics
 from ranklens.formats import format_delta, format_p
 from ranklens.metrics import CutoffTies, cutoff_ties, parse_metric
 from ranklens.metrics.names import TIE_AVERAGED
+from ranklens.metrics.ties import has_ties
 from ranklens.stats import ComparisonResult
+from ranklens.stats.compare import difference_and_p
 
 TIE_RULES = ("trec_eval", "average")
 TIE_WORDS = {"trec_eval": "trec_eval's tie rule, equal scores in document-id order "
@@ -55,49 +56,87 @@ def other_reading(metric: str) -> str | None:
                                else "average").name
 
 
-def _reading(result: ComparisonResult) -> str:
-    if result.p_value is None or result.p_value > result.alpha:
-        return "no clear difference"
-    return "B better" if result.delta > 0 else "B worse"
+class Reading(NamedTuple):
+    """What a verdict reads of a comparison: B - A, its p-value and the level."""
+
+    delta: float
+    p_value: float
+    alpha: float
+
+    @property
+    def words(self) -> str:
+        if self.p_value > self.alpha:
+            return "no clear difference"
+        return "B better" if self.delta > 0 else "B worse"
+
+
+def _reading(result: ComparisonResult) -> Reading:
+    return Reading(result.delta, result.p_value, result.alpha)
+
+
+def readings_to_score(inputs: LoadedInputs, settings: CompareSettings) -> tuple[str, ...]:
+    """The metrics under the other tie rule that `tie_notes` will compare for a report of
+    ``inputs`` with ``settings``; the report's own scoring pass scores them beside its
+    metrics (``LoadedInputs.scored_for``), so that the runs are scored once. Empty where
+    there is no tie sentence to write: several runs, per-query tables, runs scored while read,
+    or runs whose documents never share a score (both rules then score them alike)."""
+    if (inputs.n_runs != 2 or settings.seed_runs is not None or inputs.qrels is None
+            or inputs.run_a is None or inputs.run_b is None
+            or not any_ties(inputs, settings.order)):
+        return ()
+    others = (other_reading(m) for m in settings.canonical().metrics)
+    return tuple(dict.fromkeys(m for m in others if m is not None))
+
+
+def any_ties(inputs: LoadedInputs, order: str) -> bool:
+    """Whether a run of ``inputs`` has two documents of one query with the same ranking key
+    under ``order`` (`ranklens.metrics.ties.has_ties`), computed once per order."""
+    key = f"has_ties:{order}"
+    if key not in inputs.derived:
+        inputs.derived[key] = any(has_ties(run, order) for run in inputs.runs
+                                  if run is not None)
+    return bool(inputs.derived[key])
 
 
 def tie_notes(inputs: LoadedInputs, settings: CompareSettings, report: Report
               ) -> dict[str, str]:
     """Per metric of a two-run ``report`` on scored runs, the sentence saying that the
     verdict reads otherwise under the other tie rule; metrics that read alike are absent.
-    Scores each metric once more (under the other rule); empty for per-query tables and for
-    runs scored while read (not kept)."""
+
+    The other rule's scores come from the report's own scoring pass (`readings_to_score`;
+    scored here only for a report made otherwise), and of its comparison only B - A and the
+    permutation p are computed (same options and seed), which is all a verdict reads. Empty
+    for per-query tables, for runs scored while read (not kept) and for runs whose documents
+    never share a score."""
     if report.several or inputs.run_a is None or inputs.run_b is None or inputs.qrels is None:
         return {}
     pairs = {m: other for m in report.metrics if (other := other_reading(m)) is not None}
-    if not pairs:
+    if not pairs or not any_ties(inputs, settings.order):
         return {}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the report already carries the pairing's warnings
-        evaluations = inputs.evaluations(
-            tuple(pairs.values()), missing=settings.missing, order=settings.order,
-            gain=settings.gain, relevance_level=settings.relevance_level,
-            unjudged=settings.unjudged)
-        options = dataclasses.replace(settings, segment_column=None).segment_options()
-        notes = {}
-        for metric, other in pairs.items():
-            shown = report.comparison(metric).overall
-            alternative = compare_metrics({other: evaluations[0][other]},
-                                          {other: evaluations[1][other]}, None,
-                                          options)[0].overall
-            if _reading(shown) != _reading(alternative):
-                notes[metric] = _sentence(metric, shown, other, alternative, report)
+    evaluations = inputs.evaluations(
+        tuple(pairs.values()), missing=settings.missing, order=settings.order,
+        gain=settings.gain, relevance_level=settings.relevance_level,
+        unjudged=settings.unjudged)
+    notes = {}
+    for metric, other in pairs.items():
+        shown = _reading(report.comparison(metric).overall)
+        # what it would note is the pairing's, which the report already carries
+        delta, p_value = difference_and_p(evaluations[0][other], evaluations[1][other],
+                                          settings.paired_options())
+        alternative = Reading(delta, p_value, shown.alpha)
+        if shown.words != alternative.words:
+            notes[metric] = _sentence(metric, shown, other, alternative, report)
     return notes
 
 
-def _sentence(metric: str, shown: ComparisonResult, other: str,
-              alternative: ComparisonResult, report: Report) -> str:
+def _sentence(metric: str, shown: Reading, other: str, alternative: Reading,
+              report: Report) -> str:
     name_a, name_b = report.pair_names
     rule_shown = parse_metric(metric).ties
     rule_other = parse_metric(other).ties
 
-    def words(result: ComparisonResult) -> str:
-        reading = _reading(result).replace("B ", f"{name_b} ")
+    def words(result: Reading) -> str:
+        reading = result.words.replace("B ", f"{name_b} ")
         return (f"B \u2212 A = {format_delta(result.delta)} (p {format_p(result.p_value)}): "
                 f"{reading}")
 
@@ -120,4 +159,5 @@ def tie_shares(inputs: LoadedInputs, metric: str, *, order: str = "score"
                  for run in inputs.runs if run is not None)
 
 
-__all__ = ["TIE_RULES", "TIE_WORDS", "other_reading", "tie_notes", "tie_shares", "with_ties"]
+__all__ = ["TIE_RULES", "TIE_WORDS", "Reading", "any_ties", "other_reading", "readings_to_score",
+           "tie_notes", "tie_shares", "with_ties"]

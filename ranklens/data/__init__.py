@@ -11,8 +11,9 @@ importing the statistics does not import pyarrow.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ranklens._lazy import lazy_names
 from ranklens.data.metric_result import MetricResult, QueryId
 
 if TYPE_CHECKING:
@@ -21,9 +22,5 @@ if TYPE_CHECKING:
 __all__ = ["MetricResult", "Qrels", "QueryId", "Run", "duplicate_rows", "encode_ids"]
 
 
-def __getattr__(name: str) -> Any:
-    if name in {"Run", "Qrels", "duplicate_rows", "encode_ids"}:
-        from ranklens.data import tables
-
-        return getattr(tables, name)
-    raise AttributeError(f"module 'ranklens.data' has no attribute {name!r}")
+__getattr__, __dir__ = lazy_names(__name__, globals(), {
+    name: ".tables" for name in ("Qrels", "Run", "duplicate_rows", "encode_ids")})

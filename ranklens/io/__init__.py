@@ -17,11 +17,14 @@
 format is detected from the content (TREC run/qrels, trec_eval -q output, CSV/TSV with a
 header, Parquet, JSONL; gzip by its magic bytes); ``format=`` overrides. Anything that cannot
 be read whole is an ``InputError`` naming the source, the line, the problem and the fix.
-``InputFile`` is the one input-file type (role, name, bytes, sha256 computed once).
+``name``, ``format``, ``columns`` and ``max_bytes`` are every reader's keywords, declared once as
+``ReadOptions``. ``InputFile`` is the one input-file type (role, name, bytes, sha256 computed
+once).
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ranklens._lazy import lazy_names
 from ranklens.io.errors import InputError
 
 if TYPE_CHECKING:
@@ -33,29 +36,21 @@ if TYPE_CHECKING:
     from ranklens.io.queries import QueriesRead, QueryTexts, read_queries
     from ranklens.io.runs import QrelsRead, RunRead, read_qrels, read_run
     from ranklens.io.segments import SegmentMap, SegmentsRead, read_segments
+    from ranklens.io.source import ReadOptions
     from ranklens.io.summary import ReadSummary, SetAside
 
 # each name loads its module on first use: reading a TREC run should not import the
 # per-query and segment readers (and pandas behind them)
 _HOMES = {
-    "FORMATS": "detect", "InputFile": "input_file", "sha256_hex": "input_file",
-    "PerQueryRead": "per_query", "read_per_query": "per_query", "QrelsRead": "runs",
-    "RunRead": "runs", "read_qrels": "runs", "read_run": "runs", "SegmentMap": "segments",
-    "SegmentsRead": "segments", "read_segments": "segments", "ReadSummary": "summary",
-    "SetAside": "summary", "Document": "doc_text", "DocumentCollection": "documents",
-    "read_documents": "documents", "QueriesRead": "queries", "QueryTexts": "queries",
-    "read_queries": "queries",
+    "FORMATS": ".detect", "InputFile": ".input_file", "sha256_hex": ".input_file",
+    "PerQueryRead": ".per_query", "read_per_query": ".per_query", "QrelsRead": ".runs",
+    "RunRead": ".runs", "read_qrels": ".runs", "read_run": ".runs", "SegmentMap": ".segments",
+    "SegmentsRead": ".segments", "read_segments": ".segments", "ReadSummary": ".summary",
+    "SetAside": ".summary", "Document": ".doc_text", "DocumentCollection": ".documents",
+    "read_documents": ".documents", "QueriesRead": ".queries", "QueryTexts": ".queries",
+    "read_queries": ".queries", "ReadOptions": ".source",
 }
-
-
-def __getattr__(name: str) -> Any:
-    if name in _HOMES:
-        import importlib
-
-        value = getattr(importlib.import_module(f"ranklens.io.{_HOMES[name]}"), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'ranklens.io' has no attribute {name!r}")
+__getattr__, __dir__ = lazy_names(__name__, globals(), _HOMES)
 
 
 __all__ = [
@@ -68,6 +63,7 @@ __all__ = [
     "QrelsRead",
     "QueriesRead",
     "QueryTexts",
+    "ReadOptions",
     "ReadSummary",
     "RunRead",
     "SegmentMap",

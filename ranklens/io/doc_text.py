@@ -69,7 +69,8 @@ def detect_layout(name: str, head: bytes, format: str, columns: Mapping[str, str
         raise InputError(name, "has no data: every line is blank",
                          hint="choose a file with data in it")
     first = lines[index]
-    if format == "jsonl" or (format == "auto" and first.lstrip().startswith("{")):
+    if format == "jsonl" or (format == "auto" and first.lstrip().startswith("{")
+                             and not _tsv_not_json(first)):
         return _jsonl_layout(name, first, index + 1, columns)
     if first.lstrip().startswith("[") and "\t" not in first:  # a TSV id may start with "["
         raise InputError(name, "is a JSON array, not JSON Lines",
@@ -83,6 +84,17 @@ def detect_layout(name: str, head: bytes, format: str, columns: Mapping[str, str
                      f"{first[:60]!r})", line=index + 1,
                      hint="write 'id<TAB>text' per line (MS MARCO), BEIR corpus.jsonl, or a "
                           "CSV/TSV with a header naming the id and text columns")
+
+
+def _tsv_not_json(first: str) -> bool:
+    """Whether a first line that starts with "{" is a TSV line (its id starts with "{"): it
+    has a tab and is not a JSON object."""
+    if "\t" not in first:
+        return False
+    try:
+        return not isinstance(json.loads(first), dict)
+    except json.JSONDecodeError:
+        return True
 
 
 def _jsonl_layout(name: str, first: str, line: int, columns: Mapping[str, str] | None

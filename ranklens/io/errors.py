@@ -41,10 +41,3 @@ class InputError(RanklensError, ValueError):
             plain = first_word.isalpha() and first_word.islower()
             text += f". {self.hint[:1].upper() + self.hint[1:] if plain else self.hint}"
         return text
-
-    def __reduce__(self) -> tuple[object, ...]:  # picklable across processes
-        return (_rebuild, (self.source, self.message, self.line, self.row, self.hint))
-
-
-def _rebuild(source: str, message: str, line: int | None, row: int | None, hint: str) -> InputError:
-    return InputError(source, message, line=line, row=row, hint=hint)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import NamedTuple
+from typing import NamedTuple, Unpack
 
 import numpy as np
 import pyarrow as pa
@@ -22,7 +22,7 @@ from ranklens.io.detect import ascii_fields, is_number, sniff
 from ranklens.io.errors import InputError
 from ranklens.io.locate import KnownLines, Locator
 from ranklens.io.runs import as_input_errors, run_name
-from ranklens.io.source import Loaded, Source, load
+from ranklens.io.source import Loaded, ReadOptions, Source, load, read_options
 from ranklens.io.summary import ReadSummary, SetAside
 from ranklens.io.tables import id_column, number_column, read_table
 from ranklens.io.trec import comment_lines, comment_note, split_lines, whitespace_fields
@@ -36,20 +36,19 @@ class PerQueryRead(NamedTuple):
 def read_per_query(
     source: Source,
     *,
-    name: str | None = None,
-    format: str = "auto",
-    columns: Mapping[str, str] | None = None,
     run: str | None = None,
     metrics: Sequence[str] | None = None,
-    max_bytes: int | None = None,
+    **options: Unpack[ReadOptions],
 ) -> PerQueryRead:
     """Read per-query metric values: one ``MetricResult`` per metric, keyed by metric name.
 
     A ``run`` column (``run``, ``system``, ``tag``...) holding several runs needs ``run=`` to
     pick one; the other runs' rows are set aside and counted. ``metrics`` keeps only the named
     metrics. A missing, non-numeric or non-finite value, or a query listed twice for one
-    metric, is an ``InputError`` naming the line.
+    metric, is an ``InputError`` naming the line. ``name``, ``format``, ``columns`` and
+    ``max_bytes`` are the readers' `ReadOptions`.
     """
+    name, format, columns, max_bytes = read_options(options, "read_per_query")
     loaded = load(source, name=name, max_bytes=max_bytes)
     with as_input_errors(loaded.name):
         detected = sniff(loaded, format)

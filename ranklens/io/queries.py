@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import NamedTuple, Unpack
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -32,7 +32,7 @@ from ranklens.io.detect import BOM, Sniff, non_utf8_error, sniff
 from ranklens.io.errors import InputError
 from ranklens.io.runs import as_input_errors
 from ranklens.io.shared_queries import example_ids
-from ranklens.io.source import Loaded, Source, load
+from ranklens.io.source import Loaded, ReadOptions, Source, load, read_options
 from ranklens.io.summary import ReadSummary, SetAside
 from ranklens.io.tables import id_column, read_table
 from ranklens.io.text_columns import QUERY_ALIASES, all_aliases, is_text_header
@@ -113,17 +113,17 @@ class _Rows(NamedTuple):
 def read_queries(
     source: Source,
     *,
-    name: str | None = None,
-    format: str = "auto",
-    columns: Mapping[str, str] | None = None,
-    max_bytes: int | None = None,
     queries_in_runs: Collection[str] | None = None,
+    **options: Unpack[ReadOptions],
 ) -> QueriesRead:
     """Read query id -> text from a queries file (path, bytes or upload).
 
     Raises ``InputError`` for anything it cannot read whole. Repeated ids (the first text is
     kept) and queries without text are set aside and counted in the summary, with lines.
+    ``name``, ``format`` (one of `QUERY_FORMATS`), ``columns`` and ``max_bytes`` are the
+    readers' `ReadOptions`.
     """
+    name, format, columns, max_bytes = read_options(options, "read_queries")
     if format not in QUERY_FORMATS:
         raise InputError(name or str(source), f"unknown queries format {format!r}",
                          hint=f"use one of {', '.join(QUERY_FORMATS)}")

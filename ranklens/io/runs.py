@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
-from typing import NamedTuple
+from typing import NamedTuple, Unpack
 
 import numpy as np
 import pyarrow as pa
@@ -26,7 +26,7 @@ from ranklens.io.build import (
 )
 from ranklens.io.detect import BOM, Sniff, sniff
 from ranklens.io.errors import InputError
-from ranklens.io.source import Loaded, Source, file_stem, load
+from ranklens.io.source import Loaded, ReadOptions, Source, file_stem, load, read_options
 from ranklens.io.summary import ReadSummary
 from ranklens.io.trec import Parsed, read_trec, run_tag
 
@@ -46,20 +46,15 @@ class QrelsRead(NamedTuple):
 def read_run(
     source: Source,
     *,
-    name: str | None = None,
-    format: str = "auto",
-    columns: Mapping[str, str] | None = None,
-    max_bytes: int | None = None,
     unique_docs: bool = False,
     keep_ranks: bool = False,
+    **options: Unpack[ReadOptions],
 ) -> RunRead:
     """Read a ranking from a TREC run, CSV/TSV, Parquet or JSONL file (path, bytes or upload).
 
-    ``name`` is the name shown in messages and the summary (default: the path or upload name)
-    and becomes ``Run.name``. ``format`` forces a format instead of detecting it from the
-    content. ``columns`` maps roles (``query_id``, ``doc_id``, ``score``, ``rank``) to column
-    names when the aliases do not find them. Raises ``InputError`` for anything it cannot read
-    whole; it never returns part of a file.
+    ``name``, ``format``, ``columns`` (roles ``query_id``, ``doc_id``, ``score``, ``rank``)
+    and ``max_bytes`` are the readers' `ReadOptions`; ``name`` becomes ``Run.name``. Raises
+    ``InputError`` for anything it cannot read whole; it never returns part of a file.
 
     Document ids: ``run.docs`` may hold an id more than once (a TREC run's holds one string per
     row; each row's code still names its id); pass ``unique_docs=True`` for one entry per
@@ -70,6 +65,7 @@ def read_run(
     An MS MARCO run (``qid docid rank``, no score) is a ranked list: its score is ``-rank``, so
     the usual score order is its rank order; a rank given twice for one query is an error.
     """
+    name, format, columns, max_bytes = read_options(options, "read_run")
     loaded = load(source, name=name, max_bytes=max_bytes)
     with as_input_errors(loaded.name):
         detected = sniff(loaded, _trec_alias(format, "run"))
@@ -129,11 +125,8 @@ def bom_note(loaded: Loaded, format: str) -> list[str]:
 def read_qrels(
     source: Source,
     *,
-    name: str | None = None,
-    format: str = "auto",
-    columns: Mapping[str, str] | None = None,
-    max_bytes: int | None = None,
     grades: GradePolicy = "real",
+    **options: Unpack[ReadOptions],
 ) -> QrelsRead:
     """Read judgements from TREC qrels, CSV/TSV, Parquet or JSONL (path, bytes or upload).
 
@@ -141,9 +134,10 @@ def read_qrels(
     is kept with ``grades="real"`` (the default; the summary's notes say the rule that reads it,
     ``ranklens.data.grades``), refused naming its line with ``grades="integer"`` (the trec_eval
     drop-in), or truncated toward zero with ``grades="truncate"`` (trec_eval's atol; counted in
-    the notes). Same arguments and guarantees as ``read_run``; ``qrels.docs`` always holds each
-    document id once.
+    the notes). The same `ReadOptions` and guarantees as ``read_run``; ``qrels.docs`` always
+    holds each document id once.
     """
+    name, format, columns, max_bytes = read_options(options, "read_qrels")
     loaded = load(source, name=name, max_bytes=max_bytes)
     with as_input_errors(loaded.name):
         detected = sniff(loaded, _trec_alias(format, "qrels"))

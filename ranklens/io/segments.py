@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import NamedTuple, Unpack
 
 import numpy as np
 import pyarrow as pa
@@ -21,7 +21,7 @@ from ranklens.io.detect import sniff
 from ranklens.io.errors import InputError
 from ranklens.io.locate import Locator
 from ranklens.io.runs import as_input_errors
-from ranklens.io.source import Source, load
+from ranklens.io.source import ReadOptions, Source, load, read_options
 from ranklens.io.summary import ReadSummary, SetAside
 from ranklens.io.tables import id_column, read_table
 
@@ -72,11 +72,8 @@ class SegmentsRead(NamedTuple):
 def read_segments(
     source: Source,
     *,
-    name: str | None = None,
-    format: str = "auto",
     column: str | None = None,
-    columns: Mapping[str, str] | None = None,
-    max_bytes: int | None = None,
+    **options: Unpack[ReadOptions],
 ) -> SegmentsRead:
     """Read query -> segment maps from a table with a query id column and segment column(s).
 
@@ -84,8 +81,10 @@ def read_segments(
     is a segment column; ``column`` picks the one to use (default: the first). A query may
     repeat (a run table with a segment column) as long as its segment does not change; a
     query with two different segments is an ``InputError``. Rows with no segment in the
-    chosen column are set aside and counted.
+    chosen column are set aside and counted. ``name``, ``format``, ``columns`` and
+    ``max_bytes`` are the readers' `ReadOptions`.
     """
+    name, format, columns, max_bytes = read_options(options, "read_segments")
     loaded = load(source, name=name, max_bytes=max_bytes)
     with as_input_errors(loaded.name):
         detected = sniff(loaded, format)

@@ -8,15 +8,47 @@ from __future__ import annotations
 
 import os
 import zlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypedDict
 
 import pyarrow as pa
 
 from ranklens.io.errors import InputError
 
 Source = str | os.PathLike[str] | bytes | bytearray | memoryview | IO[bytes] | Any
+
+
+class ReadOptions(TypedDict, total=False):
+    """The keywords every file reader takes (``read_run``, ``read_qrels``, ``read_per_query``,
+    ``read_segments``, ``read_queries``), each optional, declared once here:
+
+    - ``name``: what messages and the summary call the input (default: the path, or the
+      upload's name); a run's or judgements' name comes from it;
+    - ``format``: read as this format instead of detecting it from the content (``"auto"``,
+      the default; the reader's docstring lists its formats);
+    - ``columns``: roles (``query_id``, ``doc_id``, ``score``, ...) -> column names, for a
+      table whose columns the aliases do not find;
+    - ``max_bytes``: refuse a file larger than this, stored or decompressed (default: none).
+    """
+
+    name: str | None
+    format: str
+    columns: Mapping[str, str] | None
+    max_bytes: int | None
+
+
+def read_options(options: ReadOptions, reader: str
+                 ) -> tuple[str | None, str, Mapping[str, str] | None, int | None]:
+    """``options`` as (name, format, columns, max_bytes), the defaults filled in; a keyword
+    that is none of them is a ``TypeError`` naming ``reader``, as Python's own."""
+    for key in options:
+        if key not in ReadOptions.__optional_keys__:
+            raise TypeError(f"{reader}() got an unexpected keyword argument {key!r}")
+    return (options.get("name"), options.get("format", "auto"), options.get("columns"),
+            options.get("max_bytes"))
+
 
 HEAD_BYTES = 1 << 16
 GZIP_MAGIC = b"\x1f\x8b"

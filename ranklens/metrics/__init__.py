@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import sys
 import types
-from importlib import import_module
 from typing import TYPE_CHECKING, Any
+
+from ranklens._lazy import lazy_names
 
 if TYPE_CHECKING:
     from ranklens.data import MetricResult
@@ -56,17 +57,7 @@ _LAZY = {
 _SHADOWED = frozenset({"contributions", "evaluate", "rbo"})
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'ranklens.metrics' has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
+__getattr__, __dir__ = lazy_names(__name__, globals(), _LAZY)
 
 
 class _Package(types.ModuleType):

@@ -24,7 +24,7 @@ ranks and are refused. It does not compare runs (``moves`` does).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict
 
 import numpy as np
 import pyarrow as pa
@@ -108,6 +108,17 @@ class Contributions:
             "gain": self.ideal_gain, "discount": self.ideal_discount,
             "contribution": self.ideal_contribution,
             "cumulative": np.cumsum(self.ideal_contribution)})
+
+
+class RankingOptions(TypedDict, total=False):
+    """The keywords of `contributions` after the query (``order``, ``gain``,
+    ``relevance_level``, ``ties``; their defaults are there), for the functions that pass
+    them on to it (`ranklens.metrics.moves.explain_difference`)."""
+
+    order: str
+    gain: str
+    relevance_level: int
+    ties: str
 
 
 def contributions(
@@ -266,4 +277,4 @@ def _ideal_rows(spec: MetricSpec, judged_grades: np.ndarray
     return grades, gain, discount, share / total if total > 0 else share
 
 
-__all__ = ["DECOMPOSABLE", "Contributions", "contributions", "ranking"]
+__all__ = ["DECOMPOSABLE", "Contributions", "RankingOptions", "contributions", "ranking"]

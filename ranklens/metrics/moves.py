@@ -15,11 +15,12 @@ difference is noise (``ranklens.stats`` does, over all queries).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Unpack
 
 from ranklens.data import Qrels, Run
 from ranklens.data.grades import format_grade
 from ranklens.formats import format_delta, format_value, literal
-from ranklens.metrics.contributions import Contributions, contributions
+from ranklens.metrics.contributions import Contributions, RankingOptions, contributions
 from ranklens.metrics.names import MetricSpec
 
 
@@ -103,20 +104,15 @@ def explain_difference(
     qrels: Qrels,
     metric: str | MetricSpec,
     query_id: str,
-    *,
-    order: str = "score",
-    gain: str = "linear",
-    relevance_level: int = 1,
-    ties: str = "trec_eval",
+    **options: Unpack[RankingOptions],
 ) -> QueryDifference:
     """Split B - A on ``query_id`` into the part of every document (``contributions`` of
     both runs; same semantics and errors). Documents whose part is 0 are left out. With
     ``ties="average"`` a tie group's expected parts go to its documents in trec_eval's order
-    (the split stays exact; within a group it is by position, not by document)."""
-    options = {"order": order, "gain": gain, "relevance_level": relevance_level,
-               "ties": ties}
-    a = contributions(run_a, qrels, metric, query_id, **options)  # type: ignore[arg-type]
-    b = contributions(run_b, qrels, metric, query_id, **options)  # type: ignore[arg-type]
+    (the split stays exact; within a group it is by position, not by document). ``order``,
+    ``gain``, ``relevance_level`` and ``ties`` are `contributions`' (`RankingOptions`)."""
+    a = contributions(run_a, qrels, metric, query_id, **options)
+    b = contributions(run_b, qrels, metric, query_id, **options)
     part_a = dict(zip(a.doc_ids, a.contribution.tolist(), strict=True))
     part_b = dict(zip(b.doc_ids, b.contribution.tolist(), strict=True))
     grade_of = {doc: ((int(g) if float(g).is_integer() else g) if j else None)

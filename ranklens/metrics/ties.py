@@ -104,6 +104,20 @@ def cutoff_ties(run: Run, cutoff: int, *, order: str = "score",
                       blocks.keys[last_in][order_ids], first[order_ids], last[order_ids])
 
 
+def has_ties(run: Run, order: str = "score") -> bool:
+    """Whether two documents of one query share their ranking key (the score, or the rank
+    with ``order="rank"``). Without, every tie rule orders the run alike, so
+    ``evaluate(..., ties="average")`` scores it exactly as trec_eval does. One pass over the
+    run grouped by query (a sort only when its rows are not in that order already)."""
+    if len(run) < 2:
+        return False
+    blocks = sort_blocks(run.query_codes, ordering_keys(run, order))
+    same = blocks.keys[1:] == blocks.keys[:-1]
+    boundaries = blocks.starts[1:-1]
+    same[boundaries[(boundaries > 0) & (boundaries < len(run))] - 1] = False  # across queries
+    return bool(same.any())
+
+
 def tie_marks(scores: np.ndarray, cutoff: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """For one ranking's scores (in rank order): the tie group number of each rank (0 for a
     score that ties with no other) and whether its group crosses ``cutoff``."""

@@ -10,14 +10,14 @@ They do not read files, plan measures or print (``ranklens.metrics.trec_eval`` d
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Sequence
 
 import numpy as np
 
 from ranklens.metrics.ranked import safe_divide
-from ranklens.metrics.trec_ranking import NONPOOL, UNJUDGED, TrecRanking, segment_cumsum
+from ranklens.metrics.trec_ranking import UNJUDGED, TrecRanking, segment_cumsum
+from ranklens.metrics.trec_relstring import relstring as relstring  # the one text measure
 
 MIN_GEO_MEAN = 0.00001  # trec_eval's floor before the log of gm_map and gm_bpref
 INFAP_EPSILON = 0.00001
@@ -484,23 +484,3 @@ def rbp_residual(r: TrecRanking, p: float) -> np.ndarray:
                         minlength=r.n_queries)
     out[some] = powers[r.num_ret[some]] + (1 - p) * total[some]
     return out[None]
-
-
-def relstring(r: TrecRanking, length: int) -> list[str]:
-    """The first ``length`` labels of each ranking as characters: the grade 0-9, '>' above 9,
-    '-' not in the pool, '.' in the pool but unjudged."""
-    shown = np.minimum(r.num_ret, length)
-    starts = np.concatenate(([0], np.cumsum(shown))).astype(np.int64)
-    text = np.full(int(starts[-1]), ord("-"), dtype=np.uint8)  # no row: not in the pool
-    rows = np.flatnonzero(r.position < length)
-    labels = r.labels[rows]
-    chars = np.full(len(labels), ord("<"), dtype=np.uint8)
-    chars[labels > 9] = ord(">")
-    digit = (labels >= 0) & (labels <= 9)
-    chars[digit] = (ord("0") + labels[digit]).astype(np.uint8)
-    chars[labels == NONPOOL] = ord("-")
-    chars[labels == UNJUDGED] = ord(".")
-    text[starts[r.query[rows]] + r.position[rows]] = chars
-    joined = text.tobytes().decode("ascii")
-    bounds = starts.tolist()
-    return [joined[b:e] for b, e in itertools.pairwise(bounds)]

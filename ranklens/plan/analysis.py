@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING, Literal, cast
 import numpy as np
 import pandas as pd
 
-from ranklens import io
+from ranklens import codec, io
+from ranklens.compare.report import InputRecord
 from ranklens.data import MetricResult, Qrels, Run
 from ranklens.formats import format_delta, literal
 from ranklens.io import InputFile
@@ -62,7 +63,9 @@ class Pilot:
     ``mean_delta`` their mean (for orientation: a plan uses only the sd). ``source`` says what
     the differences were computed from; ``left_out`` counts queries measured on one side only;
     ``warnings`` say what in the inputs makes the spread say little (judgements without a
-    relevant document, a run tied on most queries).
+    relevant document, a run tied on most queries). ``inputs`` are the files it was measured
+    on as a Compare report lists them: what each reader read and set aside, and why (empty
+    for values handed over in memory).
     """
 
     metric: str
@@ -72,6 +75,7 @@ class Pilot:
     source: str = "paired per-query values"
     left_out: int = 0
     warnings: tuple[str, ...] = ()
+    inputs: tuple[InputRecord, ...] = ()
 
     @property
     def no_spread(self) -> bool:
@@ -197,7 +201,8 @@ def pilot_from_inputs(inputs: LoadedInputs, metric: str, *, order: str = "score"
     inputs.check_shared_queries([results_a, results_b], missing)
     scored = next(iter(results_a))
     measured = pilot(results_a[scored], results_b[scored], missing=missing, source=source)
-    return dataclasses.replace(measured, warnings=inputs.input_warnings(order=order))
+    return dataclasses.replace(measured, warnings=inputs.input_warnings(order=order),
+                               inputs=inputs.records)
 
 
 def per_query_columns(table: InputFile) -> dict[str, MetricResult]:
@@ -271,6 +276,9 @@ def plan_queries(
         for delta in deltas
     )
     return QueryPlan(sd, n_queries, mde, alpha, target_power, method, rows, pilot)
+
+
+codec.register(Pilot, codec.Form(omit_default=("inputs",)))  # older pilots' JSON as it was
 
 
 # --- what the MDE page adds: words, curves --------------------------------------------------

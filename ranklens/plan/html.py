@@ -20,6 +20,7 @@ from typing import Any
 
 from ranklens import formats
 from ranklens import html as html_common
+from ranklens.compare.text import read_as, set_aside_lines
 from ranklens.html import markdown, number_cell, text, text_cell
 from ranklens.plan import charts as plan_charts
 from ranklens.plan import views as plan_views
@@ -71,7 +72,8 @@ def render(export: MdeExport) -> str:
         sections=sections,
         inputs=export.inputs, settings=export.settings.to_dict(),
         holds="The plan (settings, every row, the headline numbers and the curves' points) is",
-        json_id=JSON_ID, payload=payload(export))
+        json_id=JSON_ID, payload=payload(export),
+        read_as={} if export.pilot is None else read_as(export.pilot.inputs))
 
 
 def embedded(document: str) -> dict[str, Any]:
@@ -88,9 +90,9 @@ def _spread_section(export: MdeExport) -> str:
         None if pilot is None else pilot.mean_delta)
     source = SOURCES[export.settings.spread.source]
     origin = f"<p>Spread from {text(source)}.</p>" if source and pilot is not None else ""
-    warned = "" if pilot is None or not pilot.warnings else (
-        '<ul class="warnings">' + "".join(f"<li>{text(m)}</li>" for m in pilot.warnings)
-        + "</ul>")
+    messages = [] if pilot is None else [*pilot.warnings, *set_aside_lines(pilot.inputs)]
+    warned = "" if not messages else (
+        '<ul class="warnings">' + "".join(f"<li>{text(m)}</li>" for m in messages) + "</ul>")
     return (f'<section id="spread"><h2>Spread of per-query differences</h2>{origin}'
             f"<p>{markdown(caption)}</p>{warned}</section>")
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import textwrap
 
+from ranklens.compare.text import inputs_text
 from ranklens.formats import (
     DASH,
     format_delta,
@@ -22,8 +23,9 @@ from ranklens.plan.analysis import NO_SPREAD_SD, QueryPlan, no_spread_sentence
 def render_plan(plan: QueryPlan, width: int = 100) -> str:
     """What ``ranklens mde`` prints: the spread used, the MDE, and the queries per difference.
 
-    Differences without spread plan nothing: the spread and why, no table. The pilot's
-    warnings (judgements without a relevant document, tied runs) come last.
+    Differences without spread plan nothing: the spread and why, no table. The files the
+    pilot was measured on and its warnings (judgements without a relevant document, tied
+    runs) come last.
     """
     approximation = "normal approximation" if plan.method == "z" else "paired t-test"
     settings = (f"alpha {plan.alpha:g}, power {format_percent(plan.power)}, two-sided, "
@@ -63,10 +65,14 @@ def render_plan(plan: QueryPlan, width: int = 100) -> str:
 
 
 def _warnings(plan: QueryPlan, width: int) -> list[str]:
+    """The files the pilot was measured on (as ``ranklens compare`` lists them), then its
+    warnings."""
+    out = [] if plan.pilot is None or not plan.pilot.inputs else [
+        "", *inputs_text(plan.pilot.inputs)]
     messages = () if plan.pilot is None else plan.pilot.warnings
     if not messages:
-        return []
-    out = ["", "Warnings:"]
+        return out
+    out += ["", "Warnings:"]
     for message in messages:
         out.extend(textwrap.wrap(message, width, initial_indent="  - ",
                                  subsequent_indent="    "))

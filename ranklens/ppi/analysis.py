@@ -26,7 +26,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ranklens import io
+from ranklens import codec, io
+from ranklens.compare.assemble import input_record
+from ranklens.compare.report import InputRecord
 from ranklens.data import MetricResult, Qrels, Run
 from ranklens.io import InputFile
 from ranklens.io.shared_queries import RUN_AND_QRELS_FIX, check_shared_queries, example_ids
@@ -156,7 +158,9 @@ class Estimate:
 
 @dataclass(frozen=True)
 class PPIAnalysis:
-    """The four estimates of one metric, PPI++ first, and the warnings in words."""
+    """The four estimates of one metric, PPI++ first, and the warnings in words. ``inputs``
+    are the files read (`analyse_ppi`) as a Compare report lists them: what each reader read
+    and set aside, and why (empty for values handed over in memory, `compare_ppi`)."""
 
     metric: str
     run_names: tuple[str, str]
@@ -166,6 +170,7 @@ class PPIAnalysis:
     model: VarianceModel | None = None
     # the judge checked on the gold queries (ranklens.ppi.judge); None in older payloads
     judge: JudgeCheck | None = None
+    inputs: tuple[InputRecord, ...] = ()
 
     def to_frame(self) -> pd.DataFrame:
         """One row per estimate, PPI++ first (``ranklens.ppi.frame``)."""
@@ -323,7 +328,9 @@ def analyse_ppi(
     # Compare's input step: the runs read (id columns chosen) against the proxy judgements,
     # which cover every query the way Compare's judgements do
     inputs = load_inputs(run_a, run_b, qrels=proxy_qrels)
-    gold, _ = io.read_qrels(gold_qrels.data, name=gold_qrels.name)
+    gold, gold_read = io.read_qrels(gold_qrels.data, name=gold_qrels.name)
+    records = [*(dataclasses.replace(r, role=proxy_qrels.role) if r.role == "qrels" else r
+                 for r in inputs.records), input_record(gold_qrels, gold_read)]
     runs = tuple(run for run in inputs.runs if run is not None)
     proxy = inputs.qrels
     assert proxy is not None and len(runs) == 2
@@ -337,12 +344,14 @@ def analyse_ppi(
     if segments is not None:
         read = io.read_segments(segments.data, name=segments.name, column=segment_column)
         segment_map, segment_column = read.segments.mapping, read.segments.column
+        records.append(input_record(segments, read.summary))
     judge = judge_check(proxy, gold, (scored[0], scored[1], scored[2], scored[3]),
                         segments=segment_map, segment_column=segment_column, alpha=alpha)
     found = [*inputs.input_warnings(order=order, run_names=names),
              no_relevant_warning(gold, gold_qrels.name)]
     extra = tuple(message for message in found if message)
-    return dataclasses.replace(analysis, warnings=(*extra, *analysis.warnings), judge=judge)
+    return dataclasses.replace(analysis, warnings=(*extra, *analysis.warnings), judge=judge,
+                               inputs=tuple(records))
 
 
 def check_judged_queries(run_a: tuple[str, Run], run_b: tuple[str, Run],
@@ -375,3 +384,6 @@ def segment_columns(segments: InputFile) -> tuple[str, ...]:
     """The segment columns of a segment map (for the page's choice), in file order; an
     ``io.InputError`` for a file that is no segment map."""
     return io.read_segments(segments.data, name=segments.name).segments.columns
+
+
+codec.register(PPIAnalysis, codec.Form(omit_default=("inputs",)))  # older analyses' JSON as it was

@@ -21,6 +21,7 @@ from typing import Any
 
 from ranklens import formats
 from ranklens import html as html_common
+from ranklens.compare.text import read_as
 from ranklens.html import markdown, number_cell, text, text_cell
 from ranklens.ppi import charts as ppi_charts
 from ranklens.ppi import judge_views, words
@@ -65,6 +66,7 @@ def render(export: PPIExport) -> str:
                   _bias_section(analysis), _judge_section(analysis),
                   _budget_section(export)),
         inputs=export.inputs, settings=settings_data(export),
+        read_as=read_as(analysis.inputs),
         holds="The analysis (every estimate, the bias, the variance model and the gold "
               "budget) is",
         json_id=JSON_ID, payload=payload(export))

@@ -19,7 +19,6 @@ It computes; it reads no file and draws nothing (``ranklens.ppi.analysis`` reads
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -34,12 +33,10 @@ from ranklens.stats import (
     InsufficientSampleError,
     JudgeAgreement,
     PPIComparison,
-    judge_agreement,
     paired_t_test,
-    ppi_compare,
 )
-from ranklens.stats.agreement import GradeConfusion
-from ranklens.stats.ppi import gold_and_proxy
+from ranklens.stats.agreement import GradeConfusion, judge_agreement_with_notes
+from ranklens.stats.ppi import gold_and_proxy, ppi_compare_with_notes
 from ranklens.stats.results import Interval
 
 UNSEGMENTED = "(no segment)"
@@ -125,13 +122,11 @@ def judge_check(
                      "out of the agreement.")
     agreement = None
     try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            agreement = judge_agreement(
-                documents["query_id"].to_numpy(dtype=object), documents["gold"].to_numpy(),
-                documents["proxy"].to_numpy(), alpha=alpha, n_resamples=n_resamples,
-                seed=seed)
-        notes += [str(w.message) for w in caught]
+        agreement, said = judge_agreement_with_notes(
+            documents["query_id"].to_numpy(dtype=object), documents["gold"].to_numpy(),
+            documents["proxy"].to_numpy(), alpha=alpha, n_resamples=n_resamples, seed=seed,
+            grades=None)
+        notes += [note.text for note in said]
     except InsufficientSampleError as error:
         notes.append(f"No agreement of grades: {error.n} gold queries have documents graded "
                      "by both, 2 or more are needed.")
@@ -160,7 +155,11 @@ def _segments(scored: tuple[MetricResult, ...], segments: Mapping[str, str],
                                test.p_value, n_gold)
         ppi = None
         if n_gold >= MIN_GOLD:
-            ppi = ppi_compare(*(_within(r, segments, name) for r in scored), alpha=alpha)
+            # its notes name the segment's unpaired queries, which the analysis's own notes
+            # already count among all queries (and n_gold is at least MIN_GOLD here)
+            within = [_within(r, segments, name) for r in scored]
+            ppi, _ = ppi_compare_with_notes(within[0], within[1], within[2], within[3], None,
+                                            alpha, True, "finite-sample")
         out.append(SegmentJudge(name, n_queries, n_gold, bias, ppi,
                                 refusal(n_gold) if ppi is None else ""))
     return tuple(out)

@@ -61,6 +61,11 @@ def kappa_table(check: JudgeCheck) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+# what the side of the proxy - gold interval says of the judge (`Interval.reading`)
+_READS = {"above": "judge grades higher", "below": "judge grades lower",
+          "around": "no clear offset"}
+
+
 def grade_bias_table(check: JudgeCheck) -> pd.DataFrame:
     """Mean proxy - gold grade per gold grade, with its interval and counts."""
     agreement = check.agreement
@@ -70,17 +75,9 @@ def grade_bias_table(check: JudgeCheck) -> pd.DataFrame:
              "proxy \u2212 gold": format_delta(b.mean_difference.estimate, 2),
              "interval": format_interval(b.mean_difference.interval.low,
                                          b.mean_difference.interval.high, 2),
-             "reads": _lenient(b.mean_difference.interval.low, b.mean_difference.interval.high)}
+             "reads": _READS[b.mean_difference.interval.reading]}
             for b in agreement.bias_by_grade]
     return pd.DataFrame(rows)
-
-
-def _lenient(low: float, high: float) -> str:
-    if low > 0:
-        return "judge grades higher"
-    if high < 0:
-        return "judge grades lower"
-    return "no clear offset"
 
 
 def segment_table(check: JudgeCheck) -> pd.DataFrame:

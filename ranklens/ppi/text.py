@@ -1,8 +1,9 @@
 """A PPI++ analysis as text a person reads: what ``ranklens ppi`` prints.
 
 It lays out a ``PPIAnalysis``: the four estimates (each with how its interval is computed),
-the sentences of ``ranklens.ppi.words`` (the same the page and its HTML export show), then the
-warnings and the random-sample assumption. It computes nothing (that is
+the sentences of ``ranklens.ppi.words`` (the same the page and its HTML export show), the
+files read (as ``ranklens compare`` lists them), then the warnings and the random-sample
+assumption. It computes nothing (that is
 ``ranklens.ppi.analysis``).
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import textwrap
 
+from ranklens.compare.text import inputs_text
 from ranklens.formats import DASH, format_delta, format_interval, format_p, plain, plain_table
 from ranklens.ppi import words
 from ranklens.ppi.analysis import RANDOM_SAMPLE_ASSUMPTION, PPIAnalysis
@@ -42,6 +44,8 @@ def render_ppi(analysis: PPIAnalysis, width: int = 100) -> str:
     for sentence in ppi_sentences(analysis):
         out.extend(textwrap.wrap(plain(sentence), width))
         out.append("")
+    if analysis.inputs:  # the files as ranklens compare lists them
+        out += [*inputs_text(analysis.inputs), ""]
     messages = [m for m in analysis.warnings if m != RANDOM_SAMPLE_ASSUMPTION]
     if messages:
         out.append("Warnings:")

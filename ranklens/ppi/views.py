@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from ranklens.compare.text import set_aside_lines
 from ranklens.formats import (
     Card,
     format_delta,
@@ -89,8 +90,10 @@ def weight_help(method: str) -> str:
 
 
 def ppi_warnings(analysis: PPIAnalysis) -> tuple[str, ...]:
-    """The analysis's warnings except the random-sample assumption (stated on its own)."""
-    return tuple(m for m in analysis.warnings if m != RANDOM_SAMPLE_ASSUMPTION)
+    """The analysis's warnings except the random-sample assumption (stated on its own), and
+    the rows a reader set aside, as Compare lists them (`set_aside_lines`)."""
+    return (*(m for m in analysis.warnings if m != RANDOM_SAMPLE_ASSUMPTION),
+            *set_aside_lines(analysis.inputs))
 
 
 def enough_gold_note(analysis: PPIAnalysis) -> str | None:

@@ -47,11 +47,8 @@ def bias_finding(bias: ProxyBias) -> BiasFinding:
     differences are equal on every gold query, otherwise undetected."""
     if bias.low == bias.high == bias.bias == 0.0:
         return BiasFinding.EXACT
-    if bias.low > 0:
-        return BiasFinding.UPWARD
-    if bias.high < 0:
-        return BiasFinding.DOWNWARD
-    return BiasFinding.UNDETECTED
+    return {"above": BiasFinding.UPWARD, "below": BiasFinding.DOWNWARD,
+            "around": BiasFinding.UNDETECTED}[bias.interval.reading]
 
 
 def _level(alpha: float) -> int:

@@ -22,7 +22,6 @@ queries**; not whether it ranks runs the same way (the PPI page's bias of B - A 
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -32,6 +31,7 @@ import numpy.typing as npt
 from ranklens.stats.chunking import block_generators, chunk_sizes, offsets
 from ranklens.stats.draws import fill_uniform_indices
 from ranklens.stats.errors import InsufficientSampleError, SmallSampleWarning, check_probability
+from ranklens.stats.notes import Note, emitted
 from ranklens.stats.results import Interval, Seed
 
 KAPPA_WEIGHTS = ("linear", "quadratic")
@@ -171,8 +171,27 @@ def judge_agreement(
     ``queries[i]`` is the query of document i, ``gold[i]``/``proxy[i]`` its grades. Kappas
     and per-grade biases get ``1 - alpha`` percentile intervals over ``n_resamples``
     resamples of the queries. Raises `InsufficientSampleError` below 2 queries; warns
-    (`SmallSampleWarning`) when resamples leave a kappa undefined.
+    (`SmallSampleWarning`) when resamples leave a kappa undefined (`judge_agreement_with_notes`
+    returns that as a note instead).
     """
+    return emitted(judge_agreement_with_notes(queries, gold, proxy, alpha=alpha,
+                                              n_resamples=n_resamples, seed=seed,
+                                              grades=grades))
+
+
+def judge_agreement_with_notes(
+    queries: Sequence[str] | npt.NDArray[np.object_],
+    gold: Grades,
+    proxy: Grades,
+    *,
+    alpha: float,
+    n_resamples: int,
+    seed: Seed,
+    grades: Sequence[float] | None,
+) -> tuple[JudgeAgreement, tuple[Note, ...]]:
+    """`judge_agreement`, with what it would warn (resamples that leave a kappa or a grade's
+    bias undefined) returned as notes (every argument given: the defaults are
+    `judge_agreement`'s)."""
     check_probability("alpha", alpha)
     if n_resamples < 1:
         raise ValueError(f"n_resamples must be >= 1, got {n_resamples}")
@@ -196,11 +215,12 @@ def judge_agreement(
     weights = _query_weights(n_queries, n_resamples, seed)  # (resamples, queries)
     resampled = (weights @ per_query).reshape(n_resamples, k, k)
     kappas = []
+    notes: list[Note] = []
     for name in KAPPA_WEIGHTS:
         disagreement = _weights(confusion.grades, name)
         observed = float(_kappas(confusion.counts.astype(np.float64), disagreement))
         draws = _kappas(resampled, disagreement)
-        kappas.append(AgreementEstimate(observed, _percentile(draws, alpha, name)))
+        kappas.append(AgreementEstimate(observed, _percentile(draws, alpha, name, notes)))
     counts_by_grade = per_query.reshape(n_queries, k, k).sum(axis=2)  # documents per gold grade
     resampled_counts = weights @ counts_by_grade
     resampled_sums = weights @ sums
@@ -211,13 +231,13 @@ def judge_agreement(
             continue
         with np.errstate(divide="ignore", invalid="ignore"):
             draws = resampled_sums[:, g] / resampled_counts[:, g]
-        interval = _percentile(draws, alpha, f"bias at gold grade {grade:g}")
+        interval = _percentile(draws, alpha, f"bias at gold grade {grade:g}", notes)
         biases.append(GradeBias(
             grade=grade, n_documents=n_docs,
             n_queries=int(np.count_nonzero(counts_by_grade[:, g])),
             mean_difference=AgreementEstimate(float(sums[:, g].sum() / n_docs), interval)))
     return JudgeAgreement(confusion, kappas[0], kappas[1], tuple(biases), n_queries,
-                          n_resamples, seed)
+                          n_resamples, seed), tuple(notes)
 
 
 def _query_weights(n_queries: int, n_resamples: int, seed: Seed) -> Array:
@@ -235,17 +255,16 @@ def _query_weights(n_queries: int, n_resamples: int, seed: Seed) -> Array:
     return weights
 
 
-def _percentile(draws: Array, alpha: float, what: str) -> Interval:
-    """The ``1 - alpha`` percentile interval of the finite ``draws`` (NaN ends when none)."""
+def _percentile(draws: Array, alpha: float, what: str, notes: list[Note]) -> Interval:
+    """The ``1 - alpha`` percentile interval of the finite ``draws`` (NaN ends when none); a
+    note in ``notes`` when some draws are undefined."""
     finite = draws[np.isfinite(draws)]
     if finite.size < draws.size:
-        warnings.warn(
+        notes.append(Note(
             f"{draws.size - finite.size} of {draws.size} query resamples leave the {what} "
             "undefined (one grade only, or no document of that grade): the interval is "
             "taken over the others",
-            SmallSampleWarning,
-            stacklevel=3,
-        )
+            SmallSampleWarning))
     if finite.size == 0:
         return Interval(math.nan, math.nan, 1.0 - alpha, AGREEMENT_METHOD)
     low, high = np.quantile(finite, [alpha / 2, 1.0 - alpha / 2])

@@ -12,7 +12,7 @@ import numpy.typing as npt
 from ranklens.stats.chunking import block_generators, chunk_sizes, offsets, run_blocks
 from ranklens.stats.draws import MAX_N, fill_uniform_indices
 from ranklens.stats.errors import InsufficientSampleError, SmallSampleWarning, check_probability
-from ranklens.stats.notes import Note, emit
+from ranklens.stats.notes import Note, emitted
 from ranklens.stats.pairing import Deltas, as_deltas, sample_sd
 from ranklens.stats.results import BootstrapInterval, Seed
 
@@ -120,9 +120,7 @@ def paired_bootstrap(
     The interval says how precisely the mean is measured if the queries are a sample of a
     larger population of queries; it is not a test and is not adjusted for multiplicity.
     """
-    result, notes = bootstrap_with_notes(deltas, n_resamples, alpha, seed, interval)
-    emit(notes, 2)
-    return result
+    return emitted(bootstrap_with_notes(deltas, n_resamples, alpha, seed, interval))
 
 
 def bootstrap_with_notes(deltas: Sequence[float] | Deltas, n_resamples: int, alpha: float,

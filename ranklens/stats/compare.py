@@ -9,7 +9,7 @@ import numpy as np
 from ranklens.data import MetricResult
 from ranklens.stats.errors import InsufficientSampleError
 from ranklens.stats.interval import DEFAULT_INTERVAL, IntervalMethod, mean_interval_with_notes
-from ranklens.stats.notes import Note, emit
+from ranklens.stats.notes import Note, emitted
 from ranklens.stats.options import PairedOptions
 from ranklens.stats.pairing import (
     MIN_QUERIES,
@@ -80,9 +80,7 @@ def compare(
                             seed=seed, missing=missing, interval=interval,
                             min_queries=min_queries)
     paired = pair(result_a, result_b, missing=missing, min_queries=min_queries, stacklevel=2)
-    result, notes = _compare_paired(result_a.metric, paired, options)
-    emit(notes, 2)
-    return result
+    return emitted(_compare_paired(result_a.metric, paired, options))
 
 
 def compare_with_notes(
@@ -94,14 +92,48 @@ def compare_with_notes(
     as notes (the feature layer shows them in its reports; nobody has to catch warnings).
     Errors are raised as `compare` raises them.
     """
-    _check_metric(result_a, result_b)
     options = options or PairedOptions()
+    paired = _paired_quietly(result_a, result_b, options)
+    result, notes = _compare_paired(result_a.metric, paired, options)
+    return result, paired.notes + notes
+
+
+def difference_and_p(
+    result_a: MetricResult,
+    result_b: MetricResult,
+    options: PairedOptions | None = None,
+) -> tuple[float, float]:
+    """The mean difference B - A and the sign-flip permutation p of `compare_with_notes` with
+    ``options``, to the bit, without the interval, the t-test or the counts: what a verdict
+    reads, at the cost of the permutation test alone (the interval's resampling is most of a
+    comparison's time). Errors as `compare_with_notes`; what it would note is not returned
+    (the full comparison of the same results says it).
+    """
+    options = options or PairedOptions()
+    deltas, _ = _snapped(_paired_quietly(result_a, result_b, options))
+    return float(deltas.mean()), permutation_test(deltas, n_permutations=options.n_permutations,
+                                                  seed=options.seed)
+
+
+def _paired_quietly(result_a: MetricResult, result_b: MetricResult, options: PairedOptions
+                    ) -> Paired:
+    """The two results paired as ``options`` say, what it would warn kept in the notes; no
+    pair at all (or another metric on each side) is an error."""
+    _check_metric(result_a, result_b)
     paired = pair_quietly(result_a, result_b, missing=options.missing,
                           min_queries=options.min_queries)
     if not paired.queries.size:
         raise InsufficientSampleError(0, 2)
-    result, notes = _compare_paired(result_a.metric, paired, options)
-    return result, paired.notes + notes
+    return paired
+
+
+def _snapped(paired: Paired) -> tuple[np.ndarray, int]:
+    """The per-query differences with float noise set to 0, and how many were; fewer than
+    two is `InsufficientSampleError`."""
+    deltas, n_snapped = snap(paired.deltas, no_difference_tolerance(paired.a, paired.b))
+    if deltas.size < 2:
+        raise InsufficientSampleError(deltas.size, 2)
+    return deltas, n_snapped
 
 
 def _check_metric(result_a: MetricResult, result_b: MetricResult) -> None:
@@ -114,9 +146,7 @@ def _check_metric(result_a: MetricResult, result_b: MetricResult) -> None:
 def _compare_paired(metric: str, paired: Paired, options: PairedOptions
                     ) -> tuple[ComparisonResult, tuple[Note, ...]]:
     """The comparison on paired values, and what the interval has to say about itself."""
-    deltas, n_snapped = snap(paired.deltas, no_difference_tolerance(paired.a, paired.b))
-    if deltas.size < 2:
-        raise InsufficientSampleError(deltas.size, 2)
+    deltas, n_snapped = _snapped(paired)
     bootstrap, interval_notes = mean_interval_with_notes(
         deltas, options.interval, options.alpha, options.n_resamples, options.seed)
     p_value = permutation_test(deltas, n_permutations=options.n_permutations, seed=options.seed)

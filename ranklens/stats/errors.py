@@ -6,9 +6,12 @@ stats function taking one makes.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ranklens.errors import RanklensError, RanklensWarning
 
 
+@dataclass(eq=False, repr=False)
 class InsufficientSampleError(RanklensError, ValueError):
     """There is nothing to compare: fewer units than the method needs at all.
 
@@ -16,17 +19,13 @@ class InsufficientSampleError(RanklensError, ValueError):
     ``unit`` what was counted ("paired queries", "gold queries").
     """
 
-    def __init__(self, n: int, needed: int, unit: str = "paired queries") -> None:
-        self.n = n
-        self.needed = needed
-        self.unit = unit
-        super().__init__(
-            f"{n} {unit}: at least {needed} are needed to compare anything; "
-            f"check that both sides were measured on the same query ids"
-        )
+    n: int
+    needed: int
+    unit: str = "paired queries"
 
-    def __reduce__(self) -> tuple[type[InsufficientSampleError], tuple[int, int, str]]:
-        return (type(self), (self.n, self.needed, self.unit))
+    def __str__(self) -> str:
+        return (f"{self.n} {self.unit}: at least {self.needed} are needed to compare anything; "
+                "check that both sides were measured on the same query ids")
 
 
 class SmallSampleWarning(RanklensWarning):

@@ -32,6 +32,7 @@ from dataclasses import KW_ONLY, dataclass
 from ranklens.stats.errors import check_probability
 from ranklens.stats.levels import ConfidenceCurve, t_curve
 from ranklens.stats.multiple import benjamini_hochberg
+from ranklens.stats.notes import Note, emitted
 from ranklens.stats.pairing import Deltas
 from ranklens.stats.results import ComparisonResult, Interval, at_most
 
@@ -115,22 +116,39 @@ def fcr_adjust(
 
     It answers "which differences are shown as told apart from 0, with the false coverage
     rate of what is shown held at alpha"; not the family-wise error (`family_test` does that).
+    An end that cannot be bounded at the adjusted level is infinite, with a
+    `SmallSampleWarning` (`fcr_adjust_with_notes` returns it as a note instead).
     """
+    return emitted(fcr_adjust_with_notes(comparisons, alpha, deltas=deltas, curves=curves))
+
+
+def fcr_adjust_with_notes(
+    comparisons: Sequence[ComparisonResult],
+    alpha: float | None = None,
+    *,
+    deltas: Sequence[Sequence[float] | Deltas] | None = None,
+    curves: Sequence[ConfidenceCurve] | None = None,
+) -> tuple[FCRAdjustment, tuple[Note, ...]]:
+    """`fcr_adjust`, with what it would warn (an interval end that cannot be bounded at the
+    adjusted level) returned as notes."""
     m = len(comparisons)
     alpha = _common_alpha(comparisons) if alpha is None else alpha
     check_probability("alpha", alpha)
     if m == 0:
-        return FCRAdjustment((), alpha, 0, 0, 1.0 - alpha)
+        return FCRAdjustment((), alpha, 0, 0, 1.0 - alpha), ()
     chosen = _curves(comparisons, deltas, curves)
     q_values = benjamini_hochberg([comparison.p_value for comparison in comparisons])
     selected = [at_most(q, alpha) for q in q_values]
     adjusted_alpha = max(sum(selected), 1) * alpha / m
-    intervals = tuple(
-        _adjusted(comparison, curve.interval(adjusted_alpha), is_selected, q_value)
-        for comparison, curve, is_selected, q_value in zip(
-            comparisons, chosen, selected, q_values, strict=True)
-    )
-    return FCRAdjustment(intervals, alpha, sum(selected), m, 1.0 - adjusted_alpha)
+    intervals: list[AdjustedInterval] = []
+    notes: list[Note] = []
+    for comparison, curve, is_selected, q_value in zip(comparisons, chosen, selected, q_values,
+                                                       strict=True):
+        shown, said = curve.interval_with_notes(adjusted_alpha)
+        intervals.append(_adjusted(comparison, shown, is_selected, q_value))
+        notes.extend(said)
+    return (FCRAdjustment(tuple(intervals), alpha, sum(selected), m, 1.0 - adjusted_alpha),
+            tuple(notes))
 
 
 def _common_alpha(comparisons: Sequence[ComparisonResult]) -> float:

@@ -28,7 +28,7 @@ from typing import Literal, get_args
 
 from ranklens.stats.bootstrap import bootstrap_with_notes
 from ranklens.stats.errors import check_probability
-from ranklens.stats.notes import Note, emit
+from ranklens.stats.notes import Note, emitted
 from ranklens.stats.pairing import MIN_QUERIES, Deltas, as_deltas
 from ranklens.stats.results import MeanDifferenceInterval, Seed
 from ranklens.stats.sign_flip import MAX_SIGN_FLIP_N, sign_flip_with_notes
@@ -76,9 +76,7 @@ def mean_interval(
     interval it was. ``n_resamples`` and ``seed`` matter for the bootstrap intervals only.
     What it warns, `mean_interval_with_notes` returns as notes instead.
     """
-    result, notes = mean_interval_with_notes(deltas, interval, alpha, n_resamples, seed)
-    emit(notes, 2)
-    return result
+    return emitted(mean_interval_with_notes(deltas, interval, alpha, n_resamples, seed))
 
 
 def mean_interval_with_notes(deltas: Sequence[float] | Deltas, interval: str, alpha: float,

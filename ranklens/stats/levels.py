@@ -19,7 +19,6 @@ same deltas, method, resample count and seed as a comparison, the interval at th
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -29,6 +28,7 @@ import numpy.typing as npt
 from ranklens.stats.bootstrap import _resample, studentized_draws, studentized_ends
 from ranklens.stats.distributions import t_ends, t_quantile
 from ranklens.stats.errors import InsufficientSampleError, SmallSampleWarning, check_probability
+from ranklens.stats.notes import Note, emitted
 from ranklens.stats.pairing import Deltas, as_deltas, sample_sd
 from ranklens.stats.results import ComparisonResult, Interval, Seed
 from ranklens.stats.sign_flip import MAX_SIGN_FLIP_N, bounded_from, pattern_ends
@@ -60,20 +60,23 @@ class ConfidenceCurve:
         drawn); ``method`` is the curve's, one of `CURVE_METHODS`.
 
         An end that cannot be bounded at this level is infinite, with a `SmallSampleWarning`,
-        as the interval functions themselves do.
+        as the interval functions themselves do (`interval_with_notes` returns it instead).
         """
+        return emitted(self.interval_with_notes(alpha))
+
+    def interval_with_notes(self, alpha: float) -> tuple[Interval, tuple[Note, ...]]:
+        """`interval`, with what it would warn (an infinite end) returned as a note."""
         check_probability("alpha", alpha)
         low, high = _ends(self, alpha)
+        notes: tuple[Note, ...] = ()
         if math.isinf(low) or math.isinf(high):
-            warnings.warn(
+            notes = (Note(
                 f"{self.method} interval on {self.n_queries} differences at level "
                 f"{1 - alpha:.6g} has an infinite end: at that level the draws cannot bound it"
                 + (f" (sign-flip needs {bounded_from(alpha)} queries)"
                    if self.method == "sign-flip" else ""),
-                SmallSampleWarning,
-                stacklevel=2,
-            )
-        return Interval(low, high, 1.0 - alpha, self.method)
+                SmallSampleWarning),)
+        return Interval(low, high, 1.0 - alpha, self.method), notes
 
     @classmethod
     def for_comparison(

@@ -12,10 +12,13 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from ranklens.stats.errors import SmallSampleWarning
 
-__all__ = ["Note", "emit"]
+__all__ = ["Note", "emit", "emitted"]
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -35,3 +38,11 @@ def emit(notes: Iterable[Note], stacklevel: int = 2) -> None:
     """Warn each note, as seen from ``stacklevel`` frames above the caller of `emit`."""
     for note in notes:
         warnings.warn(note.text, note.category, stacklevel=stacklevel + 1)
+
+
+def emitted(result_and_notes: tuple[T, tuple[Note, ...]], stacklevel: int = 2) -> T:
+    """The result of a ``*_with_notes`` call, its notes warned (`emit`) as seen from
+    ``stacklevel`` frames above the caller: how a public function that warns returns."""
+    result, notes = result_and_notes
+    emit(notes, stacklevel + 1)
+    return result

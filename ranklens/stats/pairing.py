@@ -73,16 +73,27 @@ def align(ids: Sequence[IdArray], values: Sequence[Deltas], *, union: bool) -> A
     """Line up runs given as sorted unique id arrays with their values (no policy, no words).
 
     ``union`` keeps every query any run has; otherwise only those every run has. Runs with the
-    same ids (the usual case) cost one vectorised comparison and no copy; otherwise one stable
-    sort of all ids (a merge of the sorted arrays) says, for each run, where each query sits,
-    with no Python loop per query.
+    same ids (the usual case) cost one vectorised comparison and no copy; the common queries of
+    two runs that differ in some are found by guessing each id's place in the other run and
+    checking it in order (`_partners`); otherwise one stable sort of all ids (a merge of the
+    sorted arrays) says, for each run, where each query sits, with no Python loop per query.
     """
     first = ids[0]
-    if all(other is first or (other.size == first.size and bool((other == first).all()))
-           for other in ids[1:]):
+    if all(other is first or _same(other, first) for other in ids[1:]):
         everywhere = np.arange(first.size, dtype=np.intp)
         return Alignment(first, tuple(values), tuple(everywhere for _ in ids),
                          tuple(first[:0] for _ in ids), int(first.size))
+    if len(ids) == 2 and not union:
+        partners = _partners(ids[0], ids[1])
+        if partners is not None:
+            found = partners >= 0
+            paired = np.flatnonzero(found)
+            rows_b = partners[paired]
+            in_b = np.zeros(ids[1].size, dtype=bool)
+            in_b[rows_b] = True
+            return Alignment(ids[0][found], (values[0][paired], values[1][rows_b]),
+                             (paired, rows_b), (ids[1][~in_b], ids[0][~found]),
+                             int(ids[0].size + ids[1].size - paired.size))
     union_ids, inverse = _union(np.concatenate(ids))
     rows = np.full((len(ids), union_ids.size), -1, dtype=np.intp)
     start = 0
@@ -101,6 +112,170 @@ def align(ids: Sequence[IdArray], values: Sequence[Deltas], *, union: bool) -> A
     return Alignment(union_ids[kept], tuple(aligned), kept_rows,
                      tuple(union_ids[~present[run]] for run in range(len(ids))),
                      int(union_ids.size))
+
+
+def _same(ids: IdArray, other: IdArray) -> bool:
+    """Whether two sorted id arrays are equal: every 1024th id first, then all of them."""
+    return ids.size == other.size and bool((ids[::1024] == other[::1024]).all()) and bool(
+        (ids == other).all())
+
+
+_BLOCK = 32
+"""Every how many ids of A the place in B is looked up, to guess the others' places."""
+
+
+def _partners(ids_a: IdArray, ids_b: IdArray) -> npt.NDArray[np.intp] | None:
+    """For each id of ``ids_a``, its position in ``ids_b`` (-1 where B lacks it); both sorted
+    and unique. None when the two share too little for this to pay (`align` merges then).
+
+    numpy compares Python strings one call at a time, tens of nanoseconds each in order and
+    several hundred when they lie scattered in memory, so a binary search of every id
+    (``searchsorted``: 20 scattered comparisons an id for a million) or a merge
+    (``intersect1d``, a sort of both) costs more than the whole comparison's statistics.
+    Runs of one collection pair most queries in long stretches where B's position is A's plus
+    a constant, so the positions are guessed and checked in order: every ``_BLOCK ** 2``-th
+    id of A is placed in B exactly, each other id is guessed at the offset of the look-up
+    before it (stretches of one offset compared slice against slice), then of the one after
+    it. Where many are left, the same again with a look-up every `_BLOCK` ids (placed from
+    the first ones' offsets, `_insertion_near`). The few left at the end (the unpaired ids,
+    and those between two gaps of one block) are placed exactly from the offset of their
+    nearest paired neighbour. A position is given only where the ids are equal, and -1 only
+    where the exact place of the id in B holds another, so the answer is the merge's.
+    """
+    n_a, n_b = ids_a.size, ids_b.size
+    if n_a == 0 or n_b == 0:
+        return np.full(n_a, -1, dtype=np.intp)
+    positions = np.arange(n_a, dtype=np.intp)
+    step = _BLOCK * _BLOCK
+    starts = positions[::step]
+    found = _insertion(ids_a[starts], ids_b, np.zeros(starts.size, dtype=np.intp),
+                       np.full(starts.size, n_b, dtype=np.intp))
+    offsets = np.repeat(found - starts, step)[:n_a]
+    partners = _first_guess(ids_a, ids_b, starts, found - starts)
+    left = _guess(ids_a, ids_b, np.flatnonzero(partners < 0), starts, found, step, partners)
+    if left.size > n_a // 16:  # the offset changes often: look up every _BLOCK ids
+        fine = positions[::_BLOCK]
+        found = _insertion_near(ids_a[fine], ids_b, offsets[fine] + fine)
+        if np.count_nonzero(np.diff(found - fine)) > fine.size // 2:
+            return None  # it changes in most blocks: the merge of `align` is cheaper
+        offsets = np.repeat(found - fine, _BLOCK)[:n_a]
+        left = _guess(ids_a, ids_b, left, fine, found, _BLOCK, partners, offsets)
+        if left.size > n_a // 4:  # mostly unpaired: the merge is cheaper
+            return None
+    if left.size:
+        before = np.maximum.accumulate(np.where(partners >= 0, positions, -1))[left]
+        guess = np.where(before >= 0, partners[np.maximum(before, 0)] - before,
+                         offsets[left]) + left
+        place = _insertion_near(ids_a[left], ids_b, guess)
+        inside = place < n_b
+        rows, place = left[inside], place[inside]
+        hit = ids_b[place] == ids_a[rows]
+        partners[rows[hit]] = place[hit]
+    return partners
+
+
+def _first_guess(ids_a: IdArray, ids_b: IdArray, starts: npt.NDArray[np.intp],
+                 offsets: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
+    """Each id's partner at the offset of the look-up before it (-1 where the id there is
+    another), ``offsets`` being B's position minus A's at the look-ups ``starts``. Each
+    stretch of one offset is compared slice against slice: one vectorised comparison, in
+    memory order, with no copy of the ids (a Python step per stretch, one per thousand ids at
+    most)."""
+    n_a, n_b = ids_a.size, ids_b.size
+    changes = np.flatnonzero(np.diff(offsets)) + 1
+    partners = np.full(n_a, -1, dtype=np.intp)
+    first = np.concatenate(([0], changes))
+    bounds = np.append(starts[first], n_a)
+    for k, offset in enumerate(offsets[first].tolist()):
+        low, high = max(int(bounds[k]), -offset), min(int(bounds[k + 1]), n_b - offset)
+        if low < high:
+            hit = np.flatnonzero(ids_a[low:high] == ids_b[low + offset:high + offset]) + low
+            partners[hit] = hit + offset
+    return partners
+
+
+def _guess(ids_a: IdArray, ids_b: IdArray, rows: npt.NDArray[np.intp],
+           starts: npt.NDArray[np.intp], found: npt.NDArray[np.intp], step: int,
+           partners: npt.NDArray[np.intp], offsets: npt.NDArray[np.intp] | None = None
+           ) -> npt.NDArray[np.intp]:
+    """Check ``rows`` of A at the offset of the look-up before them (unless ``offsets`` is
+    None: done already), then of the one after; set ``partners`` where the ids are equal and
+    answer the rows still without one."""
+    n_a, n_b = ids_a.size, ids_b.size
+    block = rows // step
+    if offsets is not None:
+        rows = _hits(ids_a, ids_b, rows, offsets[rows] + rows, partners)
+        block = rows // step
+    following = np.append(found[1:], n_b) - np.append(starts[1:], n_a)  # B's end at the end
+    return _hits(ids_a, ids_b, rows, following[block] + rows, partners)
+
+
+def _hits(ids_a: IdArray, ids_b: IdArray, rows: npt.NDArray[np.intp],
+          guess: npt.NDArray[np.intp], partners: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
+    """Set ``partners[rows]`` to ``guess`` where the ids are equal; the other rows."""
+    np.clip(guess, 0, ids_b.size - 1, out=guess)
+    hit = ids_b[guess] == ids_a[rows]
+    partners[rows[hit]] = guess[hit]
+    return rows[~hit]
+
+
+def _insertion_near(needles: IdArray, ids_b: IdArray, guess: npt.NDArray[np.intp]
+                    ) -> npt.NDArray[np.intp]:
+    """Where each of ``needles`` goes in ``ids_b`` (the first position whose id is not
+    smaller), searched outwards from ``guess``: steps of 1, 2, 4, ... until the place is
+    bracketed, then a binary search of the bracket. A guess ``c`` positions off costs about
+    2 log2(c) + 1 comparisons, all near the guess in memory."""
+    n_b = ids_b.size
+    place = np.clip(guess, 0, n_b)
+    low, high = place.copy(), place.copy()  # the place is in [low, high]
+    up = np.flatnonzero(place < n_b)
+    up = up[ids_b[place[up]] < needles[up]]  # further right than the guess
+    low[up] = place[up] + 1
+    high[up] = n_b
+    down = np.flatnonzero(place > 0)
+    down = down[ids_b[place[down] - 1] >= needles[down]]  # further left
+    high[down] = place[down] - 1
+    low[down] = 0
+    step = 1
+    while up.size or down.size:
+        probe = place[up] + step
+        inside = probe < n_b
+        above = np.zeros(up.size, dtype=bool)
+        above[inside] = ids_b[probe[inside]] >= needles[up[inside]]
+        bracketed = above | ~inside
+        high[up[above]] = probe[above]
+        low[up[~bracketed]] = probe[~bracketed] + 1
+        up = up[~bracketed]
+        probe = place[down] - 1 - step
+        inside = probe >= 0
+        below = np.zeros(down.size, dtype=bool)
+        below[inside] = ids_b[probe[inside]] < needles[down[inside]]
+        bracketed = below | ~inside
+        low[down[below]] = probe[below] + 1
+        high[down[~bracketed]] = probe[~bracketed]
+        down = down[~bracketed]
+        step *= 2
+    searched = np.flatnonzero(low < high)
+    place[searched] = _insertion(needles[searched], ids_b, low[searched], high[searched])
+    done = low == high
+    place[done] = low[done]
+    return place
+
+
+def _insertion(needles: IdArray, ids_b: IdArray, low: npt.NDArray[np.intp],
+               high: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
+    """Where each of ``needles`` goes in ``ids_b``, searched in ``ids_b[low:high]`` (per
+    needle): a binary search of all needles at once, one vectorised comparison a step
+    (numpy's ``searchsorted`` on objects is several times slower a needle)."""
+    low, high = low.copy(), high.copy()
+    active = np.flatnonzero(low < high)
+    while active.size:
+        middle = (low[active] + high[active]) // 2
+        below = ids_b[middle] < needles[active]
+        low[active[below]] = middle[below] + 1
+        high[active[~below]] = middle[~below]
+        active = active[low[active] < high[active]]
+    return low
 
 
 def _union(ids: IdArray) -> tuple[IdArray, npt.NDArray[np.intp]]:

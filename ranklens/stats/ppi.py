@@ -35,7 +35,7 @@ from ranklens.stats.distributions import (
     t_two_sided,
 )
 from ranklens.stats.errors import InsufficientSampleError, SmallSampleWarning, check_probability
-from ranklens.stats.notes import Note, emit
+from ranklens.stats.notes import Note, emitted
 from ranklens.stats.pairing import Alignment, align, check_finite, examples
 from ranklens.stats.results import PPIComparison
 
@@ -237,10 +237,8 @@ def ppi_compare(
     value it counts as proxy-only. The estimate is unbiased only if the gold queries are a
     random sample of all queries.
     """
-    result, notes = ppi_compare_with_notes(proxy_a, proxy_b, gold_a, gold_b, lam, alpha, clip,
-                                           method)
-    emit(notes, 2)
-    return result
+    return emitted(ppi_compare_with_notes(proxy_a, proxy_b, gold_a, gold_b, lam, alpha, clip,
+                                          method))
 
 
 def ppi_compare_with_notes(proxy_a: MetricResult, proxy_b: MetricResult, gold_a: MetricResult,

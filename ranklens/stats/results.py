@@ -28,6 +28,17 @@ def at_most(value: float, alpha: float) -> bool:
     return value <= alpha * (1.0 + _DECISION_SLACK)
 
 
+def interval_reading(low: float, high: float) -> str:
+    """Where the interval ``[low, high]`` lies against 0: ``"above"`` (``low > 0``), ``"below"``
+    (``high < 0``) or ``"around"`` (an end exactly at 0 includes it). The one reading of an
+    interval's side, which each face then puts in its own words; it tests nothing."""
+    if low > 0:
+        return "above"
+    if high < 0:
+        return "below"
+    return "around"
+
+
 @dataclass(frozen=True)
 class Interval:
     """An interval estimate: ``[low, high]`` at confidence ``level`` (``1 - alpha``), and the
@@ -57,7 +68,12 @@ class Interval:
     @property
     def excludes_zero(self) -> bool:
         """Whether 0 lies outside the interval (an end exactly at 0 includes it)."""
-        return self.low > 0.0 or self.high < 0.0
+        return self.reading != "around"
+
+    @property
+    def reading(self) -> str:
+        """``"above"``, ``"below"`` or ``"around"`` 0 (`interval_reading`)."""
+        return interval_reading(self.low, self.high)
 
 
 @dataclass(frozen=True)

@@ -18,18 +18,21 @@ with A's mean, so a reader sees whether one seed carries the result.
 
 from __future__ import annotations
 
-import warnings
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
 from ranklens.data import MetricResult, QueryId
 from ranklens.stats.chunking import seed_sequence
-from ranklens.stats.compare import compare
+from ranklens.stats.compare import compare_with_notes
 from ranklens.stats.errors import InsufficientSampleError
-from ranklens.stats.interval import DEFAULT_INTERVAL
+from ranklens.stats.interval import DEFAULT_INTERVAL, IntervalMethod
 from ranklens.stats.multiple import adjusted_p_values
+from ranklens.stats.notes import Note, emitted
+from ranklens.stats.options import PairedOptions
 from ranklens.stats.pairing import MIN_QUERIES, check_finite, examples
 from ranklens.stats.random_effects import (
     NewRunEstimate,
@@ -106,8 +109,27 @@ def compare_seeds(
     degrees of freedom; why not a two-level bootstrap is said there). A system with one run is
     taken as deterministic (no seed variance); when neither has two runs, ``new_run`` is None.
     ``per_seed`` compares each run of B with A's per-query mean, each on its own random stream
-    of ``seed``.
+    of ``seed``. What it warns (the dropped queries, a small sample), `compare_seeds_with_notes`
+    returns as notes.
     """
+    options = PairedOptions(alpha=alpha, n_resamples=n_resamples, n_permutations=n_permutations,
+                            seed=seed, interval=cast(IntervalMethod, interval),  # checked
+                            min_queries=min_queries)
+    return emitted(compare_seeds_with_notes(results_a, results_b, options))
+
+
+def compare_seeds_with_notes(
+    results_a: Sequence[MetricResult],
+    results_b: Sequence[MetricResult],
+    options: PairedOptions | None = None,
+) -> tuple[SeedComparison, tuple[Note, ...]]:
+    """`compare_seeds` with ``options`` (default `PairedOptions()`; its ``missing`` is taken
+    as "drop", as `compare_seeds` has it: every number is on the queries all runs scored), and
+    what it would warn returned as notes: the queries some run did not score, then what the
+    comparison of ``these_runs`` says. The per-seed comparisons' notes are the same sample's
+    and are not repeated.
+    """
+    options = dataclasses.replace(options or PairedOptions(), missing="drop")
     if not results_a or not results_b:
         raise ValueError(
             f"each system needs at least one run, got {len(results_a)} for A and "
@@ -126,27 +148,23 @@ def compare_seeds(
     matrix_b = _matrix(results_b, queries)
     means = [MetricResult.from_arrays(metric, queries, m.mean(axis=1), run=f"mean of {side}")
              for m, side in ((matrix_a, "A"), (matrix_b, "B"))]
-    options = {"alpha": alpha, "n_resamples": n_resamples, "n_permutations": n_permutations,
-               "interval": interval, "min_queries": min_queries}
-    these_runs = compare(means[0], means[1], seed=seed, **options)  # type: ignore[arg-type]
-    root = seed_sequence(seed)
-    with warnings.catch_warnings():  # the small-sample warning was given once, above
-        warnings.simplefilter("ignore")
-        per_seed = tuple(
-            compare(means[0], MetricResult.from_arrays(metric, queries, matrix_b[:, k]),
-                    seed=np.random.SeedSequence(root.entropy, spawn_key=(
-                        *root.spawn_key, _PER_SEED_STREAM, k), pool_size=root.pool_size),
-                    **options)  # type: ignore[arg-type]
-            for k in range(matrix_b.shape[1])
-        )
+    these_runs, compared = compare_with_notes(means[0], means[1], options)
+    root = seed_sequence(options.seed)
+    per_seed = tuple(
+        compare_with_notes(
+            means[0], MetricResult.from_arrays(metric, queries, matrix_b[:, k]),
+            options.seeded(np.random.SeedSequence(root.entropy, spawn_key=(
+                *root.spawn_key, _PER_SEED_STREAM, k), pool_size=root.pool_size)))[0]
+        for k in range(matrix_b.shape[1])
+    )
     notes = _notes(len(results_a), len(results_b), dropped)
     single = len(results_a) == 1 and len(results_b) == 1
     return SeedComparison(
         metric=metric, these_runs=these_runs,
-        new_run=None if single else new_run_estimate(matrix_a, matrix_b, alpha=alpha),
+        new_run=None if single else new_run_estimate(matrix_a, matrix_b, alpha=options.alpha),
         components=variance_components(matrix_a, matrix_b), per_seed=per_seed,
         n_seeds_a=len(results_a), n_seeds_b=len(results_b), dropped=dropped, notes=notes,
-    )
+    ), (*_dropped_notes(dropped), *compared)
 
 
 def new_run_family(
@@ -175,7 +193,7 @@ def _labels(results: Sequence[MetricResult], side: str) -> list[str]:
 def _common_queries(
     results: Sequence[MetricResult], labels: Sequence[str]
 ) -> tuple[tuple[QueryId, ...], tuple[DroppedQuery, ...]]:
-    """Queries every run scored, sorted; the others with the runs that lack them (warned)."""
+    """Queries every run scored, sorted; the others with the runs that lack them."""
     for result, label in zip(results, labels, strict=True):
         check_finite(result.per_query, label)
     sets = [set(result.query_ids.tolist()) for result in results]
@@ -185,15 +203,16 @@ def _common_queries(
                                   if query not in s))
         for query in sorted(set.union(*sets) - common)
     )
-    if dropped:
-        warnings.warn(
-            f"dropped {len(dropped)} queries not scored by every run "
-            f"({examples([d.query for d in dropped])}; e.g. {dropped[0].reason}): every seed "
-            "of a system must be scored on the same queries",
-            UserWarning,
-            stacklevel=3,
-        )
     return tuple(sorted(common)), dropped
+
+
+def _dropped_notes(dropped: tuple[DroppedQuery, ...]) -> tuple[Note, ...]:
+    """What `compare_seeds` warns about the queries some run did not score."""
+    if not dropped:
+        return ()
+    return (Note(f"dropped {len(dropped)} queries not scored by every run "
+                 f"({examples([d.query for d in dropped])}; e.g. {dropped[0].reason}): every "
+                 "seed of a system must be scored on the same queries", UserWarning),)
 
 
 def _matrix(results: Sequence[MetricResult], queries: tuple[QueryId, ...]) -> np.ndarray:

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ranklens.stats.errors import InsufficientSampleError, SmallSampleWarning, check_probability
-from ranklens.stats.notes import Note, emit
+from ranklens.stats.notes import Note, emitted
 from ranklens.stats.pairing import Deltas, as_deltas
 from ranklens.stats.permutation import all_sums
 from ranklens.stats.results import MeanDifferenceInterval
@@ -82,9 +82,7 @@ def sign_flip_interval(
     Raises `InsufficientSampleError` below 2 differences and ValueError above
     `MAX_SIGN_FLIP_N` (use the bootstrap there).
     """
-    result, notes = sign_flip_with_notes(deltas, alpha=alpha)
-    emit(notes, 2)
-    return result
+    return emitted(sign_flip_with_notes(deltas, alpha=alpha))
 
 
 def sign_flip_with_notes(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ranklens.errors import RanklensError
 
 NOT_FOUND_MESSAGE = "report not found"
@@ -11,6 +13,7 @@ class StoreError(RanklensError):
     """A report store could not do what was asked (base of the store's exceptions)."""
 
 
+@dataclass(eq=False, repr=False)
 class StoreUnavailable(StoreError):
     """The store cannot be reached or used right now (server down, refused, went away).
 
@@ -20,12 +23,10 @@ class StoreUnavailable(StoreError):
 
     PREFIX = "share links are unavailable: "
 
-    def __init__(self, reason: str) -> None:
-        self.reason = reason
-        super().__init__(self.PREFIX + reason)
+    reason: str
 
-    def __reduce__(self) -> tuple[type[StoreUnavailable], tuple[str]]:
-        return (type(self), (self.reason,))
+    def __str__(self) -> str:
+        return self.PREFIX + self.reason
 
 
 class ReportNotFound(StoreError, LookupError):
@@ -34,7 +35,7 @@ class ReportNotFound(StoreError, LookupError):
     The message is always the same, so it tells nobody whether a similar token exists.
     """
 
-    def __init__(self, *_ignored: object) -> None:  # pickling passes the message back in
+    def __init__(self) -> None:
         super().__init__(NOT_FOUND_MESSAGE)
 
 
@@ -49,18 +50,15 @@ def format_size(n_bytes: int) -> str:
     return f"{n_bytes:,} bytes"
 
 
+@dataclass(eq=False, repr=False)
 class StoreLimitError(StoreError):
     """A report was refused because it would exceed a size limit; the message names the limit."""
 
-    def __init__(self, limit_name: str, limit_bytes: int, size_bytes: int, what: str) -> None:
-        self.limit_name = limit_name
-        self.limit_bytes = limit_bytes
-        self.size_bytes = size_bytes
-        self.what = what
-        super().__init__(
-            f"{what} is {format_size(size_bytes)}, over the {limit_name} limit of "
-            f"{format_size(limit_bytes)}"
-        )
+    limit_name: str
+    limit_bytes: int
+    size_bytes: int
+    what: str
 
-    def __reduce__(self) -> tuple[type[StoreLimitError], tuple[str, int, int, str]]:
-        return (type(self), (self.limit_name, self.limit_bytes, self.size_bytes, self.what))
+    def __str__(self) -> str:
+        return (f"{self.what} is {format_size(self.size_bytes)}, over the {self.limit_name} "
+                f"limit of {format_size(self.limit_bytes)}")

@@ -153,3 +153,19 @@ def test_report_html_download_sits_beside_share_and_renders_on_click() -> None:
     assert [b.label for b in at.button] == ["Share"]
     typed_in = typed(start(), 0.1, 200)  # a typed-in spread has the download too
     assert [b.proto.label for b in typed_in.get("download_button")] == ["Report (HTML)"]
+
+
+def test_the_pilots_files_are_listed_as_compare_lists_them(demo_pilot: Pilot) -> None:
+    # issue 26: the pilot carries its read summaries; the page shows Compare's expander
+    from ranklens.app.markup import text
+
+    at = start()
+    (inputs,) = [e for e in at.expander if e.label.startswith("Inputs:")]
+    assert inputs.label == "Inputs: 3 files read"
+    assert [block.value for block in inputs.markdown] == [
+        f"**{r.role.replace('_', ' ')}** · {text(r.summary['description'])}  \n"
+        f"<small>sha256 {r.sha256[:16]}… · {r.size:,} bytes</small>" for r in demo_pilot.inputs]
+    assert [r.summary["description"] for r in demo_pilot.inputs] == [
+        "bm25_baseline.trec (trec-run): 40,000 rows, 400 queries.",
+        "neural_reranker.trec (trec-run): 40,000 rows, 400 queries.",
+        "qrels.trec (trec-qrels): 24,071 rows, 400 queries, 21,411 documents."]

@@ -180,3 +180,20 @@ def test_report_html_download_sits_beside_share_and_renders_on_click(
     assert len(downloads) == 1
     assert downloads[0].deferred_file_id and downloads[0].ignore_rerun  # built on click only
     assert [b.label for b in first_visit.button] == ["Share"]
+
+
+def test_the_files_read_are_listed_as_compare_lists_them(first_visit: AppTest) -> None:
+    # issue 26: the analysis carries its read summaries; the page shows Compare's expander
+    from ranklens.app.markup import text
+
+    files = demo_files()
+    analysis = analyse_ppi(files["run_a"], files["run_b"], files["qrels_proxy"],
+                           files["qrels_gold"], "nDCG@10", segments=files["segments"],
+                           segment_column="length")  # the demo page's judge segments
+    (inputs,) = [e for e in first_visit.expander if e.label.startswith("Inputs:")]
+    assert inputs.label == "Inputs: 5 files read"
+    assert [block.value for block in inputs.markdown] == [
+        f"**{r.role.replace('_', ' ')}** · {text(r.summary['description'])}  \n"
+        f"<small>sha256 {r.sha256[:16]}… · {r.size:,} bytes</small>" for r in analysis.inputs]
+    assert analysis.inputs[3].summary["description"] == (
+        "qrels_gold.trec (trec-qrels): 3,515 rows, 60 queries, 3,446 documents.")

@@ -8,6 +8,7 @@ import html
 import json
 
 import numpy as np
+import pytest
 
 from ranklens import demo
 from ranklens.compare.analysis import CompareSettings, LoadedInputs, load_inputs
@@ -15,10 +16,17 @@ from ranklens.compare.drilldown import with_drilldown
 from ranklens.compare.rankings import ranking
 from ranklens.compare.report import Report
 from ranklens.compare.texts import read_texts, shared_documents, with_texts
-from ranklens.compare.tie_reading import other_reading, tie_notes, tie_shares, with_ties
-from ranklens.formats import format_delta
+from ranklens.compare.tie_reading import (
+    other_reading,
+    readings_to_score,
+    tie_notes,
+    tie_shares,
+    with_ties,
+)
+from ranklens.formats import format_delta, format_p
 from ranklens.io import InputFile
 from ranklens.metrics import cutoff_ties
+from ranklens.metrics.ties import has_ties
 
 FAST = {"n_resamples": 1000, "n_permutations": 1000}
 
@@ -129,3 +137,76 @@ def test_shared_documents_keep_the_top_10_of_each_run_within_the_bound() -> None
     bounded = shared_documents(texts, runs, queries, text_chars=50, max_bytes=size)
     assert bounded is not None and gzip.decompress(bounded.data) == gzip.decompress(first.data)
     assert read_texts(documents=bounded).lookup(["nope"]) == {}
+
+
+def test_the_report_scores_both_tie_readings_in_one_pass(monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    # issue 26: the drill-down read the other tie rule by scoring every run again
+    inputs = tied_inputs()
+    settings = CompareSettings(metrics=("nDCG@10", "ERR@20"), **FAST)
+    assert readings_to_score(inputs, settings) == ("nDCG(ties=average)@10",)
+    report = inputs.report(settings)
+    held = len(inputs.cache)
+
+    def no_scoring(*args: object) -> None:
+        raise AssertionError("scored again")
+
+    monkeypatch.setattr(LoadedInputs, "_evaluate", no_scoring)
+    notes = with_drilldown(report, inputs, settings).tie_notes
+    assert len(inputs.cache) == held and list(notes) == ["nDCG@10"]
+    # the sentence's numbers are those of the full comparison under the other rule
+    monkeypatch.undo()
+    other = tied_inputs().report(CompareSettings(metrics=("nDCG(ties=average)@10",), **FAST))
+    alternative = other.comparison("nDCG(ties=average)@10").overall
+    assert (f"B \u2212 A = {format_delta(alternative.delta)} (p "
+            f"{format_p(alternative.p_value)})") in notes["nDCG@10"]
+
+
+def test_runs_without_equal_scores_get_no_second_reading() -> None:
+    # both rules order such runs alike, so nothing is scored or compared for the sentence
+    lines_a, lines_b, qrels = [], [], []
+    for i in range(30):
+        lines_a += [f"q{i:02d} Q0 d{d} {d + 1} {10 - d + i / 100} a" for d in range(8)]
+        lines_b += [f"q{i:02d} Q0 d{d} {8 - d} {d + i / 100} b" for d in range(8)]
+        qrels += [f"q{i:02d} 0 d{i % 8} 1"]
+    files = [InputFile(role, f"{role}.trec", ("\n".join(lines) + "\n").encode())
+             for role, lines in (("run_a", lines_a), ("run_b", lines_b), ("qrels", qrels))]
+    inputs = load_inputs(files[0], files[1], qrels=files[2])
+    settings = CompareSettings(metrics=("nDCG@10",), **FAST)
+    assert not has_ties(inputs.run_a) and not has_ties(inputs.run_b)
+    assert readings_to_score(inputs, settings) == ()
+    report = inputs.report(settings)
+    scored = [key.metrics for key in inputs.cache]
+    assert not any("ties=average" in m for metrics in scored for m in metrics)
+    assert tie_notes(inputs, settings, report) == {}
+    assert [key.metrics for key in inputs.cache] == scored
+
+
+def test_has_ties_looks_within_each_query_only() -> None:
+    from ranklens.data import Run
+
+    # the same score in two queries is no tie; in one query it is
+    assert not has_ties(Run.from_columns(["q1", "q2"], ["d1", "d1"], [1.0, 1.0]))
+    assert has_ties(Run.from_columns(["q1", "q1", "q2"], ["d1", "d2", "d3"], [1.0, 1.0, 2.0]))
+    unsorted = Run.from_columns(["q2", "q1", "q2", "q1"], ["a", "b", "c", "d"],
+                                [0.5, 0.2, 0.4, 0.3])
+    assert not has_ties(unsorted)
+    ranked = Run.from_columns(["q1", "q1"], ["a", "b"], [1.0, 1.0], ranks=[1, 2])
+    assert has_ties(ranked, "score") and not has_ties(ranked, "rank")
+
+
+def test_the_score_cache_answers_a_subset_of_what_it_holds() -> None:
+    from ranklens.compare.scoring import ScoreCache, scoring_key
+
+    inputs = tied_inputs(10)
+    both = scoring_key(("nDCG@10", "nDCG(ties=average)@10"), "drop", "score", "linear", 1,
+                       "nonrelevant")
+    evaluations = inputs.evaluations(both.metrics)
+    cache = ScoreCache({both: evaluations})
+    one = both._replace(metrics=("nDCG(ties=average)@10",))
+    held = cache.get(one)
+    assert held is not None and one in cache
+    assert [list(ev.results) for ev in held] == [["nDCG(ties=average)@10"]] * 2
+    assert held[1]["nDCG(ties=average)@10"] == evaluations[1]["nDCG(ties=average)@10"]
+    assert cache.get(both._replace(metrics=("AP",))) is None  # not held
+    assert cache.get(one._replace(order="rank")) is None  # other arguments

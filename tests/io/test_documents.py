@@ -155,3 +155,11 @@ def test_round_trip(expected, kind, compress):
     collection = read_documents(gzip.compress(data) if compress else data, name="c")
     found = collection.lookup(list(expected))
     assert {doc: document.text for doc, document in found.items()} == expected
+
+
+def test_a_tsv_whose_first_id_starts_with_a_brace_is_tsv() -> None:
+    # found by test_round_trip: the first line of an MS MARCO TSV was taken for JSONL
+    collection = read_documents(b"{a\tfirst text\nb\tsecond\n", name="c")
+    found = collection.lookup(["{a", "b"])
+    assert {doc: document.text for doc, document in found.items()} == {
+        "{a": "first text", "b": "second"}

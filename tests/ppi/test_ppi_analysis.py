@@ -187,3 +187,37 @@ def test_gold_queries_measured_in_one_run_only_are_counted_and_shown() -> None:
     shown = render_ppi(analysis, width=1000)
     assert expected in shown
     assert "Student's t with 73 degrees of freedom" in shown
+
+
+def test_judge_segments_with_unpaired_gold_queries_warn_nothing() -> None:
+    # the segment's PPI++ is ppi_compare on its queries; what that would warn (its unpaired
+    # gold queries) the analysis's own notes already say, so no Python warning escapes
+    from ranklens.data import Qrels
+    from ranklens.ppi.judge import judge_check
+
+    proxy_a, proxy_b, gold_a, gold_b = synthetic(400, 120)
+    lost = sorted(gold_b.per_query)[:4]
+    kept_b = MetricResult("m", {q: v for q, v in gold_b.per_query.items() if q not in lost})
+    segments = {q: "even" if int(q[1:]) % 2 == 0 else "odd" for q in proxy_a.per_query}
+    labels = Qrels.from_dict({q: {"d1": 1, "d2": i % 2} for i, q in enumerate(gold_a.per_query)})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check = judge_check(labels, labels, (proxy_a, proxy_b, gold_a, kept_b),
+                            segments=segments, segment_column="parity")
+    rows = {row.segment: row for row in check.segments}
+    assert sorted(rows) == ["even", "odd"]
+    for name, row in rows.items():
+        assert row.ppi is not None
+
+        def within(result: MetricResult, name: str = name) -> MetricResult:
+            return MetricResult("m", {q: v for q, v in result.per_query.items()
+                                      if segments[q] == name})
+
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            expected = ppi_compare(within(proxy_a), within(proxy_b), within(gold_a),
+                                   within(kept_b))
+        assert row.ppi == expected
+        lost_here = [q for q in lost if segments[q] == name]
+        assert row.ppi.n_unpaired_gold == len(lost_here)
+        assert bool(lost_here) == any("dropped" in str(w.message) for w in caught)

@@ -107,6 +107,20 @@ def test_studentized_on_two_values_is_unbounded_not_a_placeholder() -> None:
         paired_bootstrap([0.1], interval="studentized")
 
 
+def test_the_warnings_point_at_the_callers_line() -> None:
+    # the public functions warn their notes (stats.notes.emitted) as seen from the caller
+    from ranklens.stats import mean_interval, sign_flip_interval
+
+    calls = {"paired_bootstrap": lambda: paired_bootstrap([0.1, 0.2], interval="studentized"),
+             "mean_interval": lambda: mean_interval([0.1, 0.2], interval="studentized"),
+             "sign_flip_interval": lambda: sign_flip_interval([0.1, 0.2])}
+    for name, call in calls.items():
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            call()
+        assert [(w.category, w.filename) for w in caught] == [(SmallSampleWarning, __file__)], name
+
+
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [

@@ -26,6 +26,7 @@ from ranklens.app import (
     compare_texts,
     downloads,
     health_view,
+    inputs_view,
     markup,
     share_widget,
     widgets,
@@ -282,25 +283,10 @@ def show_title(place: tuple[DeltaGenerator, DeltaGenerator], report: Report,
 
 def show_warnings(report: Report) -> None:
     """Every warning of the report and every row a reader set aside, visible."""
-    lines = list(report.warnings)
-    for record in report.inputs:
-        for item in record.summary.get("set_aside", ()):
-            lines.append(f"{record.name}: {item['rows']:,} rows set aside: {item['reason']}")
+    lines = inputs_view.warning_lines(report.warnings, report.inputs)
     if lines:
         st.warning("\n".join(f"- {markup.text(line)}" for line in lines),
                    icon=":material/warning:")
-
-
-def show_inputs(report: Report) -> None:
-    set_aside = any(record.summary.get("set_aside") for record in report.inputs)
-    label = f"Inputs: {len(report.inputs)} files read" + (", rows set aside" if set_aside else "")
-    with st.expander(label, expanded=set_aside):
-        for record in report.inputs:
-            role = record.role.replace("_", " ")
-            description = markup.text(record.summary.get("description", record.name))
-            st.markdown(f"**{role}** · {description}  \n"
-                        f"<small>sha256 {record.sha256[:16]}… · {record.size:,} bytes</small>",
-                        unsafe_allow_html=True)
 
 
 def show_verdict(report: Report, metric: str) -> None:
@@ -433,7 +419,7 @@ def main() -> None:
         share_widget.show_recomputed(shared, report_changes(stored, report))
     health_view.show_health(report)
     show_warnings(report)
-    show_inputs(report)
+    inputs_view.show_inputs(report.inputs)
     compare_macro.show_macro(report)  # several collections: the macro average leads
     segments = (inputs.segment_maps.get(settings.segment_column)
                 if settings.segment_column else None)

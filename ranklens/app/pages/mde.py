@@ -15,7 +15,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from ranklens.app import downloads, mde_seeds, share_widget, widgets
+from ranklens.app import downloads, inputs_view, mde_seeds, share_widget, widgets
 from ranklens.app import state as app_state
 from ranklens.app.cards import show_card
 from ranklens.app.entrypoint import run_through_app
@@ -259,9 +259,10 @@ def show_spread(measured: planning.Pilot | float) -> float:
     if isinstance(measured, planning.Pilot):
         st.caption(plan_views.spread_caption(measured.sd, measured.note,
                                              measured.mean_delta))
-        if measured.warnings:
-            st.warning("\n".join(f"- {literal(m)}" for m in measured.warnings),
-                       icon=":material/warning:")
+        warned = inputs_view.warning_lines(measured.warnings, measured.inputs)
+        if warned:
+            st.warning("\n".join(f"- {literal(m)}" for m in warned), icon=":material/warning:")
+        inputs_view.show_inputs(measured.inputs)
         return measured.sd
     st.caption(plan_views.spread_caption(measured, None, None))
     return measured

@@ -14,7 +14,7 @@ import dataclasses
 import pandas as pd
 import streamlit as st
 
-from ranklens.app import downloads, ppi_judge, share_widget, widgets
+from ranklens.app import downloads, inputs_view, ppi_judge, share_widget, widgets
 from ranklens.app import state as app_state
 from ranklens.app.cards import show_card
 from ranklens.app.entrypoint import run_through_app
@@ -217,6 +217,7 @@ def main() -> None:
     show_bias(analysis)
     ppi_judge.show_judge(analysis)
     budget, curve = show_budget(analysis) or (None, None)
+    inputs_view.show_inputs(analysis.inputs)
     export = html_ppi.PPIExport(analysis, settings, tuple(files), budget, curve)
     if shared is None:
         with share_place:
