@@ -83,7 +83,7 @@ for name, (wall, used) in best.items():
 PHASES = """
 import sys, time
 wall0, cpu0 = time.perf_counter(), time.process_time()
-from ranklens.cli.evaluate import add_evaluate  # what `ranklens evaluate` imports
+from ranklens.cli.evaluate import COMMAND  # what `ranklens evaluate` imports
 from ranklens import io
 from ranklens.metrics.trec_eval import plan_measures
 from ranklens.metrics.trec_lines import trec_eval_output
