@@ -85,6 +85,10 @@ class _IdTable:
     def __len__(self) -> int:
         return len(self.query_codes)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without what ``_memo`` derived (it is made again on use)."""
+        return {**self.__dict__, "_memo": {}}
+
     def rows_per_query(self) -> np.ndarray:
         """Rows of each query code (``len(queries)`` counts, 0 for a code no row uses),
         counted once per table."""

@@ -117,3 +117,25 @@ def test_labels_are_the_same_when_keys_collide_and_the_strings_decide(monkeypatc
     monkeypatch.undo()
     monkeypatch.setattr(judgements, "matching_candidates", no_match)
     assert trec_eval_output(run, qrels, plan, per_query=True).text != want
+
+
+def test_a_read_run_scores_as_the_same_rows_built_in_memory(monkeypatch):
+    """The reader's keys, kept with the run, join the qrels as keys made afresh do."""
+    import pickle
+
+    from ranklens.io import build
+
+    monkeypatch.setattr(build, "BLOCK_SIZE", 256)  # many reader blocks: ids one per row
+    run, qrels = _case()
+    text = "".join(f"{q} Q0 {d} 1 {s} t\n" for q, d, s in zip(
+        run.queries.take(pa.array(run.query_codes)).to_pylist(),
+        run.docs.take(pa.array(run.doc_codes)).to_pylist(), run.scores.tolist(), strict=True))
+    read, _ = read_run(text.encode())
+    assert "row_keys" in read._memo and not read.docs.equals(run.docs)
+    plan = plan_measures(["all_trec"])
+    want = trec_eval_output(run, qrels, plan, per_query=True, run_tag="t").text
+    assert trec_eval_output(read, qrels, plan, per_query=True, run_tag="t").text == want
+    copy = pickle.loads(pickle.dumps(read))
+    assert copy._memo == {}  # what the memo derived is not pickled
+    assert trec_eval_output(copy, qrels, plan, per_query=True).text == \
+        trec_eval_output(read, qrels, plan, per_query=True).text
