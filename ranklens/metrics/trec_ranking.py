@@ -25,7 +25,7 @@ import pyarrow as pa
 from ranklens.data import Qrels, Run
 from ranklens.errors import RanklensError
 from ranklens.metrics.arrow import codes_in, take
-from ranklens.metrics.judgements import NOT_JUDGED, Judgements, QueryJoin, check_duplicates
+from ranklens.metrics.judgements import Judgements, QueryJoin, check_duplicates
 from ranklens.metrics.ordering import (
     expand_ranges,
     ordering_keys,
@@ -183,7 +183,6 @@ class TrecRanking:
         return self._cache["ideal"], self._cache["ideal_start"], self._cache["ideal_count"]
 
 
-
 def trec_ranking(
     run: Run,
     qrels: Qrels,
@@ -266,13 +265,6 @@ def trec_ranking(
                        judgements.query, judgements.grades, placeholder, tuple(join.ignored))
 
 
-def trec_labels(grades: np.ndarray) -> np.ndarray:
-    """Grades of run rows as trec_eval labels them: the grade, ``NONPOOL`` or ``UNJUDGED``."""
-    labels = np.where(grades < 0, UNJUDGED, grades)
-    labels[grades == NOT_JUDGED] = NONPOOL
-    return labels
-
-
 def with_placeholders(run: Run, query_ids: list[str]) -> Run:
     """``run`` plus trec_eval 10.0's one-document ranking for each of ``query_ids``."""
     known = codes_in(pa.array(query_ids, pa.string()), run.queries)
@@ -332,4 +324,4 @@ def segment_cumsum(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
 
 
 __all__ = ["NONPOOL", "PLACEHOLDER_DOCNO", "UNJUDGED", "MissingQueries", "TrecRanking",
-           "segment_cumsum", "trec_labels", "trec_ranking", "with_placeholders"]
+           "segment_cumsum", "trec_ranking", "with_placeholders"]

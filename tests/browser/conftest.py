@@ -70,8 +70,7 @@ def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
         "args": ["--no-sandbox", "--disable-gpu", "--disable-gpu-compositing",
                  "--disable-gpu-rasterization", "--disable-accelerated-2d-canvas",
                  "--disable-software-rasterizer", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run",
-                 *os.environ.get("RANKLENS_CHROMIUM_ARGS", "").split()],
+                 "--disable-component-update", "--disable-sync", "--no-first-run"],
     }
 
 

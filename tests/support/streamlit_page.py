@@ -72,17 +72,6 @@ _FINISHED_COUNTER = """(() => {
 
 _FINISHED = "() => window.__ranklensFinished"
 
-# Streamlit animates its running indicator, spinners and skeletons without end; in headless
-# Chromium every frame of them is painted on the CPU. The tests read what a run draws, not
-# how it fades in: animations and transitions are switched off.
-_NO_ANIMATIONS = """(() => {
-  const style = document.createElement('style');
-  style.textContent = '*, *::before, *::after { animation: none !important; ' +
-    'transition: none !important; }';
-  const add = () => document.head.appendChild(style);
-  if (document.head) add(); else document.addEventListener('DOMContentLoaded', add);
-})()"""
-
 _STATE = """() => ({finished: window.__ranklensFinished, state: document.querySelector(
   '[data-testid="stApp"]')?.getAttribute('data-test-script-state')})"""
 
@@ -127,7 +116,6 @@ def open_app(page: Page, url: str) -> None:
     """Load ``url`` (the app, one of its pages, a share link); wait until its run is drawn,
     and check that Streamlit did not answer it with its "Page not found" modal."""
     page.add_init_script(_FINISHED_COUNTER)
-    page.add_init_script(_NO_ANIMATIONS)
     page.goto(url)
     _wait_finished(page, before=0, timeout=RERUN_TIMEOUT)
     # Streamlit's answer to a URL it does not route: a modal over the default page
