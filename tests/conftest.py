@@ -10,6 +10,15 @@ import tempfile
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import settings
+
+# Under CI every property test draws the same examples each run (derandomized), so a clean run
+# of main stays clean: pytrec_eval 0.5 (the 9.x reference of some property tests) can spin
+# forever on a case that follows certain earlier cases in the same process (found with seeds 0
+# then 4653 of test_tie_average's generator). Local runs keep drawing new examples.
+settings.register_profile("ci", derandomize=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 # Set at import, before any app server or CLI subprocess starts: they inherit it.
 os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="ranklens-tests-data-")

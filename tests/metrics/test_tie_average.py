@@ -66,7 +66,9 @@ def test_tie_average_is_the_mean_over_every_order_of_the_tie_groups(case, metric
         assert got[query] == pytest.approx(value, abs=1e-12), (query, metric)
 
 
-@settings(max_examples=25, deadline=None)
+# derandomized: pytrec_eval 0.5 spins forever on some sequences of these cases in one process
+# (seed 0 then seed 4653), a fault of the reference, not of the values compared
+@settings(max_examples=25, deadline=None, derandomize=True)
 @given(st.integers(0, 2**32 - 1))
 def test_without_ties_it_is_trec_eval(seed):
     rng = np.random.default_rng(seed)
