@@ -7,6 +7,7 @@ content is valid: the format's reader does that.
 from __future__ import annotations
 
 import codecs
+import json
 import re
 from dataclasses import dataclass
 
@@ -88,9 +89,10 @@ def sniff(loaded: Loaded, format: str = "auto") -> Sniff:
                          f"is {what}", hint="ranklens detects the format from the first data "
                          "line: strip the comments (grep -v '^#') or move them to the end")
     first = lines[0].strip()
-    if format == "jsonl" or (format == "auto" and first.startswith("{")):
+    json_like = format == "auto" and first.startswith(("{", "[")) and not tsv_not_json(first)
+    if format == "jsonl" or (json_like and first.startswith("{")):
         return Sniff("jsonl", first_line=first)
-    if format == "auto" and first.startswith("["):
+    if json_like:
         raise InputError(loaded.name, "is a JSON array, not JSON Lines",
                          hint="write one JSON object per line (JSONL), e.g. "
                               "pandas.DataFrame.to_json(path, orient='records', lines=True)")
@@ -114,6 +116,19 @@ def sniff(loaded: Loaded, format: str = "auto") -> Sniff:
     if kind == "msmarco":
         kind = "msmarco-run"
     return Sniff(kind, None, None, len(tokens), lines[0], offset, comments)
+
+
+def tsv_not_json(first: str) -> bool:
+    """Whether a first data line that starts with "{" or "[" is a TSV line whose first id
+    starts with that character: it has a tab and is not one JSON value (a JSON object or array
+    on one line parses; a TSV line of ids and text does not)."""
+    if "\t" not in first:
+        return False
+    try:
+        json.loads(first)
+    except json.JSONDecodeError:
+        return True
+    return False
 
 
 def ascii_fields(line: str) -> list[str]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import pyarrow as pa
 
 from ranklens.io.columns import resolve
-from ranklens.io.detect import BOM
+from ranklens.io.detect import BOM, tsv_not_json
 from ranklens.io.errors import InputError
 from ranklens.io.text_columns import DOCUMENT_ALIASES, is_text_header
 
@@ -70,9 +70,9 @@ def detect_layout(name: str, head: bytes, format: str, columns: Mapping[str, str
                          hint="choose a file with data in it")
     first = lines[index]
     if format == "jsonl" or (format == "auto" and first.lstrip().startswith("{")
-                             and not _tsv_not_json(first)):
+                             and not tsv_not_json(first)):
         return _jsonl_layout(name, first, index + 1, columns)
-    if first.lstrip().startswith("[") and "\t" not in first:  # a TSV id may start with "["
+    if first.lstrip().startswith("[") and not tsv_not_json(first):
         raise InputError(name, "is a JSON array, not JSON Lines",
                          hint="write one JSON object per line (JSONL)")
     if format == "tsv" or (format == "auto" and "\t" in first):
@@ -84,17 +84,6 @@ def detect_layout(name: str, head: bytes, format: str, columns: Mapping[str, str
                      f"{first[:60]!r})", line=index + 1,
                      hint="write 'id<TAB>text' per line (MS MARCO), BEIR corpus.jsonl, or a "
                           "CSV/TSV with a header naming the id and text columns")
-
-
-def _tsv_not_json(first: str) -> bool:
-    """Whether a first line that starts with "{" is a TSV line (its id starts with "{"): it
-    has a tab and is not a JSON object."""
-    if "\t" not in first:
-        return False
-    try:
-        return not isinstance(json.loads(first), dict)
-    except json.JSONDecodeError:
-        return True
 
 
 def _jsonl_layout(name: str, first: str, line: int, columns: Mapping[str, str] | None

@@ -229,3 +229,16 @@ def test_every_format_round_trips(expected, kind, compress):
     queries, summary = read_queries(gzip.compress(data) if compress else data, name="q")
     assert dict(queries) == expected
     assert summary.rows == len(expected) and not summary.set_aside
+
+
+@pytest.mark.parametrize("first_id", ["[", "{", "[1]", "{x"])
+def test_a_tsv_whose_first_id_opens_json_is_tsv(first_id):
+    # found by the round trip above: '[\t0' was refused as "a JSON array, not JSON Lines"
+    queries, summary = read_queries(f"{first_id}\tfirst text\nq2\tsecond\n".encode(), name="q")
+    assert dict(queries) == {first_id: "first text", "q2": "second"}
+    assert summary.rows == 2
+
+
+def test_a_json_array_is_still_refused():
+    with pytest.raises(InputError, match="is a JSON array, not JSON Lines"):
+        read_queries(b'[{"_id": "q1", "text": "a"},\t{"_id": "q2", "text": "b"}]\n', name="q")
