@@ -204,6 +204,29 @@ def repeated_candidates(keys: np.ndarray) -> np.ndarray:
     return rows[np.concatenate(([True], rows[1:] != rows[:-1]))]  # np.unique imports numpy.ma
 
 
+def distinct_keys(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each key's code (int32), equal keys one code, codes numbered in the order of each key's
+    first row; and that first row of each code. Equal codes say only that the keys are equal:
+    a caller confirms on the strings. One argsort, no hash table (pyarrow's dictionary
+    encoding of 600,000 distinct ids costs about three times as much)."""
+    n = len(keys)
+    if n == 0:
+        return np.empty(0, dtype=np.int32), np.empty(0, dtype=np.int64)
+    order = np.argsort(keys)
+    ordered = keys[order]
+    new = np.empty(n, dtype=bool)
+    new[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    del ordered
+    first = np.minimum.reduceat(order, np.flatnonzero(new))
+    by_first = np.argsort(first)
+    code_of_group = np.empty(len(first), dtype=np.int32)
+    code_of_group[by_first] = np.arange(len(first), dtype=np.int32)
+    codes = np.empty(n, dtype=np.int32)
+    codes[order] = code_of_group[np.cumsum(new, dtype=np.int64) - 1]
+    return codes, first[by_first]
+
+
 def matching_candidates(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The rows of ``left`` (keys) whose key is in ``right`` (in no particular order), and
     for each the row of ``right`` that holds it.
@@ -252,5 +275,5 @@ def _match_sorted(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.n
     return found[same] - n_right, mate[same]
 
 
-__all__ = ["matching_candidates", "pair_keys", "remember_row_keys", "repeated_candidates",
-           "row_keys", "string_keys"]
+__all__ = ["distinct_keys", "matching_candidates", "pair_keys", "remember_row_keys",
+           "repeated_candidates", "row_keys", "string_keys"]

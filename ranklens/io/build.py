@@ -15,7 +15,7 @@ import pyarrow.compute as pc
 
 from ranklens.data import duplicate_rows as pair_repeats
 from ranklens.data.grades import GradePolicy, fractional_rule
-from ranklens.data.id_keys import pair_keys, repeated_candidates
+from ranklens.data.id_keys import distinct_keys, pair_keys, repeated_candidates, string_keys
 from ranklens.io.errors import InputError
 from ranklens.io.locate import Locator
 
@@ -136,11 +136,27 @@ def arrow_indices(values: np.ndarray) -> pa.Array:
     return pa.Array.from_buffers(kind, len(values), [None, pa.py_buffer(values)])
 
 
+SORTED_UNIQUE_BELOW = 1 << 21
+
+
 def unique_ids(ids: Ids) -> Ids:
-    """The same ids with one dictionary entry per distinct id (hashes every entry once)."""
+    """The same ids with one dictionary entry per distinct id, in the order of first use.
+
+    Up to about two million entries (a qrels file's documents), they are grouped by their
+    64-bit keys (``ranklens.data.id_keys.distinct_keys``, one sort) and each group is confirmed
+    on the strings: 0.07 s for 630,000 ids where pyarrow's hash encoding takes 0.2 s. Beyond,
+    the sort costs more than the hashing (2.6 s and 2.2-2.9 s for 7M ids), so pyarrow encodes,
+    as it does when the strings have nulls or two distinct ids share a key.
+    """
     if ids.unique:
         return ids
-    encoded = pc.dictionary_encode(ids.values)
+    values = string_values(ids.values)
+    if not values.null_count and len(values) < SORTED_UNIQUE_BELOW:
+        entry_codes, first = distinct_keys(string_keys(values))
+        distinct = values.take(arrow_indices(first))
+        if pc.all(pc.equal(values, distinct.take(arrow_indices(entry_codes)))).as_py() is not False:
+            return Ids(entry_codes[ids.codes], distinct)
+    encoded = pc.dictionary_encode(values)
     return Ids(view(encoded.indices, np.int32)[ids.codes], string_values(encoded.dictionary))
 
 

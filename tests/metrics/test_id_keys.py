@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -139,3 +140,29 @@ def test_a_read_run_scores_as_the_same_rows_built_in_memory(monkeypatch):
     assert copy._memo == {}  # what the memo derived is not pickled
     assert trec_eval_output(copy, qrels, plan, per_query=True).text == \
         trec_eval_output(read, qrels, plan, per_query=True).text
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(IDS, min_size=0, max_size=60), st.booleans())
+def test_unique_ids_equal_pyarrows_dictionary_encoding(values, collide):
+    from ranklens.io import build
+
+    ids = build.Ids(np.arange(len(values), dtype=np.int32), pa.array(values, pa.string()),
+                    unique=False)
+    if collide:  # every key equal: the strings refuse the grouping and pyarrow encodes
+        ids_of = build.string_keys
+        build.string_keys = lambda array: np.zeros(len(array), np.uint64)  # type: ignore
+    try:
+        got = build.unique_ids(ids)
+    finally:
+        if collide:
+            build.string_keys = ids_of  # type: ignore
+    encoded = pc.dictionary_encode(pa.array(values, pa.string()))
+    assert got.values.to_pylist() == encoded.dictionary.to_pylist()  # first use order
+    assert got.codes.tolist() == encoded.indices.to_pylist()
+
+
+def test_distinct_keys_numbers_codes_by_first_row():
+    codes, first = id_keys.distinct_keys(np.array([9, 3, 9, 7, 3, 3], dtype=np.uint64))
+    assert codes.tolist() == [0, 1, 0, 2, 1, 1]
+    assert first.tolist() == [0, 1, 3]
