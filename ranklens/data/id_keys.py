@@ -33,11 +33,14 @@ def string_keys(values: pa.Array, salt: np.ndarray | None = None,
     per code of ``codes`` (positions in ``values``); with ``salt`` (one integer per key, e.g.
     the query of a row) the key of the pair (salt, string). Millions of strings are split
     between two threads (numpy lets go of the GIL in its loops)."""
-    if codes is None:
-        return _joined(_in_two(len(values), lambda a, b: _finished(
-            _mixed(values.slice(a, b - a)), None if salt is None else salt[a:b])))
-    mixed = _joined(_in_two(len(values), lambda a, b: _mixed(values.slice(a, b - a))))
-    return _finished(mixed[codes], salt)
+    out = np.empty(len(values), dtype=np.uint64)
+    source = _Bytes(values)
+    finish_here = codes is None
+    _in_two(len(values), lambda a, b: _keys_into(
+        out, source, a, b, salt if finish_here else None, finish=finish_here))
+    if finish_here:
+        return out
+    return _finished(out[codes], salt)
 
 
 def _finished(mixed: np.ndarray, salt: np.ndarray | None) -> np.ndarray:
@@ -91,10 +94,6 @@ def _at_once(tasks: list[Callable[[], T]]) -> list[T]:
     return out
 
 
-def _joined(parts: list[np.ndarray]) -> np.ndarray:
-    return parts[0] if len(parts) == 1 else np.concatenate(parts)
-
-
 def pair_keys(query_codes: np.ndarray, values: pa.Array, codes: np.ndarray) -> np.ndarray:
     """The key of each row's (query code, id) pair, the id being ``values[codes[row]]``."""
     one_per_row = len(values) == len(codes) and _is_identity(codes)
@@ -126,42 +125,77 @@ def _is_identity(codes: np.ndarray) -> bool:
                               bool(np.all(codes[1:] > codes[:-1])))
 
 
-def _mixed(values: pa.Array) -> np.ndarray:
-    """Length, first and last 8 bytes of each string, multiplied together (not yet mixed)."""
-    n = len(values)
-    if n == 0:
-        return np.empty(0, dtype=np.uint64)
-    width = 8 if pa.types.is_large_string(values.type) or pa.types.is_large_binary(
-        values.type) else 4
-    offsets: np.ndarray = np.frombuffer(values.buffers()[1],
-                                        dtype=np.int32 if width == 4 else np.int64,
-                                        count=n + 1, offset=values.offset * width)
-    start, end = offsets[:-1], offsets[1:]
-    length = end - start
-    buffer = values.buffers()[2]
-    data = np.frombuffer(buffer, dtype=np.uint8) if buffer is not None else \
-        np.empty(0, dtype=np.uint8)
-    if len(data) < 8:
-        data = np.concatenate((data, np.zeros(8, dtype=np.uint8)))
-    limit = len(data) - 8  # the last 8-byte window
-    # every 8-byte window of the data as one (unaligned) little-endian number
-    windows = np.ndarray((limit + 1,), dtype="<u8", buffer=data, strides=(1,))
-    if int(start[-1]) <= limit:
-        first = windows[start]
-    else:  # short strings in the data's last 8 bytes: read the last window, shifted
-        first = windows[np.minimum(start, limit)]
-        tail = np.flatnonzero(start > limit)
-        shift = (start[tail].astype(np.int64) - limit) * 8
-        first[tail] = first[tail] >> shift.astype(np.uint64)
-    first &= _LOW_BYTES[np.minimum(length, 8)]
-    last = windows[np.maximum(end - 8, 0)]
-    last[length <= 8] = 0  # the first read holds every byte of a short string
-    key = first
-    key *= _M1
-    key ^= last
-    key *= _M2
-    np.add(key, length, out=key, casting="unsafe")
-    return key
+class _Bytes:
+    """A string array's offsets and every 8-byte window of its data, read in place."""
+
+    def __init__(self, values: pa.Array) -> None:
+        n = len(values)
+        width = 8 if pa.types.is_large_string(values.type) or pa.types.is_large_binary(
+            values.type) else 4
+        self.offsets: np.ndarray = np.frombuffer(
+            values.buffers()[1], dtype=np.int32 if width == 4 else np.int64, count=n + 1,
+            offset=values.offset * width) if n else np.zeros(1, dtype=np.int64)
+        buffer = values.buffers()[2] if n else None
+        data = np.frombuffer(buffer, dtype=np.uint8) if buffer is not None else \
+            np.empty(0, dtype=np.uint8)
+        if len(data) < 8:
+            data = np.concatenate((data, np.zeros(8, dtype=np.uint8)))
+        self.limit = len(data) - 8  # the last 8-byte window
+        # every 8-byte window of the data as one (unaligned) little-endian number
+        self.windows = np.ndarray((self.limit + 1,), dtype="<u8", buffer=data, strides=(1,))
+
+
+# rows keyed at once: the temporaries of one chunk stay in the CPU's cache
+_CHUNK = 1 << 16
+
+
+def _keys_into(out: np.ndarray, source: _Bytes, lo: int, hi: int, salt: np.ndarray | None,
+               *, finish: bool) -> None:
+    """``out[lo:hi]``: the length, first and last 8 bytes of strings ``lo..hi`` multiplied
+    together, then (``finish``) with ``salt`` put in and mixed (``_finished``), chunk by chunk
+    into reused buffers rather than whole temporary arrays."""
+    size = min(_CHUNK, hi - lo)
+    if size <= 0:
+        return
+    lengths, index = np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64)
+    last, scratch = np.empty(size, dtype=np.uint64), np.empty(size, dtype=np.uint64)
+    short = np.empty(size, dtype=bool)
+    offsets, windows, limit = source.offsets, source.windows, source.limit
+    for a in range(lo, hi, _CHUNK):
+        b = min(a + _CHUNK, hi)
+        k = b - a
+        key, length, at, tail, tmp = out[a:b], lengths[:k], index[:k], last[:k], scratch[:k]
+        start, end = offsets[a:b], offsets[a + 1:b + 1]
+        np.subtract(end, start, out=length, casting="unsafe")
+        if int(start[-1]) <= limit:
+            key[:] = windows[start]
+        else:  # short strings in the data's last 8 bytes: read the last window, shifted
+            np.minimum(start, limit, out=at, casting="unsafe")
+            key[:] = windows[at]
+            beyond = np.flatnonzero(start > limit)
+            shift = (start[beyond].astype(np.int64) - limit) * 8
+            key[beyond] >>= shift.astype(np.uint64)
+        np.minimum(length, 8, out=at)
+        key &= _LOW_BYTES[at]
+        np.subtract(end, 8, out=at, casting="unsafe")
+        np.maximum(at, 0, out=at)
+        tail[:] = windows[at]
+        np.less_equal(length, 8, out=short[:k])
+        tail[short[:k]] = 0  # the first read holds every byte of a short string
+        key *= _M1
+        key ^= tail
+        key *= _M2
+        np.add(key, length, out=key, casting="unsafe")
+        if not finish:
+            continue
+        if salt is not None:
+            np.multiply(salt[a:b], _M3, out=tmp, dtype=np.uint64, casting="unsafe")
+            key ^= tmp
+        np.right_shift(key, np.uint64(29), out=tmp)
+        key ^= tmp
+        key *= _M1
+        np.right_shift(key, np.uint64(32), out=tmp)
+        key ^= tmp
 
 
 def _packed(keys: np.ndarray, bits: int) -> np.ndarray:
@@ -182,23 +216,21 @@ def repeated_candidates(keys: np.ndarray) -> np.ndarray:
         return np.empty(0, dtype=np.int64)
     bits = max(int(n - 1).bit_length(), 1)
     low = np.uint64((1 << bits) - 1)
-    packed = keys & ~low
-    packed |= np.arange(n, dtype=np.uint64)
+    packed = np.empty(n, dtype=np.uint64)
 
-    def repeats(values: np.ndarray) -> np.ndarray:
-        values.sort()
-        high = values >> np.uint64(bits)
-        same = np.flatnonzero(high[1:] == high[:-1])
-        return (values[np.concatenate((same, same + 1))] & low).astype(np.int64)
+    def pack_and_sort(a: int, b: int) -> None:
+        side = packed[a:b]
+        np.bitwise_and(keys[a:b], ~low, out=side)
+        side |= np.arange(a, b, dtype=np.uint64)
+        side.sort()
 
-    if n < PARALLEL_FROM or (os.cpu_count() or 1) < 2:
-        found = [repeats(packed)]
-    else:  # equal keys share their top bit: the two sides sort on two threads
-        upper = packed >= np.uint64(1 << 63)
-        sides = [packed[~upper], packed[upper]]
-        del packed, upper
-        found = _at_once([lambda: repeats(sides[0]), lambda: repeats(sides[1])])
-    rows = np.sort(np.concatenate(found))
+    parts = _in_two(n, lambda a, b: pack_and_sort(a, b))
+    if len(parts) > 1:  # two sorted halves: a stable sort (timsort) merges them in one pass
+        packed.sort(kind="stable")
+    high = packed >> np.uint64(bits)
+    same = np.flatnonzero(high[1:] == high[:-1])
+    del high
+    rows = np.sort((packed[np.concatenate((same, same + 1))] & low).astype(np.int64))
     if not len(rows):
         return rows
     return rows[np.concatenate(([True], rows[1:] != rows[:-1]))]  # np.unique imports numpy.ma

@@ -166,3 +166,19 @@ def test_distinct_keys_numbers_codes_by_first_row():
     codes, first = id_keys.distinct_keys(np.array([9, 3, 9, 7, 3, 3], dtype=np.uint64))
     assert codes.tolist() == [0, 1, 0, 2, 1, 1]
     assert first.tolist() == [0, 1, 3]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(IDS, min_size=0, max_size=40), st.booleans())
+def test_keys_do_not_depend_on_chunks_or_threads(values, salted):
+    array = pa.array(values, pa.string())
+    salt = np.arange(len(values), dtype=np.int64) % 5 if salted else None
+    whole = id_keys.string_keys(array, salt=salt)
+    candidates = id_keys.repeated_candidates(whole)
+    chunk, parallel = id_keys._CHUNK, id_keys.PARALLEL_FROM
+    id_keys._CHUNK, id_keys.PARALLEL_FROM = 3, 4  # many chunks, two threads, a merge
+    try:
+        assert np.array_equal(id_keys.string_keys(array, salt=salt), whole)
+        assert np.array_equal(id_keys.repeated_candidates(whole), candidates)
+    finally:
+        id_keys._CHUNK, id_keys.PARALLEL_FROM = chunk, parallel
