@@ -159,12 +159,13 @@ def _keys_into(out: np.ndarray, source: _Bytes, lo: int, hi: int, salt: np.ndarr
         return
     lengths, index = np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64)
     last, scratch = np.empty(size, dtype=np.uint64), np.empty(size, dtype=np.uint64)
-    short = np.empty(size, dtype=bool)
+    shorts = np.empty(size, dtype=bool)
     offsets, windows, limit = source.offsets, source.windows, source.limit
     for a in range(lo, hi, _CHUNK):
         b = min(a + _CHUNK, hi)
         k = b - a
-        key, length, at, tail, tmp = out[a:b], lengths[:k], index[:k], last[:k], scratch[:k]
+        key, length, at, tail, tmp, short = (out[a:b], lengths[:k], index[:k], last[:k],
+                                             scratch[:k], shorts[:k])
         start, end = offsets[a:b], offsets[a + 1:b + 1]
         np.subtract(end, start, out=length, casting="unsafe")
         if int(start[-1]) <= limit:
@@ -180,8 +181,8 @@ def _keys_into(out: np.ndarray, source: _Bytes, lo: int, hi: int, salt: np.ndarr
         np.subtract(end, 8, out=at, casting="unsafe")
         np.maximum(at, 0, out=at)
         tail[:] = windows[at]
-        np.less_equal(length, 8, out=short[:k])
-        tail[short[:k]] = 0  # the first read holds every byte of a short string
+        np.less_equal(length, 8, out=short)
+        tail[short] = 0  # the first read holds every byte of a short string
         key *= _M1
         key ^= tail
         key *= _M2
@@ -198,12 +199,14 @@ def _keys_into(out: np.ndarray, source: _Bytes, lo: int, hi: int, salt: np.ndarr
         key ^= tmp
 
 
-def _packed(keys: np.ndarray, bits: int) -> np.ndarray:
-    """Sorted keys with their top ``64 - bits`` bits kept and the row in the low ``bits``:
-    one value sort (fast in numpy) instead of an argsort."""
+def _packed(keys: np.ndarray, bits: int, out: np.ndarray | None = None,
+            first_row: int = 0) -> np.ndarray:
+    """Sorted keys with their top ``64 - bits`` bits kept and the row (counted from
+    ``first_row``) in the low ``bits``: one value sort (fast in numpy) instead of an argsort.
+    Written into ``out`` when given."""
     low = np.uint64((1 << bits) - 1)
-    packed = keys & ~low
-    packed |= np.arange(len(keys), dtype=np.uint64)
+    packed = np.bitwise_and(keys, ~low, out=out)
+    packed |= np.arange(first_row, first_row + len(keys), dtype=np.uint64)
     packed.sort()
     return packed
 
@@ -217,14 +220,7 @@ def repeated_candidates(keys: np.ndarray) -> np.ndarray:
     bits = max(int(n - 1).bit_length(), 1)
     low = np.uint64((1 << bits) - 1)
     packed = np.empty(n, dtype=np.uint64)
-
-    def pack_and_sort(a: int, b: int) -> None:
-        side = packed[a:b]
-        np.bitwise_and(keys[a:b], ~low, out=side)
-        side |= np.arange(a, b, dtype=np.uint64)
-        side.sort()
-
-    parts = _in_two(n, lambda a, b: pack_and_sort(a, b))
+    parts = _in_two(n, lambda a, b: _packed(keys[a:b], bits, out=packed[a:b], first_row=a))
     if len(parts) > 1:  # two sorted halves: a stable sort (timsort) merges them in one pass
         packed.sort(kind="stable")
     high = packed >> np.uint64(bits)
