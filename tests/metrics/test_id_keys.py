@@ -182,3 +182,50 @@ def test_keys_do_not_depend_on_chunks_or_threads(values, salted):
         assert np.array_equal(id_keys.repeated_candidates(whole), candidates)
     finally:
         id_keys._CHUNK, id_keys.PARALLEL_FROM = chunk, parallel
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 4), IDS), min_size=0, max_size=60), st.booleans(),
+       st.integers(1, 5))
+def test_repeats_within_groups_are_found_group_by_group(rows, contiguous, piece):
+    """Rows grouped by query (the usual run) are sorted piece by piece; rows whose groups
+    come back (an interleaved run) by the one sort: both find every repeat in a group."""
+    if contiguous:
+        rows = sorted(rows, key=lambda row: row[0])
+    groups = np.array([g for g, _ in rows], dtype=np.int32)
+    array = pa.array([v for _, v in rows], pa.string())
+    keys = id_keys.string_keys(array, salt=groups)
+    seen: dict[tuple[int, str], int] = {}
+    repeats = set()
+    for row, pair in enumerate(rows):
+        if pair in seen:
+            repeats |= {row, seen[pair]}
+        seen.setdefault(pair, row)
+    pieces, parallel = id_keys._PIECE, id_keys.PARALLEL_FROM
+    id_keys._PIECE, id_keys.PARALLEL_FROM = piece, 4  # many pieces, two threads
+    try:
+        found = id_keys.repeated_candidates(keys, groups)
+    finally:
+        id_keys._PIECE, id_keys.PARALLEL_FROM = pieces, parallel
+    assert repeats <= set(found.tolist())
+    assert found.tolist() == sorted(set(found.tolist()))
+    # 64-bit keys of distinct pairs do not collide here: the candidates are the repeats
+    assert set(found.tolist()) == repeats
+    cuts = id_keys._contiguous_pieces(groups) if len(groups) else None
+    if len(groups) and len(set(groups.tolist())) < len(
+            [g for i, g in enumerate(groups.tolist()) if i == 0 or g != groups[i - 1]]):
+        assert cuts is None  # a group that comes back is not cut into pieces
+    elif len(groups):
+        assert cuts is not None and cuts[0] == 0 and cuts[-1] == len(groups)
+        assert all(groups[c] != groups[c - 1] for c in cuts[1:-1])  # cut at group starts
+
+
+def test_contiguous_pieces_cut_at_group_starts_after_each_piece_size():
+    groups = np.repeat(np.array([3, 1, 2, 0]), [2, 3, 1, 4])  # rows 0-1, 2-4, 5, 6-9
+    pieces = id_keys._PIECE
+    id_keys._PIECE = 4
+    try:
+        assert id_keys._contiguous_pieces(groups).tolist() == [0, 5, 10]
+        assert id_keys._contiguous_pieces(np.array([0, 0, 1, 0])) is None
+    finally:
+        id_keys._PIECE = pieces
