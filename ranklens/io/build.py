@@ -7,6 +7,7 @@ It does not parse text (the format readers do) and never drops a row.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 import numpy as np
@@ -14,8 +15,15 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ranklens.data import duplicate_rows as pair_repeats
+from ranklens.data import id_keys
 from ranklens.data.grades import GradePolicy, fractional_rule
-from ranklens.data.id_keys import distinct_keys, pair_keys, repeated_candidates, string_keys
+from ranklens.data.id_keys import (
+    at_once,
+    distinct_keys,
+    pair_keys,
+    repeated_candidates,
+    string_keys,
+)
 from ranklens.io.errors import InputError
 from ranklens.io.locate import Locator
 
@@ -52,10 +60,35 @@ def ids_unified(column: pa.ChunkedArray | pa.Array) -> Ids:
         column = pc.dictionary_encode(column)
     if column.num_chunks == 0:
         return Ids(np.empty(0, np.int32), pa.array([], pa.string()))
+    if column.num_chunks > 1 and not column.null_count:
+        return _one_dictionary(column)
     if column.num_chunks > 1:
         column = column.unify_dictionaries()
     codes = _concat_indices(column, offsets=None)
     return Ids(codes, string_values(column.chunk(0).dictionary))
+
+
+def _one_dictionary(column: pa.ChunkedArray) -> Ids:
+    """The chunks' dictionaries encoded as one (entries in order of first appearance, as
+    ``unify_dictionaries`` orders them), and each row's code looked up in one pass: the CSV
+    reader's blocks hold a few distinct query ids each, so the lookup tables are tiny."""
+    dictionaries = [chunk.dictionary for chunk in column.chunks]
+    sizes = np.array([len(d) for d in dictionaries], dtype=np.int64)
+    starts = np.concatenate(([0], np.cumsum(sizes)))
+    encoded = pc.dictionary_encode(pa.concat_arrays(
+        [string_values(d) for d in dictionaries]) if len(dictionaries) else
+        pa.array([], pa.string()))
+    global_code = view(encoded.indices, np.int32)
+    codes = np.empty(len(column), dtype=np.int32)
+    row = 0
+    for k, chunk in enumerate(column.chunks):
+        indices = view(chunk.indices, np.int32) if chunk.indices.type == pa.int32() else \
+            chunk.indices.to_numpy(zero_copy_only=False)
+        # mode "clip": with ``out``, the default "raise" buffers every row (several times slower)
+        np.take(global_code[starts[k]:starts[k + 1]], indices, out=codes[row:row + len(indices)],
+                mode="clip")
+        row += len(indices)
+    return Ids(codes, string_values(encoded.dictionary))
 
 
 def ids_by_block(column: pa.ChunkedArray | list[pa.Array]) -> Ids:
@@ -109,22 +142,32 @@ def concat_strings(arrays: list[pa.Array]) -> pa.Array:
     total_bytes = int(data_sizes.sum())
     if total_bytes >= 2**31:
         return pa.concat_arrays([pc.cast(s, pa.large_string()) for s in strings])
-    offsets = np.empty(sum(len(s) for s in strings) + 1, dtype=np.int32)
+    counts = np.array([len(s) for s in strings], dtype=np.int64)
+    entries = np.concatenate(([0], np.cumsum(counts)))
+    bytes_at = np.concatenate(([0], np.cumsum(data_sizes)))
+    offsets = np.empty(int(entries[-1]) + 1, dtype=np.int32)
     data = np.empty(total_bytes, dtype=np.uint8)
-    entry = byte = 0
     offsets[0] = 0
-    for k in range(len(strings)):
-        values, local = strings[k], spans[k]
-        strings[k] = spans[k] = None  # type: ignore[call-overload]
-        count = len(values)
-        offsets[entry + 1:entry + count + 1] = local[1:] - local[0] + byte
-        if data_sizes[k]:
-            raw = np.frombuffer(values.buffers()[2], dtype=np.uint8)
-            data[byte:byte + data_sizes[k]] = raw[local[0]:local[-1]]
-        entry += count
-        byte += int(data_sizes[k])
-        del values, local
-        _release(k)
+
+    def copy(first: int, last: int) -> None:
+        for k in range(first, last):
+            values, local = strings[k], spans[k]
+            strings[k] = spans[k] = None  # type: ignore[call-overload]
+            entry, byte = int(entries[k]), int(bytes_at[k])
+            np.subtract(local[1:], int(local[0]) - byte,
+                        out=offsets[entry + 1:entry + len(values) + 1], casting="unsafe")
+            if data_sizes[k]:
+                raw = np.frombuffer(values.buffers()[2], dtype=np.uint8)
+                data[byte:byte + data_sizes[k]] = raw[local[0]:local[-1]]
+            del values, local
+            _release(k)
+
+    # two threads copy a half each (numpy lets go of the GIL while it copies)
+    middle = int(np.searchsorted(entries, entries[-1] // 2))
+    if entries[-1] < id_keys.PARALLEL_FROM or (os.cpu_count() or 1) < 2 or middle >= len(strings):
+        copy(0, len(strings))
+    else:
+        at_once([lambda: copy(0, middle), lambda: copy(middle, len(strings))])
     return pa.Array.from_buffers(pa.string(), len(offsets) - 1,
                                  [None, pa.py_buffer(offsets), pa.py_buffer(data)])
 
@@ -372,7 +415,7 @@ def duplicate_rows(query_codes: np.ndarray, docs: Ids,
         return pair_repeats(query_codes, docs.codes, len(docs.values))
     if keys is None:
         keys = pair_keys(query_codes, docs.values, docs.codes)
-    rows = repeated_candidates(keys)
+    rows = repeated_candidates(keys, query_codes)
     if not len(rows):
         return rows
     encoded = pc.dictionary_encode(docs.values.take(arrow_indices(docs.codes[rows])))
