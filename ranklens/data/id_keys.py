@@ -63,13 +63,30 @@ PARALLEL_FROM = 1 << 20
 def _in_two(n: int, work: Callable[[int, int], T]) -> list[T]:
     """``work(start, stop)`` over ``range(n)``: in two halves at once when ``n`` is large and
     there are two CPUs, else in one call."""
-    if n < PARALLEL_FROM or (os.cpu_count() or 1) < 2:
+    if not _two_threads(n):
         return [work(0, n)]
     middle = n // 2
-    return at_once([lambda: work(0, middle), lambda: work(middle, n)])
+    return _at_once([lambda: work(0, middle), lambda: work(middle, n)])
 
 
-def at_once(tasks: list[Callable[[], T]]) -> list[T]:
+def in_two_parts(bounds: np.ndarray, work: Callable[[int, int], T]) -> list[T]:
+    """``work(first, last)`` over parts ``first..last-1`` of rows, part ``k`` being rows
+    ``bounds[k]..bounds[k + 1]-1`` (``bounds`` starts at 0 and ends at the row count): in two
+    calls at once, split at the part bound nearest half the rows, when the rows are many and
+    there are two CPUs, else in one call. For work that must not cut a part (a query, a
+    reader block)."""
+    parts, rows = len(bounds) - 1, int(bounds[-1])
+    middle = int(np.searchsorted(bounds, rows // 2))
+    if not _two_threads(rows) or not 0 < middle < parts:
+        return [work(0, parts)]
+    return _at_once([lambda: work(0, middle), lambda: work(middle, parts)])
+
+
+def _two_threads(n: int) -> bool:
+    return n >= PARALLEL_FROM and (os.cpu_count() or 1) >= 2
+
+
+def _at_once(tasks: list[Callable[[], T]]) -> list[T]:
     """The tasks' results, the first ones run on threads of their own and the last on this
     one (numpy lets go of the GIL in its loops); an exception is raised here."""
     out: list[Any] = [None] * len(tasks)
@@ -205,10 +222,16 @@ def _packed(keys: np.ndarray, bits: int, out: np.ndarray | None = None,
     """Sorted keys with their top ``64 - bits`` bits kept and the row (counted from
     ``first_row``) in the low ``bits``: one value sort (fast in numpy) instead of an argsort.
     Written into ``out`` when given."""
+    packed = _pack(keys, bits, out, first_row)
+    packed.sort()
+    return packed
+
+
+def _pack(keys: np.ndarray, bits: int, out: np.ndarray | None, first_row: int) -> np.ndarray:
+    """``_packed`` before its sort."""
     low = np.uint64((1 << bits) - 1)
     packed = np.bitwise_and(keys, ~low, out=out)
     packed |= np.arange(first_row, first_row + len(keys), dtype=np.uint64)
-    packed.sort()
     return packed
 
 
@@ -218,9 +241,9 @@ def repeated_candidates(keys: np.ndarray, groups: np.ndarray | None = None) -> n
 
     ``groups`` (one code per row, e.g. the query of a run's row, which its key includes)
     says that only rows of one group can repeat each other. When each group's rows are
-    contiguous, as in nearly every run file, the keys are sorted group by group (a few
-    thousand rows at a time, in the CPU's cache: about four times faster than one sort of
-    millions), and equal keys of two groups are not reported.
+    contiguous, as in nearly every run file, the keys are sorted in pieces of whole groups
+    (about a thousand rows at a time, in the CPU's cache: about four times faster than one
+    sort of millions), and equal keys of two groups are not reported.
     """
     n = len(keys)
     if n < 2:
@@ -237,19 +260,12 @@ def repeated_candidates(keys: np.ndarray, groups: np.ndarray | None = None) -> n
     else:
         def sorted_by_piece(first: int, last: int) -> np.ndarray:
             lo, hi = int(cuts[first]), int(cuts[last])
-            part = np.bitwise_and(keys[lo:hi], ~low, out=packed[lo:hi])
-            part |= np.arange(lo, hi, dtype=np.uint64)
+            _pack(keys[lo:hi], bits, packed[lo:hi], lo)
             for a, b in pairwise(cuts[first:last + 1].tolist()):
                 packed[a:b].sort()
             return _equal_neighbours(packed, low, lo, hi)
 
-        pieces = len(cuts) - 1
-        if n < PARALLEL_FROM or (os.cpu_count() or 1) < 2:
-            same = [sorted_by_piece(0, pieces)]
-        else:
-            middle = int(np.searchsorted(cuts, n // 2))
-            same = at_once([lambda: sorted_by_piece(0, middle),
-                             lambda: sorted_by_piece(middle, pieces)])
+        same = in_two_parts(cuts, sorted_by_piece)
     at = np.concatenate(same)
     rows = np.sort((packed[np.concatenate((at, at + 1))] & low).astype(np.int64))
     if not len(rows):
@@ -357,5 +373,5 @@ def _match_sorted(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.n
     return found[same] - n_right, mate[same]
 
 
-__all__ = ["at_once", "distinct_keys", "matching_candidates", "pair_keys", "remember_row_keys",
-           "repeated_candidates", "row_keys", "string_keys"]
+__all__ = ["distinct_keys", "in_two_parts", "matching_candidates", "pair_keys",
+           "remember_row_keys", "repeated_candidates", "row_keys", "string_keys"]

@@ -7,7 +7,6 @@ It does not parse text (the format readers do) and never drops a row.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
 import numpy as np
@@ -15,11 +14,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ranklens.data import duplicate_rows as pair_repeats
-from ranklens.data import id_keys
 from ranklens.data.grades import GradePolicy, fractional_rule
 from ranklens.data.id_keys import (
-    at_once,
     distinct_keys,
+    in_two_parts,
     pair_keys,
     repeated_candidates,
     string_keys,
@@ -64,7 +62,7 @@ def ids_unified(column: pa.ChunkedArray | pa.Array) -> Ids:
         return _one_dictionary(column)
     if column.num_chunks > 1:
         column = column.unify_dictionaries()
-    codes = _concat_indices(column, offsets=None)
+    codes = _concat_indices(column)
     return Ids(codes, string_values(column.chunk(0).dictionary))
 
 
@@ -75,15 +73,12 @@ def _one_dictionary(column: pa.ChunkedArray) -> Ids:
     dictionaries = [chunk.dictionary for chunk in column.chunks]
     sizes = np.array([len(d) for d in dictionaries], dtype=np.int64)
     starts = np.concatenate(([0], np.cumsum(sizes)))
-    encoded = pc.dictionary_encode(pa.concat_arrays(
-        [string_values(d) for d in dictionaries]) if len(dictionaries) else
-        pa.array([], pa.string()))
+    encoded = pc.dictionary_encode(pa.concat_arrays([string_values(d) for d in dictionaries]))
     global_code = view(encoded.indices, np.int32)
     codes = np.empty(len(column), dtype=np.int32)
     row = 0
     for k, chunk in enumerate(column.chunks):
-        indices = view(chunk.indices, np.int32) if chunk.indices.type == pa.int32() else \
-            chunk.indices.to_numpy(zero_copy_only=False)
+        indices = _indices(chunk)
         # mode "clip": with ``out``, the default "raise" buffers every row (several times slower)
         np.take(global_code[starts[k]:starts[k + 1]], indices, out=codes[row:row + len(indices)],
                 mode="clip")
@@ -108,9 +103,7 @@ def ids_by_block(column: pa.ChunkedArray | list[pa.Array]) -> Ids:
     for k in range(len(chunks)):
         chunk = chunks[k]
         chunks[k] = None  # type: ignore[call-overload,unused-ignore]
-        np.add(view(chunk.indices, np.int32) if chunk.indices.type == pa.int32() else
-               chunk.indices.to_numpy(zero_copy_only=False), entry[k],
-               out=codes[row:row + len(chunk)], casting="unsafe")
+        np.add(_indices(chunk), entry[k], out=codes[row:row + len(chunk)], casting="unsafe")
         row += len(chunk)
         del chunk
     chunks.clear()
@@ -162,12 +155,7 @@ def concat_strings(arrays: list[pa.Array]) -> pa.Array:
             del values, local
             _release(k)
 
-    # two threads copy a half each (numpy lets go of the GIL while it copies)
-    middle = int(np.searchsorted(entries, entries[-1] // 2))
-    if entries[-1] < id_keys.PARALLEL_FROM or (os.cpu_count() or 1) < 2 or middle >= len(strings):
-        copy(0, len(strings))
-    else:
-        at_once([lambda: copy(0, middle), lambda: copy(middle, len(strings))])
+    in_two_parts(entries, copy)  # numpy lets go of the GIL while it copies
     return pa.Array.from_buffers(pa.string(), len(offsets) - 1,
                                  [None, pa.py_buffer(offsets), pa.py_buffer(data)])
 
@@ -235,19 +223,20 @@ def view(array: pa.Array, dtype: type) -> np.ndarray:
                          offset=array.offset * width)
 
 
-def _concat_indices(column: pa.ChunkedArray, offsets: np.ndarray | None) -> np.ndarray:
+def _concat_indices(column: pa.ChunkedArray) -> np.ndarray:
     codes = np.empty(len(column), dtype=np.int32)
     position = 0
-    for k, chunk in enumerate(column.chunks):
-        indices = view(chunk.indices, np.int32) if chunk.indices.type == pa.int32() else \
-            chunk.indices.to_numpy(zero_copy_only=False)
-        target = codes[position:position + len(indices)]
-        if offsets is None:
-            target[:] = indices
-        else:
-            np.add(indices, offsets[k], out=target, casting="unsafe")
+    for chunk in column.chunks:
+        indices = _indices(chunk)
+        codes[position:position + len(indices)] = indices
         position += len(indices)
     return codes
+
+
+def _indices(chunk: pa.DictionaryArray) -> np.ndarray:
+    """A dictionary chunk's indices as numpy (a view when they are int32)."""
+    return view(chunk.indices, np.int32) if chunk.indices.type == pa.int32() else \
+        chunk.indices.to_numpy(zero_copy_only=False)
 
 
 def to_numpy(column: pa.ChunkedArray | pa.Array | np.ndarray | list[pa.Array],
