@@ -174,8 +174,9 @@ def unique_ids(ids: Ids) -> Ids:
     """The same ids with one dictionary entry per distinct id, in the order of first use.
 
     Up to about two million entries (a qrels file's documents), they are grouped by their
-    64-bit keys (``ranklens.data.id_keys.distinct_keys``, one sort) and each group is confirmed
-    on the strings: 0.07 s for 630,000 ids where pyarrow's hash encoding takes 0.2 s. Beyond,
+    64-bit keys (``ranklens.data.id_keys.distinct_keys``, one sort) and each row that repeats
+    an earlier key is confirmed on the strings: 0.07 s for 630,000 distinct ids where
+    pyarrow's hash encoding takes 0.2 s. Beyond,
     the sort costs more than the hashing (2.6 s and 2.2-2.9 s for 7M ids), so pyarrow encodes,
     as it does when the strings have nulls or two distinct ids share a key.
     """
@@ -184,9 +185,13 @@ def unique_ids(ids: Ids) -> Ids:
     values = string_values(ids.values)
     if not values.null_count and len(values) < SORTED_UNIQUE_BELOW:
         entry_codes, first = distinct_keys(string_keys(values))
-        distinct = values.take(arrow_indices(first))
-        if pc.all(pc.equal(values, distinct.take(arrow_indices(entry_codes)))).as_py() is not False:
-            return Ids(entry_codes[ids.codes], distinct)
+        if len(first) == len(values):  # distinct keys are distinct strings
+            return Ids(ids.codes, values)
+        # only a row that repeats an earlier key needs its string confirmed
+        repeats = np.flatnonzero(first[entry_codes] != np.arange(len(values)))
+        if pc.all(pc.equal(values.take(arrow_indices(repeats)), values.take(
+                arrow_indices(first[entry_codes[repeats]])))).as_py() is not False:
+            return Ids(entry_codes[ids.codes], values.take(arrow_indices(first)))
     encoded = pc.dictionary_encode(values)
     return Ids(view(encoded.indices, np.int32)[ids.codes], string_values(encoded.dictionary))
 

@@ -168,6 +168,57 @@ def test_distinct_keys_numbers_codes_by_first_row():
     assert first.tolist() == [0, 1, 3]
 
 
+def _distinct_by_unique(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """distinct_keys by np.unique, to check against."""
+    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    code_of = np.empty(len(first), dtype=np.int64)
+    code_of[np.argsort(first)] = np.arange(len(first))
+    return code_of[inverse.ravel()], np.sort(first)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(0, 7), min_size=0, max_size=80), st.integers(0, 2**64 - 1),
+       st.sampled_from([0, 1, 2]))
+def test_distinct_keys_equal_a_unique_based_reference(picks, seed, shape):
+    rng = np.random.default_rng(seed % 2**32)
+    pool = rng.integers(0, 2**64, size=8, dtype=np.uint64)
+    if shape:  # keys that differ only in their low bits share the top bits the sort keeps
+        low = np.uint64(0xFFFF if shape == 1 else 0x3)
+        pool[: 4 * shape] = (pool[0] & ~low) | (pool[: 4 * shape] & low)
+    keys = pool[np.array(picks, dtype=np.int64)]
+    codes, first = id_keys.distinct_keys(keys)
+    want_codes, want_first = _distinct_by_unique(keys)
+    assert codes.dtype == np.int32 and first.dtype == np.int64
+    assert codes.tolist() == want_codes.tolist() and first.tolist() == want_first.tolist()
+
+
+def test_distinct_keys_of_many_keys_some_sharing_top_bits():
+    rng = np.random.default_rng(3)
+    keys = rng.integers(0, 2**64, size=50_000, dtype=np.uint64)
+    keys[:300] = (keys[0] & ~np.uint64(0xFFFF)) | (keys[:300] & np.uint64(0xFFFF))
+    keys = keys[rng.integers(0, len(keys), size=120_000)]  # repeats, scattered
+    codes, first = id_keys.distinct_keys(keys)
+    want_codes, want_first = _distinct_by_unique(keys)
+    assert np.array_equal(codes, want_codes) and np.array_equal(first, want_first)
+
+
+def test_unique_ids_refuses_keys_that_group_different_strings():
+    from ranklens.io import build
+
+    values = ["d1", "d2", "d1", "d3", "d2"]
+    ids = build.Ids(np.array([4, 0, 1, 3], dtype=np.int32), pa.array(values, pa.string()),
+                    unique=False)
+    keys_of = build.string_keys
+    # d1 and d3 share a key: the grouping would merge them, the strings refuse
+    build.string_keys = lambda array: np.array([1, 2, 1, 1, 2], np.uint64)  # type: ignore
+    try:
+        got = build.unique_ids(ids)
+    finally:
+        build.string_keys = keys_of  # type: ignore
+    assert got.values.to_pylist() == ["d1", "d2", "d3"]
+    assert got.codes.tolist() == [1, 0, 1, 2]
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.lists(IDS, min_size=0, max_size=40), st.booleans())
 def test_keys_do_not_depend_on_chunks_or_threads(values, salted):
