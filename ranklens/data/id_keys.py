@@ -353,16 +353,41 @@ def matching_candidates(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray
     if not len(left) or not len(right):
         return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
     if len(left) > 4 * len(right) and len(right) < 1 << 20:
-        # most rows of a long left side match nothing: keep those whose top bits are the top
-        # bits of a right key (a table of 4+ slots per right key, at most 4 MB so that it
-        # stays in the CPU's cache: about 1 row in 6 stays for 600,000 right keys)
-        bits = min(max(int(8 * len(right) - 1).bit_length(), 10), 22)
-        seen = np.zeros(1 << bits, dtype=bool)
-        seen[right >> np.uint64(64 - bits)] = True
-        maybe = np.flatnonzero(seen[left >> np.uint64(64 - bits)])
-        found, mate = _match_sorted(left[maybe], right)
-        return maybe[found], mate
+        return _match_by_slots(left, right)
     return _match_sorted(left, right)
+
+
+def _match_by_slots(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``matching_candidates`` for a long left side: one look-up per left row in a table of
+    the right rows, addressed by the top bits of the key.
+
+    A slot that holds one right key answers its left rows by one comparison; the right keys
+    that share a slot, and the left rows that land in such a slot, are matched by
+    ``_match_sorted``: 1 right key in 7 and 1 left row in 46 for the big case's 628,269 judged
+    pairs in 4M slots and 7M run rows.
+    """
+    bits = min(max(int(4 * len(right) - 1).bit_length(), 10), 22)
+    shift = np.uint64(64 - bits)
+    slot = (right >> shift).astype(np.int64)
+    table = np.zeros(1 << bits, dtype=np.int32)  # right row + 1; -1 where keys share a slot
+    table[slot] = np.arange(1, len(right) + 1, dtype=np.int32)
+    table[slot[table[slot] != np.arange(1, len(right) + 1)]] = -1
+    crowded = np.flatnonzero(table[slot] < 0)
+    if len(crowded) > 1:
+        shared = np.sort(right[crowded])
+        if np.any(shared[1:] == shared[:-1]):
+            raise ValueError("two rows of the right side share a key")
+    at = table[left >> shift]
+    alone = np.flatnonzero(at > 0)
+    mate = at[alone].astype(np.int64) - 1
+    same = left[alone] == right[mate]
+    found, mate = alone[same], mate[same]
+    if len(crowded):
+        rest = np.flatnonzero(at < 0)
+        rest_found, rest_mate = _match_sorted(left[rest], right[crowded])
+        found = np.concatenate((found, rest[rest_found]))
+        mate = np.concatenate((mate, crowded[rest_mate]))
+    return found, mate
 
 
 def _match_sorted(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -64,6 +64,40 @@ def test_matching_refuses_a_right_side_with_a_repeated_key():
         id_keys.matching_candidates(keys[:1], keys)
 
 
+def _keys_sharing_top_bits(rng: np.random.Generator, n: int, tops: int) -> np.ndarray:
+    """``n`` distinct keys whose top 22 bits take only ``tops`` values: most share a slot."""
+    top = rng.integers(0, 1 << 22, size=tops, dtype=np.uint64)[rng.integers(0, tops, size=n)]
+    low = rng.choice(1 << 40, size=n, replace=False).astype(np.uint64)
+    return (top << np.uint64(42)) | low
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, 400), st.integers(1, 50), st.integers(0, 2**32 - 1))
+def test_matching_a_long_left_side_by_slots_finds_every_key(n_right, tops, seed):
+    rng = np.random.default_rng(seed)
+    keys = _keys_sharing_top_bits(rng, 2 * n_right, tops)
+    right, absent = keys[:n_right], keys[n_right:]  # absent ones share the slots of right
+    left = np.concatenate((right[rng.integers(0, n_right, size=4 * n_right + 7)],
+                           absent[rng.integers(0, n_right, size=n_right)]))
+    rng.shuffle(left)
+    assert len(left) > 4 * len(right)  # the table path
+    rows, mates = id_keys.matching_candidates(left, right)
+    where = {int(k): i for i, k in enumerate(right)}
+    assert sorted(zip(rows.tolist(), mates.tolist(), strict=True)) == [
+        (i, where[int(k)]) for i, k in enumerate(left) if int(k) in where]
+
+
+def test_matching_by_slots_refuses_a_repeated_right_key():
+    rng = np.random.default_rng(3)
+    top = rng.choice(1 << 10, size=200, replace=False).astype(np.uint64)  # 1,024 slots here
+    right = (top << np.uint64(54)) | rng.integers(0, 1 << 54, size=200, dtype=np.uint64)
+    right[-1] = right[0]  # the repeat is the one crowded slot
+    left = right[rng.integers(1, 100, size=1000)]  # no left row looks the repeat up
+    assert not np.isin(left, right[0]).any()
+    with pytest.raises(ValueError, match="share a key"):
+        id_keys.matching_candidates(left, right)
+
+
 def _colliding(query_codes, values, codes):
     """Every pair gets the same key: only the confirmation on the strings is left."""
     return np.zeros(len(codes), dtype=np.uint64)
