@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -47,3 +48,21 @@ def test_console_script_mde() -> None:
     done = _run("mde", "--sd", "0.1", "--queries", "200")
     assert done.returncode == 0
     assert "0.0198" in done.stdout
+
+
+_BLAS_THREADS = ("import os, sys\n"
+                 "from ranklens.cli import main\n"
+                 "with open(os.devnull, 'w') as sys.stdout:\n"
+                 "    code = main(sys.argv[1:])\n"
+                 "sys.stderr.write(f\"{code} {os.environ.get('OPENBLAS_NUM_THREADS')}\")\n")
+
+
+def test_evaluate_alone_starts_numpy_without_blas_threads(demo_paths: dict[str, Path]) -> None:
+    env = {key: value for key, value in os.environ.items() if key != "OPENBLAS_NUM_THREADS"}
+    said = {}
+    for command in (["evaluate", demo_paths["run_a"], "--qrels", demo_paths["qrels"]],
+                    ["mde", "--sd", "0.1", "--queries", "200"]):
+        done = subprocess.run([sys.executable, "-c", _BLAS_THREADS, *map(str, command)],
+                              capture_output=True, text=True, timeout=300, env=env, check=True)
+        said[command[0]] = done.stderr
+    assert said == {"evaluate": "0 1", "mde": "0 None"}
