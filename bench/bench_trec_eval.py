@@ -6,7 +6,10 @@ DATA defaults to bench/data/big (``python ../shared/bench/make_data.py bench/dat
 queries x 1,000 documents; ``qrels.trec`` and ``run_a.trec`` are read). Each contender is one
 fresh process timed from start to exit (interpreter start and imports included), output sent
 to /dev/null, the contenders taking turns in each round (a drifting machine load hits them
-alike):
+alike), the order rotated by one each round: on a VM whose host takes freed memory back, the
+process after a memory-hungry one (pytrec_eval) pays for its page faults several times over
+(the floor process: 0.63 s alone, 1.4-2.3 s right after pytrec_eval), so no contender always
+follows the same one:
 
 - ``ranklens evaluate -q -m ndcg_cut.10 QRELS RUN`` (and ``-m all_trec``, whose ratio to the
   first is printed too);
@@ -149,9 +152,11 @@ def main() -> None:
         print(f"{args.data} ({os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f} at the "
               f"start), best of {args.repeat}")
         runs: dict[str, list[tuple[float, float]]] = {name: [] for name in contenders}
-        for _ in range(args.repeat):
-            for name, command in contenders.items():
-                runs[name].append(timed(command, env))
+        names = list(contenders)
+        for round_ in range(args.repeat):
+            turn = round_ % len(names)
+            for name in names[turn:] + names[:turn]:
+                runs[name].append(timed(contenders[name], env))
         times = {name: (min(w for w, _ in done), min(c for _, c in done))
                  for name, done in runs.items()}
         for name, (wall, cpu) in times.items():
