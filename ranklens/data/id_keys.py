@@ -377,17 +377,40 @@ def _match_by_slots(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np
         shared = np.sort(right[crowded])
         if np.any(shared[1:] == shared[:-1]):
             raise ValueError("two rows of the right side share a key")
-    at = table[left >> shift]
-    alone = np.flatnonzero(at > 0)
-    mate = at[alone].astype(np.int64) - 1
-    same = left[alone] == right[mate]
-    found, mate = alone[same], mate[same]
+    parts = _in_two(len(left), lambda a, b: _look_up(left, a, b, right, table, shift))
+    found, mate, rest = (np.concatenate([part[k] for part in parts]) for k in range(3))
     if len(crowded):
-        rest = np.flatnonzero(at < 0)
         rest_found, rest_mate = _match_sorted(left[rest], right[crowded])
         found = np.concatenate((found, rest[rest_found]))
         mate = np.concatenate((mate, crowded[rest_mate]))
     return found, mate
+
+
+def _look_up(left: np.ndarray, lo: int, hi: int, right: np.ndarray, table: np.ndarray,
+             shift: np.uint64) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``_match_by_slots``' look-up of left rows ``lo..hi``: (rows whose slot holds their key,
+    the right row holding it, rows whose slot is crowded), chunk by chunk into reused buffers:
+    whole temporaries of 7M rows would cost more in first-touch page faults than the look-up
+    itself."""
+    size = min(_CHUNK, hi - lo)
+    slot, at = np.empty(size, dtype=np.uint64), np.empty(size, dtype=np.int32)
+    found: list[np.ndarray] = []
+    mates: list[np.ndarray] = []
+    rest: list[np.ndarray] = []
+    for a in range(lo, hi, _CHUNK):
+        b = min(a + _CHUNK, hi)
+        where, got = slot[:b - a], at[:b - a]
+        np.right_shift(left[a:b], shift, out=where)
+        np.take(table, where.view(np.int64), out=got, mode="clip")  # in range: no buffer
+        alone = np.flatnonzero(got > 0)
+        mate = got[alone].astype(np.int64) - 1
+        same = left[a:b][alone] == right[mate]
+        found.append(alone[same] + a)
+        mates.append(mate[same])
+        rest.append(np.flatnonzero(got < 0) + a)
+    if not found:
+        return (np.empty(0, dtype=np.int64),) * 3
+    return np.concatenate(found), np.concatenate(mates), np.concatenate(rest)
 
 
 def _match_sorted(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

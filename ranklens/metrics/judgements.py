@@ -20,6 +20,7 @@ trec_eval semantics kept here:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -162,34 +163,55 @@ class Judgements:
             labels[known[hit]] = sorted_grades[at[hit]]
         return labels
 
-    def labels_of_rows(self, run: Run, rows: np.ndarray, query: np.ndarray, *,
-                       absent: int = NOT_JUDGED, negative: int | None = None) -> np.ndarray:
-        """Grade of run rows ``rows`` whose dense query index is ``query``: ``absent`` for a
-        document the qrels do not judge, ``negative`` (when given) for a negative grade.
+    def labels_of_rows(self, run: Run, rows: np.ndarray | None,
+                       query: np.ndarray | Callable[[np.ndarray], np.ndarray], *,
+                       absent: int = NOT_JUDGED, negative: int | None = None,
+                       compact: bool = False) -> np.ndarray:
+        """Grade of run rows ``rows`` (``None``: every row, in order) whose dense query index
+        is ``query``: ``absent`` for a document the qrels do not judge, ``negative`` (when
+        given) for a negative grade. With ``compact``, in the smallest integer type that
+        holds them all (int8 for most qrels: 7M labels in 7 MB rather than 56).
+
+        ``query`` is one index per row, or a function giving the indices of some positions
+        of ``rows`` (only the rows whose document the qrels may judge are asked for: a caller
+        with 7M rows need not spell out 7M indices).
 
         Documents are matched by id: the (query, document) pairs of the rows and of the qrels
         are paired by their 64-bit keys (``ranklens.data.id_keys``, one sort; the run's are
         kept from its reading) and each pair is confirmed on the strings; by a hash of the
         qrels' ids if two qrels keys collide.
         """
-        doc_codes = run.doc_codes[rows]
+        query_of = query if callable(query) else query.__getitem__
+        n = len(run) if rows is None else len(rows)
+
+        def doc_codes(at: np.ndarray | None = None) -> np.ndarray:
+            """The document codes of positions ``at`` of ``rows`` (all of them: ``None``)."""
+            picked = rows if at is None else at if rows is None else rows[at]
+            return run.doc_codes if picked is None else run.doc_codes[picked]
+
         try:
             hit, mate = matching_candidates(row_keys(run, rows), self._pair_keys())
         except ValueError:  # two qrels pairs share a key: match by a hash of the strings
-            grades = self._labels_by_hash(run, doc_codes, query)
+            grades = self._labels_by_hash(run, doc_codes(), query_of(np.arange(n)))
             hit = np.flatnonzero(grades != NOT_JUDGED)
             found = grades[hit]
         else:
-            same = self.query[mate] == query[hit]  # confirmed: the same query,
+            same = self.query[mate] == query_of(hit)  # confirmed: the same query,
             hit, mate = hit[same], mate[same]
             if len(hit):  # the same document id
-                same = view_bool(pc.equal(take(run.docs, doc_codes[hit]),
+                same = view_bool(pc.equal(take(run.docs, doc_codes(hit)),
                                           take(self.qrels.docs, self.doc_codes[mate])))
                 hit, mate = hit[same], mate[same]
             found = self.grades[mate]
         if negative is not None:
             found = np.where(found < 0, negative, found)
-        labels = np.full(len(rows), absent, dtype=self.grades.dtype)
+        dtype = self.grades.dtype
+        if compact and dtype.kind == "i":
+            low, high = (min(absent, int(found.min())), max(absent, int(found.max()))) \
+                if len(found) else (absent, absent)
+            dtype = next(np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64)
+                         if np.iinfo(t).min <= low and high <= np.iinfo(t).max)
+        labels = np.full(n, absent, dtype=dtype)
         labels[hit] = found
         return labels
 

@@ -110,16 +110,17 @@ def sort_blocks(query_codes: np.ndarray, keys: np.ndarray,
 
 def tie_group_starts(keys: np.ndarray, starts: np.ndarray) -> np.ndarray:
     """Sorted positions where a tie group (same block, same key) begins, plus an end sentinel."""
-    return np.append(np.flatnonzero(_new_groups(keys, starts)), len(keys))
+    return np.flatnonzero(_new_groups(keys, starts))
 
 
 def _new_groups(keys: np.ndarray, starts: np.ndarray) -> np.ndarray:
-    """Mask of the sorted positions where a tie group begins."""
+    """Mask of the sorted positions where a tie group begins, and one more entry (``True``,
+    where a group after the last would begin)."""
     n = len(keys)
-    new_group = np.empty(n, dtype=bool)
+    new_group = np.empty(n + 1, dtype=bool)
+    new_group[0] = new_group[n] = True
     if n:
-        new_group[0] = True
-        np.not_equal(keys[1:], keys[:-1], out=new_group[1:])
+        np.not_equal(keys[1:], keys[:-1], out=new_group[1:n])
         inner = starts[1:-1]
         new_group[inner[inner < n]] = True  # empty blocks may start at n
     return new_group
@@ -133,6 +134,13 @@ def expand_ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
         return np.empty(0, dtype=np.int64)
     offsets = np.repeat(starts.astype(np.int64) - np.cumsum(lengths) + lengths, lengths)
     return offsets + np.arange(total, dtype=np.int64)
+
+
+def of_block(values: np.ndarray, starts: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
+    """A function from positions to ``values[b]``, ``b`` the block holding each position
+    (block ``b`` spans ``starts[b]:starts[b + 1]``): a block's value for a few positions
+    without one entry per position (``np.repeat``)."""
+    return lambda at: values[np.searchsorted(starts, at, side="right") - 1]
 
 
 def top_positions(order: BlockOrder, depth: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -190,12 +198,12 @@ def tie_break_moves(
     new_group = _new_groups(keys, starts)
     # a tie group is mixed when two neighbours inside it carry different labels
     differ = labels[1:] != labels[:-1]
-    differ &= ~new_group[1:]
+    differ &= ~new_group[1:-1]
     inside = np.flatnonzero(differ) + 1
     if not len(inside):
         return None
-    group_starts = np.append(np.flatnonzero(new_group), len(keys))
-    group = np.cumsum(new_group, dtype=np.int32 if len(keys) < 2**31 else np.int64)[inside] - 1
+    group_starts = np.flatnonzero(new_group)
+    group = np.searchsorted(group_starts, inside, side="right") - 1
     group = group[np.concatenate(([True], group[1:] != group[:-1]))]  # ascending: once each
     mixed_starts = group_starts[group]
     mixed_sizes = group_starts[group + 1] - mixed_starts

@@ -10,6 +10,7 @@ They do not read files, plan measures or print (``ranklens.metrics.trec_eval`` d
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 
@@ -24,6 +25,7 @@ INFAP_EPSILON = 0.00001
 
 
 _LOG2: list[np.ndarray] = [np.empty(0)]
+_RANKS_AT_ONCE = 1 << 16  # rbp_residual's ranks per chunk of queries
 
 
 def libm_log2(x: np.ndarray) -> np.ndarray:
@@ -473,14 +475,24 @@ def rbp_residual(r: TrecRanking, p: float) -> np.ndarray:
     some = unknown > 0
     if not some.any():
         return out[None]
-    # every rank of every ranking (nonpool documents have no row), the judged ones weigh 0
+    total = np.zeros(r.n_queries)
     lengths = r.num_ret
     starts = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
-    rank = np.arange(starts[-1], dtype=np.int64) - np.repeat(starts[:-1], lengths)
-    weights = powers[rank]
-    del rank
-    weights[starts[r.query[known]] + r.position[known]] = 0.0
-    total = np.bincount(np.repeat(np.arange(r.n_queries), lengths), weights=weights,
-                        minlength=r.n_queries)
+    # every rank of every ranking (nonpool documents have no row), the judged ones weigh 0;
+    # queries taken a chunk at a time: the ranks of 7M documents as whole arrays would cost
+    # more in fresh memory than the sum
+    cuts = np.searchsorted(starts, np.arange(0, int(starts[-1]), _RANKS_AT_ONCE), side="right")
+    bounds = np.concatenate(([0], cuts - 1, [r.n_queries]))
+    bounds = bounds[np.concatenate(([True], bounds[1:] != bounds[:-1]))]  # np.unique: numpy.ma
+    for qa, qb in itertools.pairwise(bounds.tolist()):
+        first, count = int(starts[qa]), lengths[qa:qb]
+        rank = np.arange(int(starts[qb]) - first, dtype=np.int64)
+        rank -= np.repeat(starts[qa:qb] - first, count)
+        weights = powers[rank]
+        rows = slice(int(r.starts[qa]), int(r.starts[qb]))
+        judged = known[rows]
+        weights[starts[r.query[rows][judged]] - first + r.position[rows][judged]] = 0.0
+        total[qa:qb] = np.bincount(np.repeat(np.arange(qb - qa), count), weights=weights,
+                                   minlength=qb - qa)
     out[some] = powers[r.num_ret[some]] + (1 - p) * total[some]
     return out[None]

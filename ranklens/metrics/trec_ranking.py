@@ -28,6 +28,7 @@ from ranklens.metrics.arrow import codes_in, take
 from ranklens.metrics.judgements import Judgements, QueryJoin, check_duplicates
 from ranklens.metrics.ordering import (
     expand_ranges,
+    of_block,
     ordering_keys,
     sort_blocks,
     tie_break_moves,
@@ -225,13 +226,17 @@ def trec_ranking(
     evaluated = block_query >= 0
     first = np.zeros(len(block_query), dtype=np.int64)
     first[evaluated] = limit if judged_only else np.minimum(wanted, limit)[block_query[evaluated]]
-    positions, starts = top_positions(blocks, first)
-    rows = blocks.run_rows(positions)
+    rows: np.ndarray | None
+    if np.all(first >= blocks.lengths):  # whole rankings: no 0..n-1 positions to spell out
+        starts, ranked_keys, rows = blocks.starts, blocks.keys, blocks.rows
+    else:
+        positions, starts = top_positions(blocks, first)
+        ranked_keys, rows = blocks.keys[positions], blocks.run_rows(positions)
     lengths = np.diff(starts)
-    query = np.repeat(block_query, lengths)
-    labels = judgements.labels_of_rows(run, rows, query, absent=NONPOOL, negative=UNJUDGED)
-    moves = tie_break_moves(blocks.keys[positions], starts, labels,
-                            lambda tied: take(run.docs, run.doc_codes[rows[tied]]))
+    labels = judgements.labels_of_rows(run, rows, of_block(block_query, starts),
+                                       absent=NONPOOL, negative=UNJUDGED, compact=True)
+    moves = tie_break_moves(ranked_keys, starts, labels, lambda tied: take(
+        run.docs, run.doc_codes[tied if rows is None else rows[tied]]))
     if moves is not None:
         labels[moves[0]] = labels[moves[1]]
     num_ret = np.zeros(n, dtype=np.int64)
@@ -242,7 +247,7 @@ def trec_ranking(
     position = kept - starts[block_of_row]
     inside = position < first[block_of_row]  # ties straddling the cut are now ordered
     kept, block_of_row, position = kept[inside], block_of_row[inside], position[inside]
-    query, labels = block_query[block_of_row], labels[kept]
+    query, labels = block_query[block_of_row], labels[kept].astype(judgements.grades.dtype)
     if judged_only:
         num_ret = np.bincount(query, minlength=n).astype(np.int64)
     # blocks come in run order: lay them out in query byte order (each stays in rank order)

@@ -72,8 +72,16 @@ def _keys_sharing_top_bits(rng: np.random.Generator, n: int, tops: int) -> np.nd
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.integers(1, 400), st.integers(1, 50), st.integers(0, 2**32 - 1))
-def test_matching_a_long_left_side_by_slots_finds_every_key(n_right, tops, seed):
+@given(st.integers(1, 400), st.integers(1, 50), st.integers(0, 2**32 - 1), st.booleans())
+def test_matching_a_long_left_side_by_slots_finds_every_key(n_right, tops, seed, small):
+    with pytest.MonkeyPatch.context() as patch:
+        if small:  # the look-up in chunks of 7 rows, on two threads: the big case's loop
+            patch.setattr(id_keys, "_CHUNK", 7)
+            patch.setattr(id_keys, "PARALLEL_FROM", 16)
+        _check_matching_by_slots(n_right, tops, seed)
+
+
+def _check_matching_by_slots(n_right: int, tops: int, seed: int) -> None:
     rng = np.random.default_rng(seed)
     keys = _keys_sharing_top_bits(rng, 2 * n_right, tops)
     right, absent = keys[:n_right], keys[n_right:]  # absent ones share the slots of right
@@ -130,8 +138,8 @@ def test_labels_are_the_same_when_keys_collide_and_the_strings_decide(monkeypatc
     plan = plan_measures(["all_trec"])
     want = trec_eval_output(run, qrels, plan, per_query=True).text
     monkeypatch.setattr(judgements, "pair_keys", _colliding)  # the hash fallback
-    monkeypatch.setattr(judgements, "row_keys",
-                        lambda table, rows: np.zeros(len(rows), dtype=np.uint64))
+    monkeypatch.setattr(judgements, "row_keys", lambda table, rows: np.zeros(
+        len(table) if rows is None else len(rows), dtype=np.uint64))
     assert trec_eval_output(run, qrels, plan, per_query=True).text == want
 
     def lying(left, right):  # every row the keys match to nothing matched to some pair

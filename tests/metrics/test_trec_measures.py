@@ -12,17 +12,18 @@ from ranklens.metrics import trec_measures as tm
 from ranklens.metrics.trec_ranking import segment_cumsum, trec_ranking
 
 
-def _case(seed: int) -> tuple[Run, Qrels, dict[str, list[int]]]:
-    """A run, qrels, and each query's labels in trec_eval order (-1 nonpool, -2 unjudged)."""
+def _case(seed: int, scale: int = 1) -> tuple[Run, Qrels, dict[str, list[int]]]:
+    """A run, qrels, and each query's labels in trec_eval order (-1 nonpool, -2 unjudged);
+    the grades times ``scale``."""
     rng = np.random.default_rng(seed)
     run_rows, qrels_rows, labels = [], [], {}
     for q in range(12):
         query = f"q{q:02d}"
         docs = [f"d{i}" for i in rng.choice(60, size=int(rng.integers(1, 40)), replace=False)]
         scores = rng.choice([1.0, 2.0, 3.0, 0.5], size=len(docs))
-        grades = {f"d{i}": int(rng.choice([-1, 0, 0, 1, 2, 3]))
+        grades = {f"d{i}": scale * int(rng.choice([-1, 0, 0, 1, 2, 3]))
                   for i in rng.choice(60, size=25, replace=False)}
-        grades[f"d{60 + q}"] = 1  # something relevant in every query
+        grades[f"d{60 + q}"] = scale  # something relevant in every query
         run_rows += [(query, d, s) for d, s in zip(docs, scores, strict=True)]
         qrels_rows += [(query, d, g) for d, g in grades.items()]
         order = sorted(zip(docs, scores, strict=True), key=lambda x: (x[1], x[0].encode()),
@@ -32,6 +33,18 @@ def _case(seed: int) -> tuple[Run, Qrels, dict[str, list[int]]]:
     run = Run.from_columns(*zip(*run_rows, strict=True))
     qrels = Qrels.from_columns(*zip(*qrels_rows, strict=True))
     return run, qrels, labels
+
+
+@pytest.mark.parametrize("scale", [1, 1000, 70_000, 2**40])
+def test_the_ranking_holds_each_judged_documents_grade_in_trec_eval_order(scale):
+    """Grades well beyond int8 survive the compact labels of the 7M-row pass."""
+    run, qrels, labels = _case(5, scale)
+    r = trec_ranking(run, qrels)
+    for i, q in enumerate(r.query_ids):
+        rows = slice(int(r.starts[i]), int(r.starts[i + 1]))
+        judged = [(k, label) for k, label in enumerate(labels[q]) if label != -1]
+        assert r.position[rows].tolist() == [k for k, _ in judged]
+        assert r.labels[rows].tolist() == [label for _, label in judged]
 
 
 @pytest.mark.parametrize("seed", range(4))
