@@ -1,8 +1,10 @@
 """numpy <-> arrow without detours: ``pa.array(ndarray)``, ``fill_null`` and boolean
 ``to_numpy`` import pandas on first use (about a second), which a 7M-row evaluation should not
-pay."""
+pay; so does ``pa.array`` of a list of strings (``texts``)."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import numpy as np
 import pyarrow as pa
@@ -14,6 +16,18 @@ def arrow_indices(values: np.ndarray) -> pa.Array:
     values = np.ascontiguousarray(values)
     kind = {4: pa.int32(), 8: pa.int64()}[values.dtype.itemsize]
     return pa.Array.from_buffers(kind, len(values), [None, pa.py_buffer(values)])
+
+
+def texts(strings: Sequence[str], type: pa.DataType | None = None) -> pa.Array:
+    """A large_string (or ``type``: string) array of ``strings`` (``pa.array`` of a list
+    imports pandas)."""
+    kind = pa.large_string() if type is None else type
+    encoded = [s.encode() for s in strings]
+    offsets = np.zeros(len(encoded) + 1, dtype=np.int64 if kind == pa.large_string()
+                       else np.int32)
+    np.cumsum([len(b) for b in encoded], out=offsets[1:])
+    return pa.Array.from_buffers(kind, len(encoded), [
+        None, pa.py_buffer(offsets), pa.py_buffer(b"".join(encoded))])
 
 
 def take(values: pa.Array, indices: np.ndarray) -> pa.Array:

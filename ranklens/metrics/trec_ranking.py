@@ -24,7 +24,7 @@ import pyarrow as pa
 
 from ranklens.data import Qrels, Run
 from ranklens.errors import RanklensError
-from ranklens.metrics.arrow import codes_in, take
+from ranklens.metrics.arrow import codes_in, take, texts
 from ranklens.metrics.judgements import Judgements, QueryJoin, check_duplicates
 from ranklens.metrics.ordering import (
     expand_ranges,
@@ -272,15 +272,15 @@ def trec_ranking(
 
 def with_placeholders(run: Run, query_ids: list[str]) -> Run:
     """``run`` plus trec_eval 10.0's one-document ranking for each of ``query_ids``."""
-    known = codes_in(pa.array(query_ids, pa.string()), run.queries)
+    known = codes_in(texts(query_ids, run.queries.type), run.queries)
     new = known < 0
     queries = run.queries
     if new.any():
-        queries = pa.concat_arrays([run.queries, pa.array(
+        queries = pa.concat_arrays([run.queries, texts(
             [q for q, is_new in zip(query_ids, new.tolist(), strict=True) if is_new],
             run.queries.type)])
         known[new] = len(run.queries) + np.arange(int(new.sum()))
-    docs = pa.concat_arrays([run.docs, pa.array([PLACEHOLDER_DOCNO], run.docs.type)])
+    docs = pa.concat_arrays([run.docs, texts([PLACEHOLDER_DOCNO], run.docs.type)])
     extra = len(query_ids)
     ranks = None if run.ranks is None else np.concatenate([run.ranks, np.ones(extra, np.int64)])
     return Run(np.concatenate([run.query_codes, known.astype(run.query_codes.dtype)]), queries,

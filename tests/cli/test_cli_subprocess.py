@@ -66,3 +66,21 @@ def test_evaluate_alone_starts_numpy_without_blas_threads(demo_paths: dict[str, 
                               capture_output=True, text=True, timeout=300, env=env, check=True)
         said[command[0]] = done.stderr
     assert said == {"evaluate": "0 1", "mde": "0 None"}
+
+
+_MODULES_AFTER = ("import os, sys\n"
+                  "from ranklens.cli import main\n"
+                  "with open(os.devnull, 'w') as sys.stdout:\n"
+                  "    code = main(sys.argv[1:])\n"
+                  "sys.stderr.write(f\"{code} {'pandas' in sys.modules}\")\n")
+
+
+def test_the_trec_eval_drop_in_does_not_import_pandas() -> None:
+    """pandas takes about 0.3 s to import; ``pa.array`` of a Python list imports it, so the
+    drop-in builds its strings from buffers (``ranklens.metrics.arrow.texts``). Under ``-c``
+    with judged queries missing from the run (the placeholder rankings) too."""
+    inputs = Path(__file__).resolve().parents[1] / "golden" / "trec_eval10" / "inputs"
+    done = subprocess.run([sys.executable, "-c", _MODULES_AFTER, "evaluate", "-q", "-c", "-m",
+                           "all_trec", str(inputs / "qrels.trec"), str(inputs / "run.trec")],
+                          capture_output=True, text=True, timeout=300, check=True)
+    assert done.stderr.splitlines()[-1] == "0 False"
