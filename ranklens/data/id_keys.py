@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import threading
+from bisect import bisect_right
 from collections.abc import Callable
 from itertools import pairwise
 from typing import Any, TypeVar
@@ -24,8 +25,8 @@ import pyarrow as pa
 _M1 = np.uint64(0x9E3779B97F4A7C15)
 _M2 = np.uint64(0xBF58476D1CE4E5B9)
 _M3 = np.uint64(0x94D049BB133111EB)
-# bytes of a string shorter than 8 that its first 8-byte read keeps (little-endian)
-_LOW_BYTES = np.array([(1 << (8 * n)) - 1 for n in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
+# bits to shift a string's 8-byte windows by, by its length (8: 8 bytes or more)
+_SHIFTS = np.array([8 * (8 - n) for n in range(8)] + [0], dtype=np.uint64)
 
 
 def string_keys(values: pa.Array, salt: np.ndarray | None = None,
@@ -45,13 +46,12 @@ def string_keys(values: pa.Array, salt: np.ndarray | None = None,
 
 
 def _finished(mixed: np.ndarray, salt: np.ndarray | None) -> np.ndarray:
-    """``mixed`` with ``salt`` put in and mixed so that every input bit moves the top bits
-    (the ones compared), in place."""
+    """``mixed`` with ``salt`` put in, times an odd constant (Fibonacci hashing: each bit of
+    the product depends on every lower bit of the input, so the top bits, the ones compared,
+    depend on all of them), in place."""
     if salt is not None:
         mixed ^= np.multiply(salt, _M3, dtype=np.uint64, casting="unsafe")
-    mixed ^= mixed >> np.uint64(29)
     mixed *= _M1
-    mixed ^= mixed >> np.uint64(32)
     return mixed
 
 
@@ -169,52 +169,57 @@ _CHUNK = 1 << 16
 
 def _keys_into(out: np.ndarray, source: _Bytes, lo: int, hi: int, salt: np.ndarray | None,
                *, finish: bool) -> None:
-    """``out[lo:hi]``: the length, first and last 8 bytes of strings ``lo..hi`` multiplied
-    together, then (``finish``) with ``salt`` put in and mixed (``_finished``), chunk by chunk
-    into reused buffers rather than whole temporary arrays."""
+    """``out[lo:hi]``: the keys of strings ``lo..hi``, chunk by chunk into reused buffers
+    rather than whole temporary arrays, in 15 numpy passes a chunk.
+
+    A string of ``n`` bytes is read as two 8-byte windows, the one starting at it and the one
+    ending with it, both shifted by ``8 * (8 - n)`` bits when ``n < 8`` so that no byte of a
+    neighbour stays (the first to the left, the last to the right: then both hold the whole
+    string); the two are multiplied together with the length, then (``finish``) with
+    ``salt`` (``_finished``).
+    """
     size = min(_CHUNK, hi - lo)
     if size <= 0:
         return
-    lengths, index = np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64)
-    last, scratch = np.empty(size, dtype=np.uint64), np.empty(size, dtype=np.uint64)
-    shorts = np.empty(size, dtype=bool)
+    lengths, index = np.empty(size, dtype=np.int32), np.empty(size, dtype=np.int32)
+    shifts, last = np.empty(size, dtype=np.uint64), np.empty(size, dtype=np.uint64)
+    scratch = np.empty(size, dtype=np.uint64)
     offsets, windows, limit = source.offsets, source.windows, source.limit
     for a in range(lo, hi, _CHUNK):
         b = min(a + _CHUNK, hi)
         k = b - a
-        key, length, at, tail, tmp, short = (out[a:b], lengths[:k], index[:k], last[:k],
-                                             scratch[:k], shorts[:k])
+        key, length, at, shift, tail, tmp = (out[a:b], lengths[:k], index[:k], shifts[:k],
+                                             last[:k], scratch[:k])
         start, end = offsets[a:b], offsets[a + 1:b + 1]
         np.subtract(end, start, out=length, casting="unsafe")
+        np.minimum(length, 8, out=at)
+        np.take(_SHIFTS, at, out=shift, mode="clip")  # 8 * (8 - n) bits for n < 8, else 0
         if int(start[-1]) <= limit:
             key[:] = windows[start]
         else:  # short strings in the data's last 8 bytes: read the last window, shifted
             np.minimum(start, limit, out=at, casting="unsafe")
             key[:] = windows[at]
             beyond = np.flatnonzero(start > limit)
-            shift = (start[beyond].astype(np.int64) - limit) * 8
-            key[beyond] >>= shift.astype(np.uint64)
-        np.minimum(length, 8, out=at)
-        key &= _LOW_BYTES[at]
+            key[beyond] >>= ((start[beyond].astype(np.int64) - limit) * 8).astype(np.uint64)
+        np.left_shift(key, shift, out=key)  # drops the bytes after a short string
         np.subtract(end, 8, out=at, casting="unsafe")
-        np.maximum(at, 0, out=at)
+        early = np.flatnonzero(end < 8) if int(end[0]) < 8 else None
+        if early is not None:  # the window ending there would start before the data
+            at[early] = 0
         tail[:] = windows[at]
-        np.less_equal(length, 8, out=short)
-        tail[short] = 0  # the first read holds every byte of a short string
+        np.right_shift(tail, shift, out=tail)  # drops the bytes before a short string
+        if early is not None:  # a string that short: the first window holds it all
+            tail[early] = key[early] >> shift[early]
         key *= _M1
         key ^= tail
         key *= _M2
-        np.add(key, length, out=key, casting="unsafe")
+        np.add(key, length, out=key, dtype=np.uint64, casting="unsafe")  # not via float64
         if not finish:
             continue
         if salt is not None:
             np.multiply(salt[a:b], _M3, out=tmp, dtype=np.uint64, casting="unsafe")
             key ^= tmp
-        np.right_shift(key, np.uint64(29), out=tmp)
-        key ^= tmp
         key *= _M1
-        np.right_shift(key, np.uint64(32), out=tmp)
-        key ^= tmp
 
 
 def _packed(keys: np.ndarray, bits: int, out: np.ndarray | None = None,
@@ -250,27 +255,56 @@ def repeated_candidates(keys: np.ndarray, groups: np.ndarray | None = None) -> n
         return np.empty(0, dtype=np.int64)
     bits = max(int(n - 1).bit_length(), 1)
     low = np.uint64((1 << bits) - 1)
-    packed = np.empty(n, dtype=np.uint64)
     cuts = _contiguous_pieces(groups) if groups is not None and len(groups) == n else None
-    if cuts is None:
-        parts = _in_two(n, lambda a, b: _packed(keys[a:b], bits, out=packed[a:b], first_row=a))
-        if len(parts) > 1:  # two sorted halves: a stable sort (timsort) merges them in one pass
-            packed.sort(kind="stable")
-        same = [_equal_neighbours(packed, low, 0, n)]
-    else:
-        def sorted_by_piece(first: int, last: int) -> np.ndarray:
-            lo, hi = int(cuts[first]), int(cuts[last])
-            _pack(keys[lo:hi], bits, packed[lo:hi], lo)
-            for a, b in pairwise(cuts[first:last + 1].tolist()):
-                packed[a:b].sort()
-            return _equal_neighbours(packed, low, lo, hi)
+    if cuts is not None:
+        return _repeated_by_piece(keys, cuts, bits)
+    packed = np.empty(n, dtype=np.uint64)
+    parts = _in_two(n, lambda a, b: _packed(keys[a:b], bits, out=packed[a:b], first_row=a))
+    if len(parts) > 1:  # two sorted halves: a stable sort (timsort) merges them in one pass
+        packed.sort(kind="stable")
+    at = _equal_neighbours(packed, low, 0, n)
+    return _sorted_unique((packed[np.concatenate((at, at + 1))] & low).astype(np.int64))
 
-        same = in_two_parts(cuts, sorted_by_piece)
-    at = np.concatenate(same)
-    rows = np.sort((packed[np.concatenate((at, at + 1))] & low).astype(np.int64))
+
+def _repeated_by_piece(keys: np.ndarray, cuts: np.ndarray, bits: int) -> np.ndarray:
+    """``repeated_candidates`` for groups in contiguous pieces (bounds ``cuts``): the pieces
+    of each stretch of about ``_CHUNK`` rows packed, sorted and compared in one reused buffer,
+    no array as long as ``keys`` (7M rows of fresh temporaries cost more in page faults than
+    the sorts)."""
+    low = np.uint64((1 << bits) - 1)
+
+    def stretch(first: int, last: int) -> np.ndarray:
+        found: list[np.ndarray] = []
+        bounds = cuts[first:last + 1].tolist()
+        buffer = np.empty(0, dtype=np.uint64)
+        k = 0
+        while k < len(bounds) - 1:  # pieces k..j-1: about _CHUNK rows (one piece at least)
+            j = max(bisect_right(bounds, bounds[k] + _CHUNK, k + 1) - 1, k + 1)
+            lo, hi = bounds[k], bounds[j]
+            if len(buffer) < hi - lo:
+                buffer = np.empty(max(hi - lo, _CHUNK), dtype=np.uint64)
+            packed = _pack(keys[lo:hi], bits, buffer[:hi - lo], lo)
+            size = bounds[k + 1] - bounds[k]
+            if (hi - lo) % size == 0 and all(b - a == size for a, b in
+                                              pairwise(bounds[k:j + 1])):
+                packed.reshape(-1, size).sort(axis=1)  # pieces of one size: one call
+            else:
+                for a, b in pairwise(bounds[k:j + 1]):
+                    packed[a - lo:b - lo].sort()
+            at = _equal_neighbours(packed, low, 0, hi - lo)
+            found.append(packed[np.concatenate((at, at + 1))] & low)
+            k = j
+        return np.concatenate(found) if found else np.empty(0, dtype=np.uint64)
+
+    return _sorted_unique(np.concatenate(in_two_parts(cuts, stretch)).astype(np.int64))
+
+
+def _sorted_unique(rows: np.ndarray) -> np.ndarray:
+    """``rows`` sorted, each once (``np.unique`` imports numpy.ma)."""
+    rows = np.sort(rows)
     if not len(rows):
         return rows
-    return rows[np.concatenate(([True], rows[1:] != rows[:-1]))]  # np.unique imports numpy.ma
+    return rows[np.concatenate(([True], rows[1:] != rows[:-1]))]
 
 
 def _equal_neighbours(packed: np.ndarray, low: np.uint64, lo: int, hi: int) -> np.ndarray:
@@ -296,6 +330,11 @@ def _contiguous_pieces(groups: np.ndarray) -> np.ndarray | None:
     if len(firsts) > 1 and bool(np.any(firsts[1:] == firsts[:-1])):
         return None  # a group that comes back after another one
     bounds = np.concatenate(([0], starts, [n]))
+    sizes = np.diff(bounds)
+    if int(sizes.min()) == int(sizes.max()):  # groups of one size (a run of fixed depth):
+        # pieces of as many whole groups as make about _PIECE rows, all of one size too
+        step = int(sizes[0]) * max(_PIECE // int(sizes[0]), 1)
+        return np.append(np.arange(0, n, step, dtype=np.int64), n)
     # the first group start at or after each multiple of _PIECE
     at = np.searchsorted(bounds, np.arange(0, n, _PIECE, dtype=np.int64))
     cuts = bounds[np.concatenate((at, [len(bounds) - 1]))]

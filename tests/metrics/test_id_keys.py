@@ -279,8 +279,8 @@ def test_keys_do_not_depend_on_chunks_or_threads(values, salted):
 
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 4), IDS), min_size=0, max_size=60), st.booleans(),
-       st.integers(1, 5))
-def test_repeats_within_groups_are_found_group_by_group(rows, contiguous, piece):
+       st.integers(1, 5), st.sampled_from([1 << 16, 1, 7]))
+def test_repeats_within_groups_are_found_group_by_group(rows, contiguous, piece, stretch):
     """Rows grouped by query (the usual run) are sorted piece by piece; rows whose groups
     come back (an interleaved run) by the one sort: both find every repeat in a group."""
     if contiguous:
@@ -294,12 +294,11 @@ def test_repeats_within_groups_are_found_group_by_group(rows, contiguous, piece)
         if pair in seen:
             repeats |= {row, seen[pair]}
         seen.setdefault(pair, row)
-    pieces, parallel = id_keys._PIECE, id_keys.PARALLEL_FROM
-    id_keys._PIECE, id_keys.PARALLEL_FROM = piece, 4  # many pieces, two threads
-    try:
+    with pytest.MonkeyPatch.context() as patch:  # many pieces, two threads, short stretches
+        patch.setattr(id_keys, "_PIECE", piece)
+        patch.setattr(id_keys, "PARALLEL_FROM", 4)
+        patch.setattr(id_keys, "_CHUNK", stretch)
         found = id_keys.repeated_candidates(keys, groups)
-    finally:
-        id_keys._PIECE, id_keys.PARALLEL_FROM = pieces, parallel
     assert repeats <= set(found.tolist())
     assert found.tolist() == sorted(set(found.tolist()))
     # 64-bit keys of distinct pairs do not collide here: the candidates are the repeats

@@ -58,4 +58,5 @@ def test_many_values_at_once_as_one_at_a_time():
 @given(st.lists(st.integers(-2**62, 2**62), min_size=1, max_size=40), st.booleans())
 def test_whole_numbers_print_as_percent_d(numbers, as_floats):
     values = np.array(numbers, dtype=np.float64 if as_floats else np.int64)
-    assert whole_numbers(values).to_pylist() == ["%d" % v for v in values.tolist()]
+    # the % operator on purpose: %d is what C prints
+    assert whole_numbers(values).to_pylist() == ["%d" % v for v in values.tolist()]  # noqa: UP031
