@@ -131,6 +131,7 @@ def _read_fast(loaded: Loaded, sniff: Sniff, fields: tuple[str, ...], *,
     known: list[str] = []
     if checked:
         types, known = _check_columns(fields, types, sniff, delimiter, loaded)
+    as_null = pa.null() in types.values()  # the known values are null values, "" is not
     source = loaded.path if loaded.path is not None and not sniff.data_offset else loaded.open()
     if sniff.data_offset and not isinstance(source, str):
         source.seek(sniff.data_offset)
@@ -141,9 +142,11 @@ def _read_fast(loaded: Loaded, sniff: Sniff, fields: tuple[str, ...], *,
                                          double_quote=False, escape_char=False),
         convert_options=pacsv.ConvertOptions(
             column_types=types, include_columns=list(types),
-            null_values=[""] if checked else [], strings_can_be_null=checked,
-            quoted_strings_can_be_null=False, true_values=known or ["-"], false_values=[]))
-    if checked and any(table.column(name).null_count for name in types):
+            null_values=known if as_null else [""] if checked else [],
+            strings_can_be_null=checked and not as_null, quoted_strings_can_be_null=False,
+            true_values=known if known and not as_null else ["-"], false_values=[]))
+    if checked and any(table.column(name).null_count for name, kind in types.items()
+                       if kind != pa.null()):
         raise Irregular("an empty field")  # two separators in a row, or one at a line's end
     if checked:
         for name, kind in types.items():
@@ -173,9 +176,12 @@ def _check_columns(fields: tuple[str, ...], types: dict[str, pa.DataType], sniff
                    delimiter: str, loaded: Loaded) -> tuple[dict[str, pa.DataType], list[str]]:
     """Column types that also read the layout's other fields, to prove each line is regular.
 
-    ``Q0``/``iter`` and the tag become bool columns whose true values are the clean values seen
-    in the first 64 KiB (any other value fails the conversion and sends the file to the next
-    reader); the rank is parsed as an integer. An empty field reads as null.
+    ``Q0``/``iter`` and the tag become columns of type null whose null values are the clean
+    values seen in the first 64 KiB, or bool columns with those as true values when one of
+    them looks like a number (a grade or score could then read as null); any other value
+    fails the conversion and sends the file to the next reader. The rank is parsed as an
+    integer. With bool checks an empty field reads as null; with null checks it fails the
+    conversion of a number or check column and ``_check_ids`` finds an empty id.
     """
     lines = _head_lines(loaded, sniff)
     checks = dict(types)
@@ -195,6 +201,12 @@ def _check_columns(fields: tuple[str, ...], types: dict[str, pa.DataType], sniff
             continue
         known |= values
         checks[name] = pa.bool_()
+    if known and not any(re.match(_NUMBER_RE, value) for value in known):
+        # the known values can be the null values instead (no number column reads them):
+        # a column of type null is the cheapest check there is (about 20 ms a column on 7M
+        # rows), and an empty field, which is then no null value, fails its conversion
+        checks = {name: pa.null() if kind == pa.bool_() else kind
+                  for name, kind in checks.items()}
     return checks, sorted(known)
 
 
@@ -207,11 +219,13 @@ def _head_lines(loaded: Loaded, sniff: Sniff) -> list[str]:
 
 
 def _check_ids(queries: Ids, docs: Ids) -> None:
-    """No id holds a blank (or a control byte), no query id starts a comment."""
+    """No id is empty or holds a blank (or a control byte), no query id starts a comment."""
     for values in (queries.values, docs.values):
         data = _string_bytes(values)
         if len(data) and data.min() <= 32:
             raise Irregular("an id with a blank")
+        if _has_empty(values):
+            raise Irregular("an empty field")
     if len(queries.values) and pc.any(pc.starts_with(queries.values, "#")).as_py():
         raise Irregular("a comment line")
 
@@ -221,6 +235,21 @@ def _check_clean(chunks: list[pa.Array]) -> None:
         data = _string_bytes(chunk.dictionary)
         if len(data) and data.min() <= 32:
             raise Irregular("a field with a blank")
+        if _has_empty(chunk.dictionary):
+            raise Irregular("an empty field")
+
+
+def _has_empty(values: pa.Array) -> bool:
+    """Whether one of the strings ``values`` is empty (two equal offsets in a row), read in
+    64K-string chunks (no temporary as long as the array)."""
+    if not len(values):
+        return False
+    width = 8 if pa.types.is_large_string(values.type) else 4
+    offsets = np.frombuffer(values.buffers()[1], dtype=np.int32 if width == 4 else np.int64,
+                            count=len(values) + 1, offset=values.offset * width)
+    n, step = len(values), 1 << 16
+    return any(bool(np.any(offsets[a + 1:min(a + step, n) + 1] == offsets[a:min(a + step, n)]))
+               for a in range(0, n, step))
 
 
 def _string_bytes(values: pa.Array) -> np.ndarray:

@@ -222,3 +222,28 @@ def test_a_blank_inside_q0_after_the_first_64_kib_is_found():
     run, _ = read_run(data)
     assert run.to_dict()["q1"]["x"] == 1.0 and "d3500" not in run.to_dict()["q1"]
     assert len(run) == len(rows)
+
+
+@pytest.mark.parametrize("tag", ["tag", "7"])  # checks by null values; by bool (a number)
+@pytest.mark.parametrize("dropped", range(6))
+@pytest.mark.parametrize("empty_at", range(6))
+def test_a_line_short_of_a_field_with_an_empty_one_in_its_place_is_refused(tag, dropped,
+                                                                           empty_at):
+    """Five fields and a doubled separator (or one at a line's end) split into six fields
+    on single spaces, one of them empty: trec_eval reads five and refuses the line, and so
+    must every reader, whichever column the empty field falls in. The line comes after the
+    first 64 KiB, which the reader samples for the check columns' values."""
+    good = [["q1", "Q0", f"d{i}", str(i + 1), str(9000 - i), tag] for i in range(4000)]
+    fields = list(good[3500])
+    del fields[dropped]
+    fields.insert(empty_at, "")
+    lines = [" ".join(f) for f in good[:3500]] + [" ".join(fields)] + \
+        [" ".join(f) for f in good[3501:]]
+    data = ("\n".join(lines) + "\n").encode()
+    assert data.index(" ".join(fields).encode()) > 1 << 16
+    loaded = load(data, name="t")
+    with pytest.raises(trec_module._REFUSED):
+        trec_module._read_fast(loaded, sniff(loaded, "trec-run"), trec_module.RUN_FIELDS,
+                               unique_docs=False, keep_ranks=False, checked=True)
+    with pytest.raises(InputError, match="line 3501"):
+        read_run(data, name="t")
