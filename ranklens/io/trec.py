@@ -224,7 +224,7 @@ def _check_ids(queries: Ids, docs: Ids) -> None:
         data = _string_bytes(values)
         if len(data) and data.min() <= 32:
             raise Irregular("an id with a blank")
-        if _has_empty(values):
+        if build.has_empty_string(values):
             raise Irregular("an empty field")
     if len(queries.values) and pc.any(pc.starts_with(queries.values, "#")).as_py():
         raise Irregular("a comment line")
@@ -235,21 +235,8 @@ def _check_clean(chunks: list[pa.Array]) -> None:
         data = _string_bytes(chunk.dictionary)
         if len(data) and data.min() <= 32:
             raise Irregular("a field with a blank")
-        if _has_empty(chunk.dictionary):
+        if build.has_empty_string(chunk.dictionary):
             raise Irregular("an empty field")
-
-
-def _has_empty(values: pa.Array) -> bool:
-    """Whether one of the strings ``values`` is empty (two equal offsets in a row), read in
-    64K-string chunks (no temporary as long as the array)."""
-    if not len(values):
-        return False
-    width = 8 if pa.types.is_large_string(values.type) else 4
-    offsets = np.frombuffer(values.buffers()[1], dtype=np.int32 if width == 4 else np.int64,
-                            count=len(values) + 1, offset=values.offset * width)
-    n, step = len(values), 1 << 16
-    return any(bool(np.any(offsets[a + 1:min(a + step, n) + 1] == offsets[a:min(a + step, n)]))
-               for a in range(0, n, step))
 
 
 def _string_bytes(values: pa.Array) -> np.ndarray:
