@@ -114,7 +114,7 @@ def _at_once(tasks: list[Callable[[], T]]) -> list[T]:
 
 def pair_keys(query_codes: np.ndarray, values: pa.Array, codes: np.ndarray) -> np.ndarray:
     """The key of each row's (query code, id) pair, the id being ``values[codes[row]]``."""
-    one_per_row = len(values) == len(codes) and _is_identity(codes)
+    one_per_row = len(values) == len(codes) and is_identity(codes)
     return string_keys(values, salt=query_codes, codes=None if one_per_row else codes)
 
 
@@ -128,7 +128,7 @@ def row_keys(table: Any, rows: np.ndarray | None = None) -> np.ndarray:
             return pair_keys(table.query_codes[rows], table.docs, table.doc_codes[rows])
         memo["row_keys"] = pair_keys(table.query_codes, table.docs, table.doc_codes)
     keys: np.ndarray = memo["row_keys"]
-    return keys if rows is None or (len(rows) == len(keys) and _is_identity(rows)) else \
+    return keys if rows is None or (len(rows) == len(keys) and is_identity(rows)) else \
         keys[rows]
 
 
@@ -137,7 +137,7 @@ def remember_row_keys(table: Any, keys: np.ndarray) -> None:
     table._memo["row_keys"] = keys
 
 
-def _is_identity(codes: np.ndarray) -> bool:
+def is_identity(codes: np.ndarray) -> bool:
     """Whether ``codes`` is ``0, 1, ..., n-1`` (ids stored one per row)."""
     return not len(codes) or (int(codes[0]) == 0 and int(codes[-1]) == len(codes) - 1 and
                               bool(np.all(codes[1:] > codes[:-1])))
@@ -386,13 +386,25 @@ def matching_candidates(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray
     """The rows of ``left`` (keys) whose key is in ``right`` (in no particular order), and
     for each the row of ``right`` that holds it.
 
-    ``right`` must hold each key once: ``ValueError`` when two of its rows share a key (the
-    caller then matches by string). A match only says the keys are equal.
+    ``right`` should hold each key once: ``ValueError`` when two of its rows share a key (the
+    caller then matches by string), except when ``left`` is much the shorter side and holds
+    each key once: its rows are then looked up by the right ones in a table of their own,
+    and a left row whose key two right rows share comes with both. A match only says the
+    keys are equal.
     """
     if not len(left) or not len(right):
         return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
     if len(left) > 4 * len(right) and len(right) < 1 << 20:
         return _match_by_slots(left, right)
+    if len(right) > 4 * len(left) and len(left) < 1 << 20:
+        # the short side in the table (a run's top 10 rows against every judged pair), when
+        # its keys are distinct
+        try:
+            mates, found = _match_by_slots(right, left)
+        except ValueError:
+            pass
+        else:
+            return found, mates
     return _match_sorted(left, right)
 
 
@@ -478,5 +490,5 @@ def _match_sorted(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.n
     return found[same] - n_right, mate[same]
 
 
-__all__ = ["distinct_keys", "in_two_parts", "matching_candidates", "pair_keys",
+__all__ = ["distinct_keys", "in_two_parts", "is_identity", "matching_candidates", "pair_keys",
            "remember_row_keys", "repeated_candidates", "row_keys", "string_keys"]

@@ -77,12 +77,23 @@ _COUNT_CHUNK = 1 << 16
 
 def count_codes(codes: np.ndarray, size: int) -> np.ndarray:
     """How many times each of ``0..size-1`` occurs in ``codes`` (``np.bincount`` with
-    ``minlength=size``), chunk by chunk when the codes are many and the counts few: bincount
-    copies its input to int64 first, and a fresh 56 MB copy of 7M codes costs more in page
-    faults than the count."""
+    ``minlength=size``). Codes in runs, each code in one run (a run file's queries), are
+    counted by the runs' lengths; others chunk by chunk when the codes are many and the
+    counts few: bincount copies its input to int64 first, and a fresh 56 MB copy of 7M codes
+    costs more in page faults than the count."""
     n = len(codes)
     if n <= _COUNT_CHUNK or size > _COUNT_CHUNK // 4:
         return np.bincount(codes, minlength=size)
+    changes = codes[1:] != codes[:-1]
+    if np.count_nonzero(changes) < size:  # few runs of equal codes: one a code (a run file)?
+        starts = np.flatnonzero(changes) + 1
+        firsts = codes[np.concatenate(([0], starts))]
+        ordered = np.sort(firsts)
+        if not np.any(ordered[1:] == ordered[:-1]):
+            counts = np.zeros(max(size, int(ordered[-1]) + 1), dtype=np.int64)
+            counts[firsts] = np.diff(np.concatenate(([0], starts, [n])))
+            return counts
+    del changes
     counts = np.zeros(max(size, int(codes.max()) + 1), dtype=np.int64)
     for a in range(0, n, _COUNT_CHUNK):
         chunk = np.bincount(codes[a:a + _COUNT_CHUNK])

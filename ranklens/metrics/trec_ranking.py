@@ -175,13 +175,24 @@ class TrecRanking:
         if "ideal" not in self._cache:
             positive = self.judged_grades > 0
             query, grades = self.judged_query[positive], self.judged_grades[positive]
-            by_rank = np.lexsort((-grades, query))
             count = np.bincount(query, minlength=self.n_queries)
             start = np.concatenate(([0], np.cumsum(count)[:-1])).astype(np.int64)
-            self._cache["ideal"] = grades[by_rank]
+            self._cache["ideal"] = _by_query_best_first(query, grades)
             self._cache["ideal_start"] = start
             self._cache["ideal_count"] = count.astype(np.int64)
         return self._cache["ideal"], self._cache["ideal_start"], self._cache["ideal_count"]
+
+
+def _by_query_best_first(query: np.ndarray, grades: np.ndarray) -> np.ndarray:
+    """``grades`` (positive integers) sorted by query, then highest first: one value sort of
+    (query, grade) packed into one number when they fit, else a lexsort."""
+    top = int(grades.max(initial=0))
+    if grades.dtype.kind == "i" and len(grades) and top < 2**31 and int(query.max()) < 2**31:
+        packed = query.astype(np.int64) << 32
+        packed |= (2**31 - 1) - grades.astype(np.int64)
+        packed.sort()
+        return ((2**31 - 1) - (packed & (2**32 - 1))).astype(grades.dtype)
+    return grades[np.lexsort((-grades, query))]
 
 
 def trec_ranking(

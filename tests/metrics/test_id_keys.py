@@ -58,6 +58,16 @@ def test_matching_finds_each_left_key_in_the_right_side(right, left):
         (i, right.index(v)) for i, v in enumerate(left) if v in right]
 
 
+def test_a_short_left_side_with_a_repeated_key_is_matched_row_by_row():
+    """The table of a short left side cannot hold a key twice: the sort matches them."""
+    right = id_keys.string_keys(pa.array([f"d{i}" for i in range(40)]))
+    left = id_keys.string_keys(pa.array(["d3", "x", "d3", "d39"]))
+    rows, mates = id_keys.matching_candidates(left, right)
+    assert sorted(zip(rows.tolist(), mates.tolist(), strict=True)) == [(0, 3), (2, 3), (3, 39)]
+    rows, mates = id_keys.matching_candidates(left[1:], right)  # distinct: by the table
+    assert sorted(zip(rows.tolist(), mates.tolist(), strict=True)) == [(1, 3), (2, 39)]
+
+
 def test_matching_refuses_a_right_side_with_a_repeated_key():
     keys = id_keys.string_keys(pa.array(["x", "y", "x"]))
     with pytest.raises(ValueError, match="share a key"):
