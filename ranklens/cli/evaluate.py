@@ -120,6 +120,12 @@ def run_evaluate(args: argparse.Namespace) -> int:
             num_docs=args.num_docs, missing=args.missing or "error")
     except MissingQueries as error:
         status.done()
+        if args.per_query:
+            write(_lines_before(error.missing[0], trec_eval_output(
+                run, qrels, plan, relevance_level=args.level, judged_only=args.judged_only,
+                per_query=True, summary=False, run_tag=run_summary.run_tag,
+                digits=args.digits, max_docs=args.max_docs, num_docs=args.num_docs,
+                missing="drop").text), args.output)
         return _missing_queries(error, run_path)
     except ValueError as error:
         raise UsageError(f"{PROG} evaluate: {error}") from None
@@ -138,6 +144,18 @@ def run_evaluate(args: argparse.Namespace) -> int:
 
 
 MISSING_STATUS = 4  # trec_eval 10.0's exit status for a judged query missing from the run
+
+
+def _lines_before(query_id: str, per_query_text: str) -> str:
+    """The ``-q`` lines that trec_eval 10.0 prints before it stops at a judged query missing
+    from the run: those of the queries whose ids sort (bytes) before ``query_id``.
+
+    trec_eval walks the qrels' queries in byte order and exits at the first one without a
+    ranking; str order is the byte order of UTF-8, so comparing str ids is the same test.
+    """
+    kept = [line for line in per_query_text.splitlines(keepends=True)
+            if line.split("\t", 2)[1] < query_id]
+    return "".join(kept)
 
 
 def _missing_queries(error: MissingQueries, run_path: str) -> int:
