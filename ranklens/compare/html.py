@@ -109,6 +109,12 @@ def render(report: Report) -> str:
         json_id=JSON_ID, json_text=report.to_json(indent=None))
 
 
+def notebook_html(report: Report) -> str:
+    """The report in a notebook (``Report._repr_html_``): the HTML export's body with its
+    charts inline, its style scoped to the fragment (``ranklens.html.notebook_fragment``)."""
+    return html_common.notebook_fragment(render(report))
+
+
 def embedded_report(document: str) -> Report:
     """The Report embedded in a document made by `render` (``ValueError`` if there is none)."""
     return Report.from_json(html_common.embedded_json(document, JSON_ID))
