@@ -28,7 +28,7 @@ from typing import Any
 
 from ranklens import html as html_common
 from ranklens.compare import charts, columns, coverage_words, query_lines, seed_html, views
-from ranklens.compare.fcr import disagreement_sentence, fcr_caption, fcr_level_text
+from ranklens.compare.fcr_words import disagreement_sentence, fcr_caption, fcr_level_text
 from ranklens.compare.macro_views import macro_html
 from ranklens.compare.report import Report
 from ranklens.compare.text import family_lines, macro_parts, set_aside_lines, tie_note

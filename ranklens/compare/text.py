@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from ranklens.compare import columns, coverage_words, query_lines, seed_views
 from ranklens.compare.columns import MARK, Column
 from ranklens.compare.csv_report import render_csv
-from ranklens.compare.fcr import disagreement_sentence, fcr_caption, level_text
+from ranklens.compare.fcr_words import disagreement_sentence, fcr_caption, level_text
 from ranklens.compare.macro import MacroSection, candidate_sections
 from ranklens.compare.macro_views import macro_markdown_lines, macro_text_lines
 from ranklens.compare.report import InputRecord, Report, result_row
