@@ -44,3 +44,16 @@ def lazy_names(
         return sorted({*namespace, *homes, *extra})
 
     return __getattr__, __dir__
+
+
+def writer(target: str) -> Callable[..., Any]:
+    """The function ``target`` (``"package.module:function"``), imported when asked for.
+
+    A result type keeps its convenience methods (``Report.to_frame``, ``to_latex``,
+    ``_repr_html_``) without importing a renderer: the method names its writer here and calls
+    it, so the result module depends on no writer, and the writer module alone imports the
+    result. It answers where a writer lives; the writing is the writer's.
+    """
+    module, _, name = target.partition(":")
+    function: Callable[..., Any] = getattr(import_module(module), name)
+    return function

@@ -38,8 +38,8 @@ from ranklens.app import markup
 from ranklens.app.cache import SizedLRU, cache_limit_bytes, one_flight
 from ranklens.compare.analysis import CompareSettings, LoadedInputs, load_inputs
 from ranklens.compare.family import MAX_RUNS, run_key, run_role
-from ranklens.compare.macro import with_macro
 from ranklens.compare.report import Report
+from ranklens.compare.steps import with_macro
 from ranklens.data import MetricResult
 from ranklens.io import InputFile, sha256_hex
 from ranklens.metrics import rbo

@@ -269,10 +269,10 @@ def write_report(report: Report, args: argparse.Namespace, status: Status) -> in
 
 def collection_report(report: Report, argument: str) -> Report:
     """``report`` with the macro average over the collections of ``FILE[:COLUMN]``
-    (`ranklens.compare.macro.with_macro`); the file's only segment column when no column
+    (`ranklens.compare.steps.with_macro`); the file's only segment column when no column
     is named, else a usage error naming its columns."""
     from ranklens.compare.assemble import input_record
-    from ranklens.compare.macro import with_macro
+    from ranklens.compare.steps import with_macro
 
     path, column = split_segments_argument(argument)
     assert path is not None

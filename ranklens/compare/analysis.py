@@ -24,7 +24,7 @@ from typing import Any, Unpack
 
 from ranklens import io
 from ranklens.compare import coverage as cov
-from ranklens.compare import input_coverage
+from ranklens.compare import health_step, input_coverage
 from ranklens.compare.assemble import (
     demo_files,
     input_record,
@@ -53,7 +53,6 @@ from ranklens.compare.scoring import (
 from ranklens.compare.segments import MetricComparison
 from ranklens.compare.settings import DEFAULT_METRICS, CompareSettings
 from ranklens.data import MetricResult, Qrels, Run
-from ranklens.health import checks as health_checks
 from ranklens.io import InputFile
 from ranklens.io.shared_queries import RUN_AND_QRELS_FIX, TWO_RUNS_FIX, check_shared_queries
 from ranklens.io.source import file_stem
@@ -375,7 +374,7 @@ class LoadedInputs:
             from ranklens.compare.seeds import seeded_report
 
             return seeded_report(self, settings, progress)
-        return health_checks.report_with_health(self, settings, progress, strict)
+        return health_step.report_with_health(self, settings, progress, strict)
 
     def settings_read(self, settings: CompareSettings) -> CompareSettings:
         """``settings`` with the id columns these inputs were read by; ``ValueError`` when

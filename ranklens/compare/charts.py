@@ -15,7 +15,8 @@ import numpy as np
 import pandas as pd
 
 from ranklens.charts import BASELINE_COLOUR, FIT_WIDTH, run_colour
-from ranklens.compare.fcr import IntervalChoice, level_text
+from ranklens.compare.fcr import IntervalChoice
+from ranklens.compare.fcr_words import level_text
 from ranklens.compare.views import TOO_SMALL, describe_row, finding_labels, shown_intervals
 from ranklens.formats import format_delta, format_interval, format_p
 from ranklens.health.words import NO_VERDICT

@@ -28,7 +28,7 @@ from typing import Any
 
 from ranklens import html as html_common
 from ranklens.compare import charts, columns, coverage_words, query_lines, seed_html, views
-from ranklens.compare.fcr import disagreement_sentence, fcr_caption, fcr_level_text
+from ranklens.compare.fcr_words import disagreement_sentence, fcr_caption, fcr_level_text
 from ranklens.compare.macro_views import macro_html
 from ranklens.compare.report import Report
 from ranklens.compare.text import family_lines, macro_parts, set_aside_lines, tie_note
@@ -107,6 +107,12 @@ def render(report: Report) -> str:
                "per-query value) is embedded in this file as JSON "
                "(<code>script#ranklens-report</code>).",
         json_id=JSON_ID, json_text=report.to_json(indent=None))
+
+
+def notebook_html(report: Report) -> str:
+    """The report in a notebook (``Report._repr_html_``): the HTML export's body with its
+    charts inline, its style scoped to the fragment (``ranklens.html.notebook_fragment``)."""
+    return html_common.notebook_fragment(render(report))
 
 
 def embedded_report(document: str) -> Report:

@@ -14,6 +14,7 @@ from typing import Any
 
 from ranklens.compare import columns
 from ranklens.compare.macro import MacroSection
+from ranklens.document.markdown import markdown_table
 from ranklens.formats import format_delta, format_interval, format_p, plain_table
 from ranklens.latex import MARK, booktabs, escape, math_text
 from ranklens.stats.results import at_most
@@ -109,8 +110,6 @@ def macro_markdown_lines(sections: Sequence[MacroSection], run_names: tuple[str,
                          level: str = "##") -> list[str]:
     """The Markdown part (the report's tables' style: pipes escaped by the caller's
     ``markdown_table``)."""
-    from ranklens.compare.text import markdown_table
-
     if not sections:
         return []
     out = [f"{level} {MACRO_TITLE}", ""]

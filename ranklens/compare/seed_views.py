@@ -22,6 +22,7 @@ from ranklens.compare.seed_section import (
     disagreement,
     not_measured_note,
 )
+from ranklens.document.markdown import markdown_table
 from ranklens.formats import DASH, format_delta, format_interval, format_p, format_value
 from ranklens.stats.random_effects import RANDOM_EFFECTS_METHOD
 
@@ -177,8 +178,6 @@ def text_lines(report: Report, metric: str, width: int = 100) -> list[str]:
 
 def markdown_lines(report: Report, metric: str, level: str) -> list[str]:
     """The seeds section of one metric as Markdown (``level`` is its heading's ``#``s)."""
-    from ranklens.compare.text import markdown_table
-
     if report.seeds is None:
         return []
     answer = report.seeds.answer(metric)
@@ -195,8 +194,6 @@ def markdown_lines(report: Report, metric: str, level: str) -> list[str]:
 
 def leaderboard_lines(report: Report, metric: str, *, markdown: bool = False) -> list[str]:
     """Several candidates with seeds: the new-run leaderboard of ``metric``."""
-    from ranklens.compare.text import markdown_table
-
     if report.seeds is None:
         return []
     table = leaderboard_table(report, metric)

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from ranklens.compare import columns, coverage_words, query_lines, seed_views
 from ranklens.compare.columns import MARK, Column
 from ranklens.compare.csv_report import render_csv
-from ranklens.compare.fcr import disagreement_sentence, fcr_caption, level_text
+from ranklens.compare.fcr_words import disagreement_sentence, fcr_caption, level_text
 from ranklens.compare.macro import MacroSection, candidate_sections
 from ranklens.compare.macro_views import macro_markdown_lines, macro_text_lines
 from ranklens.compare.report import InputRecord, Report, result_row
@@ -37,6 +37,7 @@ from ranklens.compare.words import (
     q_family_words,
     segments_summary,
 )
+from ranklens.document.markdown import markdown_table
 from ranklens.formats import plain_table
 from ranklens.health import words as health_words
 from ranklens.stats import interval_label
@@ -358,18 +359,6 @@ def _leaderboard_text(report: Report, metric: str, width: int) -> list[str]:
         out.extend(textwrap.wrap(sentence, width) or [""])
     out.append("")
     return out
-
-
-def _md_escape(text: str) -> str:
-    return text.replace("|", "\\|")
-
-
-def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    """A GitHub-flavoured Markdown table."""
-    lines = ["| " + " | ".join(_md_escape(h) for h in header) + " |",
-             "|" + "|".join("---" for _ in header) + "|"]
-    lines += ["| " + " | ".join(_md_escape(c) for c in row) + " |" for row in rows]
-    return lines
 
 
 def render_markdown(report: Report) -> str:

@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 
 from ranklens import codec, io
+from ranklens._lazy import writer
 from ranklens.compare.report import InputRecord
 from ranklens.data import MetricResult, Qrels, Run
 from ranklens.formats import format_delta, literal
@@ -114,17 +115,18 @@ class QueryPlan:
     rows: tuple[PlanRow, ...]
     pilot: Pilot | None = None
 
-    def to_frame(self) -> pd.DataFrame:
-        """One row per target difference (``ranklens.plan.frame``)."""
-        from ranklens.plan.frame import plan_frame
+    # faces are writers' (a result imports no renderer): `writer` imports each on the call
 
-        return plan_frame(self)
+    def to_frame(self) -> pd.DataFrame:
+        """One row per target difference (``ranklens.plan.frame.plan_frame``)."""
+        frame: pd.DataFrame = writer("ranklens.plan.frame:plan_frame")(self)
+        return frame
 
     def to_latex(self, *, caption: str | None = None, label: str = "") -> str:
-        """A booktabs table of the queries needed (``ranklens.plan.frame``)."""
-        from ranklens.plan.frame import plan_latex
-
-        return plan_latex(self, caption=caption, label=label)
+        """A booktabs table of the queries needed (``ranklens.plan.frame.plan_latex``)."""
+        latex: str = writer("ranklens.plan.frame:plan_latex")(self, caption=caption,
+                                                              label=label)
+        return latex
 
 
 def pilot(result_a: MetricResult, result_b: MetricResult, *, missing: str = "drop",
