@@ -234,8 +234,11 @@ def big_step(size: int) -> Iterator[None]:
 
 
 def files_size(files: Iterable[InputFile]) -> int:
-    """Bytes of ``files`` together (what `big_step` weighs)."""
-    return sum(f.size for f in files)
+    """Bytes ``files`` expand to together (what `big_step` weighs): a gzip file by what it
+    decompresses to, a Parquet file from its footer (``InputFile.expanded_size``), so a small
+    upload that expands to a big input waits its turn like a big one."""
+    limit = upload_limit_bytes()
+    return sum(f.expanded_size(limit) for f in files)
 
 
 @contextmanager

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ranklens.io.errors import InputError
+from ranklens.io.limits import expanded_size
 
 
 def sha256_hex(data: bytes | memoryview) -> str:
@@ -56,6 +57,15 @@ class InputFile:
     @property
     def size(self) -> int:
         return len(self.data)
+
+    def expanded_size(self, max_bytes: int | None = None) -> int:
+        """What the file weighs once read (``ranklens.io.limits.expanded_size``: gzip by what
+        it decompresses to, counted up to past ``max_bytes``; Parquet from its footer),
+        remembered per limit."""
+        memo: dict[int | None, int] = self.__dict__.setdefault("_expanded", {})
+        if max_bytes not in memo:
+            memo[max_bytes] = expanded_size(self.data, max_bytes)
+        return memo[max_bytes]
 
     @property
     def key(self) -> tuple[str, str, str]:

@@ -22,6 +22,7 @@ import pyarrow as pa
 
 from ranklens.io.detect import BOM, non_utf8_error
 from ranklens.io.errors import InputError
+from ranklens.io.limits import NESTED_JSON_ROW_BYTES, check_rows
 from ranklens.io.source import Loaded
 
 Pairs = Sequence[tuple[Any, Any]]
@@ -42,6 +43,9 @@ def read_nested_json(loaded: Loaded, value: str) -> tuple[pa.Table, list[str]]:
     query and document of a bad entry.
     """
     raw = bytes(loaded.read_all())
+    # every pair is a ':' in the text: an upper bound on the rows, counted before parsing
+    check_rows(loaded.name, raw.count(b":"), loaded.max_bytes, counted="key-value separators",
+               per_row=NESTED_JSON_ROW_BYTES)
     text_bytes = raw.removeprefix(BOM)
     try:
         text = text_bytes.decode("utf-8")

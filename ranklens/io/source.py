@@ -9,13 +9,14 @@ from __future__ import annotations
 import os
 import zlib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, Any, TypedDict
 
 import pyarrow as pa
 
 from ranklens.io.errors import InputError
+from ranklens.io.limits import check_rows, count_lines
 
 Source = str | os.PathLike[str] | bytes | bytearray | memoryview | IO[bytes] | Any
 
@@ -52,6 +53,7 @@ def read_options(options: ReadOptions, reader: str
 
 HEAD_BYTES = 1 << 16
 GZIP_MAGIC = b"\x1f\x8b"
+PARQUET_MAGIC = b"PAR1"
 _CHUNK = 1 << 24
 
 
@@ -65,6 +67,9 @@ class Loaded:
     compressed: bool
     head: bytes
     size: int
+    max_bytes: int | None = None
+    """The reader's byte limit, which the table readers also apply to what the content expands
+    to and turn into a row limit (``ranklens.io.limits``)."""
 
     def open(self) -> pa.NativeFile:
         """A fresh stream over the (decompressed) content."""
@@ -112,7 +117,7 @@ def load(source: Source, *, name: str | None = None, max_bytes: int | None = Non
     """
     label = display_name(source, name)
     if isinstance(source, (str, os.PathLike)):
-        return _load_path(Path(source), label, max_bytes)
+        return replace(_load_path(Path(source), label, max_bytes), max_bytes=max_bytes)
     if isinstance(source, (bytes, bytearray, memoryview)):
         raw = bytes(source)
     elif hasattr(source, "getvalue"):
@@ -127,8 +132,18 @@ def load(source: Source, *, name: str | None = None, max_bytes: int | None = Non
     _check_size(label, len(raw), max_bytes)
     if raw[:2] == GZIP_MAGIC:
         data = _gunzip(raw, label, max_bytes)
-        return Loaded(label, None, pa.py_buffer(data), True, data[:HEAD_BYTES], len(data))
-    return Loaded(label, None, pa.py_buffer(raw), False, raw[:HEAD_BYTES], len(raw))
+        _check_lines(label, data, max_bytes)
+        return Loaded(label, None, pa.py_buffer(data), True, data[:HEAD_BYTES], len(data),
+                      max_bytes)
+    _check_lines(label, raw, max_bytes)
+    return Loaded(label, None, pa.py_buffer(raw), False, raw[:HEAD_BYTES], len(raw), max_bytes)
+
+
+def _check_lines(label: str, data: bytes, max_bytes: int | None) -> None:
+    """Text bounded by its lines before any reader parses it (``limits.check_rows``); Parquet
+    (binary) is counted from its footer by the table reader instead."""
+    if max_bytes is not None and data[:4] != PARQUET_MAGIC:
+        check_rows(label, count_lines(data), max_bytes, counted="lines")
 
 
 def _load_path(path: Path, label: str, max_bytes: int | None) -> Loaded:
@@ -142,7 +157,13 @@ def _load_path(path: Path, label: str, max_bytes: int | None) -> Loaded:
             if head[:2] == GZIP_MAGIC:
                 handle.seek(0)
                 data = _gunzip(handle.read(), label, max_bytes)
+                _check_lines(label, data, max_bytes)
                 return Loaded(label, None, pa.py_buffer(data), True, data[:HEAD_BYTES], len(data))
+            if max_bytes is not None and head[:4] != PARQUET_MAGIC:
+                handle.seek(0)
+                lines = sum(piece.count(b"\n") for piece in iter(lambda: handle.read(1 << 22), b""))
+                check_rows(label, lines + (size > 0 and not _ends_with_newline(handle)),
+                           max_bytes, counted="lines")
     except FileNotFoundError:
         raise InputError(label, "file not found", hint="check the path") from None
     except PermissionError:
@@ -189,3 +210,8 @@ def _gunzip(raw: bytes, label: str, max_bytes: int | None) -> bytes:
                          hint="check that the file was compressed with gzip and copied whole"
                          ) from None
     return b"".join(out)
+
+
+def _ends_with_newline(handle: IO[bytes]) -> bool:
+    handle.seek(-1, os.SEEK_END)
+    return handle.read(1) == b"\n"

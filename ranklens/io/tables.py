@@ -26,6 +26,12 @@ from ranklens.io.build import ID_TYPE
 from ranklens.io.columns import id_alternatives, resolve
 from ranklens.io.detect import BOM, Sniff, non_utf8_error
 from ranklens.io.errors import InputError
+from ranklens.io.limits import (
+    PARQUET_ROW_BYTES,
+    check_expanded,
+    check_rows,
+    parquet_rows_and_bytes,
+)
 from ranklens.io.locate import Locator, NonBlankLines, line_bounds
 from ranklens.io.nested import read_nested_json
 from ranklens.io.source import Loaded
@@ -251,8 +257,13 @@ def _read_parquet(loaded: Loaded, roles: Sequence[str], optional: Sequence[str],
                     what=what, aliases=aliases)
     other = [name for name in available if name not in names.values()] if others else []
     extra = _alternative_names(available, names, explicit, others)
+    wanted = list(names.values()) + other + extra
+    rows, expanded = parquet_rows_and_bytes(parquet, wanted)  # the footer: nothing read yet
+    check_rows(loaded.name, rows, loaded.max_bytes, per_row=PARQUET_ROW_BYTES)
+    check_expanded(loaded.name, expanded, loaded.max_bytes,
+                   what=f"the {len(wanted)} Parquet column(s) read")
     try:
-        table = parquet.read(columns=list(names.values()) + other + extra)
+        table = parquet.read(columns=wanted)
     except (pa.ArrowInvalid, pa.ArrowException, OSError) as error:
         raise InputError(loaded.name, f"Parquet data could not be read ({error})",
                          hint="the file may be truncated: write it again") from None

@@ -50,7 +50,7 @@ class StoreConfig:
     @property
     def where(self) -> str:
         """The location for people and logs: a path, or the URL without its password."""
-        return redact_url(self.location) if isinstance(self.location, str) else str(self.location)
+        return redact_url(str(self.location))
 
 
 def store_config(environ: Mapping[str, str] | None = None) -> StoreConfig:

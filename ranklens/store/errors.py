@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ranklens.errors import RanklensError
+from ranklens.store.redact import redact
 
 NOT_FOUND_MESSAGE = "report not found"
 
@@ -24,6 +25,9 @@ class StoreUnavailable(StoreError):
     PREFIX = "share links are unavailable: "
 
     reason: str
+
+    def __post_init__(self) -> None:
+        self.reason = redact(self.reason)  # a driver's message may quote a password
 
     def __str__(self) -> str:
         return self.PREFIX + self.reason

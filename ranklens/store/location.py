@@ -12,13 +12,17 @@ import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+
+from ranklens.store.redact import redact_url
 
 STORE_PATH_ENV = "RANKLENS_STORE"
 STORE_FILENAME = "reports.sqlite3"
 POSTGRES_SCHEMES = ("postgresql", "postgres")
 
 _URL_PATTERN = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+_KEY_VALUE_DSN = re.compile(r"^\s*[a-z_]+\s*=", re.IGNORECASE)
+
+__all__ = ["STORE_PATH_ENV", "default_store_path", "is_postgres_url", "redact_url", "store_url"]
 
 
 def is_postgres_url(location: str) -> bool:
@@ -67,24 +71,13 @@ def default_store_path(environ: Mapping[str, str] | None = None) -> Path:
     return base / "ranklens" / STORE_FILENAME
 
 
-def redact_url(url: str) -> str:
-    """``url`` with its password replaced by ``***``, for messages and logs."""
-    try:
-        parts = urlsplit(url)
-        if parts.password is None:
-            return url
-        host = parts.hostname or ""
-        if ":" in host:
-            host = f"[{host}]"
-        netloc = f"{parts.username or ''}:***@{host}"
-        if parts.port is not None:
-            netloc += f":{parts.port}"
-        return urlunsplit(parts._replace(netloc=netloc))
-    except ValueError:  # a malformed URL (bad port): say nothing of it rather than leak it
-        return "the configured PostgreSQL URL"
-
-
 def _refuse_other_urls(text: str) -> None:
+    if _KEY_VALUE_DSN.match(text):
+        raise ValueError(
+            f"{STORE_PATH_ENV} looks like a libpq key=value string ({redact_url(text)}); "
+            "the report store is either a file path (SQLite) or a postgresql:// URL, such as "
+            "postgresql://user@host:5432/dbname (give the password in PGPASSWORD or "
+            "~/.pgpass)")
     if _URL_PATTERN.match(text):
         scheme = text.split("://", 1)[0]
         raise ValueError(

@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import zlib
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
@@ -40,3 +41,26 @@ def wide_parquet(n_extra_columns: int = 100_000) -> bytes:
                                   *([one] * n_extra_columns)], names=names)
     return parquet_bytes(table, compression="none", write_statistics=False,
                          use_dictionary=False)
+
+
+def parquet_bomb(rows: int, row_group_rows: int = 1_000_000) -> bytes:
+    """A run of ``rows`` copies of one (query, document, score) row: dictionary-encoded, zstd,
+    so 60M rows fit in well under a megabyte (issue #52). Written one row group at a time
+    (one ``row_group_rows`` group in memory, never the whole table)."""
+    sink = io.BytesIO()
+    schema = pa.schema([("query_id", pa.dictionary(pa.int32(), pa.string())),
+                        ("doc_id", pa.dictionary(pa.int32(), pa.string())),
+                        ("score", pa.float64())])
+    with pq.ParquetWriter(sink, schema, compression="zstd", use_dictionary=True,
+                          write_statistics=False) as writer:
+        done = 0
+        while done < rows:
+            n = min(row_group_rows, rows - done)
+            zeros = pa.array(np.zeros(n, dtype="int32"))
+            group = pa.Table.from_arrays(
+                [pa.DictionaryArray.from_arrays(zeros, pa.array(["q1"])),
+                 pa.DictionaryArray.from_arrays(zeros, pa.array(["d1"])),
+                 pa.array(np.ones(n))], schema=schema)
+            writer.write_table(group, row_group_size=row_group_rows)
+            done += n
+    return sink.getvalue()

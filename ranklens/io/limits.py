@@ -1,0 +1,168 @@
+"""How big an input may get once read: the byte limit's companion row limit, and what an input
+expands to before it is read.
+
+Every format has a row limit beside the byte limit ``max_bytes`` (the reader's keyword; in
+the app, Streamlit's ``server.maxUploadSize``): ``max_bytes // TEXT_ROW_BYTES`` rows of text,
+``max_bytes // PARQUET_ROW_BYTES`` rows of Parquet, ``max_bytes // NESTED_JSON_ROW_BYTES``
+pairs of a nested JSON object.
+Text is counted by its lines before it is parsed (``source.load``), a nested JSON object by
+its key-value separators, Parquet by its footer: a 600 kB Parquet file of 60M
+dictionary-encoded rows is refused before a column is read.
+
+`check_rows` and `check_expanded` raise the `InputError` naming the file, the limit and how to
+raise it; `expanded_size` answers what an input weighs for the app's one-big-input-at-a-time
+rule (gzip: the bytes it decompresses to; Parquet: from its metadata). Nothing here reads rows.
+"""
+
+from __future__ import annotations
+
+import io
+import zlib
+from typing import TYPE_CHECKING
+
+import pyarrow as pa
+
+from ranklens.io.errors import InputError
+
+if TYPE_CHECKING:
+    import pyarrow.parquet as pq
+
+TEXT_ROW_BYTES = 8
+"""Bytes of the limit per row of text: the shortest line a table can have (``1 0 1 1`` and
+its line break), so only a file padded with empty lines meets this limit before its byte
+limit; counted before parsing, it keeps even that from being parsed."""
+PARQUET_ROW_BYTES = 24
+"""Bytes of the limit per Parquet row, which has no line to measure: a short TREC run line
+(``q1 Q0 d1234 1 12.5 r``). A 300 MB limit admits 13M Parquet rows, about twice the 7M-row
+runs ranklens is measured on; reading that many peaks near 1.3 GB, about what the largest
+text file allowed costs."""
+NESTED_JSON_ROW_BYTES = 64
+"""Bytes of the limit per key-value pair of a nested JSON object (``{query: {doc: score}}``):
+Python's parser holds each pair as objects of some 150 bytes, 15 times its text, so a 300 MB
+limit admits 4.9M pairs (about 750 MB while parsing); larger runs belong in TREC or Parquet."""
+RAISE_HINT = ("split the file, or raise the limit: max_bytes= in Python, "
+              "--server.maxUploadSize (MB) for ranklens app")
+_GZIP_MAGIC = b"\x1f\x8b"
+_PARQUET_MAGIC = b"PAR1"
+_CHUNK = 1 << 22
+
+
+def row_limit(max_bytes: int | None, *, per_row: int = TEXT_ROW_BYTES) -> int | None:
+    """Most rows an input under ``max_bytes`` may hold, ``per_row`` bytes of the limit per row
+    (None: no limit)."""
+    return None if max_bytes is None else max(1, max_bytes // per_row)
+
+
+def check_rows(name: str, rows: int, max_bytes: int | None, *, counted: str = "",
+               per_row: int = TEXT_ROW_BYTES) -> None:
+    """Refuse ``rows`` over `row_limit` with an `InputError` naming the file, the limit and how
+    to raise it; ``counted`` says how ``rows`` was counted before reading ("lines",
+    "key-value separators"), when it is a bound rather than the rows themselves."""
+    limit = row_limit(max_bytes, per_row=per_row)
+    if limit is None or rows <= limit:
+        return
+    assert max_bytes is not None
+    count = f"{rows:,} {counted}" if counted else f"{rows:,} rows"
+    raise InputError(
+        name, f"has {count}, over the limit of {limit:,} rows (one row per {per_row} "
+        f"bytes of the {max_bytes:,}-byte limit)", hint=RAISE_HINT)
+
+
+def check_expanded(name: str, size: int, max_bytes: int | None, *, what: str) -> None:
+    """Refuse an input whose ``what`` (say, "Parquet columns") expand to ``size`` bytes over
+    ``max_bytes``, with an `InputError` naming the file, the limit and how to raise it."""
+    if max_bytes is not None and size > max_bytes:
+        raise InputError(
+            name, f"{what} expand to {size:,} bytes, over the limit of {max_bytes:,} bytes",
+            hint=RAISE_HINT)
+
+
+def count_lines(data: pa.Buffer | bytes | memoryview) -> int:
+    """Lines of ``data`` (line breaks, plus one for a last line without one): an upper bound on
+    the rows of a text table, counted without parsing."""
+    view = memoryview(data)
+    if len(view) == 0:
+        return 0
+    breaks = sum(bytes(view[i:i + _CHUNK]).count(b"\n") for i in range(0, len(view), _CHUNK))
+    return breaks + (view[-1] != ord("\n"))
+
+
+def parquet_rows_and_bytes(parquet: pq.ParquetFile,
+                           columns: list[str] | None = None) -> tuple[int, int]:
+    """(rows, bytes) a Parquet file's ``columns`` (all when None) become once read, from its
+    footer alone: per column chunk, the larger of its uncompressed size and its values times
+    their least width in memory (8 bytes a float, a 4-byte offset plus a byte a string).
+    Dictionary and run-length encoding make the first tiny; the second is what reading them
+    materialises anyway. A lower bound: nothing is read but the footer."""
+    metadata = parquet.metadata
+    schema = parquet.schema_arrow
+    wanted = set(schema.names if columns is None else columns)
+    widths = {name: _least_width(schema.field(name).type) for name in wanted
+              if name in schema.names}
+    total = 0
+    for group in range(metadata.num_row_groups):
+        row_group = metadata.row_group(group)
+        for index in range(row_group.num_columns):
+            chunk = row_group.column(index)
+            top = chunk.path_in_schema.split(".")[0]
+            if top in widths:
+                total += max(chunk.total_uncompressed_size,
+                             row_group.num_rows * widths[top])
+    return metadata.num_rows, total
+
+
+def _least_width(kind: pa.DataType) -> int:
+    if pa.types.is_dictionary(kind):
+        kind = kind.value_type
+    if pa.types.is_string(kind) or pa.types.is_binary(kind):
+        return 5
+    if pa.types.is_large_string(kind) or pa.types.is_large_binary(kind):
+        return 9
+    try:
+        return max(1, kind.bit_width // 8)
+    except ValueError:  # nested and other variable-width types
+        return 1
+
+
+def expanded_size(data: bytes | memoryview, max_bytes: int | None = None) -> int:
+    """What an input weighs once read, for the one-big-input-at-a-time rule: gzip by the bytes
+    it decompresses to (counted in 4 MB pieces, nothing kept, stopping past ``max_bytes``);
+    Parquet by `parquet_rows_and_bytes` (or its rows times `PARQUET_ROW_BYTES`,
+    when larger); anything else by its size. Never less than the stored size; a file that
+    cannot be read weighs its stored size (the reader names the problem)."""
+    stored = len(data)
+    head = bytes(data[:4])
+    if head[:2] == _GZIP_MAGIC:
+        return max(stored, _gunzipped_size(data, max_bytes))
+    if head == _PARQUET_MAGIC:
+        import pyarrow.parquet as pq  # the footer reader, only for Parquet
+
+        try:
+            rows, expanded = parquet_rows_and_bytes(pq.ParquetFile(io.BytesIO(data)))
+        except (pa.ArrowException, OSError, ValueError):
+            return stored
+        return max(stored, expanded, rows * PARQUET_ROW_BYTES)
+    return stored
+
+
+def _gunzipped_size(data: bytes | memoryview, max_bytes: int | None) -> int:
+    total = 0
+    rest = bytes(data)
+    try:
+        while rest:
+            decompressor = zlib.decompressobj(wbits=31)
+            pending = rest
+            while True:
+                produced = len(decompressor.decompress(pending, _CHUNK))
+                total += produced
+                if max_bytes is not None and total > max_bytes:
+                    return total
+                pending = decompressor.unconsumed_tail
+                if decompressor.eof or (not pending and not produced):
+                    break
+            if not decompressor.eof:
+                return total
+            rest = decompressor.unused_data.lstrip(b"\x00")
+    except zlib.error:
+        pass
+    return total
