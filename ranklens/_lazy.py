@@ -46,13 +46,14 @@ def lazy_names(
     return __getattr__, __dir__
 
 
-def writer(target: str) -> Callable[..., Any]:
+def imported(target: str) -> Callable[..., Any]:
     """The function ``target`` (``"package.module:function"``), imported when asked for.
 
     A result type keeps its convenience methods (``Report.to_frame``, ``to_latex``,
-    ``_repr_html_``) without importing a renderer: the method names its writer here and calls
-    it, so the result module depends on no writer, and the writer module alone imports the
-    result. It answers where a writer lives; the writing is the writer's.
+    ``_repr_html_``) without importing a renderer, and an input type (``LoadedInputs.report``)
+    without importing the steps that take it: the method names the function here and calls
+    it, so the lower module depends on nothing above it, and the function's module alone
+    imports it. It answers where a function lives; the work is the function's.
     """
     module, _, name = target.partition(":")
     function: Callable[..., Any] = getattr(import_module(module), name)

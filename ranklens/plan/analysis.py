@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from ranklens import codec, io
-from ranklens._lazy import writer
+from ranklens._lazy import imported
 from ranklens.compare.report import InputRecord
 from ranklens.data import MetricResult, Qrels, Run
 from ranklens.formats import format_delta, literal
@@ -115,16 +115,16 @@ class QueryPlan:
     rows: tuple[PlanRow, ...]
     pilot: Pilot | None = None
 
-    # faces are writers' (a result imports no renderer): `writer` imports each on the call
+    # faces are writers' (a result imports no renderer): `imported` loads each on the call
 
     def to_frame(self) -> pd.DataFrame:
         """One row per target difference (``ranklens.plan.frame.plan_frame``)."""
-        frame: pd.DataFrame = writer("ranklens.plan.frame:plan_frame")(self)
+        frame: pd.DataFrame = imported("ranklens.plan.frame:plan_frame")(self)
         return frame
 
     def to_latex(self, *, caption: str | None = None, label: str = "") -> str:
         """A booktabs table of the queries needed (``ranklens.plan.frame.plan_latex``)."""
-        latex: str = writer("ranklens.plan.frame:plan_latex")(self, caption=caption,
+        latex: str = imported("ranklens.plan.frame:plan_latex")(self, caption=caption,
                                                               label=label)
         return latex
 
