@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ranklens import __version__, codec
-from ranklens._lazy import imported
+from ranklens import codec
+from ranklens._lazy import imported, installed_version
 from ranklens.compare.coverage import Coverage
 from ranklens.compare.family import FamilyComparison, PairRow, run_key, run_role
 from ranklens.compare.macro import MacroSection, candidate_sections
@@ -88,7 +88,7 @@ class Report:
     per_query: Mapping[str, Mapping[str, Mapping[str, float]]] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
     run_names: tuple[str, ...] = ("A", "B")
-    version: str = __version__
+    version: str = field(default_factory=installed_version)
     kind: str = "compare"
     coverage: Coverage | None = None
     families: tuple[FamilyComparison, ...] = ()
