@@ -1,7 +1,7 @@
 """The compare pipeline's health step: a comparison `Report` with its health checks.
 
 Answers "which health checks does this report of these inputs pass": `report_with_health`
-computes the comparison (``LoadedInputs.comparison_report``) and attaches the checks that
+computes the comparison (``ranklens.compare.comparison``) and attaches the checks that
 `check_report` gathers from the runs' facts (``ranklens.health.checks``), the judgements and
 the report's own numbers (digests, per-query values, judged share of the top k);
 `check_results` does what can be done from a report alone (per-query tables, Spark);
@@ -13,20 +13,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
+from ranklens.compare.comparison import comparison_report
 from ranklens.compare.family import run_key, run_role
+from ranklens.compare.loaded import LoadedInputs
+from ranklens.compare.report import Report
 from ranklens.compare.scoring import ScoreCache
+from ranklens.compare.settings import CompareSettings
 from ranklens.health.checks import DROPPED, FACTS_KEY, RunFacts, run_facts, with_withheld
 from ranklens.health.documents import documents_check
 from ranklens.health.identical import identical_checks
 from ranklens.health.judgements import collection_check, grades_check, relevant_check
 from ranklens.health.result import HealthCheckFailed, HealthReport
 from ranklens.health.self_retrieval import self_retrieval_check, without_self_retrieval
-
-if TYPE_CHECKING:
-    from ranklens.compare.analysis import CompareSettings, LoadedInputs
-    from ranklens.compare.report import Report
 
 _WITHOUT_SELF = "without_self_retrieval"
 
@@ -44,13 +43,13 @@ def _facts(inputs: LoadedInputs) -> dict[str, RunFacts]:
 
 def report_with_health(inputs: LoadedInputs, settings: CompareSettings,
                        progress: Callable[[str], None] | None, strict: bool) -> Report:
-    """``inputs.comparison_report(settings)`` with its health section; with
+    """`comparison_report` of ``inputs`` and ``settings`` with its health section; with
     ``settings.drop_self_retrieval`` computed on the runs without their self-retrieved rows
     (counted before they go). ``strict`` raises `HealthCheckFailed` when a check fails."""
     scored = inputs
     if settings.drop_self_retrieval and inputs.tables is None and not inputs.derived.get(DROPPED):
         scored = _without_self(inputs)
-    report = scored.comparison_report(settings, progress)
+    report = comparison_report(scored, settings, progress)
     report = replace(report, health=check_report(scored, report, settings))
     return enforce(report) if strict else report
 

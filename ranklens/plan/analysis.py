@@ -28,7 +28,8 @@ import numpy as np
 import pandas as pd
 
 from ranklens import codec, io
-from ranklens._lazy import writer
+from ranklens._lazy import imported
+from ranklens.compare.choices import common_columns as common_columns  # its old home
 from ranklens.compare.report import InputRecord
 from ranklens.data import MetricResult, Qrels, Run
 from ranklens.formats import format_delta, literal
@@ -115,16 +116,16 @@ class QueryPlan:
     rows: tuple[PlanRow, ...]
     pilot: Pilot | None = None
 
-    # faces are writers' (a result imports no renderer): `writer` imports each on the call
+    # faces are writers' (a result imports no renderer): `imported` loads each on the call
 
     def to_frame(self) -> pd.DataFrame:
         """One row per target difference (``ranklens.plan.frame.plan_frame``)."""
-        frame: pd.DataFrame = writer("ranklens.plan.frame:plan_frame")(self)
+        frame: pd.DataFrame = imported("ranklens.plan.frame:plan_frame")(self)
         return frame
 
     def to_latex(self, *, caption: str | None = None, label: str = "") -> str:
         """A booktabs table of the queries needed (``ranklens.plan.frame.plan_latex``)."""
-        latex: str = writer("ranklens.plan.frame:plan_latex")(self, caption=caption,
+        latex: str = imported("ranklens.plan.frame:plan_latex")(self, caption=caption,
                                                               label=label)
         return latex
 
@@ -210,24 +211,6 @@ def pilot_from_inputs(inputs: LoadedInputs, metric: str, *, order: str = "score"
 def per_query_columns(table: InputFile) -> dict[str, MetricResult]:
     """The metric columns of a per-query table (wide, long or ``trec_eval -q``), by name."""
     return dict(io.read_per_query(table.data, name=table.name).metrics)
-
-
-def common_columns(first: tuple[str, Sequence[str]], second: tuple[str, Sequence[str]]
-                   ) -> list[str]:
-    """The metric columns two per-query tables share, in the first table's order.
-
-    ``first`` and ``second`` are (file name, its columns); none in common is a ``ValueError``
-    naming both files, their columns and the fix.
-    """
-    (name_a, columns_a), (name_b, columns_b) = first, second
-    common = [name for name in columns_a if name in columns_b]
-    if not common:
-        raise ValueError(
-            f"{name_a} and {name_b} share no metric column: {name_a} has "
-            f"{', '.join(columns_a) or 'none'}, {name_b} has {', '.join(columns_b) or 'none'}. "
-            "Give the same metric the same column name in both tables (e.g. ndcg_cut_10 in "
-            "each), or put both runs in one table and pick its two columns.")
-    return common
 
 
 def pilot_from_columns(column_a: MetricResult | None, column_b: MetricResult, *,
