@@ -11,13 +11,8 @@ sixteen 20 MB uploads), while ada, on the list, uploads and reads metrics meanwh
 from __future__ import annotations
 
 import asyncio
-import json
-import re
 import tomllib
-import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -33,6 +28,7 @@ from ranklens.app.route_guard import (
 )
 from ranklens.signin import ALLOWED_USERS_ENV, SignInConfig, SignInConfigError, parse_allowed_users
 from tests.support.app_server import start_ranklens_app, stop_app
+from tests.support.hostile_client import open_session, rss_mb, signed_cookie, upload
 from tests.support.oidc_provider import running_provider, write_secrets
 
 ADA = {"email": "ada@team.example", "name": "Ada Lovelace", "email_verified": True}
@@ -102,13 +98,6 @@ def test_a_refusal_reads_no_body_and_never_reaches_streamlit() -> None:
 
 # ---- the shipped server ---------------------------------------------------------------------
 
-def _signed_cookie(secret: str, url: str, claims: dict[str, Any]) -> str:
-    from streamlit.web.server.starlette.starlette_app_utils import create_signed_value
-
-    payload = json.dumps({"origin": url, "is_logged_in": True, **claims})
-    return create_signed_value(secret, "_streamlit_user", payload).decode("latin-1")
-
-
 @pytest.fixture(scope="module")
 def team_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     folder = tmp_path_factory.mktemp("guard")
@@ -120,52 +109,10 @@ def team_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, 
         secret = tomllib.loads(secrets.read_text())["auth"]["cookie_secret"]
         try:
             yield {"url": url, "pid": process.pid, "log": folder / "server.log",
-                   "ada": _signed_cookie(secret, url, ADA),
-                   "mallory": _signed_cookie(secret, url, MALLORY)}
+                   "ada": signed_cookie(secret, url, ADA),
+                   "mallory": signed_cookie(secret, url, MALLORY)}
         finally:
             stop_app(process)
-
-
-@contextmanager
-def open_session(url: str) -> Iterator[tuple[str, str]]:
-    """What an anonymous attacker gets by opening the page, while the page stays open:
-    (session id from the server's first messages, XSRF token from its cookie)."""
-    import websockets.sync.client
-    from streamlit.proto.BackMsg_pb2 import BackMsg
-    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-
-    xsrf = httpx.get(f"{url}/_stcore/health").cookies["_streamlit_xsrf"]
-    with websockets.sync.client.connect(
-            url.replace("http", "ws") + "/_stcore/stream", max_size=None,
-            additional_headers={"Cookie": f"_streamlit_xsrf={xsrf}"}) as socket:
-        rerun = BackMsg()
-        rerun.rerun_script.query_string = ""
-        socket.send(rerun.SerializeToString())
-        session = ""
-        while not session:
-            message = ForwardMsg.FromString(socket.recv(timeout=60))
-            if message.WhichOneof("type") == "new_session":
-                session = message.new_session.initialize.session_id
-        yield session, xsrf
-
-
-def upload(url: str, session: str, xsrf: str, size: int, user: str | None = None) -> int:
-    """PUT a ``size``-byte file into ``session`` as Streamlit's uploader does; the status
-    (a refusal that closes the connection mid-body counts as its status, 403, when seen)."""
-    cookies = {"_streamlit_xsrf": xsrf, **({"_streamlit_user": user} if user else {})}
-    try:
-        response = httpx.put(
-            f"{url}/_stcore/upload_file/{session}/{uuid.uuid4()}",
-            files={"file": ("run.trec", b"q Q0 d 1 1 r\n" * (size // 13))},
-            headers={"X-Xsrftoken": xsrf}, cookies=cookies, timeout=60)
-    except (httpx.WriteError, httpx.RemoteProtocolError, httpx.ReadError):
-        return 0  # the server closed the connection before the body was sent
-    return response.status_code
-
-
-def rss_mb(pid: int) -> float:
-    status = Path(f"/proc/{pid}/status").read_text()
-    return int(re.search(r"VmRSS:\s+(\d+) kB", status).group(1)) / 1024  # type: ignore[union-attr]
 
 
 def test_anonymous_uploads_are_refused_and_hold_nothing(team_server: dict[str, Any]) -> None:
