@@ -59,6 +59,7 @@ def gate() -> Account | None:
         _stop_misconfigured(str(error))
     if config is None:
         return None
+    _warn_if_unguarded()
     if not st.user.is_logged_in:
         _stop_at_sign_in(config)
     account = Account.from_claims(st.user.to_dict())
@@ -94,6 +95,29 @@ def shared_by() -> str | None:
     except SignInConfigError:
         return None
     return Account.from_claims(st.user.to_dict()).shared_by if config is not None else None
+
+
+def configuration() -> tuple[SignInConfig | None, AllowList | None]:
+    """The checked ``[auth]`` section (None: sign-in off) and the allow list (None: unset);
+    `SignInConfigError` naming the problem. For the server's route guard
+    (``ranklens.app.route_guard``), which must decide as the pages do."""
+    return _configuration()
+
+
+_warned_unguarded = False
+
+
+def _warn_if_unguarded() -> None:
+    """Once per process: sign-in is on but Streamlit's uploads, downloads and metrics are not
+    behind it (the server was not started by ``ranklens app``)."""
+    global _warned_unguarded
+    from ranklens.app import route_guard
+
+    if not route_guard.installed() and not _warned_unguarded:
+        _warned_unguarded = True
+        logger.warning("sign-in is on, but this server was not started by `ranklens app`: "
+                       "Streamlit's upload, download (/media) and metrics endpoints answer "
+                       "visitors who are not signed in (see SECURITY.md)")
 
 
 def _configuration() -> tuple[SignInConfig | None, AllowList | None]:

@@ -1,7 +1,10 @@
 """``ranklens app``: the dashboard (Compare, MDE, PPI, Methods) served from the installed
 package, as `mlflow ui` or `streamlit hello` serve theirs.
 
-It serves ``ranklens/app/main.py`` with Streamlit; Streamlit reads the ``.streamlit/config.toml``
+Before the server starts it puts ``ranklens.app.route_guard`` in front of Streamlit's own
+endpoints (uploads, downloads, metrics answer only allowed people when sign-in is on) and
+masks database passwords in every log record (``ranklens.store.redact``). It serves
+``ranklens/app/main.py`` with Streamlit; Streamlit reads the ``.streamlit/config.toml``
 beside that script (upload limit, XSRF, viewer toolbar, error details, magic off) over the
 working directory's, so the settings hold wherever the command starts. ``--store`` and
 ``--cache-mb`` set ``RANKLENS_STORE`` and ``RANKLENS_CACHE_MB`` for the server, ``--docs``
@@ -15,6 +18,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -93,6 +97,15 @@ def run_app(args: argparse.Namespace) -> int:
     environ = _server_environment(args)
     os.environ.update(environ)
     from streamlit.web import cli as streamlit_cli  # the command's cost, not the CLI's
+
+    from ranklens.app import route_guard
+    from ranklens.store.redact import install_log_redaction
+
+    install_log_redaction()  # no database password in the server's log, in any form
+    if not route_guard.install():
+        print(f"{PROG} app: this Streamlit has no Starlette server, so uploads, downloads and "
+              "metrics cannot be put behind sign-in; upgrade Streamlit (see SECURITY.md)",
+              file=sys.stderr)
 
     flags = ["--server.port", str(args.port), "--server.address", args.host,
              *args.streamlit_options]

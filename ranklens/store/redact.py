@@ -11,7 +11,8 @@ A PostgreSQL password can reach ranklens in four forms, and each is masked as ``
   key=value string in ``RANKLENS_STORE``.
 
 `redact_url` masks what one location string holds; `redact` masks a whole message (say, a
-driver's error) against everything above; `RedactingFilter` applies `redact` to log records.
+driver's error) against everything above; `RedactingFilter` applies `redact` to log records,
+and `install_log_redaction` to every record the process makes (``ranklens app`` does).
 Nothing here decides whether a string *is* a secret beyond these forms: a password written
 into an unrelated free-text field is not found.
 """
@@ -22,6 +23,7 @@ import logging
 import os
 import re
 from collections.abc import Mapping
+from typing import Any
 from urllib.parse import parse_qsl, quote, urlsplit, urlunsplit
 
 MASK = "***"
@@ -121,11 +123,21 @@ class RedactingFilter(logging.Filter):
         return True
 
 
-def install_log_redaction(*loggers: logging.Logger) -> None:
-    """Add one `RedactingFilter` to every handler of ``loggers`` (default: the root logger
-    and Streamlit's), once each; handlers added later are not covered."""
-    targets = loggers or (logging.getLogger(), logging.getLogger("streamlit"))
-    for logger in targets:
-        for handler in logger.handlers:
-            if not any(isinstance(f, RedactingFilter) for f in handler.filters):
-                handler.addFilter(RedactingFilter())
+def install_log_redaction() -> bool:
+    """Mask passwords (`redact`) in every log record this process makes from now on, whatever
+    logger or handler (Streamlit's own loggers do not propagate, and replace their handlers
+    when their configuration changes, so the record factory is where all of them meet).
+    Answers False when already installed."""
+    previous = logging.getLogRecordFactory()
+    if getattr(previous, "ranklens_redacting", False):
+        return False
+    masking = RedactingFilter()
+
+    def factory(*args: Any, **kwargs: Any) -> logging.LogRecord:
+        record = previous(*args, **kwargs)
+        masking.filter(record)
+        return record
+
+    factory.ranklens_redacting = True  # type: ignore[attr-defined]
+    logging.setLogRecordFactory(factory)
+    return True

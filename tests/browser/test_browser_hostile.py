@@ -1,5 +1,7 @@
-"""Hostile uploads in Chromium: a file over the server's upload limit, and a file name that is
-HTML. Both on the Compare page, with the real browser's DOM (not the Markdown the app sends).
+"""Hostile use in Chromium: a file over the server's upload limit, a file name that is HTML
+(both on the Compare page, with the real browser's DOM, not the Markdown the app sends), and a
+team server behind sign-in probed as issue #52 did (anonymous uploads, a Parquet bomb, a
+password in the store URL's query, a copied download URL, the metrics endpoint).
 
 The upload-limit test runs its own server with ``--server.maxUploadSize 1`` (1 MB): Chromium
 refuses the 2 MB run before sending it, the uploader marks it (tooltip "File must be 1.0MB or
@@ -11,11 +13,11 @@ from __future__ import annotations
 
 import re
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.support.app_server import start_app, stop_app
 from tests.support.compare_page import UPLOADERS, headline, press_compare, upload_inputs
@@ -100,3 +102,120 @@ def test_a_run_named_as_html_shows_its_name_and_adds_no_element(
     assert page.evaluate("() => document.querySelectorAll('[onerror]').length") == 0
     assert dialogs == []
     assert_no_error(page)
+
+
+# ---- a team server under hostile use (issue #52) --------------------------------------------
+# One `ranklens app` (the shipped command: its route guard and log redaction) behind sign-in,
+# its share links in a PostgreSQL store whose URL carries the password in its query (the
+# server is not there: every store message goes through the redaction). ada is on the allow
+# list; an anonymous visitor and mallory (signed in, not on the list) probe what the issue
+# found open. Each probe is refused or bounded while ada's session keeps answering.
+
+PG_SECRET = "QueryPW777"
+TEAM = {
+    "ada": {"email": "ada@team.example", "name": "Ada Lovelace", "email_verified": True},
+    "mallory": {"email": "mallory@elsewhere.example", "name": "Mallory",
+                "email_verified": True},
+}
+
+
+@pytest.fixture(scope="module")
+def guarded_team_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, object]]:
+    from ranklens.signin import ALLOWED_USERS_ENV
+    from tests.support.app_server import start_ranklens_app
+    from tests.support.oidc_provider import running_provider, write_secrets
+    from tests.support.postgres_server import free_port
+
+    folder = tmp_path_factory.mktemp("hostile-team")
+    store = f"postgresql://rl@127.0.0.1:{free_port()}/postgres?password={PG_SECRET}"
+    with running_provider(TEAM) as provider:
+        secrets = write_secrets(folder / "secrets.toml", provider.metadata_url)
+        url, process = start_ranklens_app(store, folder / "server.log",
+                                          ["--secrets.files", str(secrets)],
+                                          env={ALLOWED_USERS_ENV: "ada@team.example"})
+        try:
+            yield {"url": url, "pid": process.pid, "log": folder / "server.log"}
+        finally:
+            stop_app(process)
+
+
+def _sign_in(page: Page, url: str, sub: str) -> None:
+    from tests.support.streamlit_page import RERUN_TIMEOUT, wait_idle
+
+    open_app(page, url)
+    page.get_by_role("button", name="Sign in").click()
+    page.get_by_role("button", name=sub, exact=True).click()  # the provider's login form
+    page.wait_for_url(f"{url}/")
+    expect(page.get_by_text("Signed in as").or_(page.get_by_text("Not allowed")).first
+           ).to_be_visible(timeout=RERUN_TIMEOUT)
+    wait_idle(page, timeout=RERUN_TIMEOUT)
+
+
+def test_a_team_server_holds_under_hostile_use(
+        guarded_team_app: dict[str, object], new_context: Callable[..., BrowserContext],
+        small_inputs: dict[str, Path], tmp_path: Path) -> None:
+    from tests.support.hostile_client import open_session, rss_mb, upload
+    from tests.support.hostile_files import parquet_bomb
+
+    url, pid, log = (str(guarded_team_app["url"]), int(str(guarded_team_app["pid"])),
+                     Path(str(guarded_team_app["log"])))
+    ada = new_context().new_page()
+    _sign_in(ada, url, "ada")
+    assert headline(ada).endswith(" on nDCG@10.")  # the demo report
+    start_mb = rss_mb(pid)
+
+    # a copied download URL: ada's report as a file, then the same URL without her cookie
+    button = ada.get_by_test_id("stDownloadButton").get_by_role("button", name="Report (HTML)")
+    with ada.expect_download() as info:
+        button.click()
+    media_url = info.value.url
+    assert "/media/" in media_url
+    assert ada.request.get(media_url).status == 200
+    visitor = new_context()
+    assert visitor.request.get(media_url).status == 403  # on main: ada's report, to anyone
+
+    # the metrics endpoint: only for the team
+    assert visitor.request.get(f"{url}/_stcore/metrics").status == 403  # on main: 200
+    assert ada.request.get(f"{url}/_stcore/metrics").status == 200
+
+    # anonymous uploads into a session the visitor opened: refused, nothing held
+    anonymous = visitor.new_page()
+    open_app(anonymous, url)
+    expect(anonymous.get_by_role("heading", name="Sign in to ranklens")).to_be_visible()
+    before_uploads = rss_mb(pid)
+    with open_session(url) as (session, xsrf):
+        for _ in range(8):
+            assert upload(url, session, xsrf, 20_000_000) in (0, 403)  # on main: 204, held
+        assert ada.request.get(f"{url}/_stcore/health").status == 200
+    assert rss_mb(pid) - before_uploads < 40, (before_uploads, rss_mb(pid))
+
+    # mallory, signed in but not on the list: the "Not allowed" page, and no uploads either
+    mallory = new_context().new_page()
+    _sign_in(mallory, url, "mallory")
+    expect(mallory.get_by_role("heading", name="Not allowed")).to_be_visible()
+    assert mallory.request.get(f"{url}/_stcore/metrics").status == 403
+
+    # a Parquet bomb uploaded by ada: refused from its footer, in words, memory flat
+    bomb = tmp_path / "bomb.parquet"
+    bomb.write_bytes(parquet_bomb(60_000_000))
+    upload_inputs(ada, {**small_inputs, "run_a": bomb})
+    expect(ada.get_by_text("bomb.parquet").first).to_be_visible()
+    expect(ada.get_by_text(re.compile(r"has 60,000,000 rows, over the limit of [\d,]+ rows"))
+           .first).to_be_visible()
+    expect(ada.get_by_text("--server.maxUploadSize").first).to_be_visible()
+    peak_mb = rss_mb(pid, "VmHWM")  # the server's peak since it started
+    assert peak_mb < 1_500, (start_mb, peak_mb)  # on main: 5.36 GB peak before an error
+    print(f"server RSS: {start_mb:.0f} MB with the demo, {before_uploads:.0f} MB before the "
+          f"anonymous uploads, {peak_mb:.0f} MB peak after the Parquet bomb")
+
+    # the store's password in the URL's query: a report link shows the store unavailable,
+    # without the password, on the page or in the log
+    open_app(ada, f"{url}/?report={'A' * 32}")
+    expect(ada.get_by_text("unavailable").first).to_be_visible()
+    assert PG_SECRET not in ada.inner_text("body")  # on main: the whole URL on the page
+    assert "password=***" in ada.inner_text("body")
+
+    # and ada still gets her work done: the demo report, whole, on a fresh load
+    open_app(ada, url)
+    assert headline(ada).endswith(" on nDCG@10.")
+    assert PG_SECRET not in log.read_text(errors="replace")

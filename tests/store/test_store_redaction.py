@@ -93,3 +93,20 @@ def test_log_records_and_tracebacks_are_masked(monkeypatch: pytest.MonkeyPatch) 
     written = stream.getvalue()
     assert SECRET not in written
     assert "password=***" in written and "connect failed with ***" in written
+
+
+def test_installed_redaction_masks_records_of_every_logger(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from ranklens.store.redact import install_log_redaction
+
+    monkeypatch.setenv("PGPASSWORD", SECRET)
+    previous = logging.getLogRecordFactory()
+    try:
+        install_log_redaction()
+        assert not install_log_redaction()  # once
+        record = logging.getLogger("streamlit.anything").makeRecord(
+            "streamlit.anything", logging.ERROR, __file__, 1, "url %s",
+            (f"postgresql://u:{SECRET}@h/db",), None)
+        assert SECRET not in record.getMessage()
+    finally:
+        logging.setLogRecordFactory(previous)

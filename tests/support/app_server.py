@@ -71,3 +71,27 @@ def stop_app(process: subprocess.Popen[bytes]) -> None:
         process.wait(timeout=10)
     except subprocess.TimeoutExpired:
         process.kill()
+
+
+def start_ranklens_app(store: Path | str, log_path: Path, extra_args: Sequence[str] = (),
+                       env: Mapping[str, str] | None = None
+                       ) -> tuple[str, subprocess.Popen[bytes]]:
+    """Start the shipped command, ``ranklens app`` (its route guard and log redaction
+    included), on a free localhost port; (base URL, process). Arguments as `start_app`."""
+    port = _free_port()
+    env = {**os.environ, **(env or {})}
+    log = log_path.open("wb")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "ranklens.cli", "app", "--port", str(port), "--host", "127.0.0.1",
+         "--store", str(store), "--server.headless", "true",
+         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
+         *extra_args],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_healthy(url, process)
+    except Exception:
+        process.kill()
+        raise
+    return url, process

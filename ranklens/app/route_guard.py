@@ -1,0 +1,190 @@
+"""Streamlit's own endpoints behind sign-in: uploads, downloads (media), metrics, agent API.
+
+Sign-in (``ranklens.app.auth``) guards what a script run draws; Streamlit's web server also
+answers requests no script sees: ``PUT /_stcore/upload_file/<session>/<id>`` (the server holds
+the bytes for that session), ``GET /media/<hash>`` (a download button's file), ``GET
+/_stcore/metrics`` and ``/_stcore/agent/…``. With sign-in on, `RouteGuard` answers those only
+to a visitor whose Streamlit sign-in cookie (``_streamlit_user``, signed with the ``[auth]``
+cookie secret) names a person on the allow list; anyone else gets 403 before a byte of the
+request body is read, so a visitor who is not allowed cannot make the server hold anything.
+Everything else (the page, its websocket, static files, health, the sign-in routes) passes
+untouched: the pages' own gate answers those.
+
+With sign-in off the guard lets everything through (a server without sign-in is open to
+whoever reaches it, by design). A sign-in configuration it cannot read refuses the guarded
+routes to everyone. `install` puts the guard in front of Streamlit's middleware when
+``ranklens app`` starts the server (Streamlit 1.5x's Starlette server); `installed` tells the
+pages whether it is there. It does not limit what allowed people upload (the upload size
+limit and the readers' limits do), nor check that a session id belongs to its uploader.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping
+from dataclasses import dataclass
+from http.cookies import CookieError, SimpleCookie
+from typing import Any
+
+from ranklens.signin import Account, SignInConfigError
+
+logger = logging.getLogger(__name__)
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+GUARDED_PREFIXES = ("_stcore/upload_file/", "media/", "_stcore/metrics", "_stcore/agent/")
+"""Paths (after ``server.baseUrlPath``) answered only to allowed people when sign-in is on."""
+USER_COOKIE = "_streamlit_user"
+
+_installed = False
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a request is refused: the HTTP status and a one-line reason (no detail of the
+    configuration or the account beyond what the visitor already knows)."""
+
+    status: int
+    reason: str
+
+
+NOT_SIGNED_IN = Refusal(403, "sign in to this ranklens server first")
+NOT_ALLOWED = Refusal(403, "this account is not on this ranklens server's list of allowed "
+                           "people")
+MISCONFIGURED = Refusal(403, "sign-in is not configured correctly on this server")
+
+
+def is_guarded(path: str, base_url: str = "") -> bool:
+    """Whether ``path`` (a request's URL path) is one of `GUARDED_PREFIXES` under
+    ``base_url`` (Streamlit's ``server.baseUrlPath``, without slashes at either end)."""
+    base = f"/{base_url.strip('/')}/" if base_url.strip("/") else "/"
+    if not path.startswith(base):
+        return False
+    rest = path[len(base):]
+    return any(rest == prefix.rstrip("/") or rest.startswith(prefix)
+               for prefix in GUARDED_PREFIXES)
+
+
+def verdict(user: Mapping[str, Any] | None, signin: Callable[[], tuple[Any, Any]]
+            ) -> Refusal | None:
+    """None when a guarded request may pass, else the `Refusal`.
+
+    ``user`` is the verified payload of the sign-in cookie (None: no valid cookie);
+    ``signin`` answers ``(config, allow)`` as ``ranklens.app.auth.configuration`` does
+    (config None: sign-in off) or raises `SignInConfigError`.
+    """
+    try:
+        config, allow = signin()
+    except SignInConfigError:
+        return MISCONFIGURED
+    if config is None:
+        return None
+    if not user or not user.get("is_logged_in"):
+        return NOT_SIGNED_IN
+    if allow is None or not allow.admits(Account.from_claims(user).email):
+        return NOT_ALLOWED
+    return None
+
+
+def cookie_user(headers: list[tuple[bytes, bytes]]) -> dict[str, Any] | None:
+    """The payload of Streamlit's signed sign-in cookie among request ``headers``; None when
+    there is none, its signature or age does not check out, or it is not JSON."""
+    jar: dict[str, str] = {}
+    for name, value in headers:
+        if name.lower() == b"cookie":
+            try:
+                parsed = SimpleCookie(value.decode("latin-1"))
+            except CookieError:
+                continue
+            jar.update({key: morsel.value for key, morsel in parsed.items()})
+    if not any(key.startswith(USER_COOKIE) for key in jar):
+        return None
+    try:
+        from streamlit.web.server.starlette.starlette_websocket import (
+            _get_signed_cookie_with_chunks,
+        )
+        raw = _get_signed_cookie_with_chunks(jar, USER_COOKIE)
+        payload = json.loads(raw) if raw else None
+    except Exception:  # an unreadable cookie is no sign-in, never an error page
+        logger.warning("a sign-in cookie could not be read; treated as not signed in")
+        return None
+    return payload if isinstance(payload, dict) else None
+
+
+class RouteGuard:
+    """ASGI middleware: `verdict` for every HTTP request to a guarded path, before the
+    request's body is read; a refusal is a short plain-text 403 that closes the connection."""
+
+    def __init__(self, app: ASGIApp, base_url: str | None = None,
+                 signin: Callable[[], tuple[Any, Any]] | None = None) -> None:
+        self.app = app
+        self._base_url = base_url
+        self._signin = signin
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope.get("type") != "http" or not is_guarded(scope.get("path", ""),
+                                                         self._base()):
+            await self.app(scope, receive, send)
+            return
+        refusal = verdict(cookie_user(list(scope.get("headers", []))), self._signin_state)
+        if refusal is None:
+            await self.app(scope, receive, send)
+            return
+        logger.info("refused %s %s: %s", scope.get("method"), scope.get("path"),
+                    refusal.reason)
+        body = f"{refusal.reason}\n".encode()
+        await send({"type": "http.response.start", "status": refusal.status,
+                    "headers": [(b"content-type", b"text/plain; charset=utf-8"),
+                                (b"content-length", str(len(body)).encode()),
+                                (b"cache-control", b"no-store"),
+                                (b"connection", b"close")]})
+        await send({"type": "http.response.body", "body": body})
+
+    def _base(self) -> str:
+        if self._base_url is not None:
+            return self._base_url
+        from streamlit import config
+
+        return str(config.get_option("server.baseUrlPath") or "")
+
+    def _signin_state(self) -> tuple[Any, Any]:
+        if self._signin is not None:
+            return self._signin()
+        from ranklens.app import auth
+
+        return auth.configuration()
+
+
+def install() -> bool:
+    """Put `RouteGuard` first in the middleware of the server Streamlit is about to start
+    (call before ``streamlit run``); answers whether it could (False: a Streamlit without
+    the Starlette server, whose guarded routes then stay open: see SECURITY.md)."""
+    global _installed
+    try:
+        from starlette.middleware import Middleware
+        from streamlit.web.server.starlette import starlette_app
+    except ImportError:
+        return False
+    original = getattr(starlette_app, "create_streamlit_middleware", None)
+    if original is None:
+        return False
+    if getattr(original, "ranklens_guarded", False):
+        return True
+
+    def guarded_middleware() -> list[Any]:
+        return [Middleware(RouteGuard), *original()]
+
+    guarded_middleware.ranklens_guarded = True  # type: ignore[attr-defined]
+    starlette_app.create_streamlit_middleware = guarded_middleware
+    _installed = True
+    return True
+
+
+def installed() -> bool:
+    """Whether `install` put the guard in this process's server."""
+    return _installed

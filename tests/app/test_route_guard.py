@@ -1,0 +1,153 @@
+"""Streamlit's own endpoints behind sign-in (issue #52, holes 1, 4 and 5), as an attacker on
+the network would probe them: no browser, plain HTTP and a websocket against `ranklens app`.
+
+The decision (`verdict`, `is_guarded`) is tested on its own; then one server started by the
+shipped command, with sign-in through a local OpenID Connect provider and an allow list,
+answers uploads, media and metrics only to an allowed person's signed cookie: anonymous
+uploads are refused before their bodies are read (the server's memory stays flat under
+sixteen 20 MB uploads), while ada, on the list, uploads and reads metrics meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import tomllib
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from ranklens.app.route_guard import (
+    MISCONFIGURED,
+    NOT_ALLOWED,
+    NOT_SIGNED_IN,
+    RouteGuard,
+    is_guarded,
+    verdict,
+)
+from ranklens.signin import ALLOWED_USERS_ENV, SignInConfig, SignInConfigError, parse_allowed_users
+from tests.support.app_server import start_ranklens_app, stop_app
+from tests.support.hostile_client import open_session, rss_mb, signed_cookie, upload
+from tests.support.oidc_provider import running_provider, write_secrets
+
+ADA = {"email": "ada@team.example", "name": "Ada Lovelace", "email_verified": True}
+MALLORY = {"email": "mallory@elsewhere.example", "name": "Mallory", "email_verified": True}
+ON = (SignInConfig({"default": "http://idp/.well-known/openid-configuration"}),
+      parse_allowed_users("ada@team.example"))
+
+
+# ---- the decision ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("path", "base", "guarded"), [
+    ("/_stcore/upload_file/s/f", "", True),
+    ("/media/abc.json", "", True),
+    ("/_stcore/metrics", "", True),
+    ("/_stcore/agent/interact", "", True),
+    ("/_stcore/health", "", False),
+    ("/_stcore/stream", "", False),
+    ("/", "", False),
+    ("/static/js/main.js", "", False),
+    ("/rl/media/abc.json", "rl", True),
+    ("/media/abc.json", "rl", False),  # not under the base: Streamlit answers 404 itself
+])
+def test_which_paths_are_guarded(path: str, base: str, guarded: bool) -> None:
+    assert is_guarded(path, base) is guarded
+
+
+def test_only_an_allowed_signed_in_person_passes() -> None:
+    def broken() -> Any:
+        raise SignInConfigError("[auth] cookie_secret is missing")
+
+    signed = {"is_logged_in": True}
+    assert verdict(None, lambda: (None, None)) is None  # sign-in off: everything open
+    assert verdict(None, broken) is MISCONFIGURED
+    assert verdict(None, lambda: ON) is NOT_SIGNED_IN
+    assert verdict({"is_logged_in": False, **ADA}, lambda: ON) is NOT_SIGNED_IN
+    assert verdict({**signed, **MALLORY}, lambda: ON) is NOT_ALLOWED
+    assert verdict({**signed, **ADA, "email_verified": False}, lambda: ON) is NOT_ALLOWED
+    assert verdict({**signed, **ADA}, lambda: (ON[0], None)) is NOT_ALLOWED  # no list
+    assert verdict({**signed, **ADA}, lambda: ON) is None
+
+
+def test_a_refusal_reads_no_body_and_never_reaches_streamlit() -> None:
+    reached: list[str] = []
+
+    async def inner(scope: Any, receive: Any, send: Any) -> None:
+        reached.append(scope["path"])
+
+    async def receive() -> Any:
+        raise AssertionError("the body was read")
+
+    sent: list[Any] = []
+
+    async def send(message: Any) -> None:
+        sent.append(message)
+
+    guard = RouteGuard(inner, base_url="", signin=lambda: ON)
+    scope = {"type": "http", "method": "PUT", "path": "/_stcore/upload_file/s/f",
+             "headers": [(b"content-length", b"52428800")]}
+    asyncio.run(guard(scope, receive, send))
+    assert reached == []
+    assert sent[0]["status"] == 403 and (b"connection", b"close") in sent[0]["headers"]
+    assert sent[1]["body"] == b"sign in to this ranklens server first\n"
+    asyncio.run(guard({"type": "http", "method": "GET", "path": "/", "headers": []},
+                      receive, send))
+    assert reached == ["/"]
+
+
+# ---- the shipped server ---------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def team_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    folder = tmp_path_factory.mktemp("guard")
+    with running_provider({"ada": ADA, "mallory": MALLORY}) as provider:
+        secrets = write_secrets(folder / "secrets.toml", provider.metadata_url)
+        url, process = start_ranklens_app(
+            folder / "reports.sqlite3", folder / "server.log",
+            ["--secrets.files", str(secrets)], env={ALLOWED_USERS_ENV: "ada@team.example"})
+        secret = tomllib.loads(secrets.read_text())["auth"]["cookie_secret"]
+        try:
+            yield {"url": url, "pid": process.pid, "log": folder / "server.log",
+                   "ada": signed_cookie(secret, url, ADA),
+                   "mallory": signed_cookie(secret, url, MALLORY)}
+        finally:
+            stop_app(process)
+
+
+def test_anonymous_uploads_are_refused_and_hold_nothing(team_server: dict[str, Any]) -> None:
+    url, pid = team_server["url"], team_server["pid"]
+    with open_session(url) as (session, xsrf):
+        assert upload(url, session, xsrf, 1_000_000) == 403  # on main: 204, held for session
+        before = rss_mb(pid)
+        for _ in range(16):
+            assert upload(url, session, xsrf, 20_000_000) in (0, 403)
+            assert httpx.get(f"{url}/_stcore/health").text == "ok"
+        grown = rss_mb(pid) - before
+        assert grown < 40, (before, grown)
+        assert upload(url, session, xsrf, 1_000_000, user=team_server["mallory"]) == 403
+        assert upload(url, session, xsrf, 1_000_000, user=team_server["ada"]) == 204
+
+
+def test_media_urls_need_an_allowed_cookie(team_server: dict[str, Any]) -> None:
+    url = team_server["url"]
+    copied = f"{url}/media/{'0' * 56}.json"  # the shape of a download button's URL
+    assert httpx.get(copied).status_code == 403  # on main: Streamlit serves (or 404s) it
+    assert httpx.get(copied, cookies={"_streamlit_user": team_server["mallory"]}
+                     ).status_code == 403
+    # ada passes the guard; Streamlit itself then answers (404: no such file in any session)
+    assert httpx.get(copied, cookies={"_streamlit_user": team_server["ada"]}
+                     ).status_code == 404
+
+
+def test_metrics_answer_only_allowed_people(team_server: dict[str, Any]) -> None:
+    url = team_server["url"]
+    refused = httpx.get(f"{url}/_stcore/metrics")
+    assert refused.status_code == 403 and "session" not in refused.text
+    assert httpx.get(f"{url}/_stcore/metrics",
+                     cookies={"_streamlit_user": team_server["mallory"]}).status_code == 403
+    forged = team_server["ada"][:-4] + "AAAA"  # a cookie whose signature does not check out
+    assert httpx.get(f"{url}/_stcore/metrics", cookies={"_streamlit_user": forged}
+                     ).status_code == 403
+    allowed = httpx.get(f"{url}/_stcore/metrics", cookies={"_streamlit_user": team_server["ada"]})
+    assert allowed.status_code == 200 and "session" in allowed.text
