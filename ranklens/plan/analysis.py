@@ -29,6 +29,7 @@ import pandas as pd
 
 from ranklens import codec, io
 from ranklens._lazy import imported
+from ranklens.compare.choices import common_columns as common_columns  # its old home
 from ranklens.compare.report import InputRecord
 from ranklens.data import MetricResult, Qrels, Run
 from ranklens.formats import format_delta, literal
@@ -210,24 +211,6 @@ def pilot_from_inputs(inputs: LoadedInputs, metric: str, *, order: str = "score"
 def per_query_columns(table: InputFile) -> dict[str, MetricResult]:
     """The metric columns of a per-query table (wide, long or ``trec_eval -q``), by name."""
     return dict(io.read_per_query(table.data, name=table.name).metrics)
-
-
-def common_columns(first: tuple[str, Sequence[str]], second: tuple[str, Sequence[str]]
-                   ) -> list[str]:
-    """The metric columns two per-query tables share, in the first table's order.
-
-    ``first`` and ``second`` are (file name, its columns); none in common is a ``ValueError``
-    naming both files, their columns and the fix.
-    """
-    (name_a, columns_a), (name_b, columns_b) = first, second
-    common = [name for name in columns_a if name in columns_b]
-    if not common:
-        raise ValueError(
-            f"{name_a} and {name_b} share no metric column: {name_a} has "
-            f"{', '.join(columns_a) or 'none'}, {name_b} has {', '.join(columns_b) or 'none'}. "
-            "Give the same metric the same column name in both tables (e.g. ndcg_cut_10 in "
-            "each), or put both runs in one table and pick its two columns.")
-    return common
 
 
 def pilot_from_columns(column_a: MetricResult | None, column_b: MetricResult, *,
