@@ -38,7 +38,7 @@ from ranklens.compare.words import (
     segments_summary,
 )
 from ranklens.document.markdown import markdown_table
-from ranklens.formats import plain_table
+from ranklens.formats import level_number, plain_table
 from ranklens.health import words as health_words
 from ranklens.stats import interval_label
 
@@ -99,7 +99,7 @@ def segment_cells(comparison: MetricComparison, run_names: tuple[str, str], *,
 def _names(comparison: MetricComparison, run_names: tuple[str, str]) -> dict[str, object]:
     fcr = "" if comparison.fcr is None else level_text(comparison.fcr.level)
     return {"a": run_names[0], "b": run_names[1], "segment": comparison.segment_column or "segment",
-            "level": round(100 * (1 - comparison.overall.alpha)), "fcr_level": fcr}
+            "level": level_number(1 - comparison.overall.alpha), "fcr_level": fcr}
 
 
 def _interval_notes(comparison: MetricComparison) -> list[str]:
@@ -315,7 +315,7 @@ def leaderboard_cells(report: Report, metric: str, *, markdown: bool = False,
     records = [{"run": f"{r['run']} (A, baseline)", "mean": r["mean"],
                 "health": r.get("health", "")} if r["baseline"] else r
                for r in table.to_dict("records")]
-    header = columns.headers(shown, {"level": round(100 * (1 - alpha))})
+    header = columns.headers(shown, {"level": level_number(1 - alpha)})
     return shown, _sig(shown, header) if markdown else header, columns.cells(shown, records)
 
 
@@ -324,7 +324,7 @@ def pairs_cells(report: Report, metric: str, *, markdown: bool = False,
     """Every pair of the family as display strings (all-pairs reports); no rows otherwise."""
     alpha = report.comparison(metric, report.candidates[0]).overall.alpha
     shown = list(columns.pick(columns.PAIR_COLUMNS, columns.PAIR_TEXT))
-    header = columns.headers(shown, {"level": round(100 * (1 - alpha))})
+    header = columns.headers(shown, {"level": level_number(1 - alpha)})
     rows = columns.cells(shown, pairs_table(report, metric).to_dict("records"))
     return shown, _sig(shown, header) if markdown else header, rows
 

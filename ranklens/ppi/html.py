@@ -22,6 +22,7 @@ from typing import Any
 from ranklens import formats
 from ranklens import html as html_common
 from ranklens.compare.text import read_as
+from ranklens.formats import level_number
 from ranklens.html import markdown, number_cell, text, text_cell
 from ranklens.ppi import charts as ppi_charts
 from ranklens.ppi import judge_views, words
@@ -122,7 +123,7 @@ def _intervals_section(analysis: PPIAnalysis) -> str:
             number_cell(lam, "weight"),
             text_cell(str(record["measured on"])),
         ])
-    level = round(100 * (1 - analysis.estimate("ppi++").result.alpha))
+    level = level_number(1 - analysis.estimate("ppi++").result.alpha)
     chart = html_common.figure(
         html_common.chart_svg(ppi_charts.intervals_chart(analysis), CHART_WIDTH),
         f"The four estimates of {analysis.metric} B \u2212 A with their {level}% intervals, "

@@ -58,7 +58,7 @@ from ranklens.compare.words import (
     headline,
     interval_note,
 )
-from ranklens.formats import Card, format_delta, format_interval, format_p
+from ranklens.formats import Card, format_delta, format_interval, format_p, level_number
 from ranklens.io import InputError, InputFile
 from ranklens.metrics.ordering import Order
 from ranklens.share import StoredResultError, compare_settings, stored_report
@@ -300,7 +300,7 @@ def show_verdict(report: Report, metric: str) -> None:
     with st.container(border=True):
         st.subheader(first, anchor=False)
         st.markdown(rest)
-        level = round(100 * (1 - result.alpha))
+        level = level_number(1 - result.alpha)
         cells = st.columns([1, 1, 2, 1, 1])
         mean_help = f"Mean {metric} over the {result.n_queries:,} paired queries."
         cells[0].metric(f"{name_a} (A)", f"{result.mean_a:.4f}", help=mean_help)
