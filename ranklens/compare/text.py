@@ -15,7 +15,7 @@ HTML is ``ranklens.compare.html``; the MDE and PPI texts are ``ranklens.plan.tex
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 from ranklens.compare import columns, coverage_words, query_lines, seed_views
 from ranklens.compare.columns import MARK, Column
@@ -23,7 +23,11 @@ from ranklens.compare.csv_report import render_csv
 from ranklens.compare.fcr_words import disagreement_sentence, fcr_caption, level_text
 from ranklens.compare.macro import MacroSection, candidate_sections
 from ranklens.compare.macro_views import macro_markdown_lines, macro_text_lines
-from ranklens.compare.report import InputRecord, Report, result_row
+from ranklens.compare.report import Report, result_row
+from ranklens.compare.sections.inputs import input_lines, inputs_text
+from ranklens.compare.sections.inputs import read_as as read_as  # their old home
+from ranklens.compare.sections.inputs import set_aside_lines as set_aside_lines
+from ranklens.compare.sections.warnings import warnings_section
 from ranklens.compare.segments import MetricComparison
 from ranklens.compare.views import interval_levels, leaderboard_table, pairs_table
 from ranklens.compare.words import (
@@ -37,6 +41,8 @@ from ranklens.compare.words import (
     q_family_words,
     segments_summary,
 )
+from ranklens.document import markdown as markdown_writer
+from ranklens.document import text as text_writer
 from ranklens.document.markdown import markdown_table
 from ranklens.formats import level_number, plain_table
 from ranklens.health import words as health_words
@@ -208,32 +214,6 @@ def _robustness_lines(report: Report, metric: str) -> list[str]:
     return lines
 
 
-def input_lines(records: Sequence[InputRecord]) -> list[str]:
-    """One line per input file: what its reader made of it (rows, queries, rows set aside and
-    why), or its size where it was not read by a reader. The Inputs section of every text
-    face: ``ranklens compare``, ``mde`` and ``ppi``, and the Markdown report."""
-    return [str(record.summary.get("description") or f"{record.name}: {record.size:,} bytes")
-            for record in records]
-
-
-def read_as(records: Sequence[InputRecord]) -> dict[str, str]:
-    """How each input was read, in words, by role: the "Read as" column of the HTML files."""
-    return {record.role: str(record.summary["description"]) for record in records
-            if record.summary.get("description")}
-
-
-def inputs_text(records: Sequence[InputRecord]) -> list[str]:
-    """The Inputs section of the text faces: the heading and `input_lines`, indented."""
-    return ["Inputs:", *(f"  {line}" for line in input_lines(records))]
-
-
-def set_aside_lines(records: Sequence[InputRecord]) -> list[str]:
-    """One line per group of rows a reader set aside, with the file and the reason: what the
-    pages and the HTML files show among the warnings."""
-    return [f"{record.name}: {item['rows']:,} rows set aside: {item['reason']}"
-            for record in records for item in record.summary.get("set_aside", ())]
-
-
 def render_text(report: Report, width: int = 100) -> str:
     """What ``ranklens compare`` prints: per metric a table and the verdict; warnings last.
 
@@ -254,12 +234,9 @@ def render_text(report: Report, width: int = 100) -> str:
     else:
         out.extend(_metric_sections(report, width))
     out.extend(inputs_text(report.inputs))
-    if report.warnings:
-        out.append("")
-        out.append("Warnings:")
-        for message in report.warnings:
-            out.extend(textwrap.wrap(message, width, initial_indent="  - ",
-                                     subsequent_indent="    "))
+    warnings = warnings_section(report)
+    if warnings is not None:
+        out += ["", *text_writer.section_lines(warnings, width)]
     return "\n".join(out) + "\n"
 
 
@@ -392,8 +369,9 @@ def render_markdown(report: Report) -> str:
             out += _markdown_sections(report.candidate_report(j), "###",
                                       len(report.candidates))
     out += ["## Inputs", ""] + [f"- {line}" for line in input_lines(report.inputs)]
-    if report.warnings:
-        out += ["", "## Warnings", ""] + [f"- {message}" for message in report.warnings]
+    warnings = warnings_section(report)
+    if warnings is not None:
+        out += ["", *markdown_writer.section_lines(warnings)]
     return "\n".join(out) + "\n"
 
 

@@ -21,7 +21,9 @@ from typing import Any
 
 from ranklens import formats
 from ranklens import html as html_common
-from ranklens.compare.text import read_as
+from ranklens.compare.sections.inputs import read_as
+from ranklens.document.blocks import Items, section
+from ranklens.document.html import section_html
 from ranklens.formats import level_number
 from ranklens.html import markdown, number_cell, text, text_cell
 from ranklens.ppi import charts as ppi_charts
@@ -90,11 +92,8 @@ def _verdict_section(analysis: PPIAnalysis) -> str:
 
 def _warnings_section(analysis: PPIAnalysis) -> str:
     """The analysis's warnings; no section when there are none."""
-    messages = ppi_views.ppi_warnings(analysis)
-    if not messages:
-        return ""
-    items = "".join(f"<li>{text(message)}</li>" for message in messages)
-    return f'<section id="warnings"><h2>Warnings</h2><ul class="warnings">{items}</ul></section>'
+    return section_html(section("warnings", "Warnings",
+                                [Items(tuple(ppi_views.ppi_warnings(analysis)), "warning")]))
 
 
 def _notes_section(analysis: PPIAnalysis) -> str:

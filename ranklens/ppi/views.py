@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ranklens.compare.text import set_aside_lines
+from ranklens.compare.sections.inputs import set_aside_lines
 from ranklens.formats import (
     Card,
     format_delta,

@@ -32,6 +32,7 @@ from ranklens.app import (
     widgets,
 )
 from ranklens.app import state as app_state
+from ranklens.app.blocks import show_blocks
 from ranklens.app.cards import show_card
 from ranklens.app.compare_queries import show_per_query
 from ranklens.app.compare_tables import (
@@ -49,6 +50,7 @@ from ranklens.compare.analysis import CompareSettings, LoadedInputs
 from ranklens.compare.coverage import TREATMENT_NAMES, Treatment
 from ranklens.compare.family import Q_FAMILIES, run_key
 from ranklens.compare.report import Report
+from ranklens.compare.sections.warnings import warnings_section
 from ranklens.compare.text import tie_note
 from ranklens.compare.texts import Texts
 from ranklens.compare.tie_reading import with_ties
@@ -282,11 +284,9 @@ def show_title(place: tuple[DeltaGenerator, DeltaGenerator], report: Report,
 
 
 def show_warnings(report: Report) -> None:
-    """Every warning of the report and every row a reader set aside, visible."""
-    lines = inputs_view.warning_lines(report.warnings, report.inputs)
-    if lines:
-        st.warning("\n".join(f"- {markup.text(line)}" for line in lines),
-                   icon=":material/warning:")
+    """Every warning of the report and every row a reader set aside, visible (the report's
+    Warnings section, ``ranklens.compare.sections.warnings``)."""
+    show_blocks(warnings_section(report))
 
 
 def show_verdict(report: Report, metric: str) -> None:
