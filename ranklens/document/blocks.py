@@ -10,7 +10,8 @@ them. The vocabulary is small on purpose: a new block is a new kind of thing a r
   (the HTML export's yellow box, the page's ``st.warning``);
 - `Section`: a titled group of blocks with a stable ``key`` (the HTML anchor).
 
-Tables with their ``Column``s, charts and figures join the vocabulary as sections move onto
+A table's columns are ``ranklens.document.columns`` (`Column`: key, header, kind); the `Table`
+block, charts and figures join the vocabulary as sections move onto
 this path (``docs/architecture.md`` says which have).
 """
 
