@@ -18,9 +18,14 @@ below it:
 - ``ranklens.stats``: per-query numbers -> intervals, p-values, q-values, MDE, PPI++ (numpy)
 - ``ranklens.store``: share-link snapshots (SQLite by default)
 
+Between them, ``ranklens.health`` (facts about inputs, below the features) and
+``ranklens.document`` (the blocks a report is made of, its table columns, and one writer per
+face: text, Markdown, HTML; the page's is ``ranklens.app.blocks``). ``docs/architecture.md``
+says which report sections are already blocks.
+
 The upper layer by feature, with the same file names in each (``analysis`` computes, ``views``
 shapes tables and cards, ``charts`` draws with Altair, ``text`` writes what the CLI prints,
-``html`` writes the self-contained export):
+``html`` writes the self-contained export; ``compare/sections`` one module per section):
 
 - ``ranklens.compare``: run B against run A, overall and per segment (plus ``segments``,
   ``report``, ``rankings``, ``words``)

@@ -3,8 +3,8 @@ interval and its q-value read differently.
 
 `fcr_caption` answers "what are these segment intervals" for the forest plot's caption and the
 exports; `disagreement_sentence` names the segments whose shown interval and q-value disagree;
-`level_text` writes a level as people read it. The intervals themselves are computed in
-``ranklens.compare.fcr``; nothing here computes a number.
+`level_text` is ``ranklens.formats.format_level``, the one writing of a level. The intervals
+themselves are computed in ``ranklens.compare.fcr``; nothing here computes a number.
 """
 
 from __future__ import annotations
@@ -14,12 +14,8 @@ from typing import Any
 from ranklens.compare.fcr import IntervalChoice
 from ranklens.compare.segments import MetricComparison, SegmentRow
 from ranklens.formats import format_interval
+from ranklens.formats import format_level as level_text
 from ranklens.stats.results import at_most
-
-
-def level_text(level: float) -> str:
-    """A level as people read it: 0.95 -> "95%", 0.99875 -> "99.875%"."""
-    return f"{100 * level:.4g}%"
 
 
 def fcr_level_text(table: Any) -> str:

@@ -31,8 +31,10 @@ from ranklens.compare import charts, columns, coverage_words, query_lines, seed_
 from ranklens.compare.fcr_words import disagreement_sentence, fcr_caption, fcr_level_text
 from ranklens.compare.macro_views import macro_html
 from ranklens.compare.report import Report
-from ranklens.compare.text import family_lines, macro_parts, set_aside_lines, tie_note
+from ranklens.compare.sections.warnings import warnings_section
+from ranklens.compare.text import family_lines, macro_parts, tie_note
 from ranklens.compare.words import caveat, conclusion, headline, interval_note, segments_summary
+from ranklens.document.html import section_html
 from ranklens.health import html as health_html
 from ranklens.health import words as health_words
 
@@ -99,7 +101,8 @@ def render(report: Report) -> str:
         heading=heading,
         subtitle=counted,
         version=report.version,
-        sections=(health_html.section(report.health), _warnings_section(report),
+        sections=(health_html.section(report.health),
+                  section_html(warnings_section(report)),
                   *(macro_html(sections, names, CHART_WIDTH)  # several collections lead
                     for names, sections in macro_parts(report)), *body,
                   _inputs_section(report), _parameters_section(report)),
@@ -121,14 +124,6 @@ def embedded_report(document: str) -> Report:
 
 
 # ---- sections -----------------------------------------------------------------------------
-
-def _warnings_section(report: Report) -> str:
-    lines = [*report.warnings, *set_aside_lines(report.inputs)]
-    if not lines:
-        return ""
-    items = "".join(f"<li>{_text(line)}</li>" for line in lines)
-    return f'<section id="warnings"><h2>Warnings</h2><ul class="warnings">{items}</ul></section>'
-
 
 def _leaderboard_section(report: Report, metric: str) -> str:
     table = views.leaderboard_table(report, metric)

@@ -23,7 +23,14 @@ from ranklens.compare.seed_section import (
     not_measured_note,
 )
 from ranklens.document.markdown import markdown_table
-from ranklens.formats import DASH, format_delta, format_interval, format_p, format_value
+from ranklens.formats import (
+    DASH,
+    format_delta,
+    format_interval,
+    format_p,
+    format_value,
+    level_number,
+)
 from ranklens.stats.random_effects import RANDOM_EFFECTS_METHOD
 
 Table = tuple[list[str], list[list[str]]]
@@ -114,7 +121,7 @@ def sentences(answer: SeedAnswer, names: tuple[str, str]) -> list[str]:
         return [not_measured_note(answer)]
     name_a, name_b = names
     out = [disagreement(answer, names)] if comparison.answers_disagree else []
-    level = round(100 * (1 - new_run.alpha))
+    level = level_number(1 - new_run.alpha)
     if new_run.significant:
         out.append(f"A new training run of {name_b} is expected to "
                    f"{'beat' if new_run.estimate > 0 else 'fall short of'} {name_a} by "
