@@ -45,6 +45,7 @@ RAISE_HINT = ("split the file, or raise the limit: max_bytes= in Python, "
 _GZIP_MAGIC = b"\x1f\x8b"
 _PARQUET_MAGIC = b"PAR1"
 _CHUNK = 1 << 22
+_PIECE = 1 << 16
 
 
 def row_limit(max_bytes: int | None, *, per_row: int = TEXT_ROW_BYTES) -> int | None:
@@ -126,7 +127,7 @@ def _least_width(kind: pa.DataType) -> int:
 
 def expanded_size(data: bytes | memoryview, max_bytes: int | None = None) -> int:
     """What an input weighs once read, for the one-big-input-at-a-time rule: gzip by the bytes
-    it decompresses to (counted in 4 MB pieces, nothing kept, stopping past ``max_bytes``);
+    it decompresses to (counted piece by piece, nothing kept, stopping past ``max_bytes``);
     Parquet by `parquet_rows_and_bytes` (or its rows times `PARQUET_ROW_BYTES`,
     when larger); anything else by its size. Never less than the stored size; a file that
     cannot be read weighs its stored size (the reader names the problem)."""
@@ -146,23 +147,27 @@ def expanded_size(data: bytes | memoryview, max_bytes: int | None = None) -> int
 
 
 def _gunzipped_size(data: bytes | memoryview, max_bytes: int | None) -> int:
+    """Bytes every gzip member of ``data`` decompresses to, stopping past ``max_bytes``; the
+    count so far at the first damaged byte. The input is fed in 64 kB pieces (no copy of
+    the whole file, and each piece's output is drained in `_CHUNK` steps)."""
+    view = memoryview(data)
     total = 0
-    rest = bytes(data)
+    decompressor = zlib.decompressobj(wbits=31)
     try:
-        while rest:
-            decompressor = zlib.decompressobj(wbits=31)
-            pending = rest
-            while True:
+        for start in range(0, len(view), _PIECE):
+            pending: bytes | memoryview = view[start:start + _PIECE]
+            while pending:
                 produced = len(decompressor.decompress(pending, _CHUNK))
                 total += produced
                 if max_bytes is not None and total > max_bytes:
                     return total
+                if decompressor.eof:  # the next member, if any, starts in what is left
+                    pending = decompressor.unused_data.lstrip(b"\x00")
+                    decompressor = zlib.decompressobj(wbits=31)
+                    continue
                 pending = decompressor.unconsumed_tail
-                if decompressor.eof or (not pending and not produced):
+                if not produced and not pending:
                     break
-            if not decompressor.eof:
-                return total
-            rest = decompressor.unused_data.lstrip(b"\x00")
     except zlib.error:
         pass
     return total
