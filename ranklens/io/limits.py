@@ -34,7 +34,7 @@ limit; counted before parsing, it keeps even that from being parsed."""
 PARQUET_ROW_BYTES = 24
 """Bytes of the limit per Parquet row, which has no line to measure: a short TREC run line
 (``q1 Q0 d1234 1 12.5 r``). A 300 MB limit admits 13M Parquet rows, about twice the 7M-row
-runs ranklens is measured on; reading that many peaks near 1.3 GB, about what the largest
+runs ranklens is measured on; reading 13M rows peaked at 1.24 GB, about what the largest
 text file allowed costs."""
 NESTED_JSON_ROW_BYTES = 64
 """Bytes of the limit per key-value pair of a nested JSON object (``{query: {doc: score}}``):
