@@ -147,27 +147,64 @@ def expanded_size(data: bytes | memoryview, max_bytes: int | None = None) -> int
 
 
 def _gunzipped_size(data: bytes | memoryview, max_bytes: int | None) -> int:
-    """Bytes every gzip member of ``data`` decompresses to, stopping past ``max_bytes``; the
-    count so far at the first damaged byte. The input is fed in 64 kB pieces (no copy of
-    the whole file, and each piece's output is drained in `_CHUNK` steps)."""
+    """Bytes every gzip member of ``data`` decompresses to, stopping past ``max_bytes``."""
+    return _gunzip_scan(data, max_bytes)[0]
+
+
+def _gunzip_scan(data: bytes | memoryview, max_bytes: int | None) -> tuple[int, int]:
+    """(bytes, line breaks) every gzip member of ``data`` decompresses to, stopping past
+    ``max_bytes``; the counts so far at the first damaged byte. The input is fed in 64 kB
+    pieces (no copy of the whole file), each piece's output drained in `_CHUNK` steps and
+    dropped."""
     view = memoryview(data)
-    total = 0
+    total = lines = 0
     decompressor = zlib.decompressobj(wbits=31)
     try:
         for start in range(0, len(view), _PIECE):
             pending: bytes | memoryview = view[start:start + _PIECE]
             while pending:
-                produced = len(decompressor.decompress(pending, _CHUNK))
-                total += produced
+                out = decompressor.decompress(pending, _CHUNK)
+                total += len(out)
+                lines += out.count(b"\n")
                 if max_bytes is not None and total > max_bytes:
-                    return total
+                    return total, lines
                 if decompressor.eof:  # the next member, if any, starts in what is left
                     pending = decompressor.unused_data.lstrip(b"\x00")
                     decompressor = zlib.decompressobj(wbits=31)
                     continue
                 pending = decompressor.unconsumed_tail
-                if not produced and not pending:
+                if not out and not pending:
                     break
     except zlib.error:
         pass
-    return total
+    return total, lines
+
+
+def check_upload(name: str, data: bytes | memoryview, max_bytes: int | None) -> None:
+    """Refuse, before any reader sees it, an upload that is over ``max_bytes`` stored or
+    decompressed (gzip, counted without keeping the output), or holds more rows than the
+    limit allows (text by its lines, Parquet from its footer). For readers that take no
+    ``max_bytes`` of their own (query texts, documents collections); it does not check the
+    format (the reader does), and a file it cannot make sense of passes to the reader."""
+    if max_bytes is None:
+        return
+    if len(data) > max_bytes:
+        raise InputError(name, f"is {len(data):,} bytes, over the limit of {max_bytes:,} "
+                         "bytes", hint=RAISE_HINT)
+    head = bytes(data[:4])
+    if head[:2] == _GZIP_MAGIC:
+        size, lines = _gunzip_scan(data, max_bytes)
+        if size > max_bytes:
+            raise InputError(name, f"decompresses to more than the limit of {max_bytes:,} "
+                             "bytes", hint=RAISE_HINT)
+        check_rows(name, lines, max_bytes, counted="lines")
+    elif head == _PARQUET_MAGIC:
+        import pyarrow.parquet as pq
+
+        try:
+            rows = pq.ParquetFile(io.BytesIO(data)).metadata.num_rows
+        except (pa.ArrowException, OSError, ValueError):
+            return
+        check_rows(name, rows, max_bytes, per_row=PARQUET_ROW_BYTES)
+    else:
+        check_rows(name, count_lines(data), max_bytes, counted="lines")
