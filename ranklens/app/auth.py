@@ -39,6 +39,7 @@ from ranklens.signin import (
     check_auth_section,
     check_provider,
 )
+from ranklens.store.redact import install_log_redaction
 
 PROVIDER_CHECK_TTL_S = 30
 """How long a provider's answer (reachable or not) is reused before it is asked again."""
@@ -53,6 +54,7 @@ def gate() -> Account | None:
     "not allowed" or configuration-error page and stops the run (``st.stop``), or draws the
     signed-in name and the Sign out button in the sidebar and answers the account.
     """
+    install_log_redaction()  # once per process: `streamlit run app.py` masks passwords too
     try:
         config, allow = _configuration()
     except SignInConfigError as error:

@@ -38,6 +38,7 @@ from ranklens.compare.texts import (
     shared_documents,
 )
 from ranklens.io import DocumentCollection, InputError, InputFile, read_documents
+from ranklens.io.limits import check_upload
 
 QUERIES_HELP = ("Query texts, shown beside the ids: TSV id<TAB>text (MS MARCO, TREC DL), TREC "
                 "topic files, BEIR queries.jsonl, or a CSV/TSV/Parquet/JSONL table with an id "
@@ -111,9 +112,14 @@ def loaded_texts(files: Mapping[str, InputFile], inputs: LoadedInputs, *,
         return None
     key = ("texts", app_state.input_key(files.values()),
            id(documents) if isinstance(documents, DocumentCollection) else None)
+    def read() -> Texts:
+        for upload in (queries, documents):  # uploads: no bomb reaches the readers
+            if isinstance(upload, InputFile):
+                check_upload(upload.name, upload.data, app_state.upload_limit_bytes())
+        return read_texts(queries, documents, query_ids=run_queries(inputs.runs))
+
     try:
-        return app_state.once(key, lambda: read_texts(
-            queries, documents, query_ids=run_queries(inputs.runs)))
+        return app_state.once(key, read)
     except InputError as error:
         st.error(f"**This text file cannot be read.** {markup.text(error)}",
                  icon=":material/error:")

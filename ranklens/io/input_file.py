@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,6 +22,11 @@ from ranklens.io.limits import expanded_size
 def sha256_hex(data: bytes | memoryview) -> str:
     """The hex sha256 digest of ``data``: the identity of an input everywhere."""
     return hashlib.sha256(data).hexdigest()
+
+
+_EXPANDED: OrderedDict[tuple[str, int | None], int] = OrderedDict()
+_EXPANDED_ENTRIES = 4096
+_EXPANDED_LOCK = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -61,11 +68,21 @@ class InputFile:
     def expanded_size(self, max_bytes: int | None = None) -> int:
         """What the file weighs once read (``ranklens.io.limits.expanded_size``: gzip by what
         it decompresses to, counted up to past ``max_bytes``; Parquet from its footer),
-        remembered per limit."""
-        memo: dict[int | None, int] = self.__dict__.setdefault("_expanded", {})
-        if max_bytes not in memo:
-            memo[max_bytes] = expanded_size(self.data, max_bytes)
-        return memo[max_bytes]
+        computed once per content and limit in this process (the pages build a new
+        ``InputFile`` for every rerun; a gzip file is not decompressed again for each)."""
+        if self.data[:2] != b"\x1f\x8b" and self.data[:4] != b"PAR1":
+            return len(self.data)  # plain text: its size, nothing to compute
+        key = (self.sha256, max_bytes)
+        with _EXPANDED_LOCK:
+            if key in _EXPANDED:
+                _EXPANDED.move_to_end(key)
+                return _EXPANDED[key]
+        size = expanded_size(self.data, max_bytes)
+        with _EXPANDED_LOCK:
+            _EXPANDED[key] = size
+            while len(_EXPANDED) > _EXPANDED_ENTRIES:
+                _EXPANDED.popitem(last=False)
+        return size
 
     @property
     def key(self) -> tuple[str, str, str]:
