@@ -61,6 +61,7 @@ from ranklens.stats.distributions import normal_quantile, t_quantile, t_two_side
 from ranklens.stats.interval import SIGN_FLIP_BELOW
 from ranklens.stats.ppi import estimate, optimal_lambda, regression_lambda
 from ranklens.stats.random_effects import new_run_moments
+from ranklens.stats.seed_interval import generalized_intervals
 
 ALPHA = 0.05
 SIZES = (10, 20, 50, 200)
@@ -259,9 +260,12 @@ SEED_SCALES = ("mean", "query")
 _QUERY_SD, _SYSTEM_SD, _QUERY_SEED_SD = 0.2, 0.07, 0.05
 
 
+SEED_LAYOUTS = ("equal", "one-run baseline", "stable baseline")
+
+
 def seed_samples(
     rng: np.random.Generator, replications: int, n_seeds: int, n_queries: int, ratio: float,
-    *, scale: str = "mean", delta: float = 0.0,
+    *, scale: str = "mean", delta: float = 0.0, layout: str = "equal",
 ) -> tuple[np.ndarray, np.ndarray]:
     """Stacks (replications, queries, seeds) of per-query values of A and B.
 
@@ -270,54 +274,66 @@ def seed_samples(
     effect (sd 0.05) (+ ``delta`` for B). The seed variance is ``ratio`` times the "query
     variance": with ``scale="mean"`` the variance of the paired mean over query samples,
     2 * 0.07^2 / n (both sources matter); with ``scale="query"`` the per-query one, 2 * 0.07^2
-    (the seed spread swamps the queries).
+    (the seed spread swamps the queries). ``layout`` "equal" gives both systems ``n_seeds``
+    and that seed variance; "one-run baseline" gives A one run and no seed variance (BM25
+    against a neural system, issue 45); "stable baseline" gives A ``n_seeds`` runs without
+    seed variance (only B's seeds move the result).
     """
     per_query = 2 * _SYSTEM_SD**2
     seed_variance = ratio * (per_query / n_queries if scale == "mean" else per_query)
     shape = (replications, n_queries, 1)
     query = rng.normal(0.0, _QUERY_SD, shape)
     stacks = []
-    for shift in (0.0, delta):
+    for system, shift in enumerate((0.0, delta)):
+        seeds = 1 if system == 0 and layout == "one-run baseline" else n_seeds
+        variance = 0.0 if system == 0 and layout != "equal" else seed_variance
         stacks.append(
             shift + query + rng.normal(0.0, _SYSTEM_SD, shape)
-            + rng.normal(0.0, np.sqrt(seed_variance), (replications, 1, n_seeds))
-            + rng.normal(0.0, _QUERY_SEED_SD, (replications, n_queries, n_seeds)))
+            + rng.normal(0.0, np.sqrt(variance), (replications, 1, seeds))
+            + rng.normal(0.0, _QUERY_SEED_SD, (replications, n_queries, seeds)))
     return stacks[0], stacks[1]
 
 
 def seed_validity(
     replications: int, n_seeds: int, n_queries: int, ratio: float, *, scale: str = "mean",
-    seed: int = 31,
+    seed: int = 31, layout: str = "equal", n_draws: int = 1000,
 ) -> dict[str, float]:
     """Coverage and type-I error of the new-run interval and of the paired t-interval.
 
-    True difference 0; the new-run interval of `ranklens.stats.random_effects` and the paired
-    t-interval of the per-query seed means ("these runs") on the same samples. Also the
-    mean widths, for the zero-seed-variance agreement.
+    True difference 0; the new-run interval of `ranklens.stats.random_effects` (generalized
+    pivots, ``n_draws`` pivot draws per sample: the library's 4,000 cost 4x the time) and the
+    paired t-interval of the per-query seed means ("these runs") on the same samples. Also the
+    mean widths, for the zero-seed-variance comparison, and the width of an oracle that knows
+    the variance of the estimate (``oracle_width``: 2 x 1.96 x its true standard error).
     """
     rng = np.random.default_rng([seed, n_seeds, n_queries, int(ratio * 10),
-                                 SEED_SCALES.index(scale)])
+                                 SEED_SCALES.index(scale), SEED_LAYOUTS.index(layout)])
     covered = rejected = paired_covered = 0
     widths, paired_widths = [], []
-    for start in range(0, replications, 1000):
-        size = min(1000, replications - start)
-        a, b = seed_samples(rng, size, n_seeds, n_queries, ratio, scale=scale)
-        estimate, standard_error, df, _, _ = new_run_moments(a, b)
-        half = np.array([t_quantile(0.975, d) for d in df]) * standard_error
-        covered += int(np.count_nonzero(np.abs(estimate) <= half))
-        t_stat = np.abs(estimate) / standard_error
-        rejected += sum(t_two_sided(t, d) <= ALPHA for t, d in zip(t_stat, df, strict=True))
-        widths.append(2 * half)
+    for chunk, start in enumerate(range(0, replications, 500)):
+        size = min(500, replications - start)
+        a, b = seed_samples(rng, size, n_seeds, n_queries, ratio, scale=scale, layout=layout)
+        low, high, p_value = generalized_intervals(a, b, alpha=ALPHA, n_draws=n_draws,
+                                                   seed=np.random.SeedSequence([seed, chunk]))
+        covered += int(np.count_nonzero((low <= 0.0) & (0.0 <= high)))
+        rejected += int(np.count_nonzero(p_value <= ALPHA))
+        widths.append(high - low)
         differences = b.mean(axis=2) - a.mean(axis=2)
         paired_half = t_quantile(0.975, n_queries - 1) * differences.std(
             axis=1, ddof=1) / np.sqrt(n_queries)
         paired_covered += int(np.count_nonzero(np.abs(differences.mean(axis=1)) <= paired_half))
         paired_widths.append(2 * paired_half)
+    per_query = 2 * _SYSTEM_SD**2
+    seed_variance = ratio * (per_query / n_queries if scale == "mean" else per_query)
+    k_a = 1 if layout == "one-run baseline" else n_seeds
+    true_variance = (per_query + _QUERY_SEED_SD**2 / k_a + _QUERY_SEED_SD**2 / n_seeds) / (
+        n_queries) + seed_variance / n_seeds + (seed_variance / k_a if layout == "equal" else 0.0)
     return {
         "coverage": covered / replications, "type_i": rejected / replications,
         "paired_coverage": paired_covered / replications,
         "width": float(np.concatenate(widths).mean()),
         "paired_width": float(np.concatenate(paired_widths).mean()),
+        "oracle_width": float(2 * normal_quantile(1 - ALPHA / 2) * np.sqrt(true_variance)),
     }
 
 
@@ -352,21 +368,29 @@ def _print_seeds(r: int) -> None:
           "seed + query x seed (sd 0.05); true difference 0. Seed variance = ratio x query "
           "variance, where the query variance is that of the paired mean over query samples "
           "(2 x 0.07^2 / n, scale *mean*) or per query (2 x 0.07^2, scale *query*). "
-          "`compare_seeds`' new-run interval (random-effects t, Satterthwaite df) against the "
-          "paired t-interval of the per-query seed means (these runs).\n")
-    print("| scale | seeds | queries | ratio | new-run coverage | new-run type-I | paired "
-          "coverage | width new-run / paired |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
-    for scale in SEED_SCALES:
-        for k in SEED_COUNTS:
-            for n in SEED_QUERIES:
-                for ratio in SEED_RATIOS:
-                    if scale == "query" and ratio == 0.0:
-                        continue  # the same as scale "mean"
-                    row = seed_validity(r, k, n, ratio, scale=scale)
-                    print(f"| {scale} | {k} | {n} | {ratio:g} | {row['coverage']:.4f} | "
-                          f"{row['type_i']:.4f} | {row['paired_coverage']:.4f} | "
-                          f"{row['width'] / row['paired_width']:.3f} |")
+          "`compare_seeds`' new-run interval (random-effects, generalized pivots; 1,000 pivot "
+          "draws per sample) against the paired t-interval of the per-query seed means (these "
+          "runs). Layout *equal*: both systems have the seeds and the seed variance; *one-run "
+          "baseline*: A is one run without seed variance (BM25 against a neural system); "
+          "*stable baseline*: A has the seeds but no seed variance. Oracle: 1.96 x the true "
+          "standard error of the estimate, which no interval from 3-5 seeds can know. "
+          f"Monte Carlo error of a coverage near .95: +-{np.sqrt(.95 * .05 / r):.3f}.\n")
+    print("| layout | scale | seeds | queries | ratio | new-run coverage | new-run type-I | "
+          "paired coverage | width new-run / paired | width / oracle |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for layout in SEED_LAYOUTS:
+        for scale in SEED_SCALES:
+            for k in SEED_COUNTS:
+                for n in SEED_QUERIES:
+                    for ratio in SEED_RATIOS:
+                        if ratio == 0.0 and (scale == "query" or layout != "equal"):
+                            continue  # the same as scale "mean", layout "equal"
+                        row = seed_validity(r, k, n, ratio, scale=scale, layout=layout)
+                        print(f"| {layout} | {scale} | {k} | {n} | {ratio:g} | "
+                              f"{row['coverage']:.4f} | {row['type_i']:.4f} | "
+                              f"{row['paired_coverage']:.4f} | "
+                              f"{row['width'] / row['paired_width']:.3f} | "
+                              f"{row['width'] / row['oracle_width']:.2f} |", flush=True)
     boot_r = max(100, r // 10)
     print(f"\nTwo-level percentile bootstrap (queries, then each system's seeds; 1,000 "
           f"resamples; {boot_r:,} samples each, scale *mean*, 50 queries):\n")

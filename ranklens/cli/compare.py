@@ -94,8 +94,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=count(0), default=DEFAULTS.seed,
                    help=f"random seed (default {DEFAULTS.seed})")
     p.add_argument("--interval", choices=INTERVAL_METHODS, default=DEFAULTS.interval,
-                   help="interval of the difference (default auto: bootstrap-t from 20 queries, "
-                   "the sign-flip interval, i.e. the exact permutation test inverted, below)")
+                   help="interval of the difference (default auto: the sign-flip interval, i.e. "
+                   "the permutation test inverted, which excludes 0 exactly when p <= alpha)")
     p.add_argument("--adjust", choices=ADJUST_METHODS, default=DEFAULTS.adjust_method,
                    help="multiple-comparison adjustment of q-values (default bh)")
     p.add_argument("--ties", choices=TIE_RULES, default="trec_eval",

@@ -345,8 +345,8 @@ def mde_curve(
     if method == "t" and sd > 0:
         values = [_mde_t(sd, int(n), alpha, target_power) for n in counts]
     else:
-        values = [minimum_detectable_effect(sd, int(n), alpha=alpha, power=target_power)
-                  for n in counts]
+        values = [minimum_detectable_effect(sd, int(n), alpha=alpha, power=target_power,
+                                            method="z") for n in counts]
     return pd.DataFrame({"n_queries": counts, "mde": np.asarray(values, dtype=np.float64)})
 
 
@@ -365,7 +365,7 @@ def power_curve(
     alarm). ``up_to`` defaults to three times the z-based MDE at 80% power.
     """
     if up_to is None:
-        up_to = 3.0 * minimum_detectable_effect(sd, n_queries, alpha=alpha) or 0.01
+        up_to = 3.0 * minimum_detectable_effect(sd, n_queries, alpha=alpha, method="z") or 0.01
     differences = np.linspace(0.0, up_to, points)
     values = [power(float(d), sd, n_queries, alpha=alpha, method=method) for d in differences]
     return pd.DataFrame({"true_difference": differences,
