@@ -35,8 +35,8 @@ from ranklens.compare.sections.warnings import warnings_section
 from ranklens.compare.text import family_lines, macro_parts, tie_note
 from ranklens.compare.words import caveat, conclusion, headline, interval_note, segments_summary
 from ranklens.document.html import section_html
-from ranklens.health import html as health_html
 from ranklens.health import words as health_words
+from ranklens.health.section import health_section
 
 CHART_WIDTH = 860
 """Forest-plot width in pixels; the SVG scales down to narrower windows."""
@@ -101,7 +101,7 @@ def render(report: Report) -> str:
         heading=heading,
         subtitle=counted,
         version=report.version,
-        sections=(health_html.section(report.health),
+        sections=(section_html(health_section(report.health)),
                   section_html(warnings_section(report)),
                   *(macro_html(sections, names, CHART_WIDTH)  # several collections lead
                     for names, sections in macro_parts(report)), *body,

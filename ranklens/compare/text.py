@@ -46,6 +46,7 @@ from ranklens.document import text as text_writer
 from ranklens.document.markdown import markdown_table
 from ranklens.formats import level_number, plain_table
 from ranklens.health import words as health_words
+from ranklens.health.section import health_section
 from ranklens.stats import interval_label
 
 FORMATS = ("text", "json", "csv", "markdown")
@@ -219,7 +220,8 @@ def render_text(report: Report, width: int = 100) -> str:
 
     Several candidates: the leaderboards first, then each candidate's tables and verdicts.
     """
-    out: list[str] = health_words.text_lines(report.health, width)
+    health = health_section(report.health)
+    out: list[str] = [] if health is None else [*text_writer.section_lines(health, width), ""]
     for pair_names, sections in macro_parts(report):  # several collections lead (issue 32)
         out += macro_text_lines(sections, pair_names, width)
     if report.several:
@@ -345,13 +347,13 @@ def render_markdown(report: Report) -> str:
     """
     if not report.several:
         name_a, name_b = report.pair_names
-        out = [f"# {name_b} vs {name_a}", "", *health_words.markdown_lines(report.health),
+        out = [f"# {name_b} vs {name_a}", "", *_health_markdown(report),
                *macro_markdown_lines(report.macro, report.pair_names),
                *_markdown_sections(report, "##")]
     else:
         names = report.run_names
         out = [f"# {len(report.candidates)} candidates vs {names[0]}", "",
-               *health_words.markdown_lines(report.health)]
+               *_health_markdown(report)]
         for pair_names, sections in macro_parts(report):
             out += macro_markdown_lines(sections, pair_names)
         for metric in report.metrics:
@@ -373,6 +375,12 @@ def render_markdown(report: Report) -> str:
     if warnings is not None:
         out += ["", *markdown_writer.section_lines(warnings)]
     return "\n".join(out) + "\n"
+
+
+def _health_markdown(report: Report) -> list[str]:
+    """The Health section in Markdown and the blank line after it (nothing without checks)."""
+    health = health_section(report.health)
+    return [] if health is None else [*markdown_writer.section_lines(health), ""]
 
 
 def _markdown_sections(report: Report, level: str, n_candidates: int = 1) -> list[str]:

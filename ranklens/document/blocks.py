@@ -8,7 +8,12 @@ them. The vocabulary is small on purpose: a new block is a new kind of thing a r
 - `Paragraph`: one sentence or more, in the library's Markdown-lite (``**bold**``, links);
 - `Items`: a list of short texts; ``tone="warning"`` marks it as what the reader must not miss
   (the HTML export's yellow box, the page's ``st.warning``);
-- `Section`: a titled group of blocks with a stable ``key`` (the HTML anchor).
+- `Callout`: one finding with its ``status`` (failed, warning, passed), what it found and what
+  to do (a health check);
+- `Folded`: callouts kept out of the way (the passed checks): each one where a face can fold
+  them (HTML ``<details>``, the page's expander), their one-line ``summary`` where it cannot;
+- `Section`: a titled group of blocks with a stable ``key`` (the HTML anchor) and an optional
+  ``lead`` (a count after the title: "1 failed, 8 passed").
 
 A table's columns are ``ranklens.document.columns`` (`Column`: key, header, kind); the `Table`
 block, charts and figures join the vocabulary as sections move onto
@@ -22,6 +27,10 @@ from dataclasses import dataclass
 from typing import Literal
 
 Tone = Literal["plain", "warning"]
+Status = Literal["failed", "warning", "passed"]
+
+SYMBOLS: dict[str, str] = {"failed": "\u2717", "warning": "!", "passed": "\u2713"}
+"""The mark of each `Status` where a face writes one (text, the HTML export)."""
 
 
 @dataclass(frozen=True)
@@ -39,7 +48,30 @@ class Items:
     tone: Tone = "plain"
 
 
-Block = Paragraph | Items
+@dataclass(frozen=True)
+class Callout:
+    """One finding: its ``status``, a ``title`` (what was checked, about what), the ``text``
+    (what was found), what to do (``action``) and a few ``examples``."""
+
+    status: Status
+    title: str
+    text: str
+    action: str = ""
+    examples: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Folded:
+    """``callouts`` of one ``status`` kept out of the way: ``label`` names them when folded
+    ("8 passed"), ``summary`` says them all in one line for faces that cannot fold."""
+
+    status: Status
+    label: str
+    callouts: tuple[Callout, ...]
+    summary: str
+
+
+Block = Paragraph | Items | Callout | Folded
 """Every kind of block a section may hold."""
 
 
@@ -51,6 +83,7 @@ class Section:
     key: str
     title: str
     blocks: tuple[Block, ...]
+    lead: str = ""
 
 
 def section(key: str, title: str, blocks: Sequence[Block]) -> Section | None:

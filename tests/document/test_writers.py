@@ -43,3 +43,24 @@ def test_compare_warnings_include_the_rows_a_reader_set_aside() -> None:
     found = warnings_section(report)
     assert found is not None
     assert found.blocks == (Items(("w", "a.tsv: 2 rows set aside: no score"), "warning"),)
+
+
+def test_a_health_section_reads_the_same_in_text_markdown_and_html() -> None:
+    from ranklens.document.blocks import Callout, Folded
+
+    failed = Callout("failed", "Documents (b)", "3% match", "check the ids", ("d1", "d2"))
+    passed = Folded("passed", "1 passed", (Callout("passed", "Grades", "0 to 3"),), "Grades")
+    health = Section("health", "Health checks", (failed, passed), lead="1 failed, 1 passed")
+    assert text.section_lines(health) == [
+        "Health checks: 1 failed, 1 passed", "  \u2717 FAILED Documents (b): 3% match",
+        "    What to do: check the ids", "  \u2713 passed: Grades"]
+    assert markdown.section_lines(health) == [
+        "## Health checks", "", "1 failed, 1 passed.", "",
+        "- **failed: Documents (b)**: 3% match _What to do:_ check the ids",
+        "- passed: Grades"]
+    written = html.section_html(health)
+    assert written.startswith('<section id="health"><h2>Health checks</h2>'
+                              "<p>1 failed, 1 passed.</p><div class=\"health-failed\"")
+    assert '<p class="note">d1; d2</p>' in written
+    assert ('<details class="health-passed"><summary>1 passed</summary>'
+            "<ul><li>\u2713 Grades: 0 to 3</li></ul></details></section>") in written
