@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import tomllib
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -151,3 +152,14 @@ def test_metrics_answer_only_allowed_people(team_server: dict[str, Any]) -> None
                      ).status_code == 403
     allowed = httpx.get(f"{url}/_stcore/metrics", cookies={"_streamlit_user": team_server["ada"]})
     assert allowed.status_code == 200 and "session" in allowed.text
+
+
+def test_without_sign_in_the_guard_changes_nothing(tmp_path: Path) -> None:
+    url, process = start_ranklens_app(tmp_path / "reports.sqlite3", tmp_path / "server.log")
+    try:
+        assert httpx.get(f"{url}/_stcore/metrics").status_code == 200
+        assert httpx.get(f"{url}/media/{'0' * 32}.json").status_code == 404  # Streamlit's
+        with open_session(url) as (session, xsrf):
+            assert upload(url, session, xsrf, 100_000) == 204
+    finally:
+        stop_app(process)
