@@ -16,6 +16,9 @@ routes to everyone. `install` puts the guard in front of Streamlit's middleware 
 ``ranklens app`` starts the server (Streamlit 1.5x's Starlette server); `installed` tells the
 pages whether it is there. It does not limit what allowed people upload (the upload size
 limit and the readers' limits do), nor check that a session id belongs to its uploader.
+The cookie is checked with Streamlit's own reader (a private function of its Starlette
+server): should a Streamlit upgrade remove it, no cookie checks out and the guarded routes are
+refused to everyone (closed, with a warning in the log), never opened.
 """
 
 from __future__ import annotations
@@ -24,7 +27,6 @@ import json
 import logging
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from dataclasses import dataclass
-from http.cookies import CookieError, SimpleCookie
 from typing import Any
 
 from ranklens.signin import Account, SignInConfigError
@@ -94,14 +96,12 @@ def verdict(user: Mapping[str, Any] | None, signin: Callable[[], tuple[Any, Any]
 def cookie_user(headers: list[tuple[bytes, bytes]]) -> dict[str, Any] | None:
     """The payload of Streamlit's signed sign-in cookie among request ``headers``; None when
     there is none, its signature or age does not check out, or it is not JSON."""
+    from starlette.requests import cookie_parser  # lenient, as Streamlit reads cookies
+
     jar: dict[str, str] = {}
     for name, value in headers:
         if name.lower() == b"cookie":
-            try:
-                parsed = SimpleCookie(value.decode("latin-1"))
-            except CookieError:
-                continue
-            jar.update({key: morsel.value for key, morsel in parsed.items()})
+            jar.update(cookie_parser(value.decode("latin-1")))
     if not any(key.startswith(USER_COOKIE) for key in jar):
         return None
     try:

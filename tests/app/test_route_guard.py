@@ -163,3 +163,10 @@ def test_without_sign_in_the_guard_changes_nothing(tmp_path: Path) -> None:
             assert upload(url, session, xsrf, 100_000) == 204
     finally:
         stop_app(process)
+
+
+def test_other_cookies_with_odd_values_do_not_hide_the_sign_in_cookie(
+        team_server: dict[str, Any]) -> None:
+    url = team_server["url"]
+    header = f'theme="{{\\"a\\": 1}}"; x=a,b; _streamlit_user={team_server["ada"]}; y=1'
+    assert httpx.get(f"{url}/_stcore/metrics", headers={"Cookie": header}).status_code == 200
