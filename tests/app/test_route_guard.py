@@ -213,3 +213,16 @@ def test_other_cookies_with_odd_values_do_not_hide_the_sign_in_cookie(
     url = team_server["url"]
     header = f'theme="{{\\"a\\": 1}}"; x=a,b; _streamlit_user={team_server["ada"]}; y=1'
     assert httpx.get(f"{url}/_stcore/metrics", headers={"Cookie": header}).status_code == 200
+
+
+def test_sign_in_without_the_guard_says_so_once_in_the_log(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    from ranklens.app import auth, route_guard
+
+    monkeypatch.setattr(route_guard, "_installed", False)
+    monkeypatch.setattr(auth, "_warned_unguarded", False)
+    with caplog.at_level("WARNING", logger="ranklens.app.auth"):
+        auth._warn_if_unguarded()
+        auth._warn_if_unguarded()
+    warnings = [r.getMessage() for r in caplog.records if "not started by" in r.getMessage()]
+    assert len(warnings) == 1 and "SECURITY.md" in warnings[0]
