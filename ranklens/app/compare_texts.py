@@ -38,7 +38,6 @@ from ranklens.compare.texts import (
     shared_documents,
 )
 from ranklens.io import DocumentCollection, InputError, InputFile, read_documents
-from ranklens.io.limits import check_upload
 
 QUERIES_HELP = ("Query texts, shown beside the ids: TSV id<TAB>text (MS MARCO, TREC DL), TREC "
                 "topic files, BEIR queries.jsonl, or a CSV/TSV/Parquet/JSONL table with an id "
@@ -115,7 +114,7 @@ def loaded_texts(files: Mapping[str, InputFile], inputs: LoadedInputs, *,
     def read() -> Texts:
         for upload in (queries, documents):  # uploads: no bomb reaches the readers
             if isinstance(upload, InputFile):
-                check_upload(upload.name, upload.data, app_state.upload_limit_bytes())
+                upload.check_limits(app_state.upload_limit_bytes())
         return read_texts(queries, documents, query_ids=run_queries(inputs.runs))
 
     try:

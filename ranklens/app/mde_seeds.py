@@ -50,7 +50,8 @@ def _components(source: str, metric: str) -> tuple[VarianceComponents, int] | No
     components = app_state.cached(
         "mde_seed_components", key,
         lambda: components_from_inputs(runs_a, runs_b, qrels, metric),
-        label="Measuring the seed variance…")
+        label="Measuring the seed variance…",
+        files=(*runs_a, *runs_b, *(() if qrels is None else (qrels,))))
     return components, components.a.n_queries
 
 

@@ -11,11 +11,16 @@ Everything else (the page, its websocket, static files, health, the sign-in rout
 untouched: the pages' own gate answers those.
 
 With sign-in off the guard lets everything through (a server without sign-in is open to
-whoever reaches it, by design). A sign-in configuration it cannot read refuses the guarded
-routes to everyone. `install` puts the guard in front of Streamlit's middleware when
-``ranklens app`` starts the server (Streamlit 1.5x's Starlette server); `installed` tells the
-pages whether it is there. It does not limit what allowed people upload (the upload size
-limit and the readers' limits do), nor check that a session id belongs to its uploader.
+whoever reaches it, by design), but for one bound it keeps either way: the uploads the server
+holds for all sessions together, and those in flight, stay under ``RANKLENS_UPLOADS_MB`` (an
+upload that would pass it is refused with 413 before its body is read). A sign-in
+configuration it cannot read refuses the guarded routes to everyone. `install` puts the guard
+in front of Streamlit's middleware when ``ranklens app`` starts the server (Streamlit 1.5x's
+Starlette server); `installed` tells the pages whether it is there. It does not check that a
+session id belongs to its uploader.
+The cookie is checked with Streamlit's own reader (a private function of its Starlette
+server): should a Streamlit upgrade remove it, no cookie checks out and the guarded routes are
+refused to everyone (closed, with a warning in the log), never opened.
 """
 
 from __future__ import annotations
@@ -24,7 +29,6 @@ import json
 import logging
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from dataclasses import dataclass
-from http.cookies import CookieError, SimpleCookie
 from typing import Any
 
 from ranklens.signin import Account, SignInConfigError
@@ -37,6 +41,12 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
+UPLOADS_MB_ENV = "RANKLENS_UPLOADS_MB"
+"""Most megabytes (10^6 bytes) of uploads the server holds for all sessions together."""
+DEFAULT_UPLOADS_MB = 4_000
+"""Room for the uploads of several sessions comparing big runs (two 247 MB runs and their
+judgements are about 0.5 GB), yet a fixed part of the memory budget."""
+UPLOAD_PREFIX = "_stcore/upload_file/"
 GUARDED_PREFIXES = ("_stcore/upload_file/", "media/", "_stcore/metrics", "_stcore/agent/")
 """Paths (after ``server.baseUrlPath``) answered only to allowed people when sign-in is on."""
 USER_COOKIE = "_streamlit_user"
@@ -59,13 +69,53 @@ NOT_ALLOWED = Refusal(403, "this account is not on this ranklens server's list o
 MISCONFIGURED = Refusal(403, "sign-in is not configured correctly on this server")
 
 
+def uploads_limit_bytes(environ: Mapping[str, str] | None = None) -> int:
+    """The total upload bytes the server may hold (``RANKLENS_UPLOADS_MB``, default
+    `DEFAULT_UPLOADS_MB`); ``ValueError`` naming the variable for a value that is not a
+    positive whole number."""
+    import os
+
+    text = (os.environ if environ is None else environ).get(UPLOADS_MB_ENV, "").strip()
+    if not text:
+        return DEFAULT_UPLOADS_MB * 1_000_000
+    try:
+        value = int(text)
+    except ValueError:
+        raise ValueError(f"{UPLOADS_MB_ENV} must be a whole number of megabytes, not "
+                         f"{text!r}") from None
+    if value <= 0:
+        raise ValueError(f"{UPLOADS_MB_ENV} must be positive, not {value}")
+    return value * 1_000_000
+
+
+def held_upload_bytes() -> int:
+    """Bytes of uploads Streamlit holds now for all sessions (its in-memory upload manager);
+    0 when there is no runtime or the manager is not the in-memory one."""
+    try:
+        from streamlit.runtime import Runtime
+
+        manager = Runtime.instance().uploaded_file_mgr
+    except Exception:  # no runtime (tests), or a Streamlit without one
+        return 0
+    total = getattr(manager, "_total_bytes", None)
+    if isinstance(total, int):
+        return total
+    storage = getattr(manager, "file_storage", {})
+    return sum(len(rec.data) for files in list(storage.values())
+               for rec in list(files.values()))
+
+
+def _path_under(path: str, base_url: str) -> str | None:
+    base = f"/{base_url.strip('/')}/" if base_url.strip("/") else "/"
+    return path[len(base):] if path.startswith(base) else None
+
+
 def is_guarded(path: str, base_url: str = "") -> bool:
     """Whether ``path`` (a request's URL path) is one of `GUARDED_PREFIXES` under
     ``base_url`` (Streamlit's ``server.baseUrlPath``, without slashes at either end)."""
-    base = f"/{base_url.strip('/')}/" if base_url.strip("/") else "/"
-    if not path.startswith(base):
+    rest = _path_under(path, base_url)
+    if rest is None:
         return False
-    rest = path[len(base):]
     return any(rest == prefix.rstrip("/") or rest.startswith(prefix)
                for prefix in GUARDED_PREFIXES)
 
@@ -94,14 +144,12 @@ def verdict(user: Mapping[str, Any] | None, signin: Callable[[], tuple[Any, Any]
 def cookie_user(headers: list[tuple[bytes, bytes]]) -> dict[str, Any] | None:
     """The payload of Streamlit's signed sign-in cookie among request ``headers``; None when
     there is none, its signature or age does not check out, or it is not JSON."""
+    from starlette.requests import cookie_parser  # lenient, as Streamlit reads cookies
+
     jar: dict[str, str] = {}
     for name, value in headers:
         if name.lower() == b"cookie":
-            try:
-                parsed = SimpleCookie(value.decode("latin-1"))
-            except CookieError:
-                continue
-            jar.update({key: morsel.value for key, morsel in parsed.items()})
+            jar.update(cookie_parser(value.decode("latin-1")))
     if not any(key.startswith(USER_COOKIE) for key in jar):
         return None
     try:
@@ -118,32 +166,63 @@ def cookie_user(headers: list[tuple[bytes, bytes]]) -> dict[str, Any] | None:
 
 class RouteGuard:
     """ASGI middleware: `verdict` for every HTTP request to a guarded path, before the
-    request's body is read; a refusal is a short plain-text 403 that closes the connection."""
+    request's body is read; a refusal is a short plain-text 403 that closes the connection.
+
+    An upload that passes is also weighed: when the uploads Streamlit holds, those in flight
+    and this one's ``Content-Length`` would exceed `uploads_limit_bytes`, it is refused with
+    413 before its body is read (sign-in on or off: this bound is the server's, not a
+    person's)."""
 
     def __init__(self, app: ASGIApp, base_url: str | None = None,
-                 signin: Callable[[], tuple[Any, Any]] | None = None) -> None:
+                 signin: Callable[[], tuple[Any, Any]] | None = None,
+                 uploads_limit: int | None = None,
+                 held: Callable[[], int] = held_upload_bytes) -> None:
         self.app = app
         self._base_url = base_url
         self._signin = signin
+        self._uploads_limit = uploads_limit
+        self._held = held
+        self._in_flight = 0
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope.get("type") != "http" or not is_guarded(scope.get("path", ""),
-                                                         self._base()):
+        path = scope.get("path", "")
+        if scope.get("type") != "http" or not is_guarded(path, self._base()):
             await self.app(scope, receive, send)
             return
         refusal = verdict(cookie_user(list(scope.get("headers", []))), self._signin_state)
+        if refusal is None and scope.get("method") == "PUT" and (
+                _path_under(path, self._base()) or "").startswith(UPLOAD_PREFIX):
+            await self._weighed_upload(scope, receive, send)
+            return
         if refusal is None:
             await self.app(scope, receive, send)
             return
-        logger.info("refused %s %s: %s", scope.get("method"), scope.get("path"),
-                    refusal.reason)
-        body = f"{refusal.reason}\n".encode()
-        await send({"type": "http.response.start", "status": refusal.status,
-                    "headers": [(b"content-type", b"text/plain; charset=utf-8"),
-                                (b"content-length", str(len(body)).encode()),
-                                (b"cache-control", b"no-store"),
-                                (b"connection", b"close")]})
-        await send({"type": "http.response.body", "body": body})
+        await _refuse(scope, send, refusal)
+
+    async def _weighed_upload(self, scope: Scope, receive: Receive, send: Send) -> None:
+        length = _content_length(scope)
+        limit = self._limit()
+        held = self._held() + self._in_flight
+        if held + length > limit:
+            await _refuse(scope, send, Refusal(
+                413, f"this server holds {held / 1e6:,.0f} MB of uploads; another "
+                f"{length / 1e6:,.0f} MB would pass its limit of {limit / 1e6:,.0f} MB "
+                f"({UPLOADS_MB_ENV}); remove files from other uploaders or try again later"))
+            return
+        self._in_flight += length
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self._in_flight -= length
+
+    def _limit(self) -> int:
+        if self._uploads_limit is None:
+            try:
+                self._uploads_limit = uploads_limit_bytes()
+            except ValueError as error:  # `ranklens app` checks it before starting
+                logger.error("%s; using %s MB", error, DEFAULT_UPLOADS_MB)
+                self._uploads_limit = DEFAULT_UPLOADS_MB * 1_000_000
+        return self._uploads_limit
 
     def _base(self) -> str:
         if self._base_url is not None:
@@ -158,6 +237,34 @@ class RouteGuard:
         from ranklens.app import auth
 
         return auth.configuration()
+
+
+def _content_length(scope: Scope) -> int:
+    """The request's declared body size; a request without one is weighed as Streamlit's
+    largest upload (``server.maxUploadSize``)."""
+    for name, value in scope.get("headers", []):
+        if name.lower() == b"content-length":
+            try:
+                return max(0, int(value))
+            except ValueError:
+                break
+    try:
+        from streamlit import config
+
+        return int(config.get_option("server.maxUploadSize")) * 1024 * 1024
+    except Exception:
+        return 0
+
+
+async def _refuse(scope: Scope, send: Send, refusal: Refusal) -> None:
+    logger.info("refused %s %s: %s", scope.get("method"), scope.get("path"), refusal.reason)
+    body = f"{refusal.reason}\n".encode()
+    await send({"type": "http.response.start", "status": refusal.status,
+                "headers": [(b"content-type", b"text/plain; charset=utf-8"),
+                            (b"content-length", str(len(body)).encode()),
+                            (b"cache-control", b"no-store"),
+                            (b"connection", b"close")]})
+    await send({"type": "http.response.body", "body": body})
 
 
 def install() -> bool:

@@ -173,13 +173,18 @@ def _shared_cache(capacity: int) -> SizedLRU:
 
 
 def cached(kind: str, key: Hashable, compute: Callable[[], T], *,
-           label: str | None = None, input_size: int = 0) -> T:
+           label: str | None = None, input_size: int = 0,
+           files: Iterable[InputFile] = ()) -> T:
     """``compute()`` once per ``(kind, key)`` in the app's cache, inside a progress box saying
     ``label`` when given; sessions asking at once compute it once, and on inputs of
-    ``input_size`` bytes over ``BIG_INPUT_BYTES`` it waits its turn (`big_step`). Exceptions
-    are not cached."""
+    ``input_size`` bytes over ``BIG_INPUT_BYTES`` it waits its turn (`big_step`). ``files``
+    are first checked against the upload's byte and row limits (`InputFile.check_limits`),
+    for readers that take no limit of their own. Exceptions are not cached."""
 
     def run() -> T:
+        limit = upload_limit_bytes()
+        for file in files:
+            file.check_limits(limit)
         with big_step(input_size):
             if label is None:
                 return compute()
@@ -358,14 +363,16 @@ def pilot(run_a: InputFile, run_b: InputFile, qrels: InputFile, metric: str,
     once per (digests, metric, order)."""
     return cached("mde_pilot", (input_key((run_a, run_b, qrels)), metric, order),
                   lambda: planning.pilot_from_files(run_a, run_b, qrels, metric, order=order),
-                  label="Scoring the pilot runs…", input_size=files_size((run_a, run_b, qrels)))
+                  label="Scoring the pilot runs…", input_size=files_size((run_a, run_b, qrels)),
+                  files=(run_a, run_b, qrels))
 
 
 def per_query_columns(table: InputFile) -> dict[str, MetricResult]:
     """The metric columns of a per-query table, read once per digest."""
     return cached("mde_columns", input_key((table,)),
                   lambda: planning.per_query_columns(table),
-                  label=f"Reading the per-query table ({megabytes(table.size)})…")
+                  label=f"Reading the per-query table ({megabytes(table.size)})…",
+                  files=(table,))
 
 
 def ppi_analysis(run_a: InputFile, run_b: InputFile, proxy: InputFile, gold: InputFile,
@@ -379,7 +386,7 @@ def ppi_analysis(run_a: InputFile, run_b: InputFile, proxy: InputFile, gold: Inp
                                       order=order, segments=segments,
                                       segment_column=segment_column),
                   label="Scoring both runs under proxy and gold labels…",
-                  input_size=files_size(files))
+                  input_size=files_size(files), files=files)
 
 
 def megabytes(size: int) -> str:

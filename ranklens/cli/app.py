@@ -136,6 +136,9 @@ def _server_environment(args: argparse.Namespace) -> dict[str, str]:
                              "a documents collection (TSV, JSONL, CSV or Parquet, gzip too)")
         environ[DOCS_ENV] = str(docs)
     store_config({**os.environ, **environ})  # ValueError naming the variable
+    from ranklens.app.route_guard import uploads_limit_bytes
+
+    uploads_limit_bytes()  # RANKLENS_UPLOADS_MB: ValueError naming the variable
     return environ
 
 

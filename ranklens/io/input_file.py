@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ranklens.io.errors import InputError
-from ranklens.io.limits import expanded_size
+from ranklens.io.limits import check_upload, expanded_size
 
 
 def sha256_hex(data: bytes | memoryview) -> str:
@@ -25,6 +25,7 @@ def sha256_hex(data: bytes | memoryview) -> str:
 
 
 _EXPANDED: OrderedDict[tuple[str, int | None], int] = OrderedDict()
+_CHECKED: OrderedDict[tuple[str, int | None], bool] = OrderedDict()
 _EXPANDED_ENTRIES = 4096
 _EXPANDED_LOCK = threading.Lock()
 
@@ -83,6 +84,20 @@ class InputFile:
             while len(_EXPANDED) > _EXPANDED_ENTRIES:
                 _EXPANDED.popitem(last=False)
         return size
+
+    def check_limits(self, max_bytes: int | None) -> None:
+        """Raise the `InputError` of ``ranklens.io.limits.check_upload`` when the file is over
+        ``max_bytes`` stored or decompressed, or holds more rows than that allows; checked
+        once per content and limit in this process."""
+        key = (self.sha256, max_bytes)
+        with _EXPANDED_LOCK:
+            if key in _CHECKED:
+                return
+        check_upload(self.name, self.data, max_bytes)
+        with _EXPANDED_LOCK:
+            _CHECKED[key] = True
+            while len(_CHECKED) > _EXPANDED_ENTRIES:
+                _CHECKED.popitem(last=False)
 
     @property
     def key(self) -> tuple[str, str, str]:

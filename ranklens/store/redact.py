@@ -114,7 +114,7 @@ class RedactingFilter(logging.Filter):
         except Exception:  # a malformed record: leave it to the handler's own error path
             return True
         masked = redact(message)
-        if masked != message or record.args:
+        if masked != message:  # a record without a secret keeps its message and arguments
             record.msg, record.args = masked, None
         if record.exc_info and not record.exc_text:
             record.exc_text = logging.Formatter().formatException(record.exc_info)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import tomllib
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -96,6 +97,46 @@ def test_a_refusal_reads_no_body_and_never_reaches_streamlit() -> None:
     assert reached == ["/"]
 
 
+def test_an_upload_that_would_pass_the_servers_total_is_refused_unread() -> None:
+    reached: list[int] = []
+
+    async def inner(scope: Any, receive: Any, send: Any) -> None:
+        reached.append(guard._in_flight)
+
+    async def receive() -> Any:
+        raise AssertionError("the body was read")
+
+    sent: list[Any] = []
+
+    async def send(message: Any) -> None:
+        sent.append(message)
+
+    guard = RouteGuard(inner, base_url="", signin=lambda: (None, None),
+                       uploads_limit=4_000_000_000, held=lambda: 3_900_000_000)
+
+    def put(length: int) -> dict[str, Any]:
+        return {"type": "http", "method": "PUT", "path": "/_stcore/upload_file/s/f",
+                "headers": [(b"content-length", str(length).encode())]}
+
+    asyncio.run(guard(put(200_000_000), receive, send))
+    assert reached == [] and sent[0]["status"] == 413
+    assert sent[1]["body"].startswith(b"this server holds 3,900 MB of uploads; another 200 MB "
+                                      b"would pass its limit of 4,000 MB (RANKLENS_UPLOADS_MB)")
+    asyncio.run(guard(put(50_000_000), receive, send))
+    assert reached == [50_000_000]  # counted in flight while Streamlit reads it
+    assert guard._in_flight == 0  # and released after
+
+
+def test_the_uploads_limit_is_read_in_words() -> None:
+    from ranklens.app.route_guard import UPLOADS_MB_ENV, uploads_limit_bytes
+
+    assert uploads_limit_bytes({}) == 4_000_000_000
+    assert uploads_limit_bytes({UPLOADS_MB_ENV: "500"}) == 500_000_000
+    for bad in ("lots", "0"):
+        with pytest.raises(ValueError, match=UPLOADS_MB_ENV):
+            uploads_limit_bytes({UPLOADS_MB_ENV: bad})
+
+
 # ---- the shipped server ---------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
@@ -151,3 +192,37 @@ def test_metrics_answer_only_allowed_people(team_server: dict[str, Any]) -> None
                      ).status_code == 403
     allowed = httpx.get(f"{url}/_stcore/metrics", cookies={"_streamlit_user": team_server["ada"]})
     assert allowed.status_code == 200 and "session" in allowed.text
+
+
+def test_without_sign_in_only_the_total_of_uploads_is_bounded(tmp_path: Path) -> None:
+    url, process = start_ranklens_app(tmp_path / "reports.sqlite3", tmp_path / "server.log",
+                                      env={"RANKLENS_UPLOADS_MB": "3"})
+    try:
+        assert httpx.get(f"{url}/_stcore/metrics").status_code == 200
+        assert httpx.get(f"{url}/media/{'0' * 32}.json").status_code == 404  # Streamlit's
+        with open_session(url) as (session, xsrf):
+            assert upload(url, session, xsrf, 100_000) == 204
+            assert upload(url, session, xsrf, 2_000_000) == 204
+            assert upload(url, session, xsrf, 2_000_000) in (0, 413)  # 4.1 MB > 3 MB
+    finally:
+        stop_app(process)
+
+
+def test_other_cookies_with_odd_values_do_not_hide_the_sign_in_cookie(
+        team_server: dict[str, Any]) -> None:
+    url = team_server["url"]
+    header = f'theme="{{\\"a\\": 1}}"; x=a,b; _streamlit_user={team_server["ada"]}; y=1'
+    assert httpx.get(f"{url}/_stcore/metrics", headers={"Cookie": header}).status_code == 200
+
+
+def test_sign_in_without_the_guard_says_so_once_in_the_log(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    from ranklens.app import auth, route_guard
+
+    monkeypatch.setattr(route_guard, "_installed", False)
+    monkeypatch.setattr(auth, "_warned_unguarded", False)
+    with caplog.at_level("WARNING", logger="ranklens.app.auth"):
+        auth._warn_if_unguarded()
+        auth._warn_if_unguarded()
+    warnings = [r.getMessage() for r in caplog.records if "not started by" in r.getMessage()]
+    assert len(warnings) == 1 and "SECURITY.md" in warnings[0]

@@ -6,8 +6,10 @@ The server itself is started from an installed wheel in ``tests/test_wheel.py``;
 
 from __future__ import annotations
 
+import logging
 import os
 import tomllib
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
-def streamlit_run(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, object]]:
+def streamlit_run(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[dict[str, object]]]:
     """Calls of ``streamlit run``: the arguments and the variables the server would see."""
     from streamlit.web import cli as streamlit_cli
 
@@ -36,7 +38,17 @@ def streamlit_run(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, object]]:
     monkeypatch.setattr(streamlit_cli, "main", record)
     monkeypatch.delenv(STORE_PATH_ENV, raising=False)
     monkeypatch.delenv(CACHE_MB_ENV, raising=False)
-    return calls
+    # what `ranklens app` installs in its own process is undone after each test
+    from streamlit.web.server.starlette import starlette_app
+
+    from ranklens.app import route_guard
+
+    monkeypatch.setattr(starlette_app, "create_streamlit_middleware",
+                        starlette_app.create_streamlit_middleware)
+    monkeypatch.setattr(route_guard, "_installed", False)
+    factory = logging.getLogRecordFactory()
+    yield calls
+    logging.setLogRecordFactory(factory)
 
 
 def test_app_serves_the_packaged_main_script_with_its_options(
@@ -68,6 +80,7 @@ def test_app_defaults_to_localhost_8501(ranklens: Runner,
     (("--port", "70000"), "a port is at most 65535"),
     (("--cache-mb", "0"), "expected a positive number, not 0"),
     (("--store", "mysql://db/links"), "RANKLENS_STORE"),
+    (("--store", "host=db password=Secret123"), "key=value"),
 ])
 def test_app_refuses_bad_options_in_one_line(ranklens: Runner,
                                              streamlit_run: list[dict[str, object]],
@@ -75,7 +88,34 @@ def test_app_refuses_bad_options_in_one_line(ranklens: Runner,
     outcome = ranklens("app", *args)
     assert outcome.code == 2
     assert said in outcome.err and outcome.err.count("\n") == 1
+    assert "Secret123" not in outcome.err
     assert not streamlit_run  # nothing started
+
+
+def test_app_refuses_a_bad_uploads_limit_in_one_line(
+        ranklens: Runner, streamlit_run: list[dict[str, object]],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RANKLENS_UPLOADS_MB", "lots")
+    outcome = ranklens("app")
+    assert outcome.code == 2 and "RANKLENS_UPLOADS_MB" in outcome.err
+    assert not streamlit_run
+
+
+def test_app_guards_streamlits_endpoints_and_masks_its_log(
+        ranklens: Runner, streamlit_run: list[dict[str, object]],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from streamlit.web.server.starlette import starlette_app
+
+    from ranklens.app import route_guard
+
+    assert ranklens("app").code == 0
+    assert route_guard.installed()
+    first = starlette_app.create_streamlit_middleware()[0]
+    assert first.cls is route_guard.RouteGuard  # in front of Streamlit's own middleware
+    monkeypatch.setenv("PGPASSWORD", "Secret123")
+    record = logging.getLogger("streamlit.any").makeRecord(
+        "streamlit.any", logging.ERROR, __file__, 1, "said %s", ("Secret123",), None)
+    assert record.getMessage() == "said ***"
 
 
 def test_version_is_pyprojects(ranklens: Runner) -> None:

@@ -1,6 +1,7 @@
-"""Query texts and documents uploads are bounded like the runs (issue #52, hole 2): their
-readers take no size limit of their own, so the Compare page checks an upload's decompressed
-size and rows (`check_upload`) before it reaches them, and says the limit in words."""
+"""Uploads whose readers take no size limit of their own are bounded like the Compare page's
+runs (issue #52, hole 2): query texts and documents, and the MDE and PPI pages' files. The app
+checks an upload's decompressed size and rows (`check_upload`) before a reader sees it, and
+says the limit in words."""
 
 from __future__ import annotations
 
@@ -46,3 +47,22 @@ def test_a_documents_bomb_is_refused_in_words_and_the_comparison_still_shows() -
                and "--server.maxUploadSize" in e for e in errors), errors
     assert time.monotonic() - started < 60  # on main: 400 MB decompressed and indexed
     assert labelled(at.selectbox, "Query").options[0].startswith("q0313  (")
+
+
+def test_a_pilot_run_bomb_on_the_mde_page_is_refused_in_words() -> None:
+    from pathlib import Path
+
+    from tests.support.page_testing import run_page
+
+    at = run_page(Path(__file__).resolve().parents[2] / "pages" / "mde.py")
+    at.radio(key="mde_source").set_value("My pilot runs").run()
+    at.file_uploader(key="mde_run_a").upload("a.trec.gz", gzip_bomb(400_000_000))
+    at.file_uploader(key="mde_run_b").upload("b.trec", b"q1 Q0 d1 1 2.0 tag\n")
+    at.file_uploader(key="mde_qrels").upload("q.trec", b"q1 0 d1 1\n")
+    started = time.monotonic()
+    at.run()
+    assert not at.exception
+    assert len(at.error) == 1, [e.value for e in at.error]
+    assert "a.trec.gz: decompresses to more than the limit of 314,572,800 bytes" in (
+        at.error[0].value)  # on main: 400 MB decompressed and parsed
+    assert time.monotonic() - started < 60
