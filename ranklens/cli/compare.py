@@ -126,6 +126,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="display name of each run, in order, repeatable (default: file names)")
     add_output(p, (*compare_text.FORMATS, "html"))
     add_health_options(p)
+    p.add_argument("--discover", action="store_true",
+                   help="also search every segment column, pairs of columns and what ranklens "
+                   "knows of each query for slices where B - A differs, on half the queries, "
+                   "and confirm them on the other half (the first metric)")
     p.add_argument("--timings", action="store_true",
                    help="print the seconds of each stage (read, score, compare) on stderr")
     add_engine_options(p)
@@ -186,7 +190,7 @@ def run_compare(args: argparse.Namespace) -> int:
         texts = read_texts(args.queries, args.docs, query_ids=run_queries(inputs.runs))
     collections = None if args.collection is None else read_collections(args.collection)
     report = build_report(inputs, settings, texts=texts, collections=collections,
-                          progress=status)
+                          progress=status, discover=args.discover)
     return write_report(report, args, status)
 
 

@@ -31,6 +31,7 @@ from ranklens.compare import charts, columns, coverage_words, query_lines, seed_
 from ranklens.compare.fcr_words import disagreement_sentence, fcr_caption, fcr_level_text
 from ranklens.compare.macro_views import macro_html
 from ranklens.compare.report import Report
+from ranklens.compare.sections.discovered import discovered_section
 from ranklens.compare.sections.warnings import warnings_section
 from ranklens.compare.text import family_lines, macro_parts, tie_note
 from ranklens.compare.words import caveat, conclusion, headline, interval_note, segments_summary
@@ -105,6 +106,7 @@ def render(report: Report) -> str:
                   section_html(warnings_section(report)),
                   *(macro_html(sections, names, CHART_WIDTH)  # several collections lead
                     for names, sections in macro_parts(report)), *body,
+                  section_html(discovered_section(report)),
                   _inputs_section(report), _parameters_section(report)),
         footer=f"Made with ranklens {_text(report.version)}. The complete report (every "
                "per-query value) is embedded in this file as JSON "

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from ranklens.compare.discovery import with_discovery
 from ranklens.compare.drilldown import with_drilldown
 from ranklens.compare.loaded import LoadedInputs
 from ranklens.compare.report import InputRecord, Report
@@ -36,11 +37,12 @@ class Collections:
 def build_report(inputs: LoadedInputs, settings: CompareSettings, *,
                  texts: Texts | None = None, collections: Collections | None = None,
                  drilldown: bool = True, progress: Callable[[str], None] | None = None,
-                 strict: bool = False) -> Report:
+                 strict: bool = False, discover: bool = False) -> Report:
     """The Report of ``inputs`` under ``settings`` (see the module docstring).
 
     ``drilldown=False`` leaves the drill-down out (the page adds it on its own, once the
     reader picks texts). ``strict`` raises ``HealthCheckFailed`` when a health check fails.
+    ``discover`` adds the slices where B - A differs (``ranklens.compare.discovery``).
     """
     report = inputs.report(settings, progress, strict=strict)
     if drilldown:
@@ -50,4 +52,8 @@ def build_report(inputs: LoadedInputs, settings: CompareSettings, *,
             progress("the macro average over collections")
         report = with_macro(report, collections.mapping, collections.column,
                             collections.record)
+    if discover:
+        if progress:
+            progress("searching for slices where B - A differs")
+        report = with_discovery(report, inputs, settings.seed)
     return report

@@ -33,6 +33,7 @@ from ranklens.compare.family import FamilyComparison, PairRow, run_key, run_role
 from ranklens.compare.macro import MacroSection, candidate_sections
 from ranklens.compare.seed_section import SeedsSection
 from ranklens.compare.segments import MetricComparison, SegmentRow
+from ranklens.compare.slice_result import DiscoveredSlice
 from ranklens.health import HealthReport
 from ranklens.stats import ComparisonResult
 
@@ -105,6 +106,9 @@ class Report:
     query_moves: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     # several collections (issue 32): the macro average per metric and candidate
     macro: tuple[MacroSection, ...] = ()
+    # issue 48: slices where B - A differs, found on half the queries and confirmed on the
+    # other (ranklens.compare.discovery); params["discover"] says how
+    discovered: tuple[DiscoveredSlice, ...] = ()
 
     @property
     def metrics(self) -> tuple[str, ...]:
@@ -293,6 +297,6 @@ codec.register(HealthReport, codec.Form(to_plain=HealthReport.to_dict,
 codec.register(Report, codec.Form(
     order=("kind", "version", "run_names", "params", "inputs", "comparisons", "per_query",
            "warnings", "coverage", "families", "candidate_coverage", "health", "seeds",
-           "macro"),
+           "macro", "discovered"),
     omit_default=("coverage", "families", "candidate_coverage", "health", "query_texts",
-                  "tie_notes", "query_moves", "seeds", "macro")))
+                  "tie_notes", "query_moves", "seeds", "macro", "discovered")))

@@ -24,6 +24,7 @@ from ranklens.compare.fcr_words import disagreement_sentence, fcr_caption, level
 from ranklens.compare.macro import MacroSection, candidate_sections
 from ranklens.compare.macro_views import macro_markdown_lines, macro_text_lines
 from ranklens.compare.report import Report, result_row
+from ranklens.compare.sections.discovered import discovered_section
 from ranklens.compare.sections.inputs import input_lines, inputs_text
 from ranklens.compare.sections.inputs import read_as as read_as  # their old home
 from ranklens.compare.sections.inputs import set_aside_lines as set_aside_lines
@@ -235,6 +236,9 @@ def render_text(report: Report, width: int = 100) -> str:
                                         len(report.candidates)))
     else:
         out.extend(_metric_sections(report, width))
+    discovered = discovered_section(report)
+    if discovered is not None:
+        out += [*text_writer.section_lines(discovered, width), ""]
     out.extend(inputs_text(report.inputs))
     warnings = warnings_section(report)
     if warnings is not None:
@@ -370,6 +374,9 @@ def render_markdown(report: Report) -> str:
             out += [f"## {names[j]} vs {names[0]}", ""]
             out += _markdown_sections(report.candidate_report(j), "###",
                                       len(report.candidates))
+    discovered = discovered_section(report)
+    if discovered is not None:
+        out += [*markdown_writer.section_lines(discovered), ""]
     out += ["## Inputs", ""] + [f"- {line}" for line in input_lines(report.inputs)]
     warnings = warnings_section(report)
     if warnings is not None:

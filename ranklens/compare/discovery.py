@@ -1,0 +1,69 @@
+"""The report step of "and where?": slices where B - A differs, found and confirmed (issue 48).
+
+`with_discovery` answers, for a two-run report (or the first candidate of several), on the
+first metric: which groups of queries have a B - A unlike the rest's, searched over every
+column of the segment map, their pairs, and what ranklens knows of each query (judged relevant
+documents; the baseline's own score, with its regression-to-the-mean caveat; the top-10
+overlap of the two runs when the runs are at hand), on a random half of the queries, and
+confirmed on the other half (`ranklens.stats.slices`). It keeps the report's numbers as they
+are and adds ``Report.discovered`` and ``params["discover"]`` (the split, its seed, how many
+slices were searched). Per-query tables (no judgements) get the segment map's columns and the
+baseline's score only.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from ranklens.compare.loaded import LoadedInputs
+from ranklens.compare.query_features import BASELINE_CAVEAT
+from ranklens.compare.report import Report
+from ranklens.compare.slice_result import DiscoveredSlice
+from ranklens.stats.slices import MIN_SLICE, binned, discover_slices
+
+SPLIT = 0.5
+
+
+def with_discovery(report: Report, inputs: LoadedInputs, seed: int = 0) -> Report:
+    """``report`` with the slices found on its first metric (see the module's text)."""
+    metric = report.metrics[0]
+    values = report.per_query.get(metric, {})
+    keys = list(values)
+    if len(keys) < 2:
+        return report
+    a, b = values[keys[0]], values[keys[1]]
+    ids = sorted(set(a) & set(b))
+    deltas = np.array([b[q] - a[q] for q in ids], dtype=np.float64)
+    features: dict[str, list[str]] = {}
+    for column, mapping in (inputs.segment_maps or {}).items():
+        features[column] = [str(mapping.get(q, "(none)")) for q in ids]
+    qrels = inputs.qrels
+    if qrels is not None:
+        grades = np.asarray(qrels.relevance) > 0
+        counts = np.bincount(np.asarray(qrels.query_codes)[grades],
+                             minlength=len(qrels.queries))
+        by_id = dict(zip(qrels.queries.to_pylist(), counts.tolist(), strict=True))
+        features["judged relevant"] = binned([float(by_id.get(q, 0)) for q in ids])
+    run_a, run_b = (*tuple(inputs.runs or ()), None, None)[:2]
+    if run_a is not None and run_b is not None and qrels is not None:
+        from ranklens.compare.query_features import query_features
+
+        overlap = query_features(ids, run_a, run_b, qrels)["top-10 overlap"]
+        features["top-10 overlap"] = overlap
+    features["baseline score"] = binned([a[q] for q in ids])
+    found = discover_slices(deltas, features, seed=seed, split=SPLIT)
+    alpha = float(report.params.get("alpha", 0.05))
+    slices = tuple(DiscoveredSlice(dict(s.columns), s.n_queries, s.delta, s.ci_low, s.ci_high,
+                                   s.rest_delta, s.p_value, s.q_value, s.q_value <= alpha)
+                   for s in found.slices)
+    params = {**report.params, "discover": {
+        "metric": metric, "split": SPLIT, "seed": seed, "min_size": MIN_SLICE,
+        "searched": found.n_candidates, "search_queries": found.n_search,
+        "confirm_queries": found.n_confirm, "features": list(features),
+        "caveat": BASELINE_CAVEAT}}
+    return dataclasses.replace(report, params=params, discovered=slices)
+
+
+__all__ = ["DiscoveredSlice", "with_discovery"]

@@ -1,0 +1,35 @@
+"""A slice of queries found and confirmed by the "and where?" search: data only (issue 48).
+
+What `ranklens.compare.discovery` adds to a Report; kept apart so that the Report, which
+holds it, imports no step.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ranklens import codec
+
+
+@dataclass(frozen=True)
+class DiscoveredSlice:
+    """One slice as confirmed on the held-out queries (`ranklens.stats.slices.Slice`):
+    ``columns`` maps each column (or feature) to its value."""
+
+    columns: dict[str, str]
+    n_queries: int
+    delta: float
+    ci_low: float
+    ci_high: float
+    rest_delta: float
+    p_value: float
+    q_value: float
+    confirmed: bool
+
+
+codec.register(DiscoveredSlice, codec.Form(
+    order=("columns", "n_queries", "delta", "ci_low", "ci_high", "rest_delta", "p_value",
+           "q_value", "confirmed")))
+
+
+__all__ = ["DiscoveredSlice"]
