@@ -126,6 +126,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="display name of each run, in order, repeatable (default: file names)")
     add_output(p, (*compare_text.FORMATS, "html"))
     add_health_options(p)
+    p.add_argument("--leaderboard", action="store_true",
+                   help="rank the runs (up to 500) instead: each run's simultaneous rank "
+                   "interval and tier letters from every pair tested at once (all runs alike, "
+                   "no baseline); text, markdown, json or html")
     p.add_argument("--discover", action="store_true",
                    help="also search every segment column, pairs of columns and what ranklens "
                    "knows of each query for slices where B - A differs, on half the queries, "
@@ -140,6 +144,8 @@ def run_compare(args: argparse.Namespace) -> int:
     if len(args.runs) < 2:
         raise UsageError(f"{PROG} compare: give a baseline run and at least one candidate "
                          "(RUN RUN [RUN ...])")
+    if args.leaderboard:
+        return run_leaderboard(args)
     if args.name is not None and seed_runs is None and len(args.name) != len(args.runs):
         raise UsageError(f"{PROG} compare: {len(args.name)} --name for {len(args.runs)} runs; "
                          "give one per run, in order, or none")
@@ -257,6 +263,50 @@ def settings_from_args(args: argparse.Namespace, metrics: Sequence[str],
         drop_self_retrieval=args.drop_self_retrieval,
         doc_column=args.doc_column or None,
         query_column=args.query_column or None)
+
+
+def run_leaderboard(args: argparse.Namespace) -> int:
+    """``ranklens compare RUN... --leaderboard``: the runs ranked with rank intervals and
+    tiers (``ranklens.compare.leaderboard``), in ``args.format``."""
+    from ranklens.compare.leaderboard import leaderboard_report, score_runs
+    from ranklens.compare.sections.leaderboard import leaderboard_sections
+    from ranklens.document import markdown as markdown_writer
+    from ranklens.document import text as text_writer
+
+    if args.format == "csv":
+        raise UsageError(f"{PROG} compare --leaderboard writes text, markdown, json or html")
+    metrics = chosen_metrics_for_runs(args.metric)
+    names = args.name or [Path(run).stem for run in args.runs]
+    if len(names) != len(args.runs):
+        raise UsageError(f"{PROG} compare: {len(names)} --name for {len(args.runs)} runs")
+    status = Status(timings=args.timings)
+    scored = score_runs(args.runs, args.qrels, metrics, progress=status)
+    status("testing every pair")
+    report = leaderboard_report(scored, names, metrics, alpha=args.alpha,
+                                n_permutations=args.n_permutations, seed=args.seed)
+    status.clear()
+    sections = leaderboard_sections(report)
+    warnings = [f"warning: {w}" for w in report.warnings]
+    if args.format == "json":
+        text = report.to_json() + "\n"
+    elif args.format == "markdown":
+        text = "\n".join(line for s in sections for line in
+                         (*markdown_writer.section_lines(s), "")) + "\n".join(warnings) + "\n"
+    elif args.format == "html":
+        from ranklens import html as html_common
+        from ranklens.document.html import section_html
+
+        text = html_common.document(
+            title="ranklens leaderboard", heading="Leaderboard",
+            subtitle=f"{len(report.run_names)} runs", version=report.version,
+            sections=[section_html(s) for s in sections], footer="Made with ranklens.",
+            json_id="ranklens-leaderboard", json_text=report.to_json(indent=None))
+    else:
+        text = "\n".join(line for s in sections for line in
+                         (*text_writer.section_lines(s), "")) + "\n".join(warnings) + "\n"
+    write(text, args.output)
+    status.done()
+    return 0
 
 
 def write_report(report: Report, args: argparse.Namespace, status: Status) -> int:

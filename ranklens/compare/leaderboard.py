@@ -1,0 +1,113 @@
+"""A leaderboard of many runs (issue 49): which differences are real, as rank intervals and tiers.
+
+`leaderboard_report` answers, for up to `MAX_BOARD_RUNS` runs scored on the same queries, per
+metric: each run's mean, its simultaneous rank interval and its tier letters
+(`ranklens.stats.ranks.leaderboard`: every pair by step-down max-t over sign flips of whole
+queries). `score_runs` reads and scores the runs one at a time (memory: one run and the
+per-query values of all). The result is data (`LeaderboardReport`, one codec form); its
+section (``ranklens.compare.sections.leaderboard``) is drawn by the writers. It does not
+compute the per-pair intervals of a compare report (with 500 runs, 124,750 of them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ranklens import codec, io
+from ranklens._lazy import installed_version
+from ranklens.metrics import evaluate
+from ranklens.stats.ranks import leaderboard
+
+MAX_BOARD_RUNS = 500
+
+
+@dataclass(frozen=True)
+class RankRow:
+    """One run on one metric: its mean, where its true mean could rank (1 = best), its tier
+    letters (two runs share a letter exactly when they are not told apart)."""
+
+    run: str
+    mean: float
+    rank_low: int
+    rank_high: int
+    tier: str
+
+
+@dataclass(frozen=True)
+class LeaderboardReport:
+    """Per metric, the runs from the highest mean down (``ranks``); ``params`` say the family
+    (every pair), the method, alpha, the sign flips and seed, and the queries used."""
+
+    params: Mapping[str, Any]
+    run_names: tuple[str, ...]
+    ranks: Mapping[str, tuple[RankRow, ...]]
+    warnings: tuple[str, ...] = ()
+    version: str = field(default_factory=installed_version)
+    kind: str = "leaderboard"
+
+    def to_json(self, indent: int | None = 2) -> str:
+        return codec.dumps(codec.plain(self), indent=indent)
+
+
+codec.register(RankRow, codec.Form(order=("run", "mean", "rank_low", "rank_high", "tier")))
+codec.register(LeaderboardReport, codec.Form(
+    order=("kind", "version", "run_names", "params", "ranks", "warnings")))
+
+
+def score_runs(paths: Sequence[str | Path], qrels_path: str | Path | None,
+               metrics: Sequence[str], *,
+               progress: Callable[[str], None] | None = None
+               ) -> list[dict[str, dict[str, float]]]:
+    """Each run's per-query values of ``metrics`` (metric -> query -> value), read and scored
+    one at a time; without qrels the runs are per-query tables."""
+    if len(paths) > MAX_BOARD_RUNS:
+        raise io.InputError(str(paths[MAX_BOARD_RUNS]), f"a leaderboard takes at most "
+                            f"{MAX_BOARD_RUNS} runs, got {len(paths)}",
+                            hint="split the runs into boards, or keep the ones you rank")
+    qrels = io.read_qrels(qrels_path)[0] if qrels_path is not None else None
+    scored = []
+    for number, path in enumerate(paths, 1):
+        if progress:
+            progress(f"scoring run {number} of {len(paths)}")
+        if qrels is not None:
+            run, _ = io.read_run(path)
+            evaluation = evaluate(run, qrels, list(metrics), missing="zero")
+            scored.append({m: dict(evaluation[m].per_query) for m in metrics})
+        else:
+            results, _ = io.read_per_query(path, metrics=list(metrics))
+            scored.append({m: dict(results[m].per_query) for m in metrics})
+    return scored
+
+
+def leaderboard_report(scored: Sequence[Mapping[str, Mapping[str, float]]],
+                       names: Sequence[str], metrics: Sequence[str], *, alpha: float = 0.05,
+                       n_permutations: int = 10_000, seed: int = 0) -> LeaderboardReport:
+    """The leaderboard of runs whose per-query values are ``scored`` (see the module)."""
+    ranks: dict[str, tuple[RankRow, ...]] = {}
+    warnings: list[str] = []
+    used: dict[str, int] = {}
+    for metric in metrics:
+        queries = set.intersection(*(set(run[metric]) for run in scored))
+        every = set.union(*(set(run[metric]) for run in scored))
+        if len(every) > len(queries):
+            warnings.append(f"{metric}: {len(every) - len(queries):,} queries not scored by "
+                            f"every run are left out ({len(queries):,} kept)")
+        ids = sorted(queries)
+        used[metric] = len(ids)
+        matrix = np.array([[run[metric][q] for run in scored] for q in ids], dtype=np.float64)
+        board = leaderboard(matrix, names, alpha=alpha, n_permutations=n_permutations,
+                            seed=seed)
+        ranks[metric] = tuple(RankRow(board.names[i], board.means[i], board.rank_low[i],
+                                      board.rank_high[i], board.tiers[i]) for i in board.order)
+    params = {"family": "all-pairs", "method": "max-t", "alpha": alpha,
+              "n_permutations": n_permutations, "seed": seed, "metrics": list(metrics),
+              "queries": used}
+    return LeaderboardReport(params, tuple(names), ranks, tuple(warnings))
+
+
+__all__ = ["MAX_BOARD_RUNS", "LeaderboardReport", "RankRow", "leaderboard_report", "score_runs"]

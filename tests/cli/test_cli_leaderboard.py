@@ -1,0 +1,63 @@
+"""``ranklens compare RUN... --leaderboard`` (issue 49): 30 per-query tables, three groups of
+equal true means far apart; the JSON's ranks, and the text, Markdown and HTML faces saying the
+same ranks and tiers."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from tests.support.cli_helpers import Runner
+
+
+def _tables(folder):
+    rng = np.random.default_rng(49)
+    query = rng.normal(0.5, 0.15, 200)
+    paths = []
+    for run in range(30):
+        level = (0.0, 0.1, 0.2)[run // 10]
+        values = np.clip(query + level + rng.normal(0, 0.05, 200), 0, 2)
+        path = folder / f"sys{run:02d}.tsv"
+        path.write_text("query_id\tnDCG@10\n" + "".join(
+            f"q{i}\t{v:.6f}\n" for i, v in enumerate(values)), encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
+def test_three_groups_get_three_tiers_and_rank_intervals_inside_their_group(ranklens: Runner,
+                                                                           tmp_path):
+    paths = _tables(tmp_path)
+    done = ranklens("compare", *paths, "--leaderboard", "--format", "json",
+                    "--n-permutations", 1000)
+    assert done.code == 0, done.err
+    report = json.loads(done.out)
+    assert report["kind"] == "leaderboard"
+    assert report["params"]["family"] == "all-pairs" and report["params"]["method"] == "max-t"
+    rows = report["ranks"]["nDCG@10"]
+    assert len(rows) == 30 and set(rows[0]) == {"run", "mean", "rank_low", "rank_high", "tier"}
+    for row in rows:
+        group = 2 - int(row["run"][3:]) // 10  # the best group ranks 1-10
+        assert group * 10 + 1 <= row["rank_low"] <= row["rank_high"] <= group * 10 + 10
+        assert row["tier"] == "abc"[group]
+    text = ranklens("compare", *paths, "--leaderboard", "--n-permutations", 1000).out
+    markdown = ranklens("compare", *paths, "--leaderboard", "--n-permutations", 1000,
+                        "--format", "markdown").out
+    html_path = tmp_path / "board.html"
+    ranklens("compare", *paths, "--leaderboard", "--n-permutations", 1000, "--format", "html",
+             "--output", html_path)
+    html = html_path.read_text(encoding="utf-8")
+    for face in (text, markdown, html):
+        first = rows[0]
+        assert f"{first['rank_low']}-{first['rank_high']}" in face
+        assert f"{first['mean']:.4f}" in face and first["run"] in face
+        assert "all 435 pairs tested at once" in face
+
+
+def test_a_board_of_per_query_tables_left_out_queries_are_said(ranklens: Runner, tmp_path):
+    paths = _tables(tmp_path)
+    short = paths[0].read_text(encoding="utf-8").splitlines()[:-5]
+    paths[0].write_text("\n".join(short) + "\n", encoding="utf-8")
+    done = ranklens("compare", *paths[:5], "--leaderboard", "--n-permutations", 500)
+    assert done.code == 0, done.err
+    assert "5 queries not scored by every run are left out (195 kept)" in done.out
