@@ -124,12 +124,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "(default) or across the segments of all candidates")
     p.add_argument("--name", action="append", metavar="NAME",
                    help="display name of each run, in order, repeatable (default: file names)")
-    add_output(p, (*compare_text.FORMATS, "html"))
+    add_output(p, (*compare_text.FORMATS, "html", "latex"))
     add_health_options(p)
     p.add_argument("--leaderboard", action="store_true",
                    help="rank the runs (up to 500) instead: each run's simultaneous rank "
                    "interval and tier letters from every pair tested at once (all runs alike, "
-                   "no baseline); text, markdown, json or html")
+                   "no baseline); text, markdown, json, latex or html")
     p.add_argument("--discover", action="store_true",
                    help="also search every segment column, pairs of columns and what ranklens "
                    "knows of each query for slices where B - A differs, on half the queries, "
@@ -274,7 +274,8 @@ def run_leaderboard(args: argparse.Namespace) -> int:
     from ranklens.document import text as text_writer
 
     if args.format == "csv":
-        raise UsageError(f"{PROG} compare --leaderboard writes text, markdown, json or html")
+        raise UsageError(f"{PROG} compare --leaderboard writes text, markdown, json, latex "
+                         "or html")
     metrics = chosen_metrics_for_runs(args.metric)
     names = args.name or [Path(run).stem for run in args.runs]
     if len(names) != len(args.runs):
@@ -289,6 +290,10 @@ def run_leaderboard(args: argparse.Namespace) -> int:
     warnings = [f"warning: {w}" for w in report.warnings]
     if args.format == "json":
         text = report.to_json() + "\n"
+    elif args.format == "latex":
+        from ranklens.compare.leaderboard_latex import leaderboard_latex
+
+        text = leaderboard_latex(report)
     elif args.format == "markdown":
         text = "\n".join(line for s in sections for line in
                          (*markdown_writer.section_lines(s), "")) + "\n".join(warnings) + "\n"
@@ -340,7 +345,12 @@ def read_collections(argument: str) -> Collections:
 
 
 def render_report(report: Report, fmt: str) -> str:
-    """The report in ``fmt``: text, JSON, CSV, Markdown or one self-contained HTML file."""
+    """The report in ``fmt``: text, JSON, CSV, Markdown, LaTeX (booktabs, as papers print
+    it: ``ranklens.compare.latex``) or one self-contained HTML file."""
+    if fmt == "latex":
+        from ranklens.compare.latex import report_latex
+
+        return report_latex(report)
     if fmt != "html":
         return compare_text.render(report, fmt)
     from ranklens.compare import html as html_report  # Altair and vl-convert load only here

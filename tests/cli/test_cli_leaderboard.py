@@ -47,11 +47,14 @@ def test_three_groups_get_three_tiers_and_rank_intervals_inside_their_group(rank
     ranklens("compare", *paths, "--leaderboard", "--n-permutations", 1000, "--format", "html",
              "--output", html_path)
     html = html_path.read_text(encoding="utf-8")
-    for face in (text, markdown, html):
+    latex = ranklens("compare", *paths, "--leaderboard", "--n-permutations", 1000,
+                     "--format", "latex").out
+    assert latex.count(r"\toprule") == 1 and r"\caption{nDCG@10: 30 runs on 200 queries" in latex
+    for face in (text, markdown, html, latex):
         first = rows[0]
         assert f"{first['rank_low']}-{first['rank_high']}" in face
         assert f"{first['mean']:.4f}" in face and first["run"] in face
-        assert "all 435 pairs tested at once" in face
+        assert "all 435 pairs tested at once" in face or "every pair tested at once" in face
 
 
 def test_a_board_of_per_query_tables_left_out_queries_are_said(ranklens: Runner, tmp_path):

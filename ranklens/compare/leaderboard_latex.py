@@ -1,0 +1,36 @@
+"""A leaderboard as a paper prints it: one booktabs table per metric (issue 49).
+
+Answers "the leaderboard for my paper": rank interval, tier letters (two runs sharing a
+letter are not told apart), mean and run, highest mean first, the caption saying how the
+pairs were tested and at which level. Names are escaped for LaTeX. It does not add
+``\\usepackage{booktabs}`` to your preamble.
+"""
+
+from __future__ import annotations
+
+from ranklens.compare.leaderboard import LeaderboardReport
+from ranklens.compare.sections.leaderboard import rank_text
+from ranklens.formats import level_number
+from ranklens.latex import booktabs, escape
+
+
+def leaderboard_latex(report: LeaderboardReport, *, label: str = "") -> str:
+    """Every metric's table, one after the other (``label`` gets ``-metric`` appended)."""
+    params = report.params
+    level = level_number(1 - float(params["alpha"]))
+    out = []
+    for metric, rows in report.ranks.items():
+        caption = (f"{escape(metric)}: {len(rows)} runs on {params['queries'][metric]:,} "
+                   f"queries, ranked by their mean. Rank: simultaneous {level}\\% interval of "
+                   "each run's rank, from every pair tested at once (step-down max-$t$ over "
+                   f"{params['n_permutations']:,} sign flips of whole queries); runs sharing "
+                   "a letter are not told apart.")
+        out.append(booktabs(
+            ["Rank", "Tier", escape(metric), "Run"],
+            [[rank_text(r.rank_low, r.rank_high), r.tier, f"{r.mean:.4f}", escape(r.run)]
+             for r in rows],
+            align="llrl", caption=caption, label=f"{label}-{metric}" if label else ""))
+    return "".join(out)
+
+
+__all__ = ["leaderboard_latex"]
