@@ -10,7 +10,16 @@ JSON are ``ranklens.html``'s; nothing here knows a feature or formats a number.
 from __future__ import annotations
 
 from ranklens import html as shell
-from ranklens.document.blocks import SYMBOLS, Block, Callout, Folded, Items, Paragraph, Section
+from ranklens.document.blocks import (
+    SYMBOLS,
+    Banner,
+    Block,
+    Callout,
+    Folded,
+    Items,
+    Paragraph,
+    Section,
+)
 
 LIST_CLASS = {"plain": "", "warning": "warnings"}
 """The style of a list by its tone (``.warnings`` in ``ranklens.html.STYLE``)."""
@@ -46,6 +55,10 @@ def block_html(block: Block, key: str = "") -> str:
                         "</li>" for c in block.callouts)
         return (f'<details class="{key}-{block.status}"><summary>{shell.text(block.label)}'
                 f"</summary><ul>{inner}</ul></details>")
+    if isinstance(block, Banner):
+        return (f'<div class="warnings guardrail" role="alert"><p><strong>'
+                f"{shell.text(block.title)}</strong> {shell.text(block.text)} "
+                f'<a href="#{shell.text(block.anchor)}">{shell.text(block.link)}</a>.</p></div>')
     raise TypeError(f"no HTML for {type(block).__name__}")
 
 
