@@ -12,12 +12,13 @@ from __future__ import annotations
 import streamlit as st
 
 from ranklens.app import markup
-from ranklens.document.blocks import Block, Callout, Folded, Items, Paragraph, Section
+from ranklens.document.blocks import Banner, Block, Callout, Folded, Items, Paragraph, Section
 
 WARNING_ICON = ":material/warning:"
 ICONS = {"failed": ":material/error:", "warning": WARNING_ICON,
          "passed": ":material/check_circle:"}
 """A callout's icon by its status."""
+BANNER_ICON = ":material/rule:"
 
 
 def show_blocks(section: Section | None) -> None:
@@ -61,6 +62,9 @@ def show_block(block: Block) -> None:
         alert(shown, icon=ICONS[block.status])
     elif isinstance(block, Folded):
         show_folded(block, block.label)
+    elif isinstance(block, Banner):
+        st.warning(f"**{block.title}** {markup.text(block.text)} "
+                   f"[{block.link}](#{block.anchor}).", icon=BANNER_ICON)
     else:
         raise TypeError(f"no page drawing for {type(block).__name__}")
 

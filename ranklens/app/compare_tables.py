@@ -15,11 +15,13 @@ import pandas as pd
 import streamlit as st
 
 from ranklens.app import markup
+from ranklens.app.blocks import show_block
 from ranklens.app.segment_intervals import choose_intervals, show_interval_notes
 from ranklens.charts import run_colour
 from ranklens.compare import charts, columns, coverage_words, views
 from ranklens.compare.fcr import IntervalChoice
 from ranklens.compare.report import Report
+from ranklens.compare.sections.coverage_banner import coverage_banner
 from ranklens.compare.segments import MetricComparison
 from ranklens.compare.words import (
     family_sentence,
@@ -42,15 +44,9 @@ def as_shown(comparison: MetricComparison) -> MetricComparison:
 
 def show_banner(report: Report, metric: str, scope: str = "") -> None:
     """The judgement-coverage guardrail, before the result, linking to the robustness view."""
-    coverage = None if report.coverage is None else report.coverage.metric(metric)
-    if coverage is None:
-        return
-    text = coverage_words.banner(coverage, report.comparison(metric).overall,
-                                 report.pair_names, withheld=withholds(report.health))
-    if text:
-        anchor = coverage_words.robustness_anchor(metric, scope)
-        st.warning(f"**{coverage_words.BANNER_TITLE}** {markup.text(text)} "
-                   f"[Go to the robustness view](#{anchor}).", icon=":material/rule:")
+    banner = coverage_banner(report, metric, scope)
+    if banner is not None:
+        show_block(banner)
 
 
 def show_robustness(report: Report, metric: str, scope: str = "") -> None:

@@ -31,11 +31,12 @@ from ranklens.compare import charts, columns, coverage_words, query_lines, seed_
 from ranklens.compare.fcr_words import disagreement_sentence, fcr_caption, fcr_level_text
 from ranklens.compare.macro_views import macro_html
 from ranklens.compare.report import Report
+from ranklens.compare.sections.coverage_banner import coverage_banner
 from ranklens.compare.sections.discovered import discovered_section
 from ranklens.compare.sections.warnings import warnings_section
 from ranklens.compare.text import family_lines, macro_parts, tie_note
 from ranklens.compare.words import caveat, conclusion, headline, interval_note, segments_summary
-from ranklens.document.html import section_html
+from ranklens.document.html import block_html, section_html
 from ranklens.health import words as health_words
 from ranklens.health.section import health_section
 
@@ -228,17 +229,8 @@ def _metric_section(report: Report, metric: str, level: int = 2, candidate: int 
 
 def _banner(report: Report, metric: str, scope: str = "") -> str:
     """The coverage guardrail before the verdict, linking to the robustness view."""
-    coverage = None if report.coverage is None else report.coverage.metric(metric)
-    if coverage is None:
-        return ""
-    text = coverage_words.banner(coverage, report.comparison(metric).overall,
-                                 report.pair_names, withheld=health_words.withholds(report.health))
-    if not text:
-        return ""
-    anchor = coverage_words.robustness_anchor(metric, scope)
-    return (f'<div class="warnings guardrail" role="alert"><p><strong>'
-            f"{_text(coverage_words.BANNER_TITLE)}</strong> {_text(text)} "
-            f'<a href="#{anchor}">Go to the robustness view</a>.</p></div>')
+    banner = coverage_banner(report, metric, scope)
+    return "" if banner is None else block_html(banner)
 
 
 def _coverage_paragraph(report: Report, metric: str) -> str:

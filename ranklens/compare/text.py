@@ -24,6 +24,7 @@ from ranklens.compare.fcr_words import disagreement_sentence, fcr_caption, level
 from ranklens.compare.macro import MacroSection, candidate_sections
 from ranklens.compare.macro_views import macro_markdown_lines, macro_text_lines
 from ranklens.compare.report import Report, result_row
+from ranklens.compare.sections.coverage_banner import coverage_banner
 from ranklens.compare.sections.discovered import discovered_section
 from ranklens.compare.sections.inputs import input_lines, inputs_text
 from ranklens.compare.sections.inputs import read_as as read_as  # their old home
@@ -167,14 +168,6 @@ def tie_note(report: Report, metric: str) -> str | None:
     return report.tie_notes[metric]
 
 
-def _banner(report: Report, comparison: MetricComparison) -> str | None:
-    coverage = None if report.coverage is None else report.coverage.metric(comparison.metric)
-    if coverage is None:
-        return None
-    return coverage_words.banner(coverage, comparison.overall, report.pair_names,
-                                 withheld=health_words.withholds(report.health))
-
-
 def _coverage_sentences(report: Report, comparison: MetricComparison) -> list[str]:
     """The coverage line, why there is no banner (or which segments are flagged)."""
     coverage = None if report.coverage is None else report.coverage.metric(comparison.metric)
@@ -251,12 +244,9 @@ def _metric_sections(report: Report, width: int, n_candidates: int = 1) -> list[
     for comparison in report.comparisons:
         out.append(f"{comparison.metric}")
         out.append("")
-        warning = _banner(report, comparison)
-        if warning:
-            out.extend(textwrap.wrap(f"! {coverage_words.BANNER_TITLE} {warning} "
-                                     f"{coverage_words.BANNER_POINTER}", width,
-                                     subsequent_indent="  "))
-            out.append("")
+        banner = coverage_banner(report, comparison.metric)
+        if banner is not None:
+            out += [*text_writer.banner_lines(banner, width), ""]
         withheld = health_words.withholds(report.health)
         out.extend(aligned_table(comparison, report.pair_names, withheld=withheld))
         out.append("")
@@ -394,10 +384,9 @@ def _markdown_sections(report: Report, level: str, n_candidates: int = 1) -> lis
     out: list[str] = []
     for comparison in report.comparisons:
         out += [f"{level} {comparison.metric}", ""]
-        warning = _banner(report, comparison)
-        if warning:
-            out += [f"> **{coverage_words.BANNER_TITLE}** {warning} "
-                    f"{coverage_words.BANNER_POINTER}", ""]
+        banner = coverage_banner(report, comparison.metric)
+        if banner is not None:
+            out += [*markdown_writer.block_lines(banner), ""]
         withheld = health_words.withholds(report.health)
         _, header, cells = segment_cells(comparison, report.pair_names, markdown=True,
                                          withheld=withheld)

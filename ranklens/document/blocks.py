@@ -12,6 +12,8 @@ them. The vocabulary is small on purpose: a new block is a new kind of thing a r
   to do (a health check);
 - `Folded`: callouts kept out of the way (the passed checks): each one where a face can fold
   them (HTML ``<details>``, the page's expander), their one-line ``summary`` where it cannot;
+- `Banner`: a warning set before a result, pointing to where it is explained (a link where
+  the face has links, a sentence where it has not);
 - `Section`: a titled group of blocks with a stable ``key`` (the HTML anchor) and an optional
   ``lead`` (a count after the title: "1 failed, 8 passed").
 
@@ -71,7 +73,19 @@ class Folded:
     summary: str
 
 
-Block = Paragraph | Items | Callout | Folded
+@dataclass(frozen=True)
+class Banner:
+    """A warning before a result: ``title`` (bold), ``text``, and where to look next: the
+    ``link`` words to ``anchor`` where a face links, the ``pointer`` sentence where not."""
+
+    title: str
+    text: str
+    anchor: str
+    link: str
+    pointer: str
+
+
+Block = Paragraph | Items | Callout | Folded | Banner
 """Every kind of block a section may hold."""
 
 

@@ -10,7 +10,7 @@ JSON are ``ranklens.html``'s; nothing here knows a feature or formats a number.
 from __future__ import annotations
 
 from ranklens import html as shell
-from ranklens.document.blocks import SYMBOLS, Block, Callout, Folded, Items, Paragraph, Section
+from ranklens.document import blocks
 
 LIST_CLASS = {"plain": "", "warning": "warnings"}
 """The style of a list by its tone (``.warnings`` in ``ranklens.html.STYLE``)."""
@@ -20,7 +20,7 @@ COLOURS = {"failed": ("#ffebe9", "#cf222e"), "warning": ("#fff8c5", "#d4a72c"),
 """A callout's background and border by its status."""
 
 
-def section_html(section: Section | None) -> str:
+def section_html(section: blocks.Section | None) -> str:
     """``section`` as one ``<section>``; empty for None (nothing to say)."""
     if section is None:
         return ""
@@ -30,26 +30,30 @@ def section_html(section: Section | None) -> str:
             f"{lead}{body}</section>")
 
 
-def block_html(block: Block, key: str = "") -> str:
+def block_html(block: blocks.Block, key: str = "") -> str:
     """One block as HTML (``key``: its section's, for the classes of callouts)."""
-    if isinstance(block, Items):
+    if isinstance(block, blocks.Items):
         css = LIST_CLASS[block.tone]
         attribute = f' class="{css}"' if css else ""
         items = "".join(f"<li>{shell.text(text)}</li>" for text in block.texts)
         return f"<ul{attribute}>{items}</ul>"
-    if isinstance(block, Paragraph):
+    if isinstance(block, blocks.Paragraph):
         return f"<p>{shell.markdown(block.text)}</p>"
-    if isinstance(block, Callout):
+    if isinstance(block, blocks.Callout):
         return _callout(block, key)
-    if isinstance(block, Folded):
-        inner = "".join(f"<li>{SYMBOLS[c.status]} {shell.text(c.title)}: {shell.text(c.text)}"
-                        "</li>" for c in block.callouts)
+    if isinstance(block, blocks.Folded):
+        inner = "".join(f"<li>{blocks.SYMBOLS[c.status]} {shell.text(c.title)}: "
+                        f"{shell.text(c.text)}</li>" for c in block.callouts)
         return (f'<details class="{key}-{block.status}"><summary>{shell.text(block.label)}'
                 f"</summary><ul>{inner}</ul></details>")
+    if isinstance(block, blocks.Banner):
+        return (f'<div class="warnings guardrail" role="alert"><p><strong>'
+                f"{shell.text(block.title)}</strong> {shell.text(block.text)} "
+                f'<a href="#{shell.text(block.anchor)}">{shell.text(block.link)}</a>.</p></div>')
     raise TypeError(f"no HTML for {type(block).__name__}")
 
 
-def _callout(callout: Callout, key: str) -> str:
+def _callout(callout: blocks.Callout, key: str) -> str:
     background, border = COLOURS[callout.status]
     action = (f"<p><strong>What to do:</strong> {shell.text(callout.action)}</p>"
               if callout.action else "")
@@ -57,6 +61,6 @@ def _callout(callout: Callout, key: str) -> str:
                 if callout.examples else "")
     return (f'<div class="{key}-{callout.status}" style="background: {background}; border: 1px '
             f'solid {border}; border-radius: 6px; padding: 0.5rem 1rem; margin: 0.5rem 0">'
-            f"<p><strong>{SYMBOLS[callout.status]} {callout.status}: "
+            f"<p><strong>{blocks.SYMBOLS[callout.status]} {callout.status}: "
             f"{shell.text(callout.title)}</strong>. {shell.text(callout.text)}</p>"
             f"{action}{examples}</div>")

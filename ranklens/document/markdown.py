@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ranklens.document.blocks import Block, Callout, Folded, Items, Paragraph, Section
+from ranklens.document.blocks import Banner, Block, Callout, Folded, Items, Paragraph, Section
 
 
 def escape(text: str) -> str:
@@ -56,4 +56,6 @@ def block_lines(block: Block) -> list[str]:
                 + (f" _What to do:_ {block.action}" if block.action else "")]
     if isinstance(block, Folded):
         return [f"- {block.status}: {block.summary}"]
+    if isinstance(block, Banner):
+        return [f"> **{block.title}** {block.text} {block.pointer}"]
     raise TypeError(f"no Markdown for {type(block).__name__}")

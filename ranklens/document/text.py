@@ -11,7 +11,16 @@ from __future__ import annotations
 
 import textwrap
 
-from ranklens.document.blocks import SYMBOLS, Block, Callout, Folded, Items, Paragraph, Section
+from ranklens.document.blocks import (
+    SYMBOLS,
+    Banner,
+    Block,
+    Callout,
+    Folded,
+    Items,
+    Paragraph,
+    Section,
+)
 
 
 def section_lines(section: Section, width: int = 100) -> list[str]:
@@ -41,4 +50,12 @@ def block_lines(block: Block, width: int = 100) -> list[str]:
     if isinstance(block, Folded):
         return textwrap.wrap(f"{SYMBOLS[block.status]} {block.status}: {block.summary}", width,
                              initial_indent="  ", subsequent_indent="    ")
+    if isinstance(block, Banner):
+        return banner_lines(block, width)
     raise TypeError(f"no text for {type(block).__name__}")
+
+
+def banner_lines(banner: Banner, width: int = 100) -> list[str]:
+    """A banner as text: ``! Title text pointer``, wrapped, its own paragraph."""
+    return textwrap.wrap(f"! {banner.title} {banner.text} {banner.pointer}", width,
+                         subsequent_indent="  ")

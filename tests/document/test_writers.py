@@ -64,3 +64,15 @@ def test_a_health_section_reads_the_same_in_text_markdown_and_html() -> None:
     assert '<p class="note">d1; d2</p>' in written
     assert ('<details class="health-passed"><summary>1 passed</summary>'
             "<ul><li>\u2713 Grades: 0 to 3</li></ul></details></section>") in written
+
+
+def test_a_banner_links_where_a_face_can_and_points_where_it_cannot() -> None:
+    from ranklens.document.blocks import Banner
+
+    banner = Banner("Could change.", "B has 30% unjudged.", "robustness-ndcg", "Go there",
+                    "See below.")
+    assert text.block_lines(banner) == ["! Could change. B has 30% unjudged. See below."]
+    assert markdown.block_lines(banner) == ["> **Could change.** B has 30% unjudged. See below."]
+    assert html.block_html(banner) == (
+        '<div class="warnings guardrail" role="alert"><p><strong>Could change.</strong> '
+        'B has 30% unjudged. <a href="#robustness-ndcg">Go there</a>.</p></div>')
