@@ -18,9 +18,14 @@ below it:
 - ``ranklens.stats``: per-query numbers -> intervals, p-values, q-values, MDE, PPI++ (numpy)
 - ``ranklens.store``: share-link snapshots (SQLite by default)
 
+Between them, ``ranklens.health`` (facts about inputs, below the features) and
+``ranklens.document`` (the blocks a report is made of, its table columns, and one writer per
+face: text, Markdown, HTML; the page's is ``ranklens.app.blocks``). ``docs/architecture.md``
+says which report sections are already blocks.
+
 The upper layer by feature, with the same file names in each (``analysis`` computes, ``views``
 shapes tables and cards, ``charts`` draws with Altair, ``text`` writes what the CLI prints,
-``html`` writes the self-contained export):
+``html`` writes the self-contained export; ``compare/sections`` one module per section):
 
 - ``ranklens.compare``: run B against run A, overall and per segment (plus ``segments``,
   ``report``, ``rankings``, ``words``)
@@ -38,7 +43,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ranklens._lazy import lazy_names
+from ranklens._lazy import installed_version, lazy_names
 
 if TYPE_CHECKING:
     __version__: str
@@ -66,16 +71,7 @@ __all__ = ["CompareSettings", "InputError", "InputFile", "Report", "__version__"
            "required_queries"]
 
 
-def _installed_version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("ranklens")
-    except PackageNotFoundError:  # running from a source tree that was never installed
-        return "0.0.0+unknown"
-
-
 # The API's names import on first use (``import ranklens`` loads no numpy); ``__version__`` is
 # read on first use from the installed metadata (the one source is pyproject.toml's version;
 # ``importlib.metadata`` alone takes longer to import than the rest of ``import ranklens``).
-__getattr__, __dir__ = lazy_names(__name__, globals(), _LAZY, {"__version__": _installed_version})
+__getattr__, __dir__ = lazy_names(__name__, globals(), _LAZY, {"__version__": installed_version})

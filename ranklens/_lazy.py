@@ -6,11 +6,13 @@ Each name is looked up in its home module the first time it is read and then kep
 package's namespace, so the second read costs nothing and ``import ranklens`` (or
 ``ranklens.io``, ``ranklens.metrics``) does not import numpy, pandas or pyarrow until a name
 that needs them is used. It answers where a name lives; it does not choose which names a
-package exports (its ``__all__`` does).
+package exports (its ``__all__`` does). `installed_version` is the one reading of the
+package's version (``ranklens.__version__`` and every result's ``version``), made on first use.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from importlib import import_module
 from typing import Any
@@ -44,3 +46,29 @@ def lazy_names(
         return sorted({*namespace, *homes, *extra})
 
     return __getattr__, __dir__
+
+
+def imported(target: str) -> Callable[..., Any]:
+    """The function ``target`` (``"package.module:function"``), imported when asked for.
+
+    A result type keeps its convenience methods (``Report.to_frame``, ``to_latex``,
+    ``_repr_html_``) without importing a renderer, and an input type (``LoadedInputs.report``)
+    without importing the steps that take it: the method names the function here and calls
+    it, so the lower module depends on nothing above it, and the function's module alone
+    imports it. It answers where a function lives; the work is the function's.
+    """
+    module, _, name = target.partition(":")
+    function: Callable[..., Any] = getattr(import_module(module), name)
+    return function
+
+
+@functools.cache
+def installed_version() -> str:
+    """The installed ranklens version (pyproject.toml's, through the package metadata), read
+    once; ``0.0.0+unknown`` in a source tree that was never installed."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("ranklens")
+    except PackageNotFoundError:  # running from a source tree that was never installed
+        return "0.0.0+unknown"

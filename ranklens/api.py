@@ -20,6 +20,7 @@ from ranklens.compare.analysis import CompareSettings, load_inputs
 from ranklens.compare.choices import metrics_to_compare
 from ranklens.compare.choices import segment_column as pick_segment_column
 from ranklens.compare.family import run_role
+from ranklens.compare.pipeline import build_report
 from ranklens.compare.report import Report
 from ranklens.compare.seed_inputs import flatten, split_seed_table
 from ranklens.io.objects import ACCEPTED, input_file
@@ -107,7 +108,7 @@ def compare_runs(
         settings["run_names"] = tuple(names)
     chosen = CompareSettings(metrics=metrics_to_compare(inputs, asked),
                              segment_column=column, **settings)
-    return inputs.report(chosen)
+    return build_report(inputs, chosen)
 
 
 def evaluate(run: RunLike, qrels: RunLike, metrics: str | Iterable[str] = ("nDCG@10",), *,

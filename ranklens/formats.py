@@ -55,6 +55,18 @@ def slug(value: str) -> str:
     return "".join(ch if ch.isalnum() else "-" for ch in value).strip("-").lower()
 
 
+def format_level(level: float) -> str:
+    """A confidence level as people read it, to four digits: 0.95 -> "95%", 0.975 -> "97.5%",
+    0.99875 -> "99.88%". The one writing of a level in ranklens (headers, captions, cards,
+    tooltips); `level_number` is the same without the per cent sign ("95" of "95% CI")."""
+    return f"{level_number(level)}%"
+
+
+def level_number(level: float) -> str:
+    """The number of `format_level` before its per cent sign: 0.95 -> "95"."""
+    return f"{100 * level:.4g}"
+
+
 def format_percent(fraction: float) -> str:
     """A power (or any chance) as a percentage with one decimal: 0.44316 -> ``44.3%``."""
     return f"{100.0 * fraction:.1f}%"

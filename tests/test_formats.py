@@ -71,3 +71,12 @@ def test_a_change_is_drawn_from_its_number(trend: float | None, better: str,
     card = Card("B", "0.4", 0.4, delta=format_delta(trend or 0.0), trend=trend,
                 better=better)  # type: ignore[arg-type]
     assert tuple(direction(card)) == expected
+
+
+@pytest.mark.parametrize(("alpha", "expected"), [(0.05, "95%"), (0.1, "90%"), (0.01, "99%"),
+                                                  (0.025, "97.5%"), (0.00125, "99.88%")])
+def test_a_level_is_written_one_way(alpha: float, expected: str) -> None:
+    from ranklens.formats import format_level, level_number
+
+    assert format_level(1 - alpha) == expected
+    assert level_number(1 - alpha) + "%" == expected

@@ -33,7 +33,7 @@ from ranklens.compare.seed_section import (
     THESE_RUNS_QUESTION,
 )
 from ranklens.compare.seeds import system_name, system_slices
-from ranklens.formats import format_delta, format_interval, format_p
+from ranklens.formats import format_delta, format_interval, format_p, level_number
 from ranklens.io import InputFile
 from ranklens.io.objects import input_file
 
@@ -131,7 +131,7 @@ def show_answers(report: Report, metric: str, scope: str = "") -> None:
     names = report.pair_names
     comparison = answer.comparison
     these = comparison.these_runs
-    level = round(100 * (1 - these.alpha))
+    level = level_number(1 - these.alpha)
     st.subheader("Two answers: these trained runs, and a new training run", anchor=False)
     left, right = st.columns(2)
     _answer_card(left, THESE_RUNS, THESE_RUNS_QUESTION.capitalize(), format_delta(these.delta),

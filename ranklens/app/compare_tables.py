@@ -27,7 +27,7 @@ from ranklens.compare.words import (
     pairing_sentence,
     segments_summary,
 )
-from ranklens.formats import slug
+from ranklens.formats import level_number, slug
 from ranklens.health.words import withheld_runs, withholds
 
 
@@ -74,7 +74,7 @@ def show_treatments(report: Report, metric: str, rows: list[dict[str, str]],
     """The robustness view's table, its notes and whether the treatments agree."""
     assert report.coverage is not None
     name_a, name_b = report.pair_names
-    level = round(100 * (1 - report.comparison(metric).overall.alpha))
+    level = level_number(1 - report.comparison(metric).overall.alpha)
     st.dataframe(
         pd.DataFrame(rows), hide_index=True, key=f"robustness:{metric}{scope}",
         column_order=("treatment", "mean_a", "mean_b", "delta", "interval", "p", "reads"),

@@ -14,39 +14,21 @@ from collections.abc import Mapping
 import streamlit as st
 
 from ranklens.app import markup
+from ranklens.app.blocks import show_section
 from ranklens.compare.report import Report
 from ranklens.compare.settings import CompareSettings
-from ranklens.health.result import HealthCheck, HealthReport
-from ranklens.health.words import TITLE, counts, heading
-
-_ICONS = {"failed": ":material/error:", "warning": ":material/warning:",
-          "passed": ":material/check_circle:"}
+from ranklens.health.result import HealthReport
+from ranklens.health.section import health_section
 
 
 def show_health(report: Report) -> None:
     """The health section: each failed check open (what it found, what to do), warnings
     likewise, the passed ones collapsed in one expander. Nothing for older reports."""
-    health = report.health
-    if health is None or not health.checks:
+    section = health_section(report.health)
+    if section is None:
         return
     with st.container(key="health-checks"):
-        if health.failed or health.warnings:
-            st.markdown(f"**{TITLE}**: {counts(health)}")
-        for check in (*health.failed, *health.warnings):
-            _show_check(check)
-        if health.passed:
-            label = (f"{TITLE}: all {len(health.passed)} passed" if health.status == "passed"
-                     else f"{len(health.passed)} passed")
-            with st.expander(label, expanded=False, icon=_ICONS["passed"]):
-                st.markdown("\n".join(f"- **{markup.text(heading(c))}**: "
-                                      f"{markup.text(c.message)}" for c in health.passed))
-
-
-def _show_check(check: HealthCheck) -> None:
-    shown = (f"**{markup.text(heading(check))}**: {markup.text(check.message)}"
-             + (f"  \n**What to do:** {markup.text(check.action)}" if check.action else ""))
-    alert = st.error if check.status == "failed" else st.warning
-    alert(shown, icon=_ICONS[check.status])
+        show_section(section)
 
 
 def verdict_words(report: Report, first: str, rest: str) -> tuple[str, str]:

@@ -16,7 +16,7 @@ import streamlit as st
 
 from ranklens.app import markup
 from ranklens.compare.report import InputRecord
-from ranklens.compare.text import set_aside_lines
+from ranklens.compare.sections.inputs import set_aside_lines
 
 
 def warning_lines(warnings: Sequence[str], records: Sequence[InputRecord]) -> list[str]:

@@ -11,7 +11,8 @@ from __future__ import annotations
 import streamlit as st
 
 from ranklens.app import markup
-from ranklens.compare.fcr import IntervalChoice, disagreement_sentence, fcr_caption, level_text
+from ranklens.compare.fcr import IntervalChoice
+from ranklens.compare.fcr_words import disagreement_sentence, fcr_caption, level_text
 from ranklens.compare.segments import MetricComparison
 
 TOGGLE_LABEL = "Show marginal intervals"

@@ -38,7 +38,7 @@ from ranklens.app import markup
 from ranklens.app.cache import SizedLRU, cache_limit_bytes, one_flight
 from ranklens.compare.analysis import CompareSettings, LoadedInputs, load_inputs
 from ranklens.compare.family import MAX_RUNS, run_key, run_role
-from ranklens.compare.macro import with_macro
+from ranklens.compare.pipeline import Collections, build_report
 from ranklens.compare.report import Report
 from ranklens.data import MetricResult
 from ranklens.io import InputFile, sha256_hex
@@ -321,12 +321,12 @@ def _compute_report(inputs: LoadedInputs, settings: CompareSettings) -> Report:
         def progress(step: str) -> None:
             status.update(label=f"{step[:1].upper()}{step[1:]}…")
 
-        report = inputs.report(settings, progress=progress)
         column = settings.collection_column
-        if column is None or column not in inputs.segment_maps:
-            return report
-        progress("the macro average over collections")
-        return with_macro(report, inputs.segment_maps[column], column)
+        collections = (Collections(inputs.segment_maps[column], column)
+                       if column is not None and column in inputs.segment_maps else None)
+        # the drill-down waits for the reader's texts (``ranklens.app.compare_texts``)
+        return build_report(inputs, settings, collections=collections, drilldown=False,
+                            progress=progress)
 
 
 RBO_P = 0.9

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 import streamlit as st
 
+from ranklens.formats import level_number
 from ranklens.metrics import COMMON_METRICS
 
 DEMO, UPLOAD = "Demo data", "My files"
@@ -53,7 +54,7 @@ def alpha(key: str, *, two_sided_test: bool = False) -> float:
     def describe(level: float) -> str:
         if two_sided_test:
             return f"{level:g} (two-sided)"
-        return f"{level:g}  ({round(100 * (1 - level))}% intervals)"
+        return f"{level:g}  ({level_number(1 - level)}% intervals)"
 
     return float(st.selectbox("Significance level (alpha)", ALPHAS,
                               index=ALPHAS.index(DEFAULT_ALPHA), key=key,

@@ -29,6 +29,7 @@ SUBCOMMANDS = {
     "evaluate": "ranklens.cli.evaluate",
     "mde": "ranklens.cli.plan",
     "ppi": "ranklens.cli.ppi",
+    "plan-labels": "ranklens.cli.plan_labels",
     "app": "ranklens.cli.app",
 }
 # commands that do no linear algebra: OpenBLAS's worker threads, started with numpy, spin

@@ -35,9 +35,10 @@ from ranklens.compare.choices import metrics_to_compare as chosen_metrics
 from ranklens.compare.choices import metrics_to_score as chosen_metrics_for_runs
 from ranklens.compare.choices import segment_column
 from ranklens.compare.coverage import TREATMENTS
-from ranklens.compare.drilldown import with_drilldown
 from ranklens.compare.family import Q_FAMILIES
+from ranklens.compare.pipeline import Collections, build_report
 from ranklens.compare.report import Report
+from ranklens.compare.steps import with_macro
 from ranklens.compare.texts import read_texts, run_queries
 from ranklens.compare.tie_reading import TIE_RULES, with_ties
 from ranklens.io import InputFile
@@ -94,8 +95,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=count(0), default=DEFAULTS.seed,
                    help=f"random seed (default {DEFAULTS.seed})")
     p.add_argument("--interval", choices=INTERVAL_METHODS, default=DEFAULTS.interval,
-                   help="interval of the difference (default auto: bootstrap-t from 20 queries, "
-                   "the sign-flip interval, i.e. the exact permutation test inverted, below)")
+                   help="interval of the difference (default auto: the sign-flip interval, i.e. "
+                   "the permutation test inverted, which excludes 0 exactly when p <= alpha)")
     p.add_argument("--adjust", choices=ADJUST_METHODS, default=DEFAULTS.adjust_method,
                    help="multiple-comparison adjustment of q-values (default bh)")
     p.add_argument("--ties", choices=TIE_RULES, default="trec_eval",
@@ -183,8 +184,9 @@ def run_compare(args: argparse.Namespace) -> int:
     if args.queries is not None or args.docs is not None:
         status("reading the query and document texts")
         texts = read_texts(args.queries, args.docs, query_ids=run_queries(inputs.runs))
-    report = inputs.report(settings, progress=status)
-    report = with_drilldown(report, inputs, settings, texts)
+    collections = None if args.collection is None else read_collections(args.collection)
+    report = build_report(inputs, settings, texts=texts, collections=collections,
+                          progress=status)
     return write_report(report, args, status)
 
 
@@ -256,9 +258,6 @@ def settings_from_args(args: argparse.Namespace, metrics: Sequence[str],
 def write_report(report: Report, args: argparse.Namespace, status: Status) -> int:
     """Write ``report`` in ``args.format`` to ``args.output`` (stdout by default), with the
     status line saying so; the exit code (3 under ``--strict`` when a health check failed)."""
-    if getattr(args, "collection", None):
-        status("the macro average over collections")
-        report = collection_report(report, args.collection)
     status("writing")
     text = render_report(report, args.format)
     status.clear()
@@ -267,12 +266,11 @@ def write_report(report: Report, args: argparse.Namespace, status: Status) -> in
     return strict_status(report, args.strict)
 
 
-def collection_report(report: Report, argument: str) -> Report:
-    """``report`` with the macro average over the collections of ``FILE[:COLUMN]``
-    (`ranklens.compare.macro.with_macro`); the file's only segment column when no column
-    is named, else a usage error naming its columns."""
+def read_collections(argument: str) -> Collections:
+    """The collections of ``FILE[:COLUMN]`` (``--collection``) for the macro average; the
+    file's only segment column when no column is named, else a usage error naming its
+    columns."""
     from ranklens.compare.assemble import input_record
-    from ranklens.compare.macro import with_macro
 
     path, column = split_segments_argument(argument)
     assert path is not None
@@ -283,8 +281,8 @@ def collection_report(report: Report, argument: str) -> Report:
         raise UsageError(f"{Path(path).name} has {len(columns)} segment columns "
                          f"({', '.join(columns)}): name the collection column, e.g. "
                          f"--collection {path}:{columns[0]}")
-    return with_macro(report, read.segments.mapping, read.segments.column,
-                      input_record(file, read.summary))
+    return Collections(read.segments.mapping, read.segments.column,
+                       input_record(file, read.summary))
 
 
 def render_report(report: Report, fmt: str) -> str:
@@ -360,6 +358,11 @@ def run_compare_spark(args: argparse.Namespace) -> int:
         if created:
             session.stop()
     report = with_report_health(report)  # what a report alone allows: identical runs
+    if args.collection is not None:
+        status("the macro average over collections")
+        collections = read_collections(args.collection)
+        report = with_macro(report, collections.mapping, collections.column,
+                            collections.record)
     return write_report(report, args, status)
 
 

@@ -23,11 +23,16 @@ from ranklens.cli.common import (
 )
 from ranklens.metrics.names import parse_metric
 from ranklens.metrics.trec_eval import as_metrics, plan_measures
-from ranklens.metrics.trec_lines import render_text, trec_eval_output
+from ranklens.metrics.trec_lines import TrecOutput, render_text, trec_eval_output
 from ranklens.metrics.trec_ranking import PLACEHOLDER_DOCNO, MissingQueries
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from ranklens.data import Run
+    from ranklens.io.summary import ReadSummary
     from ranklens.metrics import Evaluation
+    from ranklens.metrics.trec_eval import MeasurePlan
 
 HELP = "per-query and mean metric values, as trec_eval prints them"
 DESCRIPTION = (
@@ -107,11 +112,15 @@ def run_evaluate(args: argparse.Namespace) -> int:
                          f"{plan.metrics[0]!r} needs a relevance level >= 1")
     status = Status()
     status("reading the inputs")
+    complete = args.complete or args.missing == "zero"
+    by_pieces = _by_pieces(args, run_path, qrels_path, plan, complete, status)
+    if by_pieces is not None:
+        output, qrels_summary = by_pieces
+        return _printed(output, plan, qrels_summary, args)
     run, run_summary = io.read_run(run_path)
     qrels, qrels_summary = io.read_qrels(
         qrels_path, grades="truncate" if args.truncate_grades else "integer")
     status("scoring")
-    complete = args.complete or args.missing == "zero"
     try:
         output = trec_eval_output(
             run, qrels, plan, relevance_level=args.level, complete=complete,
@@ -120,10 +129,57 @@ def run_evaluate(args: argparse.Namespace) -> int:
             num_docs=args.num_docs, missing=args.missing or "error")
     except MissingQueries as error:
         status.done()
+        if args.per_query:
+            write(_lines_before(error.missing[0], trec_eval_output(
+                run, qrels, plan, relevance_level=args.level, judged_only=args.judged_only,
+                per_query=True, summary=False, run_tag=run_summary.run_tag,
+                digits=args.digits, max_docs=args.max_docs, num_docs=args.num_docs,
+                missing="drop").text), args.output)
         return _missing_queries(error, run_path)
     except ValueError as error:
         raise UsageError(f"{PROG} evaluate: {error}") from None
     status.done()
+    return _printed(output, plan, qrels_summary, args)
+
+
+def _by_pieces(args: argparse.Namespace, run_path: str, qrels_path: str, plan: MeasurePlan,
+               complete: bool, status: Status) -> tuple[TrecOutput, ReadSummary] | None:
+    """The output of a big run file grouped by query, read and scored a piece of whole
+    queries at a time (``ranklens.io.pieces``): memory bounded by a piece and the qrels.
+    ``None`` when the file is better read whole, or when a piece cannot stand for its part
+    (a query in two pieces, a judged query missing without ``-c``, any input error: the
+    whole-file read then reports it with its line)."""
+    from ranklens.io.pieces import query_pieces, read_piece
+    from ranklens.metrics.trec_pieces import trec_eval_output_by_pieces
+
+    pieces = query_pieces(run_path)
+    if pieces is None:
+        return None
+    qrels, qrels_summary = io.read_qrels(
+        qrels_path, grades="truncate" if args.truncate_grades else "integer")
+
+    def runs() -> Iterator[tuple[Run, str | None]]:
+        for number, piece in enumerate(pieces, 1):
+            status(f"scoring piece {number} of {len(pieces)}")
+            run, summary = io.read_run(read_piece(run_path, piece), name=run_path)
+            yield run, summary.run_tag
+
+    try:
+        output = trec_eval_output_by_pieces(
+            runs(), qrels, plan, relevance_level=args.level, complete=complete,
+            judged_only=args.judged_only, per_query=args.per_query, summary=args.summary,
+            digits=args.digits, max_docs=args.max_docs, num_docs=args.num_docs,
+            missing=args.missing or "error")
+    except (io.InputError, ValueError):
+        return None
+    if output is None:
+        return None
+    status.done()
+    return output, qrels_summary
+
+
+def _printed(output: TrecOutput, plan: MeasurePlan, qrels_summary: ReadSummary,
+             args: argparse.Namespace) -> int:
     for message in plan.notes + [n for n in qrels_summary.notes if "truncated" in n]:
         note(message)
     if output.ignored:
@@ -138,6 +194,18 @@ def run_evaluate(args: argparse.Namespace) -> int:
 
 
 MISSING_STATUS = 4  # trec_eval 10.0's exit status for a judged query missing from the run
+
+
+def _lines_before(query_id: str, per_query_text: str) -> str:
+    """The ``-q`` lines that trec_eval 10.0 prints before it stops at a judged query missing
+    from the run: those of the queries whose ids sort (bytes) before ``query_id``.
+
+    trec_eval walks the qrels' queries in byte order and exits at the first one without a
+    ranking; str order is the byte order of UTF-8, so comparing str ids is the same test.
+    """
+    kept = [line for line in per_query_text.splitlines(keepends=True)
+            if line.split("\t", 2)[1] < query_id]
+    return "".join(kept)
 
 
 def _missing_queries(error: MissingQueries, run_path: str) -> int:

@@ -8,8 +8,8 @@ import dataclasses
 import sys
 
 from ranklens.cli.common import PROG, UsageError
+from ranklens.compare.health_step import check_results
 from ranklens.compare.report import Report
-from ranklens.health.checks import check_results
 
 STRICT_STATUS = 3
 """Exit status of ``ranklens compare --strict`` when a health check fails (the report is still

@@ -35,6 +35,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="segment map (query id + segment column(s)): the judge's bias and "
                    "PPI++ per segment (segments with fewer gold queries than needed are "
                    "refused, in words); pick a column with :COLUMN")
+    p.add_argument("--design", metavar="PLAN",
+                   help="the plan (CSV of 'ranklens plan-labels') the gold labels were drawn "
+                   "by: B - A from the drawn queries, weighted by their probabilities")
     add_alpha(p)
     add_order(p)
     add_output(p, help="")
@@ -45,6 +48,8 @@ def run_ppi(args: argparse.Namespace) -> int:
     from ranklens.ppi.analysis import analyse_ppi
     from ranklens.ppi.text import render_ppi
 
+    if args.design:
+        return _run_design(args)
     status = Status()
     status("reading and scoring under proxy and gold judgements")
     segments_path, column = split_segments_argument(args.segments)
@@ -64,6 +69,52 @@ def run_ppi(args: argparse.Namespace) -> int:
         write(codec.dumps(result_payload(analysis), indent=2) + "\n", None)  # the page's
     else:
         write(render_ppi(analysis), None)
+    return 0
+
+
+def _run_design(args: argparse.Namespace) -> int:
+    """B - A from gold labels drawn by a labelling plan (``ranklens plan-labels``)."""
+    import json
+
+    import pandas as pd
+
+    from ranklens import io
+    from ranklens.cli.common import UsageError
+    from ranklens.ppi.labelling import PLAN_COLUMNS, PlanError, design_estimate_from_gold
+
+    try:
+        plan = pd.read_csv(args.design, dtype={"query_id": str, "doc_id": str})
+    except (OSError, ValueError) as error:
+        raise UsageError(f"{args.design}: cannot read the plan ({error})") from None
+    lacking = [c for c in PLAN_COLUMNS if c not in plan.columns]
+    if lacking:
+        raise UsageError(f"{args.design}: not a plan of 'ranklens plan-labels' (no column "
+                         f"{', '.join(lacking)}); make one with ranklens plan-labels")
+    run_a, _ = io.read_run(args.run_a)
+    run_b, _ = io.read_run(args.run_b)
+    proxy, _ = io.read_qrels(args.proxy_qrels)
+    gold, _ = io.read_qrels(args.gold_qrels)
+    try:
+        estimate, _plan = design_estimate_from_gold(plan, run_a, run_b, proxy, gold,
+                                                    alpha=args.alpha, gold_name=args.gold_qrels,
+                                                    plan_name=args.design)
+    except PlanError as error:
+        raise UsageError(str(error)) from None
+    level = round(100 * estimate.level)
+    if args.format == "json":
+        write(json.dumps({"estimate": estimate.estimate, "ci_low": estimate.ci_low,
+                          "ci_high": estimate.ci_high, "standard_error": estimate.standard_error,
+                          "lambda": estimate.lam, "n_drawn": estimate.n_drawn,
+                          "n_queries": estimate.n_queries, "n_certain": estimate.n_certain,
+                          "level": estimate.level}, indent=2) + "\n", None)
+        return 0
+    answered = ("the interval excludes 0" if estimate.ci_low > 0 or estimate.ci_high < 0
+                else "the interval includes 0: not answered yet at this budget")
+    write(f"{plan['metric'].iloc[0]}: B - A = {estimate.estimate:+.4f} ({level}% CI "
+          f"{estimate.ci_low:+.4f} to {estimate.ci_high:+.4f}) over {estimate.n_queries:,} "
+          f"queries, from gold labels of {estimate.n_drawn:,} drawn by the plan "
+          f"({estimate.n_certain:,} needed none; proxy weight lambda {estimate.lam:.2f}); "
+          f"{answered}\n", None)
     return 0
 
 

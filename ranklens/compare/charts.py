@@ -15,9 +15,10 @@ import numpy as np
 import pandas as pd
 
 from ranklens.charts import BASELINE_COLOUR, FIT_WIDTH, run_colour
-from ranklens.compare.fcr import IntervalChoice, level_text
+from ranklens.compare.fcr import IntervalChoice
+from ranklens.compare.fcr_words import level_text
 from ranklens.compare.views import TOO_SMALL, describe_row, finding_labels, shown_intervals
-from ranklens.formats import format_delta, format_interval, format_p
+from ranklens.formats import format_delta, format_interval, format_p, level_number
 from ranklens.health.words import NO_VERDICT
 
 ROW_HEIGHT = 24
@@ -267,7 +268,7 @@ def leaderboard_plot(
         alt.Tooltip("run:N", title="Run"),
         alt.Tooltip("mean_text:N", title=f"Mean {metric}"),
         alt.Tooltip("delta_text:N", title=f"Difference to {baseline}"),
-        alt.Tooltip("interval:N", title=f"{round(100 * (1 - alpha))}% interval"),
+        alt.Tooltip("interval:N", title=f"{level_number(1 - alpha)}% interval"),
         alt.Tooltip("p:N", title="p (permutation)"),
         alt.Tooltip("adjusted:N", title="Adjusted p (family)"),
         alt.Tooltip("record:N", title="Won / tied / lost"),

@@ -32,13 +32,29 @@ def metrics_to_compare(inputs: LoadedInputs, asked: Sequence[str] | None) -> tup
     if available is None:
         return metrics_to_score(asked)
     if not available:
-        from ranklens.plan.analysis import common_columns
-
         common_columns((inputs.file_name("run_a"), list(inputs.tables_a or ())),
                        (inputs.file_name("run_b"), list(inputs.tables_b or ())))
     if not asked:
         return available
     return tuple(_table_metric(name, available) for name in asked)
+
+
+def common_columns(first: tuple[str, Sequence[str]], second: tuple[str, Sequence[str]]
+                   ) -> list[str]:
+    """The metric columns two per-query tables share, in the first table's order.
+
+    ``first`` and ``second`` are (file name, its columns); none in common is a ``ValueError``
+    naming both files, their columns and the fix.
+    """
+    (name_a, columns_a), (name_b, columns_b) = first, second
+    common = [name for name in columns_a if name in columns_b]
+    if not common:
+        raise ValueError(
+            f"{name_a} and {name_b} share no metric column: {name_a} has "
+            f"{', '.join(columns_a) or 'none'}, {name_b} has {', '.join(columns_b) or 'none'}. "
+            "Give the same metric the same column name in both tables (e.g. ndcg_cut_10 in "
+            "each), or put both runs in one table and pick its two columns.")
+    return common
 
 
 def segment_column(inputs: LoadedInputs, file_name: str, column: str | None,

@@ -14,7 +14,7 @@ from ranklens.compare.coverage import (
     MetricCoverage,
 )
 from ranklens.compare.report import Report
-from ranklens.formats import format_delta, format_interval, format_p, slug
+from ranklens.formats import format_delta, format_interval, format_p, level_number, slug
 from ranklens.health.words import NO_VERDICT, ROBUSTNESS_WITHHELD, withheld_runs, withholds
 from ranklens.stats import ComparisonResult
 from ranklens.stats.results import interval_reading
@@ -86,7 +86,7 @@ def banner(coverage: MetricCoverage, result: ComparisonResult,
     less = _less_judged(row, run_names)
     k = coverage.depth
     moved = result.delta + row.shift
-    level = round(100 * (1 - result.alpha))
+    level = level_number(1 - result.alpha)
     low, high = result.interval.low + row.shift, result.interval.high + row.shift
     return (
         f"{name_b}'s top {k} is {percent(row.judged_b)} judged, {name_a}'s "

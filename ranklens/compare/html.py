@@ -28,13 +28,15 @@ from typing import Any
 
 from ranklens import html as html_common
 from ranklens.compare import charts, columns, coverage_words, query_lines, seed_html, views
-from ranklens.compare.fcr import disagreement_sentence, fcr_caption, fcr_level_text
+from ranklens.compare.fcr_words import disagreement_sentence, fcr_caption, fcr_level_text
 from ranklens.compare.macro_views import macro_html
 from ranklens.compare.report import Report
-from ranklens.compare.text import family_lines, macro_parts, set_aside_lines, tie_note
+from ranklens.compare.sections.warnings import warnings_section
+from ranklens.compare.text import family_lines, macro_parts, tie_note
 from ranklens.compare.words import caveat, conclusion, headline, interval_note, segments_summary
-from ranklens.health import html as health_html
+from ranklens.document.html import section_html
 from ranklens.health import words as health_words
+from ranklens.health.section import health_section
 
 CHART_WIDTH = 860
 """Forest-plot width in pixels; the SVG scales down to narrower windows."""
@@ -99,7 +101,8 @@ def render(report: Report) -> str:
         heading=heading,
         subtitle=counted,
         version=report.version,
-        sections=(health_html.section(report.health), _warnings_section(report),
+        sections=(section_html(health_section(report.health)),
+                  section_html(warnings_section(report)),
                   *(macro_html(sections, names, CHART_WIDTH)  # several collections lead
                     for names, sections in macro_parts(report)), *body,
                   _inputs_section(report), _parameters_section(report)),
@@ -109,20 +112,18 @@ def render(report: Report) -> str:
         json_id=JSON_ID, json_text=report.to_json(indent=None))
 
 
+def notebook_html(report: Report) -> str:
+    """The report in a notebook (``Report._repr_html_``): the HTML export's body with its
+    charts inline, its style scoped to the fragment (``ranklens.html.notebook_fragment``)."""
+    return html_common.notebook_fragment(render(report))
+
+
 def embedded_report(document: str) -> Report:
     """The Report embedded in a document made by `render` (``ValueError`` if there is none)."""
     return Report.from_json(html_common.embedded_json(document, JSON_ID))
 
 
 # ---- sections -----------------------------------------------------------------------------
-
-def _warnings_section(report: Report) -> str:
-    lines = [*report.warnings, *set_aside_lines(report.inputs)]
-    if not lines:
-        return ""
-    items = "".join(f"<li>{_text(line)}</li>" for line in lines)
-    return f'<section id="warnings"><h2>Warnings</h2><ul class="warnings">{items}</ul></section>'
-
 
 def _leaderboard_section(report: Report, metric: str) -> str:
     table = views.leaderboard_table(report, metric)

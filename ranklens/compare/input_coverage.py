@@ -10,37 +10,25 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ranklens.compare import coverage as cov
 from ranklens.compare import scoring
+from ranklens.compare.loaded import LoadedInputs
+from ranklens.compare.scored import results, scored_for
 from ranklens.compare.scoring import settings_key
 from ranklens.compare.segments import MetricComparison, compare_metrics
 from ranklens.compare.settings import CompareSettings
 from ranklens.data import MetricResult
 
-if TYPE_CHECKING:
-    from ranklens.compare.analysis import LoadedInputs
-
 __all__ = ["coverage", "robustness", "treatment_note"]
 
 
 def treatment_note(inputs: LoadedInputs, treatment: str) -> str:
-    """What a treatment of unjudged documents did to these inputs, in words."""
-    if treatment == "judged-only":
-        return "unjudged documents removed from both rankings before scoring"
-    if treatment == "proxy":
-        filled = inputs.filled_qrels()
-        if not filled.n_filled:
-            return "the proxy labels no unjudged document: same as non-relevant"
-        note = f"{filled.n_filled:,} unjudged documents take the proxy's label"
-        if filled.n_proxy_only_queries:
-            note += (f"; {filled.n_proxy_only_queries:,} queries with proxy labels only "
-                     "are not compared")
-        return note
-    return ""
+    """What a treatment of unjudged documents did to these inputs, in words
+    (``LoadedInputs.treatment_note``)."""
+    return inputs.treatment_note(treatment)
 
 
 def coverage(inputs: LoadedInputs, settings: CompareSettings,
@@ -52,9 +40,9 @@ def coverage(inputs: LoadedInputs, settings: CompareSettings,
     treatment = settings.unjudged
     # coverage is measured on the lists as retrieved: condensed lists have no holes left
     measured = "nonrelevant" if treatment == "judged-only" else treatment
-    eval_a, eval_b = inputs.scored_for(replace(settings, unjudged=measured), measured)
+    eval_a, eval_b = scored_for(inputs, replace(settings, unjudged=measured), measured)
     depths_a, depths_b = inputs.ranking_depths()
-    scored_a, scored_b = inputs.scored_for(settings, treatment)
+    scored_a, scored_b = scored_for(inputs, settings, treatment)
 
     def within(result: MetricResult | None, metric: str) -> MetricResult | None:
         if result is None or queries is None or metric not in queries:
@@ -115,7 +103,7 @@ def robustness(inputs: LoadedInputs, settings: CompareSettings
     by_treatment = {}
     for treatment in inputs.treatments:
         variant = replace(settings, unjudged=treatment, segment_column=None)
-        results_a, results_b, _ = inputs.results(variant)
+        results_a, results_b, _ = results(inputs, variant)
         comparisons = compare_metrics(results_a, results_b, None, variant.segment_options())
         informative = treatment != "proxy" or inputs.filled_qrels().n_filled > 0
         by_treatment[treatment] = ({c.metric: c.overall for c in comparisons},

@@ -6,7 +6,7 @@ its own thread, and returns a ``LoadedInputs``. Given the settings up front, run
 at a time as they are read and let go (`_load_streaming`), so ten 7M-row candidates need the
 memory of about two; only their per-query values (and what their coverage needs) are kept.
 
-It does not compare: ``LoadedInputs.report`` (``ranklens.compare.analysis``) does.
+It does not compare: ``ranklens.compare.analysis.inputs_report`` does.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import functools
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import Any, TypedDict
 
 from ranklens import io
 from ranklens.compare import coverage as cov
@@ -24,6 +24,7 @@ from ranklens.compare import scoring
 from ranklens.compare.assemble import input_record
 from ranklens.compare.coverage import Treatment
 from ranklens.compare.family import MAX_RUNS, run_role
+from ranklens.compare.loaded import LoadedInputs, relabelled
 from ranklens.compare.scoring import ScoreCache, StreamedRun, score, scored_names, scoring_key
 from ranklens.compare.settings import CompareSettings
 from ranklens.data import Qrels, Run
@@ -34,9 +35,6 @@ from ranklens.io.id_columns import with_id_columns_chosen
 from ranklens.io.shared_queries import RUN_AND_QRELS_FIX, check_shared_queries
 from ranklens.metrics.checks import tied_scores
 from ranklens.metrics.holes import fill_holes
-
-if TYPE_CHECKING:
-    from ranklens.compare.analysis import LoadedInputs
 
 __all__ = ["ComparisonFiles", "Input", "as_file", "load_inputs", "streamed_treatments"]
 
@@ -61,12 +59,7 @@ def as_file(given: Input, role: str) -> InputFile:
     relabelled, keeping its digest when it was computed)."""
     if not isinstance(given, InputFile):
         return InputFile.from_path(role, given)
-    if given.role == role:
-        return given
-    digest = given.__dict__.get("sha256")
-    if digest is None:
-        return InputFile(role, given.name, given.data)
-    return InputFile.with_digest(role, given.name, given.data, digest)
+    return relabelled(given, role)
 
 
 def load_inputs(
@@ -112,7 +105,6 @@ def load_inputs(
     # runs keep their rank column: order="rank" is offered when scores are tied
     read = functools.partial(io.read_run, keep_ranks=True, columns=columns) \
         if qrels is not None else io.read_per_query
-    from ranklens.compare.analysis import LoadedInputs  # analysis imports this module
 
     if settings is not None and qrels is not None:
         return dataclasses.replace(
@@ -177,8 +169,9 @@ def streamed_treatments(settings: CompareSettings, rows: int, proxy: bool
                          ) -> tuple[Treatment, ...]:
     """Treatments a run scored while read is scored under: the settings' own; non-relevant
     too under judged-only (coverage is measured on the lists as retrieved); and every
-    treatment where `LoadedInputs._coverage` would show the robustness view without knowing
-    the verdict (a small run, or a treatment other than the default)."""
+    treatment where the coverage step (``ranklens.compare.comparison``) would show the
+    robustness view without knowing the verdict (a small run, or a treatment other than the
+    default)."""
     every = cov.TREATMENTS if proxy else cov.TREATMENTS[:2]
     if settings.unjudged != "nonrelevant" or 2 * rows <= scoring.ROBUSTNESS_EAGER_ROWS:
         return every
@@ -263,7 +256,6 @@ def _load_streaming(given: Sequence[Input], qrels: Input, segments: Input | None
     if filled_qrels is not None:
         derived["filled"] = filled_qrels
     proxy = side_results.get("qrels_proxy")
-    from ranklens.compare.analysis import LoadedInputs  # analysis imports this module
 
     return LoadedInputs(
         extra, summaries, runs=(None,) * len(given), qrels=side_results["qrels"][0],

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from ranklens.formats import format_delta, format_interval, format_p, format_value
+from ranklens.formats import format_delta, format_interval, format_p, format_value, level_number
 
 if TYPE_CHECKING:
     from ranklens.compare.report import Report
@@ -30,7 +30,7 @@ def report_latex(report: Report, *, caption: str | None = None, label: str = "")
     several = report.several
     alphas = frame["alpha"].dropna()
     alpha = float(alphas.iloc[0]) if len(alphas) else 0.05
-    level = round(100 * (1 - alpha))
+    level = level_number(1 - alpha)
     header = [*(["Candidate"] if several else []), "Metric", "Segment", "$n$",
               escape(report.run_names[0]),
               "Candidate" if several else escape(report.pair_names[1]),

@@ -8,8 +8,9 @@ p), with the pooled mean over all queries beside it; and one comparison per coll
 rows of a per-collection forest plot, with q-values across the collections and their FCR
 intervals, `ranklens.compare.segments.compare_segments` with the collections as segments).
 
-`with_macro` adds this to a finished report from its per-query values (nothing is scored
-again), one `MacroSection` per metric and candidate; the faces render it
+`macro_section` computes one metric and candidate from per-query values (nothing is scored
+again): a `MacroSection`; `ranklens.compare.steps.with_macro` adds one per metric and candidate
+to a finished report; the faces render it
 (``ranklens.compare.macro_views``).
 """
 
@@ -18,10 +19,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from ranklens import codec
-from ranklens.compare.family import run_key
 from ranklens.compare.segments import (
     UNSEGMENTED,
     MetricComparison,
@@ -32,9 +31,6 @@ from ranklens.data import MetricResult
 from ranklens.stats import InsufficientSampleError, MacroComparison, PairedOptions, macro_compare
 from ranklens.stats.macro import CollectionMean
 from ranklens.stats.pairing import pair_quietly
-
-if TYPE_CHECKING:
-    from ranklens.compare.report import InputRecord, Report
 
 MACRO_INTERVAL = "studentized"
 """The macro interval: stratified bootstrap-t, as `compare` shows from 20 queries."""
@@ -64,36 +60,11 @@ class MacroSection:
         return len(self.collections.segments)
 
 
-def with_macro(report: Report, collections: Mapping[str, str], column: str,
-               record: InputRecord | None = None) -> Report:
-    """``report`` with a `MacroSection` per metric and candidate over ``collections`` (query
-    id -> collection name; queries absent from it form "(no segment)", reported, not dropped),
-    and ``record`` (the collection map's input) among its inputs."""
-    params, default = report.params, PairedOptions()
-    statistics = PairedOptions(
-        alpha=float(params.get("alpha", default.alpha)),
-        n_resamples=int(params.get("n_resamples", default.n_resamples)),
-        n_permutations=int(params.get("n_permutations", default.n_permutations)),
-        seed=int(params.get("seed", 0)), missing=params.get("missing", default.missing),
-        interval=params.get("interval", default.interval),
-        min_queries=int(params.get("min_queries", default.min_queries)))
-    sections = []
-    for candidate in report.candidates:
-        key = run_key(candidate)
-        for metric in report.metrics:
-            values = report.per_query.get(metric)
-            if values is None or key not in values:
-                continue
-            sections.append(_section(metric, values["a"], values[key], collections, column,
-                                     statistics, candidate))
-    inputs = report.inputs if record is None else (*report.inputs, record)
-    params = {**report.params, "collection_column": column}
-    return dataclasses.replace(report, macro=tuple(sections), inputs=inputs, params=params)
-
-
-def _section(metric: str, values_a: Mapping[str, float], values_b: Mapping[str, float],
+def macro_section(metric: str, values_a: Mapping[str, float], values_b: Mapping[str, float],
              collections: Mapping[str, str], column: str, statistics: PairedOptions,
              candidate: int) -> MacroSection:
+    """One metric and candidate over ``collections``: the per-collection comparison and the
+    macro average of B - A (None, with a ``note``, when a collection is too small)."""
     options = SegmentOptions(statistics, "bh", column)
     # the comparison carries its notes in words (``warnings``); the pairing's are the same
     per_collection = compare_segments(MetricResult(metric, values_a),

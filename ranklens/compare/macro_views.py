@@ -14,7 +14,8 @@ from typing import Any
 
 from ranklens.compare import columns
 from ranklens.compare.macro import MacroSection
-from ranklens.formats import format_delta, format_interval, format_p, plain_table
+from ranklens.document.markdown import markdown_table
+from ranklens.formats import format_delta, format_interval, format_p, level_number, plain_table
 from ranklens.latex import MARK, booktabs, escape, math_text
 from ranklens.stats.results import at_most
 
@@ -54,7 +55,7 @@ def macro_sentence(section: MacroSection, run_names: tuple[str, str]) -> str:
     macro = section.macro
     if macro is None:
         return section.note
-    level = round(100 * macro.interval.level)
+    level = level_number(macro.interval.level)
     pooled = section.collections.overall
     return (f"Macro average over {section.n_collections} collections ({section.column}): "
             f"{name_b} \u2212 {name_a} = {format_delta(macro.estimate)} on {section.metric} "
@@ -72,7 +73,7 @@ MACRO_NOTE = ("Each collection's interval and p are its own comparison; q-values
 
 
 def _names(section: MacroSection, run_names: tuple[str, str]) -> dict[str, object]:
-    level = round(100 * (1 - section.collections.overall.alpha))
+    level = level_number(1 - section.collections.overall.alpha)
     return {"a": run_names[0], "b": run_names[1], "collection": section.column,
             "level": level}
 
@@ -109,8 +110,6 @@ def macro_markdown_lines(sections: Sequence[MacroSection], run_names: tuple[str,
                          level: str = "##") -> list[str]:
     """The Markdown part (the report's tables' style: pipes escaped by the caller's
     ``markdown_table``)."""
-    from ranklens.compare.text import markdown_table
-
     if not sections:
         return []
     out = [f"{level} {MACRO_TITLE}", ""]
@@ -146,7 +145,7 @@ def macro_latex(sections: Sequence[MacroSection], run_names: tuple[str, str]) ->
     out = []
     for section in sections:
         records = macro_records(section)
-        level = round(100 * (1 - section.collections.overall.alpha))
+        level = level_number(1 - section.collections.overall.alpha)
         header = [escape(section.column), "$n$", escape(run_names[0]), escape(run_names[1]),
                   r"$\Delta$", f"{level}\\% CI", "$p$", "$q$"]
         rows = [_latex_row(record) for record in records]

@@ -26,7 +26,8 @@ from ranklens.metrics.contributions import DECOMPOSABLE
 from ranklens.metrics.moves import Move
 
 if TYPE_CHECKING:
-    from ranklens.compare.analysis import CompareSettings, LoadedInputs
+    from ranklens.compare.loaded import LoadedInputs
+    from ranklens.compare.settings import CompareSettings
 
 SHOWN = 5
 """Queries listed per side (lost most, won most) in the text and HTML reports."""

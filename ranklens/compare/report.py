@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ranklens import __version__, codec
+from ranklens import codec
+from ranklens._lazy import imported, installed_version
 from ranklens.compare.coverage import Coverage
 from ranklens.compare.family import FamilyComparison, PairRow, run_key, run_role
 from ranklens.compare.macro import MacroSection, candidate_sections
@@ -87,7 +88,7 @@ class Report:
     per_query: Mapping[str, Mapping[str, Mapping[str, float]]] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
     run_names: tuple[str, ...] = ("A", "B")
-    version: str = __version__
+    version: str = field(default_factory=installed_version)
     kind: str = "compare"
     coverage: Coverage | None = None
     families: tuple[FamilyComparison, ...] = ()
@@ -214,24 +215,26 @@ class Report:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Report) and self.to_dict() == other.to_dict()
 
-    def to_frame(self) -> pd.DataFrame:
-        """One row per candidate x metric x segment (``ranklens.compare.frame``)."""
-        from ranklens.compare.frame import report_frame
+    # The faces below are writers' (a result imports no renderer): each method names its
+    # writer, which `imported` loads on the call.
 
-        return report_frame(self)
+    def to_frame(self) -> pd.DataFrame:
+        """One row per candidate x metric x segment (``ranklens.compare.frame.report_frame``)."""
+        frame: pd.DataFrame = imported("ranklens.compare.frame:report_frame")(self)
+        return frame
 
     def to_latex(self, *, caption: str | None = None, label: str = "") -> str:
-        """A booktabs table with intervals, p, q and significance (``ranklens.compare.latex``)."""
-        from ranklens.compare.latex import report_latex
-
-        return report_latex(self, caption=caption, label=label)
+        """A booktabs table with intervals, p, q and significance
+        (``ranklens.compare.latex.report_latex``)."""
+        latex: str = imported("ranklens.compare.latex:report_latex")(
+            self, caption=caption, label=label)
+        return latex
 
     def _repr_html_(self) -> str:
-        """In a notebook: the HTML export's body, charts inline (``ranklens.html``)."""
-        from ranklens.compare.html import render
-        from ranklens.html import notebook_fragment
-
-        return notebook_fragment(render(self))
+        """In a notebook: the HTML export's body, charts inline
+        (``ranklens.compare.html.notebook_html``)."""
+        html: str = imported("ranklens.compare.html:notebook_html")(self)
+        return html
 
     __hash__ = None  # type: ignore[assignment]
 

@@ -13,7 +13,7 @@ import pandas as pd
 
 from ranklens.charts import BASELINE_COLOUR, FIT_WIDTH
 from ranklens.compare.seed_section import NEW_RUN, THESE_RUNS, SeedAnswer
-from ranklens.formats import format_delta, format_interval, format_p
+from ranklens.formats import format_delta, format_interval, format_p, level_number
 
 ANSWER_COLOUR = "#0969da"
 SEED_COLOUR = "#8c959f"
@@ -53,7 +53,7 @@ def seeds_forest(answer: SeedAnswer, *, metric: str, names: tuple[str, str],
                        legend=None)
     tooltip = [alt.Tooltip("label:N", title="Row"),
                alt.Tooltip("delta_text:N", title=f"{names[1]} \u2212 {names[0]}"),
-               alt.Tooltip("interval:N", title=f"{round(100 * (1 - alpha))}% interval"),
+               alt.Tooltip("interval:N", title=f"{level_number(1 - alpha)}% interval"),
                alt.Tooltip("p_text:N", title="p")]
     base = alt.Chart(data).encode(y=y, color=colour, tooltip=tooltip)
     bars = base.mark_rule(strokeWidth=2.5).encode(

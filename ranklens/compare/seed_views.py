@@ -22,7 +22,15 @@ from ranklens.compare.seed_section import (
     disagreement,
     not_measured_note,
 )
-from ranklens.formats import DASH, format_delta, format_interval, format_p, format_value
+from ranklens.document.markdown import markdown_table
+from ranklens.formats import (
+    DASH,
+    format_delta,
+    format_interval,
+    format_p,
+    format_value,
+    level_number,
+)
 from ranklens.stats.random_effects import RANDOM_EFFECTS_METHOD
 
 Table = tuple[list[str], list[list[str]]]
@@ -113,7 +121,7 @@ def sentences(answer: SeedAnswer, names: tuple[str, str]) -> list[str]:
         return [not_measured_note(answer)]
     name_a, name_b = names
     out = [disagreement(answer, names)] if comparison.answers_disagree else []
-    level = round(100 * (1 - new_run.alpha))
+    level = level_number(1 - new_run.alpha)
     if new_run.significant:
         out.append(f"A new training run of {name_b} is expected to "
                    f"{'beat' if new_run.estimate > 0 else 'fall short of'} {name_a} by "
@@ -177,8 +185,6 @@ def text_lines(report: Report, metric: str, width: int = 100) -> list[str]:
 
 def markdown_lines(report: Report, metric: str, level: str) -> list[str]:
     """The seeds section of one metric as Markdown (``level`` is its heading's ``#``s)."""
-    from ranklens.compare.text import markdown_table
-
     if report.seeds is None:
         return []
     answer = report.seeds.answer(metric)
@@ -195,8 +201,6 @@ def markdown_lines(report: Report, metric: str, level: str) -> list[str]:
 
 def leaderboard_lines(report: Report, metric: str, *, markdown: bool = False) -> list[str]:
     """Several candidates with seeds: the new-run leaderboard of ``metric``."""
-    from ranklens.compare.text import markdown_table
-
     if report.seeds is None:
         return []
     table = leaderboard_table(report, metric)

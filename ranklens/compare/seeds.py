@@ -19,21 +19,19 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ranklens.compare.assemble import report_from_run_results
 from ranklens.compare.family import run_role
+from ranklens.compare.loaded import LoadedInputs
 from ranklens.compare.report import InputRecord, Report
+from ranklens.compare.scored import run_results
 from ranklens.compare.seed_section import SeedAnswer, SeedsSection
 from ranklens.compare.settings import CompareSettings
 from ranklens.data import MetricResult
 from ranklens.stats.pairing import examples
 from ranklens.stats.seeds import compare_seeds_with_notes, new_run_family
-
-if TYPE_CHECKING:
-    from ranklens.compare.analysis import LoadedInputs
 
 SEED_FAMILY_METHOD = "holm"
 
@@ -84,7 +82,7 @@ def seeded_report(inputs: LoadedInputs, settings: CompareSettings,
                                segment_column=None)
     if progress:
         progress("scoring the runs")
-    per_run, notes = inputs.run_results(flat)
+    per_run, notes = run_results(inputs, flat)
     inputs.check_shared_queries(per_run, settings.missing)
     notes = [*inputs.input_warnings(order=settings.order,
                                     relevance_level=settings.relevance_level,

@@ -15,15 +15,19 @@ HTML is ``ranklens.compare.html``; the MDE and PPI texts are ``ranklens.plan.tex
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 from ranklens.compare import columns, coverage_words, query_lines, seed_views
 from ranklens.compare.columns import MARK, Column
 from ranklens.compare.csv_report import render_csv
-from ranklens.compare.fcr import disagreement_sentence, fcr_caption, level_text
+from ranklens.compare.fcr_words import disagreement_sentence, fcr_caption, level_text
 from ranklens.compare.macro import MacroSection, candidate_sections
 from ranklens.compare.macro_views import macro_markdown_lines, macro_text_lines
-from ranklens.compare.report import InputRecord, Report, result_row
+from ranklens.compare.report import Report, result_row
+from ranklens.compare.sections.inputs import input_lines, inputs_text
+from ranklens.compare.sections.inputs import read_as as read_as  # their old home
+from ranklens.compare.sections.inputs import set_aside_lines as set_aside_lines
+from ranklens.compare.sections.warnings import warnings_section
 from ranklens.compare.segments import MetricComparison
 from ranklens.compare.views import interval_levels, leaderboard_table, pairs_table
 from ranklens.compare.words import (
@@ -37,8 +41,12 @@ from ranklens.compare.words import (
     q_family_words,
     segments_summary,
 )
-from ranklens.formats import plain_table
+from ranklens.document import markdown as markdown_writer
+from ranklens.document import text as text_writer
+from ranklens.document.markdown import markdown_table
+from ranklens.formats import level_number, plain_table
 from ranklens.health import words as health_words
+from ranklens.health.section import health_section
 from ranklens.stats import interval_label
 
 FORMATS = ("text", "json", "csv", "markdown")
@@ -98,7 +106,7 @@ def segment_cells(comparison: MetricComparison, run_names: tuple[str, str], *,
 def _names(comparison: MetricComparison, run_names: tuple[str, str]) -> dict[str, object]:
     fcr = "" if comparison.fcr is None else level_text(comparison.fcr.level)
     return {"a": run_names[0], "b": run_names[1], "segment": comparison.segment_column or "segment",
-            "level": round(100 * (1 - comparison.overall.alpha)), "fcr_level": fcr}
+            "level": level_number(1 - comparison.overall.alpha), "fcr_level": fcr}
 
 
 def _interval_notes(comparison: MetricComparison) -> list[str]:
@@ -207,38 +215,13 @@ def _robustness_lines(report: Report, metric: str) -> list[str]:
     return lines
 
 
-def input_lines(records: Sequence[InputRecord]) -> list[str]:
-    """One line per input file: what its reader made of it (rows, queries, rows set aside and
-    why), or its size where it was not read by a reader. The Inputs section of every text
-    face: ``ranklens compare``, ``mde`` and ``ppi``, and the Markdown report."""
-    return [str(record.summary.get("description") or f"{record.name}: {record.size:,} bytes")
-            for record in records]
-
-
-def read_as(records: Sequence[InputRecord]) -> dict[str, str]:
-    """How each input was read, in words, by role: the "Read as" column of the HTML files."""
-    return {record.role: str(record.summary["description"]) for record in records
-            if record.summary.get("description")}
-
-
-def inputs_text(records: Sequence[InputRecord]) -> list[str]:
-    """The Inputs section of the text faces: the heading and `input_lines`, indented."""
-    return ["Inputs:", *(f"  {line}" for line in input_lines(records))]
-
-
-def set_aside_lines(records: Sequence[InputRecord]) -> list[str]:
-    """One line per group of rows a reader set aside, with the file and the reason: what the
-    pages and the HTML files show among the warnings."""
-    return [f"{record.name}: {item['rows']:,} rows set aside: {item['reason']}"
-            for record in records for item in record.summary.get("set_aside", ())]
-
-
 def render_text(report: Report, width: int = 100) -> str:
     """What ``ranklens compare`` prints: per metric a table and the verdict; warnings last.
 
     Several candidates: the leaderboards first, then each candidate's tables and verdicts.
     """
-    out: list[str] = health_words.text_lines(report.health, width)
+    health = health_section(report.health)
+    out: list[str] = [] if health is None else [*text_writer.section_lines(health, width), ""]
     for pair_names, sections in macro_parts(report):  # several collections lead (issue 32)
         out += macro_text_lines(sections, pair_names, width)
     if report.several:
@@ -253,12 +236,9 @@ def render_text(report: Report, width: int = 100) -> str:
     else:
         out.extend(_metric_sections(report, width))
     out.extend(inputs_text(report.inputs))
-    if report.warnings:
-        out.append("")
-        out.append("Warnings:")
-        for message in report.warnings:
-            out.extend(textwrap.wrap(message, width, initial_indent="  - ",
-                                     subsequent_indent="    "))
+    warnings = warnings_section(report)
+    if warnings is not None:
+        out += ["", *text_writer.section_lines(warnings, width)]
     return "\n".join(out) + "\n"
 
 
@@ -314,7 +294,7 @@ def leaderboard_cells(report: Report, metric: str, *, markdown: bool = False,
     records = [{"run": f"{r['run']} (A, baseline)", "mean": r["mean"],
                 "health": r.get("health", "")} if r["baseline"] else r
                for r in table.to_dict("records")]
-    header = columns.headers(shown, {"level": round(100 * (1 - alpha))})
+    header = columns.headers(shown, {"level": level_number(1 - alpha)})
     return shown, _sig(shown, header) if markdown else header, columns.cells(shown, records)
 
 
@@ -323,7 +303,7 @@ def pairs_cells(report: Report, metric: str, *, markdown: bool = False,
     """Every pair of the family as display strings (all-pairs reports); no rows otherwise."""
     alpha = report.comparison(metric, report.candidates[0]).overall.alpha
     shown = list(columns.pick(columns.PAIR_COLUMNS, columns.PAIR_TEXT))
-    header = columns.headers(shown, {"level": round(100 * (1 - alpha))})
+    header = columns.headers(shown, {"level": level_number(1 - alpha)})
     rows = columns.cells(shown, pairs_table(report, metric).to_dict("records"))
     return shown, _sig(shown, header) if markdown else header, rows
 
@@ -360,18 +340,6 @@ def _leaderboard_text(report: Report, metric: str, width: int) -> list[str]:
     return out
 
 
-def _md_escape(text: str) -> str:
-    return text.replace("|", "\\|")
-
-
-def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    """A GitHub-flavoured Markdown table."""
-    lines = ["| " + " | ".join(_md_escape(h) for h in header) + " |",
-             "|" + "|".join("---" for _ in header) + "|"]
-    lines += ["| " + " | ".join(_md_escape(c) for c in row) + " |" for row in rows]
-    return lines
-
-
 def render_markdown(report: Report) -> str:
     """The text report as Markdown: a heading and a table per metric, then the verdict.
 
@@ -379,13 +347,13 @@ def render_markdown(report: Report) -> str:
     """
     if not report.several:
         name_a, name_b = report.pair_names
-        out = [f"# {name_b} vs {name_a}", "", *health_words.markdown_lines(report.health),
+        out = [f"# {name_b} vs {name_a}", "", *_health_markdown(report),
                *macro_markdown_lines(report.macro, report.pair_names),
                *_markdown_sections(report, "##")]
     else:
         names = report.run_names
         out = [f"# {len(report.candidates)} candidates vs {names[0]}", "",
-               *health_words.markdown_lines(report.health)]
+               *_health_markdown(report)]
         for pair_names, sections in macro_parts(report):
             out += macro_markdown_lines(sections, pair_names)
         for metric in report.metrics:
@@ -403,9 +371,16 @@ def render_markdown(report: Report) -> str:
             out += _markdown_sections(report.candidate_report(j), "###",
                                       len(report.candidates))
     out += ["## Inputs", ""] + [f"- {line}" for line in input_lines(report.inputs)]
-    if report.warnings:
-        out += ["", "## Warnings", ""] + [f"- {message}" for message in report.warnings]
+    warnings = warnings_section(report)
+    if warnings is not None:
+        out += ["", *markdown_writer.section_lines(warnings)]
     return "\n".join(out) + "\n"
+
+
+def _health_markdown(report: Report) -> list[str]:
+    """The Health section in Markdown and the blank line after it (nothing without checks)."""
+    health = health_section(report.health)
+    return [] if health is None else [*markdown_writer.section_lines(health), ""]
 
 
 def _markdown_sections(report: Report, level: str, n_candidates: int = 1) -> list[str]:

@@ -18,8 +18,9 @@ import dataclasses
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from ranklens.compare.analysis import CompareSettings, LoadedInputs
+from ranklens.compare.loaded import LoadedInputs
 from ranklens.compare.report import Report
+from ranklens.compare.settings import CompareSettings
 from ranklens.formats import format_delta, format_p
 from ranklens.metrics import CutoffTies, cutoff_ties, parse_metric
 from ranklens.metrics.names import TIE_AVERAGED
@@ -77,7 +78,7 @@ def _reading(result: ComparisonResult) -> Reading:
 def readings_to_score(inputs: LoadedInputs, settings: CompareSettings) -> tuple[str, ...]:
     """The metrics under the other tie rule that `tie_notes` will compare for a report of
     ``inputs`` with ``settings``; the report's own scoring pass scores them beside its
-    metrics (``LoadedInputs.scored_for``), so that the runs are scored once. Empty where
+    metrics (``ranklens.compare.scored.scored_for``), so that the runs are scored once. Empty where
     there is no tie sentence to write: several runs, per-query tables, runs scored while read,
     or runs whose documents never share a score (both rules then score them alike)."""
     if (inputs.n_runs != 2 or settings.seed_runs is not None or inputs.qrels is None

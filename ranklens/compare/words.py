@@ -12,7 +12,7 @@ from statistics import NormalDist
 
 from ranklens.compare.family import FamilyComparison, family_phrase
 from ranklens.compare.segments import MetricComparison, SegmentRow
-from ranklens.formats import format_delta, format_interval, format_p
+from ranklens.formats import format_delta, format_interval, format_p, level_number
 from ranklens.health.words import SEGMENTS_WITHHELD
 from ranklens.stats import ComparisonResult, interval_description, interval_label
 from ranklens.stats.results import at_most
@@ -53,7 +53,7 @@ def headline(comparison: MetricComparison, run_names: tuple[str, str]) -> str:
     """One or two sentences: which run is better on the metric, by how much, how sure."""
     result = comparison.overall
     name_a, name_b = run_names
-    level = round(100 * (1 - result.alpha))
+    level = level_number(1 - result.alpha)
     interval = f"{level}% CI {format_interval(result.interval.low, result.interval.high)}"
     tests = (f"permutation p {_p_phrase(result.p_value)}, "
              f"t-test p {_p_phrase(result.t_test.p_value)}")

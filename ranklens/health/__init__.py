@@ -5,7 +5,9 @@ with nothing relevant or of another collection).
 - ``result``: `HealthCheck`, `HealthReport` (what a Report carries under ``health``) and
   `HealthCheckFailed` (``strict=True``)
 - one module per check: ``documents``, ``self_retrieval``, ``identical``, ``judgements``
-- ``checks``: all of them for one comparison (`check_report`, `check_results`, `enforce`)
+- ``checks``: the facts the checks need of a run (`run_facts`) and the checks gathered into a
+  `HealthReport` (`with_withheld`). Asking them about one comparison is the compare
+  pipeline's step (``ranklens.compare.health_step``): this package imports no feature
 - ``words``: the section in words for the CLI, exports and the page
 
 Bad files stay ``ranklens.io.InputError`` with file and line; nothing here refuses input

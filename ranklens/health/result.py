@@ -12,12 +12,13 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal
 
+from ranklens.document.blocks import SYMBOLS as _SYMBOLS
 from ranklens.errors import RanklensError
 
 Status = Literal["passed", "warning", "failed"]
 STATUSES: tuple[Status, ...] = ("failed", "warning", "passed")
 """Worst first: the order checks are listed in."""
-SYMBOLS = {"failed": "\u2717", "warning": "!", "passed": "\u2713"}
+SYMBOLS = _SYMBOLS  # the document's marks (ranklens.document.blocks.SYMBOLS)
 
 
 class HealthCheckFailed(RanklensError, ValueError):

@@ -1,17 +1,17 @@
-"""The health section in words, for every face: a count line, one entry per check that did not
-pass (its message and what to do), and the passed ones folded into a single line.
+"""The health checks in words: the counts, each check's heading, the passed ones in one line,
+and what a face says where a verdict is withheld.
 
-Text and Markdown (``ranklens.compare.text``), the HTML export and the page read these; none
-of them words a check itself.
+The section itself (``ranklens.health.section``) is built from these and drawn by every face's
+writer (``ranklens.document``, the page's ``ranklens.app.blocks``); none of them words a check
+itself.
 """
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Sequence
 from typing import Any
 
-from ranklens.health.result import SYMBOLS, HealthCheck, HealthReport
+from ranklens.health.result import HealthCheck, HealthReport
 
 TITLE = "Health checks"
 
@@ -51,40 +51,6 @@ def passed_line(health: HealthReport) -> str:
             grouped[check.title].append(check.subject)
     return "; ".join(title + (f" ({', '.join(subjects)})" if subjects else "")
                      for title, subjects in grouped.items())
-
-
-def text_lines(health: HealthReport | None, width: int = 100) -> list[str]:
-    """The section as the CLI prints it before the tables (no lines without a health)."""
-    if health is None or not health.checks:
-        return []
-    out = [f"{TITLE}: {counts(health)}"]
-    for check in (*health.failed, *health.warnings):
-        out += textwrap.wrap(f"{SYMBOLS[check.status]} {check.status.upper()} {heading(check)}: "
-                             f"{check.message}", width, initial_indent="  ",
-                             subsequent_indent="    ")
-        if check.action:
-            out += textwrap.wrap(f"What to do: {check.action}", width,
-                                 initial_indent="    ", subsequent_indent="    ")
-    if health.passed:
-        out += textwrap.wrap(f"{SYMBOLS['passed']} passed: {passed_line(health)}", width,
-                             initial_indent="  ", subsequent_indent="    ")
-    # why a verdict is withheld is said in its place (`verdict_or_withheld`)
-    return [*out, ""]
-
-
-def markdown_lines(health: HealthReport | None, level: str = "##") -> list[str]:
-    """The section in Markdown: a heading, a list of the checks that did not pass, the
-    passed ones in one item."""
-    if health is None or not health.checks:
-        return []
-    out = [f"{level} {TITLE}", "", f"{counts(health)}.", ""]
-    for check in (*health.failed, *health.warnings):
-        out.append(f"- **{check.status}: {heading(check)}**: {check.message}"
-                   + (f" _What to do:_ {check.action}" if check.action else ""))
-    if health.passed:
-        out.append(f"- passed: {passed_line(health)}")
-    out.append("")
-    return out
 
 
 def csv_cell(health: HealthReport | None) -> str:

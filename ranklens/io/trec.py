@@ -48,6 +48,7 @@ _NUMBER_RE = r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$|^[+-]?(?i:nan|inf|infinit
 _NUMERIC = {"rank": pa.int64(), "score": pa.float64(), "relevance": pa.int64()}
 # fields read only to prove the line is regular: a short list of known values -> bool column
 _MAX_CHECK_VALUES = 32
+_CHECK_FIELDS = ("q0", "iter", "tag")
 
 
 class Irregular(RanklensError):
@@ -82,8 +83,16 @@ def read_trec(loaded: Loaded, sniff: Sniff, kind: str, *, unique_docs: bool,
         try:
             return _read_fast(loaded, sniff, fields, unique_docs=unique_docs,
                               keep_ranks=keep_ranks, checked=True)
-        except _REFUSED:
-            pass
+        except _REFUSED as error:
+            refused = error
+        if _unseen_check_value(refused, fields):
+            # a Q0 or tag value the sampled lines did not show (a tag per shard): read the
+            # check fields as strings instead of rewriting the whole file for the next reader
+            try:
+                return _read_fast(loaded, sniff, fields, unique_docs=unique_docs,
+                                  keep_ranks=keep_ranks, checked=True, open_checks=True)
+            except _REFUSED:
+                pass
         rewritten = canonical_text(np.frombuffer(loaded.read_all(), dtype=np.uint8))
         text = rewritten.data
         if len(text):
@@ -114,9 +123,22 @@ def comment_note(count: int) -> str:
     return f"{count:,} comment line{'' if count == 1 else 's'} skipped"
 
 
+def _unseen_check_value(error: Exception, fields: tuple[str, ...]) -> bool:
+    """Whether the fast read failed only on a value of a check field (``Q0``/``iter``, the
+    tag) that is not among the values sampled from the file's first and last lines."""
+    found = re.match(r"In CSV column #(\d+): CSV conversion error to (null|bool)", str(error))
+    return (found is not None and int(found.group(1)) < len(fields)
+            and fields[int(found.group(1))] in _CHECK_FIELDS)
+
+
 def _read_fast(loaded: Loaded, sniff: Sniff, fields: tuple[str, ...], *,
-               unique_docs: bool, keep_ranks: bool, checked: bool) -> Parsed:
-    """One CSV read; with ``checked``, raises ``Irregular`` unless it equals a whitespace split."""
+               unique_docs: bool, keep_ranks: bool, checked: bool,
+               open_checks: bool = False) -> Parsed:
+    """One CSV read; with ``checked``, raises ``Irregular`` unless it equals a whitespace split.
+
+    ``open_checks`` reads the check fields as strings of any value (each still checked for
+    blanks and emptiness) instead of against the values sampled from the file.
+    """
     delimiter = "\t" if "\t" in sniff.first_line else " "
     count = max(sniff.fields, len(fields))
     names = list(fields) + [f"extra_{i}" for i in range(count - len(fields))]
@@ -130,7 +152,7 @@ def _read_fast(loaded: Loaded, sniff: Sniff, fields: tuple[str, ...], *,
         else _NUMERIC[name] for name in wanted}
     known: list[str] = []
     if checked:
-        types, known = _check_columns(fields, types, sniff, delimiter, loaded)
+        types, known = _check_columns(fields, types, sniff, delimiter, loaded, open_checks)
     as_null = pa.null() in types.values()  # the known values are null values, "" is not
     source = loaded.path if loaded.path is not None and not sniff.data_offset else loaded.open()
     if sniff.data_offset and not isinstance(source, str):
@@ -173,17 +195,20 @@ def _read_fast(loaded: Loaded, sniff: Sniff, fields: tuple[str, ...], *,
 
 
 def _check_columns(fields: tuple[str, ...], types: dict[str, pa.DataType], sniff: Sniff,
-                   delimiter: str, loaded: Loaded) -> tuple[dict[str, pa.DataType], list[str]]:
+                   delimiter: str, loaded: Loaded,
+                   open_checks: bool = False) -> tuple[dict[str, pa.DataType], list[str]]:
     """Column types that also read the layout's other fields, to prove each line is regular.
 
     ``Q0``/``iter`` and the tag become columns of type null whose null values are the clean
-    values seen in the first 64 KiB, or bool columns with those as true values when one of
-    them looks like a number (a grade or score could then read as null); any other value
-    fails the conversion and sends the file to the next reader. The rank is parsed as an
-    integer. With bool checks an empty field reads as null; with null checks it fails the
-    conversion of a number or check column and ``_check_ids`` finds an empty id.
+    values seen in the first 64 KiB and, for a file on disk or in memory, the last 64 KiB
+    (two runs concatenated change the tag once), or bool columns with those as true values
+    when one of them looks like a number (a grade or score could then read as null); any
+    other value fails the conversion (the caller may then read again with ``open_checks``:
+    string columns of any value, checked for blanks). The rank is parsed as an integer. With
+    bool checks an empty field reads as null; with null checks it fails the conversion of a
+    number or check column and ``_check_ids`` finds an empty id.
     """
-    lines = _head_lines(loaded, sniff)
+    lines = _head_lines(loaded, sniff) + _tail_lines(loaded, sniff)
     checks = dict(types)
     known: set[str] = set()
     for position, name in enumerate(fields):
@@ -196,7 +221,7 @@ def _check_columns(fields: tuple[str, ...], types: dict[str, pa.DataType], sniff
                   if len(line.split(delimiter)) > position}
         if not values or any(not value or min(value.encode()) <= 32 for value in values):
             raise Irregular(f"field {name} is empty or padded in the first lines")
-        if len(known | values) > _MAX_CHECK_VALUES:
+        if open_checks or len(known | values) > _MAX_CHECK_VALUES:
             checks[name] = ID_TYPE
             continue
         known |= values
@@ -216,6 +241,19 @@ def _head_lines(loaded: Loaded, sniff: Sniff) -> list[str]:
     if loaded.size > len(loaded.head):
         lines = lines[:-1]
     return [line.decode("utf-8", errors="replace") for line in lines if line]
+
+
+def _tail_lines(loaded: Loaded, sniff: Sniff) -> list[str]:
+    """The whole data lines of the file's last 64 KiB past its head, when that is cheap to
+    read (not through a decompressor); comment lines left out."""
+    if (loaded.compressed and loaded.data is None) or loaded.size <= len(loaded.head):
+        return []
+    tail = _tail(loaded, 1 << 16)
+    if loaded.size - len(tail) < len(loaded.head):
+        tail = tail[len(loaded.head) - (loaded.size - len(tail)):]
+    lines = tail.splitlines()[1:]  # the first may be a piece of a line
+    return [text for text in (line.decode("utf-8", errors="replace") for line in lines)
+            if text and not is_comment(text)]
 
 
 def _check_ids(queries: Ids, docs: Ids) -> None:

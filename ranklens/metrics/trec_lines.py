@@ -140,30 +140,37 @@ def trec_eval_output(
     ``read_qrels(..., grades="truncate")`` for trec_eval's atol, or score them with
     ``ranklens.metrics.evaluate``, which reads them as gains).
     """
-    if qrels.fractional:
-        raise ValueError(f"{qrels.name}: trec_eval reads integer grades only and these "
-                         "judgements have fractional ones; truncate them as trec_eval's atol "
-                         "does (read_qrels(..., grades='truncate'), 'ranklens evaluate "
-                         "--truncate-grades') or score them with ranklens.metrics.evaluate, "
-                         "which reads them as gains")
+    fractional_refused(qrels)
     if missing == "drop" and not complete:
-        qrels = _judged_and_answered(run, qrels)
-    depth = depth_needed(plan)
-    ranking = trec_ranking(run, qrels, level=relevance_level, judged_only=judged_only,
-                           max_docs=max_docs, complete=complete,
-                           depth=depth)
-    n = ranking.n_queries
-    columns: list[tuple[str, str, object]] = []  # (printed name, kind, values)
-    for measure in plan.ordered:
-        columns += _measure_columns(ranking, plan, measure, num_docs)
-    columns += _metric_columns(run, qrels, plan, ranking, relevance_level, complete,
-                               judged_only)
+        qrels = judged_and_answered(run, qrels)
+    columns, ranking = trec_columns(run, qrels, plan, relevance_level=relevance_level,
+                                    complete=complete, judged_only=judged_only,
+                                    max_docs=max_docs, num_docs=num_docs)
     num_rel_all = int(np.count_nonzero(qrels.relevance > 0)) if complete else None
     text = render_text(columns, ranking.query_ids, per_query=per_query, summary=summary,
                          run_tag=run_tag if run_tag is not None else run.name, digits=digits,
                          num_rel_all=num_rel_all)
-    return TrecOutput(text, n, ranking.ignored, tuple(
+    return TrecOutput(text, ranking.n_queries, ranking.ignored, tuple(
         q for q, p in zip(ranking.query_ids, ranking.placeholder.tolist(), strict=True) if p))
+
+
+Columns = list[tuple[str, str, object]]  # (printed name, kind, per-query values)
+
+
+def trec_columns(run: Run, qrels: Qrels, plan: MeasurePlan, *, relevance_level: int,
+                 complete: bool, judged_only: bool, max_docs: int | None,
+                 num_docs: int) -> tuple[Columns, TrecRanking]:
+    """Every measure's per-query values (``render_text``'s columns) in the order of the
+    ranking's queries (the qrels' queries, byte order), and that ranking."""
+    ranking = trec_ranking(run, qrels, level=relevance_level, judged_only=judged_only,
+                           max_docs=max_docs, complete=complete,
+                           depth=depth_needed(plan))
+    columns: Columns = []
+    for measure in plan.ordered:
+        columns += _measure_columns(ranking, plan, measure, num_docs)
+    columns += _metric_columns(run, qrels, plan, ranking, relevance_level, complete,
+                               judged_only)
+    return columns, ranking
 
 
 def render_text(columns: list[tuple[str, str, object]], query_ids: list[str], *,
@@ -199,13 +206,26 @@ def render_text(columns: list[tuple[str, str, object]], query_ids: list[str], *,
     return "".join(line + "\n" for line in lines)
 
 
-def _judged_and_answered(run: Run, qrels: Qrels) -> Qrels:
-    """``qrels`` without the queries the run does not answer (trec_eval 9.0.8's set)."""
+def fractional_refused(qrels: Qrels) -> None:
+    """``ValueError`` for qrels with fractional grades: trec_eval reads integers only."""
+    if qrels.fractional:
+        raise ValueError(f"{qrels.name}: trec_eval reads integer grades only and these "
+                         "judgements have fractional ones; truncate them as trec_eval's atol "
+                         "does (read_qrels(..., grades='truncate'), 'ranklens evaluate "
+                         "--truncate-grades') or score them with ranklens.metrics.evaluate, "
+                         "which reads them as gains")
+
+
+def judged_and_answered(run: Run, qrels: Qrels, also: pa.Array | None = None) -> Qrels:
+    """``qrels`` without the queries the run does not answer (trec_eval 9.0.8's set); the
+    query ids in ``also`` are kept too."""
     from ranklens.metrics.arrow import codes_in
 
     present = np.bincount(run.query_codes, minlength=len(run.queries)) > 0
     answered_ids = run.queries.filter(present)
     keep_code = codes_in(qrels.queries, answered_ids) >= 0
+    if also is not None and len(also):
+        keep_code |= codes_in(qrels.queries, also) >= 0
     rows = keep_code[qrels.query_codes]
     return Qrels(qrels.query_codes[rows], qrels.queries, qrels.doc_codes[rows], qrels.docs,
                  relevance=qrels.relevance[rows], name=qrels.name)
@@ -313,4 +333,5 @@ def _value_line(name: str, query: str, value: float, digits: int) -> str:
     return f"{name:<22}\t{query}\t{text}"
 
 
-__all__ = ["FULL", "TrecOutput", "depth_needed", "render_text", "trec_eval_output"]
+__all__ = ["FULL", "Columns", "TrecOutput", "depth_needed", "fractional_refused",
+           "judged_and_answered", "render_text", "trec_columns", "trec_eval_output"]

@@ -28,6 +28,8 @@ import numpy as np
 import pandas as pd
 
 from ranklens import codec, io
+from ranklens._lazy import imported
+from ranklens.compare.choices import common_columns as common_columns  # its old home
 from ranklens.compare.report import InputRecord
 from ranklens.data import MetricResult, Qrels, Run
 from ranklens.formats import format_delta, literal
@@ -114,17 +116,18 @@ class QueryPlan:
     rows: tuple[PlanRow, ...]
     pilot: Pilot | None = None
 
-    def to_frame(self) -> pd.DataFrame:
-        """One row per target difference (``ranklens.plan.frame``)."""
-        from ranklens.plan.frame import plan_frame
+    # faces are writers' (a result imports no renderer): `imported` loads each on the call
 
-        return plan_frame(self)
+    def to_frame(self) -> pd.DataFrame:
+        """One row per target difference (``ranklens.plan.frame.plan_frame``)."""
+        frame: pd.DataFrame = imported("ranklens.plan.frame:plan_frame")(self)
+        return frame
 
     def to_latex(self, *, caption: str | None = None, label: str = "") -> str:
-        """A booktabs table of the queries needed (``ranklens.plan.frame``)."""
-        from ranklens.plan.frame import plan_latex
-
-        return plan_latex(self, caption=caption, label=label)
+        """A booktabs table of the queries needed (``ranklens.plan.frame.plan_latex``)."""
+        latex: str = imported("ranklens.plan.frame:plan_latex")(self, caption=caption,
+                                                              label=label)
+        return latex
 
 
 def pilot(result_a: MetricResult, result_b: MetricResult, *, missing: str = "drop",
@@ -208,24 +211,6 @@ def pilot_from_inputs(inputs: LoadedInputs, metric: str, *, order: str = "score"
 def per_query_columns(table: InputFile) -> dict[str, MetricResult]:
     """The metric columns of a per-query table (wide, long or ``trec_eval -q``), by name."""
     return dict(io.read_per_query(table.data, name=table.name).metrics)
-
-
-def common_columns(first: tuple[str, Sequence[str]], second: tuple[str, Sequence[str]]
-                   ) -> list[str]:
-    """The metric columns two per-query tables share, in the first table's order.
-
-    ``first`` and ``second`` are (file name, its columns); none in common is a ``ValueError``
-    naming both files, their columns and the fix.
-    """
-    (name_a, columns_a), (name_b, columns_b) = first, second
-    common = [name for name in columns_a if name in columns_b]
-    if not common:
-        raise ValueError(
-            f"{name_a} and {name_b} share no metric column: {name_a} has "
-            f"{', '.join(columns_a) or 'none'}, {name_b} has {', '.join(columns_b) or 'none'}. "
-            "Give the same metric the same column name in both tables (e.g. ndcg_cut_10 in "
-            "each), or put both runs in one table and pick its two columns.")
-    return common
 
 
 def pilot_from_columns(column_a: MetricResult | None, column_b: MetricResult, *,
@@ -360,8 +345,8 @@ def mde_curve(
     if method == "t" and sd > 0:
         values = [_mde_t(sd, int(n), alpha, target_power) for n in counts]
     else:
-        values = [minimum_detectable_effect(sd, int(n), alpha=alpha, power=target_power)
-                  for n in counts]
+        values = [minimum_detectable_effect(sd, int(n), alpha=alpha, power=target_power,
+                                            method="z") for n in counts]
     return pd.DataFrame({"n_queries": counts, "mde": np.asarray(values, dtype=np.float64)})
 
 
@@ -380,7 +365,7 @@ def power_curve(
     alarm). ``up_to`` defaults to three times the z-based MDE at 80% power.
     """
     if up_to is None:
-        up_to = 3.0 * minimum_detectable_effect(sd, n_queries, alpha=alpha) or 0.01
+        up_to = 3.0 * minimum_detectable_effect(sd, n_queries, alpha=alpha, method="z") or 0.01
     differences = np.linspace(0.0, up_to, points)
     values = [power(float(d), sd, n_queries, alpha=alpha, method=method) for d in differences]
     return pd.DataFrame({"true_difference": differences,

@@ -17,8 +17,9 @@ from typing import Any
 
 import pandas as pd
 
-from ranklens import __version__, codec, formats
+from ranklens import codec, formats
 from ranklens import html as html_common
+from ranklens._lazy import installed_version
 from ranklens.io import InputFile
 from ranklens.plan import views as plan_views
 from ranklens.plan.analysis import NO_SPREAD_SD, Pilot, PlanRow, QueryPlan
@@ -47,7 +48,7 @@ class MdeExport:
     inputs: tuple[InputFile, ...] = ()
     mde_curve: pd.DataFrame | None = None
     power_curve: pd.DataFrame | None = None
-    version: str = field(default=__version__)
+    version: str = field(default_factory=installed_version)
 
     @property
     def target_row(self) -> PlanRow:
@@ -58,13 +59,13 @@ _HEAD = ("kind", "schema", "ranklens_version")
 
 
 def result_payload(plan: QueryPlan, pilot: Pilot | None,
-                   version: str = __version__) -> dict[str, Any]:
+                   version: str | None = None) -> dict[str, Any]:
     """The plan's numbers as the page stores them: ``kind``, ``schema``, ``ranklens_version``,
     ``spread`` (the sd and the pilot it was measured on, None when typed in) and ``plan``
     (every field and row). It is what ``ranklens mde --format json`` writes; `payload` adds
     the page's settings, target, headline, inputs and curves around the same keys. Plain
     values, non-finite numbers still in place (`ranklens.codec.encode` names them)."""
-    return {"kind": "mde", "schema": SCHEMA, "ranklens_version": version,
+    return {"kind": "mde", "schema": SCHEMA, "ranklens_version": version or installed_version(),
             "spread": {"sd": plan.sd, "pilot": codec.plain(pilot)}, "plan": codec.plain(plan)}
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import textwrap
 
-from ranklens.compare.text import inputs_text
+from ranklens.compare.sections.inputs import inputs_text
 from ranklens.formats import (
     DASH,
     format_delta,

@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from ranklens import codec, io
+from ranklens._lazy import imported
 from ranklens.compare.assemble import input_record
 from ranklens.compare.report import InputRecord
 from ranklens.data import MetricResult, Qrels, Run
@@ -172,17 +173,17 @@ class PPIAnalysis:
     judge: JudgeCheck | None = None
     inputs: tuple[InputRecord, ...] = ()
 
-    def to_frame(self) -> pd.DataFrame:
-        """One row per estimate, PPI++ first (``ranklens.ppi.frame``)."""
-        from ranklens.ppi.frame import ppi_frame
+    # faces are writers' (a result imports no renderer): `imported` loads each on the call
 
-        return ppi_frame(self)
+    def to_frame(self) -> pd.DataFrame:
+        """One row per estimate, PPI++ first (``ranklens.ppi.frame.ppi_frame``)."""
+        frame: pd.DataFrame = imported("ranklens.ppi.frame:ppi_frame")(self)
+        return frame
 
     def to_latex(self, *, caption: str | None = None, label: str = "") -> str:
-        """A booktabs table of the four estimates (``ranklens.ppi.frame``)."""
-        from ranklens.ppi.frame import ppi_latex
-
-        return ppi_latex(self, caption=caption, label=label)
+        """A booktabs table of the four estimates (``ranklens.ppi.frame.ppi_latex``)."""
+        latex: str = imported("ranklens.ppi.frame:ppi_latex")(self, caption=caption, label=label)
+        return latex
 
     def estimate(self, key: str) -> Estimate:
         for item in self.estimates:

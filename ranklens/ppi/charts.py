@@ -12,7 +12,7 @@ import altair as alt
 import pandas as pd
 
 from ranklens.charts import CHOSEN, CURVE, FIT_WIDTH, MUTED, log_ticks, width_ticks
-from ranklens.formats import format_delta, format_interval, format_value
+from ranklens.formats import format_delta, format_interval, format_value, level_number
 from ranklens.ppi import words
 from ranklens.ppi.analysis import PPIAnalysis
 
@@ -47,7 +47,7 @@ def intervals_chart(analysis: PPIAnalysis, *, row_height: int = 44) -> alt.Layer
     """The four intervals of B - A on one axis, a dashed rule at 0, the proxy in red."""
     data = intervals_data(analysis)
     order = list(data["label"])
-    level = round(100 * (1 - analysis.estimate("ppi++").result.alpha))
+    level = level_number(1 - analysis.estimate("ppi++").result.alpha)
     y = alt.Y("label:N", sort=order, title=None,
               axis=alt.Axis(labelLimit=260, labelFontSize=12, ticks=False, domain=False))
     colour = alt.Color("key:N", legend=None,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from ranklens.formats import format_delta, format_interval, format_p
+from ranklens.formats import format_delta, format_interval, format_p, level_number
 from ranklens.latex import booktabs, escape, math_text
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ def ppi_frame(analysis: PPIAnalysis) -> pd.DataFrame:
 def ppi_latex(analysis: PPIAnalysis, *, caption: str | None = None, label: str = "") -> str:
     """The four estimates as a booktabs table: difference, interval, p, lambda, queries."""
     alpha = analysis.estimates[0].result.alpha if analysis.estimates else 0.05
-    level = round(100 * (1 - alpha))
+    level = level_number(1 - alpha)
     header = ["Estimate", r"$\Delta$", f"{level}\\% CI", "$p$", r"$\lambda$", "Gold",
               "Proxy"]
     rows = []

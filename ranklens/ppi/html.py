@@ -21,7 +21,10 @@ from typing import Any
 
 from ranklens import formats
 from ranklens import html as html_common
-from ranklens.compare.text import read_as
+from ranklens.compare.sections.inputs import read_as
+from ranklens.document.blocks import Items, section
+from ranklens.document.html import section_html
+from ranklens.formats import level_number
 from ranklens.html import markdown, number_cell, text, text_cell
 from ranklens.ppi import charts as ppi_charts
 from ranklens.ppi import judge_views, words
@@ -89,11 +92,8 @@ def _verdict_section(analysis: PPIAnalysis) -> str:
 
 def _warnings_section(analysis: PPIAnalysis) -> str:
     """The analysis's warnings; no section when there are none."""
-    messages = ppi_views.ppi_warnings(analysis)
-    if not messages:
-        return ""
-    items = "".join(f"<li>{text(message)}</li>" for message in messages)
-    return f'<section id="warnings"><h2>Warnings</h2><ul class="warnings">{items}</ul></section>'
+    return section_html(section("warnings", "Warnings",
+                                [Items(tuple(ppi_views.ppi_warnings(analysis)), "warning")]))
 
 
 def _notes_section(analysis: PPIAnalysis) -> str:
@@ -122,7 +122,7 @@ def _intervals_section(analysis: PPIAnalysis) -> str:
             number_cell(lam, "weight"),
             text_cell(str(record["measured on"])),
         ])
-    level = round(100 * (1 - analysis.estimate("ppi++").result.alpha))
+    level = level_number(1 - analysis.estimate("ppi++").result.alpha)
     chart = html_common.figure(
         html_common.chart_svg(ppi_charts.intervals_chart(analysis), CHART_WIDTH),
         f"The four estimates of {analysis.metric} B \u2212 A with their {level}% intervals, "

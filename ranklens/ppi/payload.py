@@ -18,8 +18,9 @@ from typing import Any
 
 import pandas as pd
 
-from ranklens import __version__, codec, formats
+from ranklens import codec, formats
 from ranklens import html as html_common
+from ranklens._lazy import installed_version
 from ranklens.io import InputFile
 from ranklens.ppi import views as ppi_views
 from ranklens.ppi.analysis import PPIAnalysis
@@ -46,10 +47,10 @@ class PPIExport:
     inputs: tuple[InputFile, ...] = ()
     budget: GoldBudget | None = None
     budget_curve: pd.DataFrame | None = None
-    version: str = field(default=__version__)
+    version: str = field(default_factory=installed_version)
 
 
-def result_payload(analysis: PPIAnalysis, version: str = __version__) -> dict[str, Any]:
+def result_payload(analysis: PPIAnalysis, version: str | None = None) -> dict[str, Any]:
     """The analysis's numbers as the page stores them: ``kind``, ``schema``,
     ``ranklens_version`` and ``analysis`` (every estimate, the bias, the variance model). It
     is what ``ranklens ppi --format json`` writes; `payload` adds the page's settings, verdict,
@@ -59,7 +60,7 @@ def result_payload(analysis: PPIAnalysis, version: str = __version__) -> dict[st
     PPI++) is written under ``judge``, beside ``analysis``, when the analysis has one."""
     numbers = codec.plain(analysis)
     judge = numbers.pop("judge", None)  # its own key (issue 32): read back into the analysis
-    return {"kind": "ppi", "schema": SCHEMA, "ranklens_version": version,
+    return {"kind": "ppi", "schema": SCHEMA, "ranklens_version": version or installed_version(),
             "analysis": numbers, **({"judge": judge} if judge is not None else {})}
 
 

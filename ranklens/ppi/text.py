@@ -11,8 +11,16 @@ from __future__ import annotations
 
 import textwrap
 
-from ranklens.compare.text import inputs_text
-from ranklens.formats import DASH, format_delta, format_interval, format_p, plain, plain_table
+from ranklens.compare.sections.inputs import inputs_text
+from ranklens.formats import (
+    DASH,
+    format_delta,
+    format_interval,
+    format_p,
+    level_number,
+    plain,
+    plain_table,
+)
 from ranklens.ppi import words
 from ranklens.ppi.analysis import RANDOM_SAMPLE_ASSUMPTION, PPIAnalysis
 from ranklens.ppi.judge_views import judge_lines
@@ -25,7 +33,7 @@ def render_ppi(analysis: PPIAnalysis, width: int = 100) -> str:
     """What ``ranklens ppi`` prints: the four estimates, then what they say, warnings last."""
     name_a, name_b = analysis.run_names
     best = analysis.estimate("ppi++").result
-    level = round(100 * (1 - best.alpha))
+    level = level_number(1 - best.alpha)
     header = ["estimate", "B \u2212 A", f"{level}% CI", "interval", "p", "proxy weight",
               "queries"]
     rows = []

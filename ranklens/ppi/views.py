@@ -16,13 +16,14 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ranklens.compare.text import set_aside_lines
+from ranklens.compare.sections.inputs import set_aside_lines
 from ranklens.formats import (
     Card,
     format_delta,
     format_interval,
     format_p,
     format_value,
+    level_number,
     literal,
 )
 from ranklens.methods import methods_link
@@ -61,7 +62,7 @@ def ppi_title(analysis: PPIAnalysis) -> str:
 def ppi_cards(analysis: PPIAnalysis) -> tuple[Card, ...]:
     """PPI++ difference, interval, p, weight lambda and the gold / proxy-only counts."""
     best = analysis.estimate("ppi++").result
-    level = round(100 * (1 - best.alpha))
+    level = level_number(1 - best.alpha)
     return (
         Card(f"PPI++ {literal(analysis.metric)}, B − A", format_delta(best.delta), best.delta),
         Card(f"{level}% interval",
@@ -133,7 +134,7 @@ def lambda_note(analysis: PPIAnalysis) -> str | None:
 
 def bias_cards(bias: ProxyBias) -> tuple[Card, ...]:
     """The proxy's bias on B − A measured on the gold queries: value, interval and p."""
-    level = round(100 * (1 - bias.alpha))
+    level = level_number(1 - bias.alpha)
     return (
         Card("Proxy − gold, on gold queries", format_delta(bias.bias), bias.bias,
              f"Mean proxy delta minus mean gold delta over the {bias.n_gold:,} gold "
@@ -205,7 +206,7 @@ def correlation_note(model: VarianceModel) -> str:
 def budget_caption(model: VarianceModel) -> str:
     """What the gold-budget chart draws, and that it is a prediction."""
     pool = model.n_gold + model.n_proxy_only
-    return (f"Expected width of the {round(100 * (1 - model.alpha))}% interval if n of the "
+    return (f"Expected width of the {level_number(1 - model.alpha)}% interval if n of the "
             f"{pool:,} queries had gold labels (the PPI++ variance of the "
             f"{methods_link('ppi')}, with the "
             "spreads and correlation observed so far, pinned to today's interval at the red "

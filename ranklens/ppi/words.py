@@ -20,7 +20,14 @@ from __future__ import annotations
 import math
 from enum import Enum
 
-from ranklens.formats import format_delta, format_interval, format_p, format_value, literal
+from ranklens.formats import (
+    format_delta,
+    format_interval,
+    format_p,
+    format_value,
+    level_number,
+    literal,
+)
 from ranklens.methods import methods_link
 from ranklens.ppi.analysis import PPIAnalysis, ProxyBias
 from ranklens.stats import PPIComparison
@@ -51,8 +58,8 @@ def bias_finding(bias: ProxyBias) -> BiasFinding:
             "around": BiasFinding.UNDETECTED}[bias.interval.reading]
 
 
-def _level(alpha: float) -> int:
-    return round(100 * (1 - alpha))
+def _level(alpha: float) -> str:
+    return level_number(1 - alpha)
 
 
 def _names(analysis: PPIAnalysis) -> tuple[str, str, str]:

@@ -6,7 +6,9 @@ one metric, B minus A. `compare` gives the whole verdict for two `MetricResult`s
 interval below; `interval_description` says which in words), `paired_bootstrap`,
 `sign_flip_interval`, `permutation_test` (p-value), `paired_t_test`,
 `benjamini_hochberg`/`adjust` (many comparisons), `family_test`/`pair_runs` (several
-candidates against a baseline, family-wise error held), `minimum_detectable_effect`/
+candidates against a baseline, family-wise error held), `leaderboard` (many runs: rank
+intervals and tiers from every pair), `discover_slices` (groups of queries where B - A
+differs, searched on half the queries and confirmed on the other), `minimum_detectable_effect`/
 `required_queries`/`power` (how many queries) and `ppi_compare` (proxy judgements corrected
 on gold) are its parts. `ranklens.stats.tolerance` holds the one tolerance for "no
 difference". numpy, plus scipy.special on first use of a t or normal probability: no pandas,
@@ -83,6 +85,7 @@ from ranklens.stats.random_effects import (
     new_run_estimate,
     variance_components,
 )
+from ranklens.stats.ranks import Leaderboard, leaderboard
 from ranklens.stats.results import (
     BootstrapInterval,
     ComparisonResult,
@@ -95,6 +98,7 @@ from ranklens.stats.results import (
 from ranklens.stats.seed_power import new_run_mde, new_run_variance, seeds_needed
 from ranklens.stats.seeds import DroppedQuery, SeedComparison, compare_seeds, new_run_family
 from ranklens.stats.sign_flip import sign_flip_interval
+from ranklens.stats.slices import Discovery, Slice, discover_slices
 from ranklens.stats.tolerance import NO_DIFFERENCE
 from ranklens.stats.ttest import paired_t_test
 
@@ -123,6 +127,7 @@ __all__ = [
     "ComparisonResult",
     "ConfidenceCurve",
     "Deltas",
+    "Discovery",
     "DroppedQuery",
     "FCRAdjustment",
     "Family",
@@ -134,6 +139,7 @@ __all__ = [
     "Interval",
     "IntervalMethod",
     "JudgeAgreement",
+    "Leaderboard",
     "MacroComparison",
     "MeanDifferenceInterval",
     "MissingPolicy",
@@ -143,6 +149,7 @@ __all__ = [
     "PairedOptions",
     "PowerMethod",
     "SeedComparison",
+    "Slice",
     "SmallSampleWarning",
     "SystemComponents",
     "TTest",
@@ -157,6 +164,7 @@ __all__ = [
     "comparison_pairs",
     "confidence_curve",
     "confusion_matrix",
+    "discover_slices",
     "effect_size",
     "family_test",
     "fcr_adjust",
@@ -165,6 +173,7 @@ __all__ = [
     "interval_description",
     "interval_label",
     "judge_agreement",
+    "leaderboard",
     "macro_compare",
     "mde",
     "mean_interval",

@@ -6,8 +6,15 @@ says little about the judge itself. This module answers, on the documents graded
 - the confusion matrix of grades (rows: gold grade, columns: proxy grade);
 - weighted Cohen's kappa, linear and quadratic (Cohen, Psychological Bulletin 70, 1968,
   213-220): agreement beyond chance, where a proxy grade one step off costs less than three
-  steps off. Weights use the distance between grade values (for grades 0, 1, 2, 3 the same
-  as the grade positions, as scikit-learn's ``cohen_kappa_score`` uses);
+  steps off. The weight rule (issue 45): weights use the distance between grade **values**,
+  not between the positions of the grades that happen to occur. With grades 0, 1, 2, 3 all
+  present the two agree (scikit-learn's ``cohen_kappa_score`` uses positions of the sorted
+  labels); when a grade never occurs they differ: gold and proxy grades among {0, 1, 3} have
+  linear kappa .4615 by values and .4318 by positions (3 counts as one step from 1). Values
+  are the default because a grade scale does not shrink when a grade is missing from the
+  sample: a 1 graded 3 is two steps off whether or not any document got a 2, and the kappa of
+  a sample should not move because one grade did not occur. ``distance="positions"`` in
+  `weighted_kappa` gives scikit-learn's number;
 - the mean proxy - gold grade per gold grade: where the judge is lenient or strict.
 
 Intervals resample **queries**, not documents: the documents of one query share a topic, a
@@ -86,13 +93,22 @@ class JudgeAgreement:
     seed: Seed
 
 
-def _weights(grades: Sequence[float], weights: str) -> Array:
-    """Disagreement weights |g_i - g_j| (linear) or (g_i - g_j)^2 (quadratic)."""
+KAPPA_DISTANCES = ("values", "positions")
+"""How far apart two grades are for the kappa weights (module docstring): their values
+(default) or their positions among the grades that occur (scikit-learn's)."""
+
+
+def _weights(grades: Sequence[float], weights: str, distance: str = "values") -> Array:
+    """Disagreement weights |g_i - g_j| (linear) or (g_i - g_j)^2 (quadratic), g the grade
+    values or (``distance="positions"``) their positions 0, 1, 2, ... in ``grades``."""
     if weights not in KAPPA_WEIGHTS:
         raise ValueError(f"weights must be one of {KAPPA_WEIGHTS}, got {weights!r}")
-    values = np.asarray(grades, dtype=np.float64)
-    distance = np.abs(values[:, None] - values[None, :])
-    return distance if weights == "linear" else distance**2
+    if distance not in KAPPA_DISTANCES:
+        raise ValueError(f"distance must be one of {KAPPA_DISTANCES}, got {distance!r}")
+    values = (np.asarray(grades, dtype=np.float64) if distance == "values"
+              else np.arange(len(grades), dtype=np.float64))
+    gaps = np.abs(values[:, None] - values[None, :])
+    return gaps if weights == "linear" else gaps**2
 
 
 def _kappas(counts: Array, disagreement: Array) -> Array:
@@ -148,12 +164,18 @@ def confusion_matrix(
 
 def weighted_kappa(
     gold: Grades, proxy: Grades, *, weights: str = "linear",
-    grades: Sequence[float] | None = None,
+    grades: Sequence[float] | None = None, distance: str = "values",
 ) -> float:
-    """Weighted Cohen's kappa of proxy against gold grades (NaN when chance agreement is total)."""
+    """Weighted Cohen's kappa of proxy against gold grades (NaN when chance agreement is total).
+
+    ``distance`` "values" (default) weighs a disagreement by the difference of the grade
+    values; "positions" by that of their positions among ``grades`` (default: the grades that
+    occur), which is scikit-learn's ``cohen_kappa_score``. They differ only when the grades
+    are not evenly spaced, e.g. when a grade of the scale never occurs (module docstring).
+    """
     confusion = confusion_matrix(gold, proxy, grades=grades)
     return float(_kappas(confusion.counts.astype(np.float64),
-                         _weights(confusion.grades, weights)))
+                         _weights(confusion.grades, weights, distance)))
 
 
 def judge_agreement(

@@ -8,7 +8,12 @@ import numpy as np
 
 from ranklens.data import MetricResult
 from ranklens.stats.errors import InsufficientSampleError
-from ranklens.stats.interval import DEFAULT_INTERVAL, IntervalMethod, mean_interval_with_notes
+from ranklens.stats.interval import (
+    DEFAULT_INTERVAL,
+    IntervalMethod,
+    mean_interval_with_notes,
+    resolve_interval,
+)
 from ranklens.stats.notes import Note, emitted
 from ranklens.stats.options import PairedOptions
 from ranklens.stats.pairing import (
@@ -21,6 +26,8 @@ from ranklens.stats.pairing import (
 )
 from ranklens.stats.permutation import permutation_test
 from ranklens.stats.results import ComparisonResult, Outcomes, Seed
+from ranklens.stats.shape import shape_notes
+from ranklens.stats.sign_flip import sign_flip_test
 from ranklens.stats.tolerance import no_difference_tolerance, snap
 from ranklens.stats.ttest import paired_t_test
 
@@ -60,11 +67,13 @@ def compare(
     bootstrap and the permutation test draw from separate streams of one ``seed``: the same
     inputs and seed give the same numbers.
 
-    ``interval`` is "auto" by default: the bootstrap-t (studentized) interval from
-    `MIN_QUERIES` queries on and the sign-flip interval (the exact permutation test inverted)
-    below; "studentized", "percentile" or "sign-flip" ask for one by name (see
+    ``interval`` is "auto" by default: the sign-flip interval, the permutation test inverted
+    with the very sign patterns of the p-value, so the interval excludes 0 exactly when
+    ``p_value <= alpha``; "studentized", "percentile" or "sign-flip" ask for one by name (see
     `ranklens.stats.interval`). The result's ``interval`` is the one used (its ``method``
-    says which).
+    says which). When the differences are too skewed or too tied for their number to hold
+    any interval's level, a note says so (`ranklens.stats.shape`); when they are all one
+    non-zero value the t-test is undefined (NaN) and a note says so.
 
     Per-query differences within float noise of 0 (`ranklens.stats.tolerance`: 1e-6 of the
     largest metric value, at least of 1) are set to exactly 0 before anything is computed, so
@@ -136,6 +145,16 @@ def _snapped(paired: Paired) -> tuple[np.ndarray, int]:
     return deltas, n_snapped
 
 
+def _t_notes(deltas: np.ndarray, t_test: object) -> tuple[Note, ...]:
+    """A note when the t-test is undefined: every difference the same non-zero value."""
+    if not math.isnan(getattr(t_test, "p_value", 0.0)):
+        return ()
+    return (Note(
+        f"all {deltas.size} per-query differences are {float(deltas[0]):.6g}: with no spread the "
+        "t-test is undefined (its p-value and interval are left empty); the permutation "
+        "p-value and the sign-flip interval are the ones to read"),)
+
+
 def _check_metric(result_a: MetricResult, result_b: MetricResult) -> None:
     if result_a.metric != result_b.metric:
         raise ValueError(
@@ -147,10 +166,18 @@ def _compare_paired(metric: str, paired: Paired, options: PairedOptions
                     ) -> tuple[ComparisonResult, tuple[Note, ...]]:
     """The comparison on paired values, and what the interval has to say about itself."""
     deltas, n_snapped = _snapped(paired)
-    bootstrap, interval_notes = mean_interval_with_notes(
-        deltas, options.interval, options.alpha, options.n_resamples, options.seed)
-    p_value = permutation_test(deltas, n_permutations=options.n_permutations, seed=options.seed)
+    if resolve_interval(options.interval, deltas.size) == "sign-flip":
+        # one test: the interval and the p-value from the same sign patterns
+        bootstrap, p_value, interval_notes = sign_flip_test(
+            deltas, alpha=options.alpha, n_permutations=options.n_permutations,
+            seed=options.seed)
+    else:
+        bootstrap, interval_notes = mean_interval_with_notes(
+            deltas, options.interval, options.alpha, options.n_resamples, options.seed)
+        p_value = permutation_test(deltas, n_permutations=options.n_permutations,
+                                   seed=options.seed)
     t_test = paired_t_test(deltas, alpha=options.alpha)
+    interval_notes = interval_notes + shape_notes(deltas) + _t_notes(deltas, t_test)
     return ComparisonResult(
         metric=metric,
         mean_a=float(paired.a.mean()),

@@ -56,7 +56,7 @@ from ranklens.stats.pairing import (
 )
 from ranklens.stats.permutation import permutation_test
 from ranklens.stats.results import Seed
-from ranklens.stats.tolerance import SUM_TIES, no_difference_tolerance, snap
+from ranklens.stats.tolerance import NO_DIFFERENCE, SUM_TIES, no_difference_tolerance, snap
 
 Family = Literal["baseline", "all-pairs"]
 """``"baseline"``: each candidate against run 0 (many-to-one); ``"all-pairs"``: every pair."""
@@ -249,21 +249,108 @@ def _signs_of(patterns: npt.NDArray[np.uint64], n: int) -> Matrix:
     return 1.0 - 2.0 * bits.astype(np.float64)
 
 
-def _max_t(differences: Matrix, n_permutations: int, seed: Seed
+@dataclass(frozen=True)
+class _PairSums:
+    """What the sign-flip sums of a family's pairs need, without a (queries x pairs) matrix.
+
+    A pattern of signs s flips every pair's difference on a query together, so the flipped
+    sum of pair (i, j) is s @ (x_j - x_i) = (s @ X)[j] - (s @ X)[i]: one product with the
+    runs' matrix X (queries x runs) gives every pair's sum, which is what makes all pairs of
+    hundreds of runs affordable. The pairs whose snapped differences are not exactly x_j - x_i
+    (float noise set to 0, `ranklens.stats.tolerance.snap`), or whose differences are so small
+    beside the values that the subtraction's rounding could tie-break a count, are summed
+    from their own differences (``direct``) instead.
+    """
+
+    runs: Matrix  # queries x runs
+    first: npt.NDArray[np.intp]  # i of each pair
+    second: npt.NDArray[np.intp]  # j of each pair
+    squares: npt.NDArray[np.float64]  # sum of squared snapped differences (sign-invariant)
+    scale: npt.NDArray[np.float64]  # sum of |snapped differences|
+    observed: npt.NDArray[np.float64]  # |sum of snapped differences|
+    direct: npt.NDArray[np.intp]  # pairs summed from their own differences
+    direct_differences: Matrix  # queries x len(direct)
+
+    @property
+    def n_pairs(self) -> int:
+        return len(self.first)
+
+    def flipped(self, signs: Matrix) -> Matrix:
+        """Every pair's sum of differences under each row of ``signs`` (patterns x pairs)."""
+        by_run = signs @ self.runs
+        sums = np.take(by_run, self.second, axis=1)
+        sums -= np.take(by_run, self.first, axis=1)
+        if len(self.direct):
+            sums[:, self.direct] = signs @ self.direct_differences
+        return sums
+
+
+_PAIRS_AT_ONCE = 1 << 22  # differences (queries x pairs) made at a time: 32 MB of float64
+_ROUNDING_ROOM = 1e-4  # see _pair_sums: differences this small beside the values go direct
+
+
+def _pair_sums(matrix: Matrix, pairs: Sequence[tuple[int, int]]) -> tuple[_PairSums, Matrix]:
+    """The family's `_PairSums` and each pair's mean snapped difference."""
+    n = matrix.shape[0]
+    first = np.array([i for i, _ in pairs], dtype=np.intp)
+    second = np.array([j for _, j in pairs], dtype=np.intp)
+    largest = np.max(np.abs(matrix), axis=0)
+    magnitude = np.abs(matrix).sum(axis=0)
+    squares = np.empty(len(pairs))
+    scale = np.empty(len(pairs))
+    sums = np.empty(len(pairs))
+    direct: list[int] = []
+    direct_columns: list[Matrix] = []
+    step = max(1, _PAIRS_AT_ONCE // max(n, 1))
+    for start in range(0, len(pairs), step):
+        stop = min(len(pairs), start + step)
+        i, j = first[start:stop], second[start:stop]
+        raw = matrix[:, j] - matrix[:, i]
+        tolerance = NO_DIFFERENCE * np.maximum(1.0, np.maximum(largest[i], largest[j]))
+        snapped = raw.copy()
+        snapped[np.abs(raw) <= tolerance[None, :]] = 0.0
+        spread = np.ptp(snapped, axis=0) if n > 1 else np.zeros(stop - start)
+        constant = (spread > 0.0) & (spread <= tolerance)
+        if constant.any():  # snap's rule: differences within noise of each other are one
+            snapped[:, constant] = snapped[:, constant].mean(axis=0)[None, :]
+        squares[start:stop] = np.einsum("qp,qp->p", snapped, snapped)
+        scale[start:stop] = np.abs(snapped).sum(axis=0)
+        sums[start:stop] = snapped.sum(axis=0)
+        changed = np.any(snapped != raw, axis=0)
+        tiny = scale[start:stop] < _ROUNDING_ROOM * (magnitude[i] + magnitude[j])
+        for column in np.flatnonzero((changed | tiny) & (squares[start:stop] > 0.0)):
+            direct.append(start + int(column))
+            direct_columns.append(snapped[:, column])
+    direct_differences = (np.column_stack(direct_columns) if direct_columns
+                          else np.empty((n, 0)))
+    pair_sums = _PairSums(matrix, first, second, squares, scale, np.abs(sums),
+                          np.array(direct, dtype=np.intp), direct_differences)
+    return pair_sums, sums / n
+
+
+def _max_t(pair_sums: _PairSums, n: int, n_permutations: int, seed: Seed
            ) -> tuple[npt.NDArray[np.float64], int, bool]:
-    """Step-down max-t adjusted p-values of the columns of ``differences`` (queries x pairs),
+    """Step-down max-t adjusted p-values of a family's pairs (`_PairSums`) on ``n`` queries,
     the number of sign patterns used, and whether they were all of them."""
-    n, n_pairs = differences.shape
-    squares = np.einsum("qp,qp->p", differences, differences)
-    scale = np.abs(differences).sum(axis=0)
-    observed = np.abs(differences.sum(axis=0))
+    n_pairs = pair_sums.n_pairs
+    squares, observed = pair_sums.squares, pair_sums.observed
     observed_t = _abs_t(observed[None, :].copy(), squares, n)[0]
     # "at least as extreme" forgives rounding relative to each pair's scale (as
     # permutation_test does); applied to |S| before the monotone map to t
-    shrunk = np.maximum(observed - SUM_TIES * scale, 0.0)
+    shrunk = np.maximum(observed - SUM_TIES * pair_sums.scale, 0.0)
     thresholds = _abs_t(shrunk[None, :].copy(), squares, n)[0]
     thresholds[squares == 0.0] = 0.0
     order = np.argsort(-observed_t, kind="stable")
+    # rows of one product at a time, so that a family of 20,000 pairs holds a few
+    # (rows x pairs) matrices of about 32 MB, whatever the block's size
+    rows_at_once = max(1, _PAIRS_AT_ONCE // max(n_pairs, 1))
+
+    def counted(signs: Matrix) -> npt.NDArray[np.int64]:
+        counts = np.zeros(n_pairs, dtype=np.int64)
+        for start in range(0, len(signs), rows_at_once):
+            t = _abs_t(pair_sums.flipped(signs[start:start + rows_at_once]), squares, n)
+            counts += _step_down_counts(t, order, thresholds)
+        return counts
 
     exact = n < 63 and 2**n <= n_permutations
     if exact:
@@ -272,8 +359,7 @@ def _max_t(differences: Matrix, n_permutations: int, seed: Seed
         step = max(1, _DRAWS_PER_BLOCK // n)
         for start in range(0, total, step):
             patterns = np.arange(start, min(total, start + step), dtype=np.uint64)
-            t = _abs_t(_signs_of(patterns, n) @ differences, squares, n)
-            counts += _step_down_counts(t, order, thresholds)
+            counts += counted(_signs_of(patterns, n))
         p_sorted = counts / total
     else:
         sizes = chunk_sizes(n_permutations, n, draws_per_block=_DRAWS_PER_BLOCK)
@@ -287,8 +373,7 @@ def _max_t(differences: Matrix, n_permutations: int, seed: Seed
             words = generators[block].bit_generator.random_raw(-(-rows * n // 64))
             bits = np.unpackbits(words.view(np.uint8), bitorder="little")[: rows * n]
             signs = 1.0 - 2.0 * bits.reshape(rows, n).astype(np.float64)
-            t = _abs_t(signs @ differences, squares, n)
-            block_counts[block] = _step_down_counts(t, order, thresholds)
+            block_counts[block] = counted(signs)
 
         run_blocks(work, len(sizes), n_permutations * n * max(1, n_pairs))
         # the observed pattern belongs to the reference set: p is never 0
@@ -354,27 +439,31 @@ def family_test(
     pairs = comparison_pairs(matrix.shape[1], family)
     n = matrix.shape[0]
     # float noise is no difference, exactly as `compare` decides it for the same two runs
-    differences = np.column_stack([
-        snap(matrix[:, j] - matrix[:, i], no_difference_tolerance(matrix[:, i], matrix[:, j]))[0]
-        for i, j in pairs])
-    deltas = tuple(float(d) for d in differences.mean(axis=0))
+    pair_sums, means = _pair_sums(matrix, pairs)
+    deltas = tuple(float(d) for d in means)
     exact = n < 63 and 2**n <= n_permutations
     used = 2**n if exact else n_permutations
     if p_values is not None and len(p_values) != len(pairs):
         raise ValueError(f"{len(p_values)} p-values for {len(pairs)} pairs")
     if len(pairs) == 1 or method == "holm":
         own = (list(p_values) if p_values is not None else
-               [permutation_test(differences[:, c], n_permutations=n_permutations, seed=seed)
-                for c in range(len(pairs))])
+               [permutation_test(_snapped(matrix, i, j), n_permutations=n_permutations,
+                                 seed=seed) for i, j in pairs])
         adjusted = tuple(own) if len(pairs) == 1 else holm(own)
     else:
-        result, used, exact = _max_t(differences, n_permutations, seed)
+        result, used, exact = _max_t(pair_sums, n, n_permutations, seed)
         if p_values is not None:
             result = _at_least(result, np.asarray(p_values, dtype=np.float64))
         adjusted = tuple(float(p) for p in result)
     return FamilyTest(pairs=pairs, deltas=deltas, adjusted=tuple(float(p) for p in adjusted),
                       method=method, family=family, n_queries=n, n_permutations=used,
                       exact=exact, seed=seed)
+
+
+def _snapped(matrix: Matrix, i: int, j: int) -> npt.NDArray[np.float64]:
+    """Run j's per-query differences from run i, float noise set to 0 as `compare` does."""
+    return snap(matrix[:, j] - matrix[:, i],
+                no_difference_tolerance(matrix[:, i], matrix[:, j]))[0]
 
 
 def family_size(n_runs: int, family: str) -> int:

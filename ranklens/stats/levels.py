@@ -31,7 +31,7 @@ from ranklens.stats.errors import InsufficientSampleError, SmallSampleWarning, c
 from ranklens.stats.notes import Note, emitted
 from ranklens.stats.pairing import Deltas, as_deltas, sample_sd
 from ranklens.stats.results import ComparisonResult, Interval, Seed
-from ranklens.stats.sign_flip import MAX_SIGN_FLIP_N, bounded_from, pattern_ends
+from ranklens.stats.sign_flip import bounded_from, pattern_ends
 
 CURVE_METHODS = ("percentile", "studentized", "sign-flip", "t")
 """The intervals a curve can be read from: the three of `compare`, and the t-interval."""
@@ -129,10 +129,11 @@ def confidence_curve(
 ) -> ConfidenceCurve:
     """Draw once what ``method``'s interval of the mean of ``deltas`` is read from.
 
-    ``method`` is "studentized", "percentile", "sign-flip" (up to `MAX_SIGN_FLIP_N`
-    differences) or "t". The draws are those of `paired_bootstrap` with the same
-    ``n_resamples`` and ``seed``, so ``curve.interval(alpha)`` equals
-    ``mean_interval(deltas, interval=method, alpha=alpha, ...)`` at every ``alpha``.
+    ``method`` is "studentized", "percentile", "sign-flip" or "t". The draws are those of
+    `paired_bootstrap` with the same ``n_resamples`` and ``seed`` (for "sign-flip": the sign
+    patterns of `permutation_test` with ``n_permutations = n_resamples``), so
+    ``curve.interval(alpha)`` equals ``mean_interval(deltas, interval=method, alpha=alpha,
+    ...)`` at every ``alpha``.
     """
     if method not in CURVE_METHODS:
         raise ValueError(f"method must be one of {CURVE_METHODS}, got {method!r}")
@@ -154,13 +155,10 @@ def confidence_curve(
     if method == "t":
         return curve(0, 0)
     if method == "sign-flip":
-        if n > MAX_SIGN_FLIP_N:
-            raise ValueError(
-                f"the sign-flip interval enumerates 2^n sign patterns: at most "
-                f"{MAX_SIGN_FLIP_N} differences, got {n}"
-            )
-        low_ends, high_ends = pattern_ends(values)
-        return curve(low_ends.size, 0, np.sort(low_ends), np.sort(high_ends))
+        low_ends, high_ends = pattern_ends(values, n_permutations=n_resamples, seed=seed)
+        exact = low_ends.size == 2**n
+        return curve(low_ends.size if exact else n_resamples, 0 if exact else seed,
+                     np.sort(low_ends), np.sort(high_ends))
     if method == "percentile":
         means, _ = _resample(values, n_resamples, seed, with_sd=False)
         return curve(n_resamples, seed, means)
@@ -192,7 +190,7 @@ def _ends(curve: ConfidenceCurve, alpha: float) -> tuple[float, float]:
         return t_ends(estimate, curve.standard_error, curve.df, alpha)
     if method == "sign-flip":
         patterns = curve.draws.size
-        needed = math.floor(alpha * patterns) + 1
+        needed = min(math.floor(alpha * patterns) + 1, patterns)
         return float(curve.draws[needed - 1]), float(curve.draws_high[patterns - needed])
     if method == "percentile":
         low, high = np.quantile(curve.draws, [alpha / 2, 1.0 - alpha / 2])

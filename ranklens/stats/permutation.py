@@ -46,6 +46,14 @@ def all_sums(values: Deltas) -> npt.NDArray[np.float64]:
     return sums
 
 
+def exact_sums(values: Deltas) -> npt.NDArray[np.float64]:
+    """Signed sums of ``values`` under all 2^n sign patterns, each added up as `_exact_count`
+    adds it (the sums of the first up to 16 values plus those of the rest), so the sign-flip
+    interval and the exact p-value see the same sums to the bit."""
+    head, tail = all_sums(values[:16]), all_sums(values[16:])
+    return (tail[:, None] + head[None, :]).ravel()
+
+
 def _exact_count(values: Deltas, threshold: float) -> tuple[int, int]:
     """Sign patterns (of all 2^n) whose |sum| reaches ``threshold``, and 2^n.
 
@@ -62,17 +70,27 @@ def _exact_count(values: Deltas, threshold: float) -> tuple[int, int]:
     return extreme, head.size * tail.size
 
 
-def _random_count(values: Deltas, threshold: float, n_permutations: int, seed: Seed) -> int:
-    """Random sign patterns (of ``n_permutations``) whose |sum| reaches ``threshold``."""
+def random_sums(
+    values: Deltas, n_permutations: int, seed: Seed, *, with_signs: bool = False
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64] | None]:
+    """Signed sums of ``values`` under the ``n_permutations`` random sign patterns of the
+    permutation test with ``seed`` (the very patterns `permutation_test` counts), and with
+    ``with_signs`` the sum of the signs of each pattern (the number kept minus the number
+    flipped; None otherwise). The sign-flip interval (`ranklens.stats.sign_flip`) inverts the
+    test from these, so the two agree to the bit.
+    """
     table = _sign_table(values)
+    sign_table = _sign_table(np.ones(values.size)) if with_signs else None
     n_groups = table.shape[0]
     flat_table = table.ravel()
+    flat_signs = sign_table.ravel() if sign_table is not None else None
     row_offsets = np.arange(n_groups, dtype=np.intp) * 256
     block_bytes = max(_ROWS_PER_BLOCK * n_groups, _MIN_BYTES_PER_BLOCK)
     sizes = chunk_sizes(n_permutations, n_groups, draws_per_block=block_bytes)
     spans = list(offsets(sizes))
     generators = block_generators(seed, _PERMUTATION_STREAM, len(sizes))
-    counts = np.zeros(len(sizes), dtype=np.int64)
+    sums = np.zeros(n_permutations)
+    signs = np.zeros(n_permutations) if with_signs else None
 
     def work(block: int) -> None:
         start, stop = spans[block]
@@ -81,15 +99,32 @@ def _random_count(values: Deltas, threshold: float, n_permutations: int, seed: S
         # raw 64-bit words cut into bytes: 7x faster here than Generator.bytes
         words = generators[block].bit_generator.random_raw(-(-size // 8))
         patterns = words.view(np.uint8)[:size].reshape(rows, n_groups)
-        sums = np.zeros(rows)
+        block_sums = np.zeros(rows)
+        block_signs = np.zeros(rows)
         for first in range(0, n_groups, _GROUPS_PER_TILE):
             last = min(first + _GROUPS_PER_TILE, n_groups)
             index = patterns[:, first:last] + row_offsets[first:last]
-            sums += flat_table[index].sum(axis=1)
-        counts[block] = np.count_nonzero(np.abs(sums) >= threshold)
+            block_sums += flat_table[index].sum(axis=1)
+            if flat_signs is not None:
+                block_signs += flat_signs[index].sum(axis=1)
+        sums[start:stop] = block_sums
+        if signs is not None:
+            signs[start:stop] = block_signs
 
     run_blocks(work, len(sizes), n_permutations * n_groups)
-    return int(counts.sum())
+    return sums, signs
+
+
+def _random_count(values: Deltas, threshold: float, n_permutations: int, seed: Seed) -> int:
+    """Random sign patterns (of ``n_permutations``) whose |sum| reaches ``threshold``."""
+    sums, _ = random_sums(values, n_permutations, seed)
+    return int(np.count_nonzero(np.abs(sums) >= threshold))
+
+
+def is_exact(n: int, n_permutations: int) -> bool:
+    """Whether `permutation_test` enumerates all 2^n sign patterns instead of drawing
+    ``n_permutations`` of them: when they are no more."""
+    return n < 63 and 2**n <= n_permutations
 
 
 def permutation_test(
@@ -128,7 +163,7 @@ def permutation_test(
     if scale == 0.0:  # all differences are zero: every sign pattern ties with the observed one
         return 1.0
     threshold = abs(float(values.sum())) - SUM_TIES * scale
-    if values.size < 63 and 2**values.size <= n_permutations:
+    if is_exact(values.size, n_permutations):
         extreme, patterns = _exact_count(values, threshold)
         return extreme / patterns
     extreme = _random_count(values, threshold, n_permutations, seed)

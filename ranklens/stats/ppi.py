@@ -14,9 +14,13 @@ Two ways to turn the estimate into an interval (``method`` of `ppi_compare`):
   mean width .950 / .985 / 1.010 times the narrower of classic PPI and gold only computed
   with the same t rule. At 200 gold queries the spreads of the estimate are those of the
   methods page's table (.0029 / .0069 / .0071 against .0029 / .0067 / .0070).
-- ``"asymptotic"``: the PPI++ of Angelopoulos et al. (2023) as the seeds' methods text and ppi_py
-  compute it: lambda* = c / ((1 + n/N) var_p) with var_p over all proxy differences and a
-  normal quantile. Right for hundreds of gold queries; below about 100 it under-covers.
+- ``"asymptotic"``: the PPI++ of Angelopoulos et al. (2023) exactly as ppi_py's ``ppi_mean_ci``
+  computes it (equal to 1e-9 on the same inputs, lambda free or fixed; since 0.3, issue 45):
+  lambda* = c / ((1 + n/N) var_p), c the gold-proxy covariance divided by n, var_p over all
+  proxy differences divided by n + N - 1, clipped to [0, 1]; the two parts' spreads divided by
+  n and N (numpy's default ``std``), and a normal quantile. 0.2 used n - 1 for all three, which
+  moved the ends by about 1%. Right for hundreds of gold queries; below about 100 it
+  under-covers.
 """
 
 from __future__ import annotations
@@ -51,7 +55,8 @@ Array = npt.NDArray[np.float64]
 
 
 def optimal_lambda(
-    gold: Array, proxy_gold: Array, proxy_only: Array, *, clip: bool = True
+    gold: Array, proxy_gold: Array, proxy_only: Array, *, clip: bool = True,
+    covariance_ddof: int = 1,
 ) -> Array:
     """Variance-minimising weight of the proxy part: c / ((1 + n / N) * var_p).
 
@@ -61,10 +66,12 @@ def optimal_lambda(
     no information: weight 0. ``clip`` keeps the weight in [0, 1] (a negative weight would
     mean the proxy moves against gold; a weight above 1 over-trusts a noisy covariance).
     Needs N >= 1 proxy-only and n >= 2 gold queries; `ppi_compare` decides the zero weight
-    for smaller samples before calling this.
+    for smaller samples before calling this. ``covariance_ddof`` 0 divides the covariance by
+    n, as ppi_py does (``method="asymptotic"``); 1 by n - 1.
     """
     proxy_all = np.concatenate((proxy_gold, proxy_only), axis=-1)
-    return _weight(gold, proxy_gold, proxy_all.var(axis=-1, ddof=1), proxy_only.shape[-1], clip)
+    return _weight(gold, proxy_gold, proxy_all.var(axis=-1, ddof=1), proxy_only.shape[-1], clip,
+                   covariance_ddof)
 
 
 def regression_lambda(
@@ -84,26 +91,29 @@ def regression_lambda(
     return _weight(gold, proxy_gold, variance, proxy_only.shape[-1], clip)
 
 
-def _weight(gold: Array, proxy_gold: Array, variance: Array, big_n: int, clip: bool) -> Array:
+def _weight(gold: Array, proxy_gold: Array, variance: Array, big_n: int, clip: bool,
+            covariance_ddof: int = 1) -> Array:
     n = gold.shape[-1]
     centered_gold = gold - gold.mean(axis=-1, keepdims=True)
     centered_proxy = proxy_gold - proxy_gold.mean(axis=-1, keepdims=True)
-    covariance = (centered_gold * centered_proxy).sum(axis=-1) / (n - 1)
+    covariance = (centered_gold * centered_proxy).sum(axis=-1) / (n - covariance_ddof)
     safe = np.where(variance > 0, variance, 1.0)
     weight = np.where(variance > 0, covariance / ((1.0 + n / big_n) * safe), 0.0)
     return np.clip(weight, 0.0, 1.0) if clip else weight
 
 
 def estimate(
-    gold: Array, proxy_gold: Array, proxy_only: Array, weight: float | Array, *, ddof: int = 1
+    gold: Array, proxy_gold: Array, proxy_only: Array, weight: float | Array, *, ddof: int = 1,
+    proxy_ddof: int = 1,
 ) -> tuple[Array, Array]:
     """PPI estimate of the mean and its variance for a given proxy weight, along the last axis.
 
     estimate = w * mean(proxy_only) + mean(gold - w * proxy_gold);
     variance = w^2 var(proxy_only) / N + var(gold - w * proxy_gold) / n (the two query sets
     are disjoint, so the parts are independent). ``ddof`` is that of the gold part's
-    variance: 1, or 2 when ``weight`` was fitted on these gold queries. With fewer than two
-    proxy-only queries only ``weight = 0`` is meaningful.
+    variance: 1, or 2 when ``weight`` was fitted on these gold queries (0: ppi_py's); and
+    ``proxy_ddof`` that of the proxy part (1, or ppi_py's 0). With fewer than two proxy-only
+    queries only ``weight = 0`` is meaningful.
     """
     w = np.asarray(weight, dtype=np.float64)
     w_last = w[..., None] if w.ndim else w
@@ -113,7 +123,8 @@ def estimate(
     variance = rectifier.var(axis=-1, ddof=ddof) / n
     if proxy_only.shape[-1] >= 2:
         value = value + w * proxy_only.mean(axis=-1)
-        variance = variance + w * w * proxy_only.var(axis=-1, ddof=1) / proxy_only.shape[-1]
+        variance = variance + w * w * proxy_only.var(axis=-1, ddof=proxy_ddof) / (
+            proxy_only.shape[-1])
     return value, variance
 
 
@@ -288,13 +299,15 @@ def ppi_compare_with_notes(proxy_a: MetricResult, proxy_b: MetricResult, gold_a:
             ))
         weight = 0.0
     elif lam is None:
-        estimator = regression_lambda if finite_sample else optimal_lambda
-        weight = float(estimator(g, p_g, p_u, clip=clip))
+        weight = float(regression_lambda(g, p_g, p_u, clip=clip) if finite_sample else
+                       optimal_lambda(g, p_g, p_u, clip=clip, covariance_ddof=0))
     else:
         weight = float(lam)
 
-    ddof = 2 if finite_sample and fitted else 1
-    delta_array, variance_array = estimate(g, p_g, p_u, weight, ddof=ddof)
+    # the asymptotic method divides both spreads by their counts, as ppi_py does
+    ddof = (2 if fitted else 1) if finite_sample else 0
+    delta_array, variance_array = estimate(g, p_g, p_u, weight, ddof=ddof,
+                                           proxy_ddof=1 if finite_sample else 0)
     delta, variance = float(delta_array), float(variance_array)
     sd = math.sqrt(variance)
     df = float(g.size - ddof) if finite_sample else math.inf

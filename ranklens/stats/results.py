@@ -81,9 +81,9 @@ class MeanDifferenceInterval(Interval):
     """Confidence interval of the mean per-query difference B - A (`ComparisonResult.interval`).
 
     ``method`` is ``"percentile"`` or ``"studentized"`` (bootstrap-t), or ``"sign-flip"``: the
-    exact permutation test inverted (`ranklens.stats.sign_flip`), whose ``n_resamples`` is the
-    number of sign patterns enumerated and whose ``seed`` is 0 (nothing is drawn); so it is
-    not always a bootstrap, whence the name. ``BootstrapInterval`` (the seeds' name, returned
+    permutation test inverted (`ranklens.stats.sign_flip`), whose ``n_resamples`` is the
+    number of sign patterns (2^n with ``seed`` 0 when all are enumerated, else the test's
+    ``n_permutations`` and seed); so it is not always a bootstrap, whence the name. ``BootstrapInterval`` (the seeds' name, returned
     by `paired_bootstrap`) is this class. ``level`` is ``1 - alpha`` unless given. Built with
     keywords (``delta=..., low=..., high=..., alpha=..., n_queries=..., n_resamples=...,
     seed=...``), as the seeds do.
@@ -265,15 +265,19 @@ class ComparisonResult(_Decided):
         the stored t-interval (the mean difference over the standard error the interval
         implies), equal to the computed one up to float rounding; its ``df`` is n - 1. The
         interval's ``n_resamples`` and ``seed`` are the row's, except for a sign-flip
-        interval: 2^n patterns and seed 0, as `ranklens.stats.sign_flip_interval` sets them.
+        interval: its sign patterns are the permutation test's (2^n and seed 0 when they are
+        enumerated, ``n_permutations`` and the row's seed when drawn), as
+        `ranklens.stats.sign_flip_interval` sets them.
         """
         # values as stored, not coerced: a report read back writes the same bytes
         method, n, alpha, delta = row["interval"], row["n_queries"], row["alpha"], row["delta"]
         sign_flip = method == "sign-flip"
+        enumerated = sign_flip and n < 63 and 2**n <= row["n_permutations"]
         interval = MeanDifferenceInterval(
             delta=delta, low=row["ci_low"], high=row["ci_high"], alpha=alpha, n_queries=n,
-            n_resamples=2**n if sign_flip else row["n_resamples"],
-            seed=0 if sign_flip else row["seed"], method=method)
+            n_resamples=2**n if enumerated else
+            (row["n_permutations"] if sign_flip else row["n_resamples"]),
+            seed=0 if enumerated else row["seed"], method=method)
         low, high = row["t_ci_low"], row["t_ci_high"]
         t_test = TTest(delta=delta, statistic=_t_statistic(delta, low, high, alpha, n - 1),
                        df=n - 1, p_value=row["t_p_value"], low=low, high=high, alpha=alpha)

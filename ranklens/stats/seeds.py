@@ -105,8 +105,8 @@ def compare_seeds(
 
     ``these_runs`` is `compare` of the per-query means over each system's runs, with the given
     options and ``seed`` (so it equals `compare` on those means). ``new_run`` is the
-    random-effects difference of `ranklens.stats.random_effects` (t with Satterthwaite's
-    degrees of freedom; why not a two-level bootstrap is said there). A system with one run is
+    random-effects difference of `ranklens.stats.random_effects` (generalized pivots,
+    `ranklens.stats.seed_interval`; why not a two-level bootstrap is said there). A system with one run is
     taken as deterministic (no seed variance); when neither has two runs, ``new_run`` is None.
     ``per_seed`` compares each run of B with A's per-query mean, each on its own random stream
     of ``seed``. What it warns (the dropped queries, a small sample), `compare_seeds_with_notes`
@@ -161,7 +161,8 @@ def compare_seeds_with_notes(
     single = len(results_a) == 1 and len(results_b) == 1
     return SeedComparison(
         metric=metric, these_runs=these_runs,
-        new_run=None if single else new_run_estimate(matrix_a, matrix_b, alpha=options.alpha),
+        new_run=None if single else new_run_estimate(matrix_a, matrix_b, alpha=options.alpha,
+                                                     seed=options.seed),
         components=variance_components(matrix_a, matrix_b), per_seed=per_seed,
         n_seeds_a=len(results_a), n_seeds_b=len(results_b), dropped=dropped, notes=notes,
     ), (*_dropped_notes(dropped), *compared)

@@ -16,9 +16,12 @@ def paired_t_test(deltas: Sequence[float] | Deltas, *, alpha: float = 0.05) -> T
 
     Reported beside the permutation p-value and the bootstrap interval: with tens of queries
     or more the t-test holds its nominal level on IR metrics as well as the permutation test
-    (Urbano et al., SIGIR 2019). When every difference is the same there is no spread: the
-    interval is that value and the p-value is 1 if it is 0, else 0. The differences are taken
-    as given (`compare` sets float noise to 0 first, see `ranklens.stats.tolerance`).
+    (Urbano et al., SIGIR 2019). When every difference is the same there is no spread to
+    measure: if it is 0 the p-value is 1 and the interval is [0, 0] (nothing differs); else the
+    t statistic is undefined, and the statistic, p-value and interval are NaN (since 0.3; 0.2
+    said p = 0 and a zero-width interval: three queries each 0.1 better is not proof, the
+    sign-flip p-value of that is .25). The differences are taken as given (`compare` sets
+    float noise to 0 first, see `ranklens.stats.tolerance`).
     """
     values = as_deltas(deltas)
     check_probability("alpha", alpha)
@@ -29,8 +32,9 @@ def paired_t_test(deltas: Sequence[float] | Deltas, *, alpha: float = 0.05) -> T
     standard_error = sample_sd(values) / math.sqrt(n)
     df = n - 1
     if standard_error == 0.0:
-        statistic = 0.0 if delta == 0.0 else math.copysign(math.inf, delta)
-        return TTest(delta, statistic, df, 1.0 if delta == 0.0 else 0.0, delta, delta, alpha)
+        if delta == 0.0:
+            return TTest(delta, 0.0, df, 1.0, delta, delta, alpha)
+        return TTest(delta, math.nan, df, math.nan, math.nan, math.nan, alpha)
     statistic = delta / standard_error
     low, high = t_ends(delta, standard_error, df, alpha)
     return TTest(

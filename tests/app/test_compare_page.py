@@ -227,10 +227,10 @@ def test_forest_plot_and_table_carry_every_segment_with_q_values(first_visit, de
     # display-only cells: the interval and the win/tie/loss counts, one cell each
     overall = comparison.overall
     assert shown["ci_text"].iloc[0] == format_interval(overall.interval.low, overall.interval.high)
-    # the demo, as the page shows it: bootstrap-t, the default since issue 15 (the percentile
-    # interval gave +0.0148 to +0.0447)
-    assert overall.interval.method == "studentized"
-    assert shown["ci_text"].iloc[0] == "+0.0151 to +0.0451"
+    # the demo, as the page shows it: the sign-flip interval, the default since 0.3 (issue 45;
+    # the bootstrap-t of 0.2 gave +0.0151 to +0.0451, the percentile interval +0.0148 to +0.0447)
+    assert overall.interval.method == "sign-flip"
+    assert shown["ci_text"].iloc[0] == "+0.0146 to +0.0454"
     # the segments' cells: their FCR-adjusted interval, as the forest plot draws it (issue 32)
     drawn = views.shown_intervals(expected)
     assert list(shown["ci_text"]) == [

@@ -93,7 +93,7 @@ def test_t_method_alpha_power_and_target_reach_the_numbers() -> None:
     values = shown(at)
     assert plan.mde is not None
     assert values["MDE with 15 queries"] == f"{plan.mde:.4f}"
-    assert plan.mde > minimum_detectable_effect(0.1, 15, alpha=0.01, power=0.9)
+    assert plan.mde > minimum_detectable_effect(0.1, 15, alpha=0.01, power=0.9, method="z")
     assert values["Queries needed for +0.0300"] == f"{plan.rows[-1].queries_needed:,}"
     assert list(table(at)["queries needed"]) == [row.queries_needed for row in plan.rows]
 

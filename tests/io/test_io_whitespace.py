@@ -247,3 +247,34 @@ def test_a_line_short_of_a_field_with_an_empty_one_in_its_place_is_refused(tag, 
                                unique_docs=False, keep_ranks=False, checked=True)
     with pytest.raises(InputError, match="line 3501"):
         read_run(data, name="t")
+
+
+@pytest.mark.parametrize("shards", [2, 3, 7])
+def test_a_tag_per_shard_is_read_by_the_fast_reader(monkeypatch, shards):
+    """Runs concatenated, or a tag per shard: the tag changes where the sampled first and last
+    64 KiB do not show it. The file stays on the fast reader (the tags read as strings), not
+    rewritten whole for the next one, and gives the whitespace split's table."""
+    lines = [f"q{i // 100} Q0 d{i} {i % 100 + 1} {9000 - i}.5 shard{i * shards // 12000}"
+             for i in range(12000)]
+    data = ("\n".join(lines) + "\n").encode()
+
+    def no_rewrite(*args, **kwargs):
+        raise AssertionError("the file was rewritten for the next reader")
+
+    monkeypatch.setattr(trec_module, "canonical_text", no_rewrite)
+    rows, _ = reference(data, 6)
+    run, _ = read_run(data)
+    assert len(run) == len(rows) == 12000
+    assert run.to_dict()["q119"]["d11999"] == 9000 - 11999.5
+
+
+def test_a_blank_inside_a_tag_no_sample_shows_is_found():
+    """With the tags read as strings, a tag holding a blank is still another split: the
+    line has an extra trailing field, which trec_eval ignores and the reader says so."""
+    lines = [f"q{i // 100}\tQ0\td{i}\t{i % 100 + 1}\t{i}.5\t{'A' if i < 6000 else 'B'}"
+             for i in range(12000)]
+    lines[3000] = "q30\tQ0\td3000\t1\t3000.5\tC x"  # seven fields on a split
+    data = ("\n".join(lines) + "\n").encode()
+    run, summary = read_run(data, name="t")
+    assert len(run) == 12000
+    assert any("1 line(s) have extra trailing fields" in note for note in summary.notes)

@@ -59,7 +59,7 @@ def test_a_comparison_and_its_t_test_answer_with_the_one_type() -> None:
     a, b = _results(60, 0.03)
     result = compare(a, b, n_resamples=300, n_permutations=300)
     assert isinstance(result.interval, Interval)
-    assert result.interval.method == "studentized"
+    assert result.interval.method == "sign-flip"  # the default at every n since 0.3
     t = result.t_test.interval
     assert isinstance(t, Interval) and t.method == "t"
     assert (t.low, t.high) == (result.t_test.low, result.t_test.high)

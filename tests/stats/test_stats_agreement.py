@@ -113,3 +113,27 @@ def test_degenerate_inputs() -> None:
     with pytest.warns(SmallSampleWarning, match="undefined"):
         result = judge_agreement(["q1", "q2", "q3"], [0, 1, 1], [0, 1, 1], n_resamples=200)
     assert result.kappa_linear.estimate == 1.0
+
+
+# --- the weight rule (issue 45) -----------------------------------------------------------
+
+def test_kappa_weights_by_grade_values_and_by_positions_as_sklearn() -> None:
+    from sklearn.metrics import cohen_kappa_score
+
+    from ranklens.stats.agreement import weighted_kappa
+
+    gold = [0, 1, 3, 3, 1, 0, 3, 1]  # grade 2 never occurs
+    proxy = [0, 3, 3, 1, 1, 0, 3, 0]
+    for weights in ("linear", "quadratic"):
+        positions = weighted_kappa(gold, proxy, weights=weights, distance="positions")
+        assert positions == pytest.approx(cohen_kappa_score(gold, proxy, weights=weights),
+                                          abs=1e-12)
+    # by values (default) a 1 graded 3 is two steps off: 6/11, against sklearn's 17/29
+    assert weighted_kappa(gold, proxy) == pytest.approx(6 / 11, abs=1e-12)
+    assert weighted_kappa(gold, proxy, distance="positions") == pytest.approx(17 / 29, abs=1e-12)
+    # the default does not move when the scale names the grade that did not occur
+    assert weighted_kappa(gold, proxy, grades=[0, 1, 2, 3]) == weighted_kappa(gold, proxy)
+    assert weighted_kappa(gold, proxy, grades=[0, 1, 2, 3], distance="positions") == \
+        pytest.approx(6 / 11, abs=1e-12)
+    with pytest.raises(ValueError, match="distance must be one of"):
+        weighted_kappa(gold, proxy, distance="ranks")

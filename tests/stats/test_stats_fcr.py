@@ -74,12 +74,14 @@ def test_levels_and_intervals_against_a_direct_implementation(rng: np.random.Gen
     cutoff = sorted(p_values)[r - 1]
     for comparison, d, item in zip(comparisons, deltas, adjusted.intervals, strict=True):
         assert item.selected == (comparison.p_value <= cutoff)
-        direct = paired_bootstrap(d, interval="studentized", alpha=r * 0.05 / 10,
-                                  n_resamples=2000, seed=comparison.interval.seed)
+        # the default interval (0.3): the comparison's permutation test inverted, at the
+        # adjusted level, with the comparison's own 2,000 sign patterns
+        direct = sign_flip_interval(d, alpha=r * 0.05 / 10, n_permutations=2000,
+                                    seed=comparison.interval.seed)
         assert (item.low, item.high) == (direct.low, direct.high)
         assert (item.marginal.low, item.marginal.high) == (
             comparison.interval.low, comparison.interval.high)
-        assert item.level == adjusted.level and item.method == "studentized"
+        assert item.level == adjusted.level and item.method == "sign-flip"
         # wider than the marginal 95% interval, around the same estimate
         assert item.low < item.marginal.low and item.high > item.marginal.high
     assert adjusted.disagreements == tuple(
@@ -161,7 +163,9 @@ def test_small_segments_keep_their_sign_flip_interval(rng: np.random.Generator) 
     adjusted = fcr_adjust(comparisons, deltas=deltas)
     r = adjusted.n_selected
     for comparison, d, item in zip(comparisons, deltas, adjusted.intervals, strict=True):
-        exact = sign_flip_interval(d, alpha=max(r, 1) * 0.05 / 3)
+        # 2^12 patterns are more than the 2,000 permutations: the test's random ones
+        exact = sign_flip_interval(d, alpha=max(r, 1) * 0.05 / 3, n_permutations=2000,
+                                   seed=comparison.interval.seed)
         assert (item.method, item.low, item.high) == ("sign-flip", exact.low, exact.high)
         assert (item.marginal.low, item.marginal.high) == (
             comparison.interval.low, comparison.interval.high)

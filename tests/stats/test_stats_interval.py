@@ -22,7 +22,7 @@ from ranklens.stats import (
     sign_flip_interval,
 )
 from ranklens.stats.interval import SIGN_FLIP_BELOW, resolve_interval
-from ranklens.stats.sign_flip import MAX_SIGN_FLIP_N, bounded_from
+from ranklens.stats.sign_flip import bounded_from, sign_flip_test
 from tests.support.stats_helpers import results_from
 
 TENTHS = st.integers(-5, 5).map(lambda k: k / 10)  # many exact ties among flipped sums
@@ -99,34 +99,80 @@ def test_sign_flip_interval_on_constant_and_zero_differences() -> None:
 def test_sign_flip_interval_input_errors() -> None:
     with pytest.raises(InsufficientSampleError, match="at least 2"):
         sign_flip_interval([0.1])
-    with pytest.raises(ValueError, match=f"at most {MAX_SIGN_FLIP_N}"):
-        sign_flip_interval(np.ones(MAX_SIGN_FLIP_N + 1))
     with pytest.raises(ValueError, match="alpha"):
         sign_flip_interval([0.1, 0.2], alpha=1.0)
+    with pytest.raises(ValueError, match="n_permutations"):
+        sign_flip_interval([0.1, 0.2], n_permutations=0)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.one_of(TENTHS, TENTHS, SMALL_FLOATS), min_size=2, max_size=40),
+    st.sampled_from([50, 999, 10_000]),
+    st.integers(0, 3),
+    st.sampled_from([0.05, 0.01, 0.2]),
+)
+def test_interval_and_p_value_are_one_test_at_every_n(
+    deltas: list[float], n_permutations: int, seed: int, alpha: float
+) -> None:
+    # issue 45: the interval excludes 0 exactly when the permutation p-value is <= alpha,
+    # enumerated (2^n <= n_permutations) or drawn, and the p-value is permutation_test's
+    values = np.asarray(deltas)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SmallSampleWarning)
+        interval, p_value, _ = sign_flip_test(values, alpha=alpha, n_permutations=n_permutations,
+                                              seed=seed)
+    assert p_value == permutation_test(values, n_permutations=n_permutations, seed=seed)
+    assert (interval.low > 0.0 or interval.high < 0.0) == (p_value <= alpha)
+    assert interval.low <= interval.delta <= interval.high
+
+
+def test_issue_45_tied_queries_interval_agrees_with_p() -> None:
+    # 17 tied queries and three small losses: 0.2 showed (-inf, -0.00015) beside p .25
+    deltas = [0.0] * 17 + [-0.012, -0.093, -0.034]
+    result = _compare(deltas)
+    assert result.interval.method == "sign-flip"
+    assert result.p_value == pytest.approx(0.25, abs=0.01)  # 2 of 8 sign patterns of the losses
+    assert result.interval.low < 0.0 <= result.interval.high
+    assert -0.02 < result.interval.low < -0.012  # -0.0159 with these patterns
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        compare(*results_from(np.full(20, 0.3), np.full(20, 0.3) + np.asarray(deltas)))
+    assert any("mostly tied (17 of 20" in str(w.message) for w in caught)
+
+
+def test_three_equal_gains_give_no_t_test_and_say_so() -> None:
+    # issue 45: n = 3, a constant shift: 0.2 printed t-test p = 0.0 and a zero-width interval
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = compare(*results_from(np.full(3, 0.5), np.full(3, 0.6)))
+    assert result.p_value == 0.25 and np.isinf(result.interval.low)
+    assert np.isnan(result.t_test.p_value) and np.isnan(result.t_test.low)
+    assert any("t-test is undefined" in str(w.message) for w in caught)
 
 
 # --- the rule by n and its description ----------------------------------------------------
 
 
-def test_auto_is_sign_flip_below_twenty_queries_and_bootstrap_t_from_twenty() -> None:
-    assert DEFAULT_INTERVAL == "auto" and SIGN_FLIP_BELOW == 20
-    assert [resolve_interval("auto", n) for n in (2, 19, 20, 5000)] == [
-        "sign-flip",
-        "sign-flip",
-        "studentized",
-        "studentized",
-    ]
+def test_auto_is_the_sign_flip_interval_at_every_n() -> None:
+    assert DEFAULT_INTERVAL == "auto"
+    assert {resolve_interval("auto", n) for n in (2, 19, 20, 5000)} == {"sign-flip"}
     assert resolve_interval("percentile", 3) == "percentile"
     drawn = np.random.default_rng(1).normal(0.02, 0.1, 40)
     assert _compare(list(drawn[:19])).interval.method == "sign-flip"
     result = _compare(list(drawn))
-    assert result.interval.method == "studentized"
+    assert result.interval.method == "sign-flip"
+    assert (result.interval.n_resamples, result.interval.seed) == (10_000, 0)
     base = np.linspace(0.2, 0.3, 40)
     deltas = (base + drawn) - base  # the differences compare sees
     shown = mean_interval(deltas, n_resamples=10_000, seed=0)
     assert (result.interval.low, result.interval.high) == (shown.low, shown.high)
-    expected = paired_bootstrap(deltas, interval="studentized")
+    expected = sign_flip_interval(deltas, n_permutations=10_000, seed=0)
     assert (result.interval.low, result.interval.high) == (expected.low, expected.high)
+    assert result.p_value == permutation_test(deltas, seed=0)
+    # the t-interval of these normal differences, within the patterns' Monte Carlo error
+    assert result.interval.low == pytest.approx(result.t_test.low, abs=0.004)
+    assert result.interval.high == pytest.approx(result.t_test.high, abs=0.004)
 
 
 def test_each_method_can_be_asked_for_by_name() -> None:
@@ -145,9 +191,10 @@ def test_descriptions_name_the_interval_in_words() -> None:
         "bootstrap percentile 90% interval"
     )
     sign_flip = interval_description("sign-flip")
-    assert "exact permutation test" in sign_flip and "below 20 queries" in sign_flip
-    assert "from 20 queries on" in interval_description("auto")
-    assert len({interval_description(method) for method in INTERVAL_METHODS}) == 4
+    assert "permutation test turned into an interval" in sign_flip
+    assert "excludes 0 exactly when the permutation p-value is at most 0.05" in sign_flip
+    assert interval_description("auto") == sign_flip
+    assert len({interval_description(method) for method in INTERVAL_METHODS}) == 3
     with pytest.raises(ValueError, match="interval must be one of"):
         interval_description("bca")
 
@@ -177,9 +224,11 @@ def _exponential(rng: np.random.Generator, n: int) -> np.ndarray:
 
 @pytest.mark.slow
 def test_default_interval_covers_at_twenty_queries() -> None:
-    # 2,000 datasets each, fixed seeds; Monte Carlo error of a coverage near .95 is +-.005
+    # 2,000 datasets each, fixed seeds; Monte Carlo error of a coverage near .95 is +-.005.
+    # Centred exponential differences at 20 queries: no candidate holds .95 there (issue 45's
+    # grid: sign-flip .921, t .925, bootstrap-t .938); the sign-flip interval is the t's.
     assert _coverage(_normal, 20, seed=20) >= 0.945
-    assert _coverage(_exponential, 20, seed=21) >= 0.935
+    assert _coverage(_exponential, 20, seed=21) >= 0.91
 
 
 @pytest.mark.slow

@@ -53,7 +53,8 @@ def test_t_power_matches_the_noncentral_t(n_queries: int) -> None:
 def test_t_mde_reaches_the_target_power_exactly(n_queries: int) -> None:
     effect = mde(sd=0.1, n_queries=n_queries, method="t")
     assert power(effect, 0.1, n_queries, method="t") == pytest.approx(0.8, abs=1e-9)
-    assert effect > mde(sd=0.1, n_queries=n_queries)  # the t-test needs a larger effect
+    # the t-test needs a larger effect than the z formula
+    assert effect > mde(sd=0.1, n_queries=n_queries, method="z")
 
 
 def test_t_required_queries_is_the_smallest_sufficient_n() -> None:
@@ -111,3 +112,28 @@ def test_mde_and_power_accept_the_same_smallest_number_of_queries() -> None:
 
 def test_standard_deviation_is_the_sample_sd() -> None:
     assert standard_deviation([0.1, 0.3, 0.2]) == pytest.approx(0.1)
+
+
+# --- method="auto", the default since 0.3 (issue 45) ---------------------------------------
+
+def test_auto_gives_t_where_z_would_overpromise_and_z_where_they_agree() -> None:
+    from ranklens.stats.power import AUTO_TOLERANCE, power
+
+    # at 10 queries the z MDE has 70% real power under the t-test: auto answers with t
+    z10 = minimum_detectable_effect(0.1, 10, method="z")
+    assert power(z10, 0.1, 10, method="t") == pytest.approx(0.7038, abs=1e-4)
+    assert minimum_detectable_effect(0.1, 10) == minimum_detectable_effect(0.1, 10, method="t")
+    assert minimum_detectable_effect(0.1, 6) == pytest.approx(0.14345, abs=1e-5)  # z: 0.11437
+    # from about 80 queries z's real power is within one point: the methods page's numbers
+    for n in (78, 200, 1000):  # z's real power .7900 at 78, .7899 at 77
+        assert minimum_detectable_effect(0.1, n) == minimum_detectable_effect(0.1, n, method="z")
+    assert minimum_detectable_effect(0.1, 77) == minimum_detectable_effect(0.1, 77, method="t")
+    assert round(minimum_detectable_effect(0.1, 200), 4) == 0.0198
+    assert [required_queries(d, 0.1) for d in (0.02, 0.01, 0.005)] == [197, 785, 3140]
+    assert required_queries(0.1, 0.1) == 10 and required_queries(0.1, 0.1, method="z") == 8
+    # wherever auto keeps z, the t power of its answer is within the tolerance
+    for n in range(2, 400, 7):
+        mde = minimum_detectable_effect(0.1, n)
+        assert power(mde, 0.1, n, method="t") >= 0.8 - AUTO_TOLERANCE - 1e-9
+    assert power(z10, 0.1, 10) == power(z10, 0.1, 10, method="t")
+    assert power(0.02, 0.1, 200) == power(0.02, 0.1, 200, method="z")

@@ -104,8 +104,9 @@ def test_simulation_reproduces_the_shape_of_the_methods_page_table(kind: str) ->
 def test_ppi_compare_runs_the_same_computation_as_the_simulation() -> None:
     gold, proxy_gold, proxy_only = (x[0] for x in _sample("good", np.random.default_rng(4)))
     result = ppi_compare(*_four(gold, proxy_gold, proxy_only), method="asymptotic")
-    lam = float(optimal_lambda(gold, proxy_gold, proxy_only))
-    delta, variance = estimate(gold, proxy_gold, proxy_only, lam)
+    # ppi_py's conventions (0.3): covariance and both spreads divided by their counts
+    lam = float(optimal_lambda(gold, proxy_gold, proxy_only, covariance_ddof=0))
+    delta, variance = estimate(gold, proxy_gold, proxy_only, lam, ddof=0, proxy_ddof=0)
     assert result.lam == pytest.approx(lam, rel=1e-9)
     assert result.delta == pytest.approx(float(delta), abs=1e-12)
     assert result.ci_high - result.delta == pytest.approx(1.959964 * np.sqrt(variance), rel=1e-6)
@@ -222,25 +223,46 @@ def test_finite_sample_needs_three_gold_queries_to_estimate_lambda() -> None:
 # --- agreement with ppi_py ----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("kind", ["good", "bad"])
+@pytest.mark.parametrize("kind", ["good", "bad", "unrelated"])
 @pytest.mark.parametrize("lam", [0.0, 0.4, 1.0, None])
-def test_same_lambda_as_ppi_py_gives_the_same_interval(kind: str, lam: float | None) -> None:
+def test_asymptotic_is_ppi_py_on_the_same_inputs(kind: str, lam: float | None) -> None:
+    # issue 45: "asymptotic" is ppi_py's ppi_mean_ci, lambda free (each side estimates its
+    # own) or fixed, to 1e-9 (0.2 differed by ~1% in the ends: other ddof conventions)
     gold, proxy_gold, proxy_only = (x[0] for x in _sample(kind, np.random.default_rng(5)))
     ours = ppi_compare(*_four(gold, proxy_gold, proxy_only), lam=lam, method="asymptotic")
-    low, high = ppi_mean_ci(gold, proxy_gold, proxy_only, alpha=0.05, lam=ours.lam)
-    assert ours.ci_low == pytest.approx(float(np.squeeze(low)), abs=1e-4)
-    assert ours.ci_high == pytest.approx(float(np.squeeze(high)), abs=1e-4)
+    low, high = ppi_mean_ci(gold, proxy_gold, proxy_only, alpha=0.05, lam=lam)
+    assert ours.ci_low == pytest.approx(float(np.squeeze(low)), abs=1e-9)
+    assert ours.ci_high == pytest.approx(float(np.squeeze(high)), abs=1e-9)
 
 
-def test_estimated_lambda_is_close_to_ppi_py() -> None:
+def test_estimated_lambda_is_ppi_pys() -> None:
     from ppi_py.ppi import _calc_lam_glm
 
     gold, proxy_gold, proxy_only = (x[0] for x in _sample("good", np.random.default_rng(6)))
     theirs = _calc_lam_glm(
         gold - gold.mean(), proxy_gold - gold.mean(), proxy_only - gold.mean(), np.eye(1), clip=True
     )
-    # ppi_py's covariance divides by n, ours by n - 1
-    assert float(optimal_lambda(gold, proxy_gold, proxy_only)) == pytest.approx(theirs, rel=0.01)
+    # ppi_py's covariance divides by n: covariance_ddof=0, as method="asymptotic" uses it
+    ours = float(optimal_lambda(gold, proxy_gold, proxy_only, covariance_ddof=0))
+    assert ours == pytest.approx(float(theirs), abs=1e-12)
+    assert float(optimal_lambda(gold, proxy_gold, proxy_only)) == pytest.approx(
+        ours * N_GOLD / (N_GOLD - 1), rel=1e-12)
+
+
+FIXED_30 = (-0.04012278016591267, 0.013317499257929421)  # ppi_mean_ci(..., lam=0)
+FREE_30 = (-0.016693359042393253, 0.01383756299752263)  # ppi_mean_ci(..., lam=None)
+
+
+def test_asymptotic_numbers_at_30_gold_queries() -> None:
+    # computed with ppi_py 0.2.x's ppi_mean_ci on this fixed sample (30 gold queries, the
+    # good proxy): held here so the agreement is checked where ppi_py is not installed
+    gold, proxy_gold, proxy_only = (
+        x[0] for x in _sample("good", np.random.default_rng(45), n_gold=30))
+    four = _four(gold, proxy_gold, proxy_only)
+    fixed = ppi_compare(*four, lam=0.0, method="asymptotic")  # 30 = MIN_GOLD: no warning
+    free = ppi_compare(*four, method="asymptotic")
+    assert (fixed.ci_low, fixed.ci_high) == pytest.approx(FIXED_30, abs=1e-9)
+    assert (free.ci_low, free.ci_high) == pytest.approx(FREE_30, abs=1e-9)
 
 
 # --- the seed's defects (5) ---------------------------------------------------------------

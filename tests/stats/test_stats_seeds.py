@@ -26,7 +26,7 @@ from ranklens.stats import (
 )
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-from validity import SEED_COUNTS, SEED_QUERIES, SEED_RATIOS, seed_validity
+from validity import seed_validity
 
 IDS = [f"q{i:02d}" for i in range(30)]
 
@@ -63,7 +63,28 @@ def _direct(a: np.ndarray, b: np.ndarray) -> dict[str, float]:
     half = scipy_stats.t.ppf(0.975, df) * se
     return {"estimate": mean_d, "se": se, "df": df, "low": mean_d - half, "high": mean_d + half,
             "p": 2 * scipy_stats.t.sf(abs(mean_d) / se, df), "query_part": query_part,
-            "seed_part": variance_of_mean}
+            "seed_part": variance_of_mean, "s2d": s2d, "ms_over_k": ms_over_k,
+            "seed_terms": [float(np.var(y.mean(axis=0), ddof=1)) for y in (a, b)]}
+
+
+def _direct_pivots(a: np.ndarray, b: np.ndarray, draws: int = 400_000) -> dict[str, float]:
+    """The generalized pivotal interval by brute force: R = D - Z sqrt(V*) drawn whole (Z too),
+    its 2.5% and 97.5% quantiles, and p = 2 min(P(R <= 0), P(R >= 0))."""
+    direct = _direct(a, b)
+    n = a.shape[0]
+    rng = np.random.default_rng(2024)
+    query = direct["s2d"] * (n - 1) / rng.chisquare(n - 1, draws)
+    seed = np.zeros(draws)
+    for (m_over_k, res_df), col_var, y in zip(direct["ms_over_k"], direct["seed_terms"], (a, b),
+                                              strict=True):
+        k = y.shape[1]
+        query -= m_over_k * res_df / rng.chisquare(res_df, draws)
+        seed += col_var * (k - 1) / rng.chisquare(k - 1, draws) / k
+    r = direct["estimate"] - rng.standard_normal(draws) * np.sqrt(
+        np.maximum(query, 0.0) / n + seed)
+    low, high = np.quantile(r, [0.025, 0.975])
+    return {"low": float(low), "high": float(high),
+            "p": float(2 * min(np.mean(r <= 0), np.mean(r >= 0)))}
 
 
 @pytest.fixture
@@ -82,11 +103,22 @@ def test_new_run_against_a_direct_computation(seeded: tuple[np.ndarray, np.ndarr
     result = new_run_estimate(a, b)
     assert result.estimate == pytest.approx(direct["estimate"], rel=1e-12)
     assert result.standard_error == pytest.approx(direct["se"], rel=1e-10)
-    assert result.df == pytest.approx(direct["df"], rel=1e-10)
-    assert (result.low, result.high) == pytest.approx((direct["low"], direct["high"]), rel=1e-9)
-    assert result.p_value == pytest.approx(direct["p"], rel=1e-8)
+    # the interval and p (0.3, issue 45): the generalized pivots, against R drawn whole; the
+    # library's 4,000 draws of V* against 400,000 of R: within 2% of the half-width
+    pivots = _direct_pivots(a, b)
+    half = (pivots["high"] - pivots["low"]) / 2
+    assert result.low == pytest.approx(pivots["low"], abs=0.02 * half)
+    assert result.high == pytest.approx(pivots["high"], abs=0.02 * half)
+    assert result.p_value == pytest.approx(pivots["p"], abs=0.01)
+    # wider than Satterthwaite's t here: 3 and 4 seeds carry the seed part's 2 and 3 df
+    assert result.high - result.low > direct["high"] - direct["low"]
+    # df: the effective one, whose t quantile gives the half-width
+    assert scipy_stats.t.ppf(0.975, result.df) * result.standard_error == pytest.approx(
+        (result.high - result.low) / 2, rel=1e-9)
+    assert (result.low > 0 or result.high < 0) == (result.p_value <= 0.05)
+    assert new_run_estimate(a, b) == result  # one seed, one answer
     assert result.interval.level == 0.95
-    assert result.interval.method.startswith("random-effects t")
+    assert result.interval.method == "random-effects, generalized pivots"
     components = variance_components(a, b)
     assert components.query_part == pytest.approx(direct["query_part"], rel=1e-10)
     assert components.seed_part == pytest.approx(direct["seed_part"], rel=1e-10)
@@ -119,9 +151,13 @@ def test_identical_seeds_give_the_paired_t_interval(rng: np.random.Generator) ->
     b = np.repeat(base + 0.03 + rng.normal(0, 0.08, (30, 1)), 3, axis=1)
     result = new_run_estimate(a, b)
     paired = paired_t_test(b[:, 0] - a[:, 0])
-    assert result.df == pytest.approx(29, rel=1e-12)
-    assert (result.low, result.high) == pytest.approx((paired.low, paired.high), rel=1e-12)
-    assert result.p_value == pytest.approx(paired.p_value, rel=1e-9)
+    # no seed or query x seed spread: the pivot is exactly Student's t with n - 1 df, up to
+    # the Monte Carlo error of 4,000 draws of V*
+    half = (paired.high - paired.low) / 2
+    assert result.df == pytest.approx(29, rel=0.15)
+    assert result.low == pytest.approx(paired.low, abs=0.01 * half)
+    assert result.high == pytest.approx(paired.high, abs=0.01 * half)
+    assert result.p_value == pytest.approx(paired.p_value, abs=0.005)
 
 
 def test_one_run_per_system_says_the_seed_variance_cannot_be_measured(
@@ -202,23 +238,21 @@ def test_components_of_a_pure_seed_shift() -> None:
 
 
 @pytest.mark.slow
-def test_new_run_interval_holds_its_level_on_the_issue_grid() -> None:
-    worst_coverage, worst_type_i = 1.0, 0.0
-    for scale in ("mean", "query"):
-        for k in SEED_COUNTS:
-            for n in SEED_QUERIES:
-                for ratio in SEED_RATIOS:
-                    row = seed_validity(2000, k, n, ratio, scale=scale)
-                    worst_coverage = min(worst_coverage, row["coverage"])
-                    worst_type_i = max(worst_type_i, row["type_i"])
-                    if ratio == 0.0:
-                        # agrees with the paired interval to Monte Carlo error (+-.005 each)
-                        assert abs(row["coverage"] - row["paired_coverage"]) <= 0.01
-                        assert row["width"] / row["paired_width"] < 1.03
-                    else:
-                        assert row["paired_coverage"] < 0.94  # these runs' interval does not
-    assert worst_coverage >= 0.94
-    assert worst_type_i <= 0.06
+@pytest.mark.parametrize(("layout", "ratio"), [
+    ("one-run baseline", 0.5), ("one-run baseline", 2.0), ("stable baseline", 2.0),
+    ("equal", 0.5), ("equal", 0.0)])
+def test_new_run_interval_holds_its_level_when_one_system_carries_the_seeds(
+        layout: str, ratio: float) -> None:
+    # issue 45: a one-run BM25 baseline against 3 seeds, Satterthwaite's t covered .92; the
+    # generalized pivots hold .94 (600 samples, Monte Carlo error +-.009; docs/validity.md has
+    # the full grid at 2,000)
+    row = seed_validity(600, 3, 50, ratio, layout=layout)
+    assert row["coverage"] >= 0.94 and row["type_i"] <= 0.06
+    if ratio == 0.0:
+        # the price: 3 seeds cannot rule out a seed variance they did not see; measured 1.39
+        assert row["width"] / row["paired_width"] < 1.5
+    else:
+        assert row["paired_coverage"] < 0.94  # these runs' interval does not hold
 
 
 def test_warnings_of_compare_reach_the_caller_once(seeded: tuple[np.ndarray, np.ndarray]) -> None:

@@ -32,6 +32,7 @@ from ranklens.app import (
     widgets,
 )
 from ranklens.app import state as app_state
+from ranklens.app.blocks import show_blocks
 from ranklens.app.cards import show_card
 from ranklens.app.compare_queries import show_per_query
 from ranklens.app.compare_tables import (
@@ -49,6 +50,7 @@ from ranklens.compare.analysis import CompareSettings, LoadedInputs
 from ranklens.compare.coverage import TREATMENT_NAMES, Treatment
 from ranklens.compare.family import Q_FAMILIES, run_key
 from ranklens.compare.report import Report
+from ranklens.compare.sections.warnings import warnings_section
 from ranklens.compare.text import tie_note
 from ranklens.compare.texts import Texts
 from ranklens.compare.tie_reading import with_ties
@@ -58,7 +60,7 @@ from ranklens.compare.words import (
     headline,
     interval_note,
 )
-from ranklens.formats import Card, format_delta, format_interval, format_p
+from ranklens.formats import Card, format_delta, format_interval, format_p, level_number
 from ranklens.io import InputError, InputFile
 from ranklens.metrics.ordering import Order
 from ranklens.share import StoredResultError, compare_settings, stored_report
@@ -282,11 +284,9 @@ def show_title(place: tuple[DeltaGenerator, DeltaGenerator], report: Report,
 
 
 def show_warnings(report: Report) -> None:
-    """Every warning of the report and every row a reader set aside, visible."""
-    lines = inputs_view.warning_lines(report.warnings, report.inputs)
-    if lines:
-        st.warning("\n".join(f"- {markup.text(line)}" for line in lines),
-                   icon=":material/warning:")
+    """Every warning of the report and every row a reader set aside, visible (the report's
+    Warnings section, ``ranklens.compare.sections.warnings``)."""
+    show_blocks(warnings_section(report))
 
 
 def show_verdict(report: Report, metric: str) -> None:
@@ -300,7 +300,7 @@ def show_verdict(report: Report, metric: str) -> None:
     with st.container(border=True):
         st.subheader(first, anchor=False)
         st.markdown(rest)
-        level = round(100 * (1 - result.alpha))
+        level = level_number(1 - result.alpha)
         cells = st.columns([1, 1, 2, 1, 1])
         mean_help = f"Mean {metric} over the {result.n_queries:,} paired queries."
         cells[0].metric(f"{name_a} (A)", f"{result.mean_a:.4f}", help=mean_help)

@@ -1,0 +1,284 @@
+"""Candidate intervals of the mean per-query difference, on the grid of issue 45.
+
+Run from the repository root (prints Markdown; a few minutes on one shared core):
+
+    nice -n 5 .venv/bin/python bench/sim_mean_interval.py [--replications 2000]
+
+For every cell (distribution x n) each candidate sees the same draws. Two samples per cell:
+
+- the *null* draw (true mean 0): type-I error of the candidate's own p-value (p <= .05) and of
+  the decision "interval excludes 0"; the share of samples where the two disagree;
+- the *alternative* draw (true mean mu, the zero-inflated, discrete and nDCG-like families move
+  the non-zero part, which makes the differences asymmetric about mu): coverage of mu, mean
+  width.
+
+Candidates:
+
+- ``auto-0.6``: the 0.6 default (bootstrap-t equal-tailed from 20 queries, sign-flip inverted
+  below) beside the sign-flip permutation p it is printed with;
+- ``sign-flip``: the sign-flip test inverted at every n (exact below 13 queries, 999 random
+  sign patterns plus the observed one above), p = the same test at 0 — agree by construction;
+  studentising the sign-flip statistic gives the same test (|t| is monotone in |mean| when the
+  sum of squares is fixed), so this is also the "studentized sign-flip" candidate;
+- ``t``: the t-interval and t-test;
+- ``boot-t sym``: the symmetric bootstrap-t interval (|t*| quantile) and its p (share of
+  |t*| >= |t|); agree by construction;
+- ``BCa``: bias-corrected accelerated percentile interval (no p; "type-I" is excludes-0).
+
+Bootstrap candidates use 499 resamples per sample (their Monte Carlo error averages out over
+the replications). n = 1,000 cells use a quarter of the replications.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import sys
+import time
+
+import numpy as np
+from scipy import stats as sps
+
+ALPHA = 0.05
+SIZES = (5, 10, 20, 50, 200, 1000)
+N_BOOT = 499
+N_FLIPS = 999
+EXACT_UP_TO = 12
+SUM_TIES = 1e-9
+
+_DISCRETE_STEPS = np.arange(-3, 4) / 10
+_DISCRETE_NULL = np.array([1, 3, 8, 20, 8, 3, 1], float)
+_DISCRETE_ALT = np.array([1, 2, 6, 20, 10, 4, 2], float)
+
+
+def _zero_inflated(rng, shape, share, nonzero):
+    values = nonzero(rng, shape)
+    return np.where(rng.random(shape) < share, 0.0, values)
+
+
+def _ndcg_like(rng, shape, shift):
+    """Two runs' nDCG on one query: shared difficulty, own noise, 40% of queries untouched."""
+    q = rng.beta(2.0, 2.0, shape)
+    a = np.clip(q + rng.normal(0.0, 0.15, shape), 0.0, 1.0)
+    b = np.clip(q + shift + rng.normal(0.0, 0.15, shape), 0.0, 1.0)
+    return np.where(rng.random(shape) < 0.4, 0.0, b - a)
+
+
+def families():
+    """name -> (null sampler, alternative sampler, true mean of the alternative)."""
+    fam = {}
+    shift = 0.3
+
+    def shifted(sample):
+        return sample, (lambda rng, shape: sample(rng, shape) + shift), shift
+
+    fam["normal"] = shifted(lambda rng, s: rng.normal(0.0, 1.0, s))
+    fam["exponential +"] = shifted(lambda rng, s: rng.exponential(1.0, s) - 1.0)
+    fam["exponential -"] = shifted(lambda rng, s: 1.0 - rng.exponential(1.0, s))
+    fam["lognormal"] = shifted(lambda rng, s: rng.lognormal(0.0, 1.0, s) - np.exp(0.5))
+    fam["t(3)"] = shifted(lambda rng, s: rng.standard_t(3, s))
+    for share in (0.5, 0.7, 0.9):
+        fam[f"{share:.0%} zeros, symmetric"] = (
+            lambda rng, s, p=share: _zero_inflated(rng, s, p, lambda r, t: r.normal(0.0, 1.0, t)),
+            lambda rng, s, p=share: _zero_inflated(rng, s, p, lambda r, t: r.normal(0.5, 1.0, t)),
+            (1 - share) * 0.5,
+        )
+        fam[f"{share:.0%} zeros, skewed"] = (
+            lambda rng, s, p=share: _zero_inflated(
+                rng, s, p, lambda r, t: r.exponential(1.0, t) - 1.0),
+            lambda rng, s, p=share: _zero_inflated(rng, s, p, lambda r, t: r.exponential(1.0, t)),
+            (1 - share) * 1.0,
+        )
+    fam["P@10 steps"] = (
+        lambda rng, s: rng.choice(_DISCRETE_STEPS, s, p=_DISCRETE_NULL / _DISCRETE_NULL.sum()),
+        lambda rng, s: rng.choice(_DISCRETE_STEPS, s, p=_DISCRETE_ALT / _DISCRETE_ALT.sum()),
+        float(_DISCRETE_STEPS @ _DISCRETE_ALT / _DISCRETE_ALT.sum()),
+    )
+    big = _ndcg_like(np.random.default_rng(99), 4_000_000, 0.05)
+    fam["nDCG-like"] = (
+        lambda rng, s: _ndcg_like(rng, s, 0.0),
+        lambda rng, s: _ndcg_like(rng, s, 0.05),
+        float(big.mean()),
+    )
+    return fam
+
+
+# --- sign-flip -----------------------------------------------------------------------------
+
+
+def _patterns(n, rng):
+    if n <= EXACT_UP_TO:
+        signs = np.array(list(itertools.product((1.0, -1.0), repeat=n)))
+        return signs, True
+    signs = np.where(rng.random((N_FLIPS, n)) < 0.5, -1.0, 1.0)
+    return signs, False
+
+
+def sign_flip(x, mu, signs, exact):
+    """Reject at ALPHA (p at mu <= ALPHA), p at 0, and the inverted interval's ends."""
+    n = x.shape[1]
+    tau = SUM_TIES * np.abs(x).sum(axis=1, keepdims=True)
+
+    def p_at(m):
+        y = x - m
+        sums = y @ signs.T
+        count = (np.abs(sums) >= np.abs(y.sum(axis=1, keepdims=True)) - tau).sum(axis=1)
+        return count / signs.shape[0] if exact else (count + 1) / (signs.shape[0] + 1)
+
+    a = x @ signs.T
+    b = signs.sum(axis=1)[None, :]
+    total = x.sum(axis=1, keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        low = np.minimum((total - a - tau) / (n - b), (total + a - tau) / (n + b))
+        high = np.maximum((total + a + tau) / (n + b), (total - a + tau) / (n - b))
+    full = np.abs(b) == n
+    low = np.where(full, -np.inf, low)
+    high = np.where(full, np.inf, high)
+    if not exact:  # the observed pattern counts everywhere: an extra (-inf, inf) pattern
+        low = np.concatenate([low, np.full((x.shape[0], 1), -np.inf)], axis=1)
+        high = np.concatenate([high, np.full((x.shape[0], 1), np.inf)], axis=1)
+    patterns = low.shape[1]
+    needed = int(np.floor(ALPHA * patterns)) + 1
+    lo = np.partition(low, needed - 1, axis=1)[:, needed - 1]
+    hi = np.partition(high, patterns - needed, axis=1)[:, patterns - needed]
+    return p_at(mu), p_at(0.0), lo, hi
+
+
+# --- bootstrap ------------------------------------------------------------------------------
+
+
+def _boot(x, rng):
+    """Resampled means and standard errors, (R, B) each."""
+    r, n = x.shape
+    means = np.empty((r, N_BOOT))
+    ses = np.empty((r, N_BOOT))
+    step = max(1, 4_000_000 // (N_BOOT * n))
+    for start in range(0, r, step):
+        stop = min(r, start + step)
+        idx = rng.integers(0, n, (stop - start, N_BOOT, n))
+        sample = np.take_along_axis(x[start:stop, None, :], idx, axis=2)
+        means[start:stop] = sample.mean(axis=2)
+        ses[start:stop] = sample.std(axis=2, ddof=1) / np.sqrt(n)
+    return means, ses
+
+
+def _t_star(means, ses, mean):
+    diff = means - mean[:, None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = diff / ses
+    t = np.where(ses == 0, np.where(diff == 0, 0.0, np.sign(diff) * 1e300), t)
+    return t  # a resample without spread: a huge finite t (quantiles interpolate, no inf - inf)
+
+
+def evaluate(x, mu, rng, signs, exact):
+    """Per candidate: (rejects by p, excludes 0, covers mu, width) over the rows of x."""
+    r, n = x.shape
+    out = {}
+    mean = x.mean(axis=1)
+    sd = x.std(axis=1, ddof=1)
+    se = sd / np.sqrt(n)
+    # sign-flip
+    p_mu, p0, lo, hi = sign_flip(x, mu, signs, exact)
+    out["sign-flip"] = (p0 <= ALPHA, (lo > 0) | (hi < 0), (lo <= mu) & (mu <= hi), hi - lo)
+    # t
+    tq = sps.t.ppf(1 - ALPHA / 2, n - 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        tstat = mean / se
+    pt = np.where(se > 0, 2 * sps.t.sf(np.abs(tstat), n - 1), np.where(mean == 0, 1.0, np.nan))
+    tlo, thi = mean - tq * se, mean + tq * se
+    out["t"] = (pt <= ALPHA, (tlo > 0) | (thi < 0), (tlo <= mu) & (mu <= thi), thi - tlo)
+    # bootstrap
+    means, ses = _boot(x, rng)
+    tstar = _t_star(means, ses, mean)
+    q_lo, q_hi = np.quantile(tstar, [ALPHA / 2, 1 - ALPHA / 2], axis=1)
+    with np.errstate(invalid="ignore"):
+        blo, bhi = mean - q_hi * se, mean - q_lo * se
+    blo = np.where(se == 0, mean, blo)
+    bhi = np.where(se == 0, mean, bhi)
+    if n < 20:  # auto-0.6: sign-flip below 20
+        alo, ahi = lo, hi
+    else:
+        alo, ahi = blo, bhi
+    out["auto-0.6"] = (p0 <= ALPHA, (alo > 0) | (ahi < 0), (alo <= mu) & (mu <= ahi), ahi - alo)
+    abs_q = np.quantile(np.abs(tstar), 1 - ALPHA, axis=1)
+    with np.errstate(invalid="ignore"):
+        slo, shi = mean - abs_q * se, mean + abs_q * se
+    slo = np.where(se == 0, mean, slo)
+    shi = np.where(se == 0, mean, shi)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        tobs = np.abs(mean / se)
+    pb = (1 + (np.abs(tstar) >= tobs[:, None] - 1e-12).sum(axis=1)) / (N_BOOT + 1)
+    pb = np.where(se == 0, np.where(mean == 0, 1.0, 1 / (N_BOOT + 1)), pb)
+    out["boot-t sym"] = (pb <= ALPHA, (slo > 0) | (shi < 0), (slo <= mu) & (mu <= shi), shi - slo)
+    # BCa
+    below = (means < mean[:, None]).mean(axis=1) + 0.5 * (means == mean[:, None]).mean(axis=1)
+    z0 = sps.norm.ppf(np.clip(below, 1e-6, 1 - 1e-6))
+    total = x.sum(axis=1, keepdims=True)
+    loo = (total - x) / (n - 1)
+    dev = loo.mean(axis=1, keepdims=True) - loo
+    with np.errstate(divide="ignore", invalid="ignore"):
+        acc = (dev**3).sum(axis=1) / (6 * ((dev**2).sum(axis=1)) ** 1.5)
+    acc = np.nan_to_num(acc)
+    z = sps.norm.ppf([ALPHA / 2, 1 - ALPHA / 2])
+    levels = [sps.norm.cdf(z0 + (z0 + zz) / (1 - acc * (z0 + zz))) for zz in z]
+    sorted_means = np.sort(means, axis=1)
+    pick = [np.clip(np.floor(lv * N_BOOT).astype(int), 0, N_BOOT - 1) for lv in levels]
+    clo = np.take_along_axis(sorted_means, pick[0][:, None], axis=1)[:, 0]
+    chi = np.take_along_axis(sorted_means, pick[1][:, None], axis=1)[:, 0]
+    excl = (clo > 0) | (chi < 0)
+    out["BCa"] = (excl, excl, (clo <= mu) & (mu <= chi), chi - clo)
+    return out
+
+
+def cell(name, null, alt, mu, n, replications):
+    rng = np.random.default_rng([45, sum(map(ord, name)), n])
+    signs, exact = _patterns(n, rng)
+    x0 = null(rng, (replications, n))
+    x1 = alt(rng, (replications, n))
+    e0 = evaluate(x0, 0.0, rng, signs, exact)
+    e1 = evaluate(x1, mu, rng, signs, exact)
+    rows = {}
+    for method in e0:
+        rej, excl, _, _ = e0[method]
+        _, _, cov, width = e1[method]
+        finite = np.isfinite(width)
+        rows[method] = {
+            "type-I p": float(np.mean(rej)),
+            "type-I interval": float(np.mean(excl)),
+            "disagree": float(np.mean(rej != excl)),
+            "coverage": float(np.mean(cov)),
+            "width": float(np.median(width)) if finite.any() else float("inf"),
+            "infinite": float(np.mean(~finite)),
+            "mc": float(np.sqrt(0.95 * 0.05 / replications)),
+            "reps": replications,
+        }
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--replications", type=int, default=2000)
+    parser.add_argument("--sizes", type=int, nargs="*", default=list(SIZES))
+    parser.add_argument("--only", nargs="*", default=None)
+    args = parser.parse_args()
+    fam = families()
+    print("| distribution | n | method | coverage | type-I (p) | type-I (interval) | "
+          "p/interval disagree | median width | infinite | MC err | reps |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for name, (null, alt, mu) in fam.items():
+        if args.only and name not in args.only:
+            continue
+        for n in args.sizes:
+            reps = args.replications if n < 1000 else max(200, args.replications // 4)
+            started = time.perf_counter()
+            rows = cell(name, null, alt, mu, n, reps)
+            for method, row in rows.items():
+                print(f"| {name} | {n} | {method} | {row['coverage']:.3f} | {row['type-I p']:.3f}"
+                      f" | {row['type-I interval']:.3f} | {row['disagree']:.3f} | "
+                      f"{row['width']:.4g} | {row['infinite']:.3f} | {row['mc']:.3f} | "
+                      f"{row['reps']} |", flush=True)
+            print(f"  {name} n={n}: {time.perf_counter() - started:.1f} s", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,72 @@
+"""The page's writer: ``ranklens.document`` blocks drawn with Streamlit.
+
+Answers "these blocks on the page": a warning list as one ``st.warning`` box of bullets, a
+plain list and a paragraph as Markdown, a callout as an ``st.error``/``st.warning`` box with
+what to do, folded callouts as one collapsed expander; every user text through
+``markup.text`` (shown as typed, never as markup). Where a section sits (a container, a
+column) is the page's layout, not this writer's.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ranklens.app import markup
+from ranklens.document.blocks import Block, Callout, Folded, Items, Paragraph, Section
+
+WARNING_ICON = ":material/warning:"
+ICONS = {"failed": ":material/error:", "warning": WARNING_ICON,
+         "passed": ":material/check_circle:"}
+"""A callout's icon by its status."""
+
+
+def show_blocks(section: Section | None) -> None:
+    """Every block of ``section`` in order (nothing for None); no heading."""
+    if section is None:
+        return
+    for block in section.blocks:
+        show_block(block)
+
+
+def show_section(section: Section | None) -> None:
+    """``section`` with its title: ``**Title**: lead`` above what is shown open, or, when all
+    it holds is folded, one expander titled ``Title: all N passed`` (nothing to read open)."""
+    if section is None:
+        return
+    folded_only = all(isinstance(block, Folded) for block in section.blocks)
+    if not folded_only:
+        st.markdown(f"**{section.title}**: {markup.text(section.lead)}" if section.lead
+                    else f"**{section.title}**")
+    for block in section.blocks:
+        if folded_only and isinstance(block, Folded):
+            show_folded(block, f"{section.title}: all {block.label}")
+        else:
+            show_block(block)
+
+
+def show_block(block: Block) -> None:
+    """One block on the page."""
+    if isinstance(block, Items):
+        bullets = "\n".join(f"- {markup.text(text)}" for text in block.texts)
+        if block.tone == "warning":
+            st.warning(bullets, icon=WARNING_ICON)
+        else:
+            st.markdown(bullets)
+    elif isinstance(block, Paragraph):
+        st.markdown(block.text)
+    elif isinstance(block, Callout):
+        shown = (f"**{markup.text(block.title)}**: {markup.text(block.text)}"
+                 + (f"  \n**What to do:** {markup.text(block.action)}" if block.action else ""))
+        alert = st.error if block.status == "failed" else st.warning
+        alert(shown, icon=ICONS[block.status])
+    elif isinstance(block, Folded):
+        show_folded(block, block.label)
+    else:
+        raise TypeError(f"no page drawing for {type(block).__name__}")
+
+
+def show_folded(block: Folded, label: str) -> None:
+    """Folded callouts in one collapsed expander titled ``label``, one line each."""
+    with st.expander(label, expanded=False, icon=ICONS[block.status]):
+        st.markdown("\n".join(f"- **{markup.text(c.title)}**: {markup.text(c.text)}"
+                               for c in block.callouts))

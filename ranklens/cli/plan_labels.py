@@ -1,0 +1,78 @@
+"""``ranklens plan-labels``: which queries and documents to judge, and why (a labelling plan)."""
+
+from __future__ import annotations
+
+import argparse
+
+from ranklens import io
+from ranklens.cli.common import Command, Status, UsageError, add_alpha, add_metric, note, write
+
+HELP = "which queries and documents to judge for B - A: a labelling plan"
+DESCRIPTION = (
+    "Score both runs under cheap (proxy) judgements and draw the queries to judge, each with a "
+    "probability that grows with how far its gold B - A may lie from the proxy's (0 where the "
+    "two top k lists are the same: no label can move it), and list each drawn query's "
+    "documents to judge with why. Label them, then 'ranklens ppi ... --design PLAN' gives B - A "
+    "with a valid interval.")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("run_a", metavar="RUN_A")
+    p.add_argument("run_b", metavar="RUN_B")
+    p.add_argument("--proxy-qrels", required=True, metavar="QRELS",
+                   help="cheap judgements (LLM, one assessor) on all queries")
+    add_metric(p, "metric with a cutoff: nDCG@k or P@k (default nDCG@10)", default="nDCG@10")
+    budget = p.add_mutually_exclusive_group(required=True)
+    budget.add_argument("--budget-queries", type=float, metavar="N",
+                        help="expected number of queries to judge")
+    budget.add_argument("--budget-docs", type=float, metavar="N",
+                        help="expected number of documents to judge")
+    p.add_argument("--gold-qrels", metavar="QRELS",
+                   help="gold judgements you have already: their documents are not asked again")
+    p.add_argument("--seed", type=int, default=0, help="seed of the draw (default 0)")
+    p.add_argument("--target-width", type=float, metavar="W",
+                   help="also say how many queries an interval of width W needs")
+    add_alpha(p)
+    p.add_argument("--output", "-o", metavar="PATH",
+                   help="write the plan (CSV: query_id, doc_id, probability, reason, ...) here; "
+                   "without it the CSV goes to stdout")
+
+
+def run_plan_labels(args: argparse.Namespace) -> int:
+    from ranklens.ppi.labelling import PlanError, plan_labels
+
+    status = Status()
+    status("reading the runs and the proxy judgements")
+    run_a, _ = io.read_run(args.run_a)
+    run_b, _ = io.read_run(args.run_b)
+    proxy, _ = io.read_qrels(args.proxy_qrels)
+    gold = io.read_qrels(args.gold_qrels)[0] if args.gold_qrels else None
+    status("planning")
+    try:
+        plan = plan_labels(run_a, run_b, proxy, metric=args.metric,
+                           budget_queries=args.budget_queries, budget_docs=args.budget_docs,
+                           seed=args.seed, gold=gold, alpha=args.alpha)
+    except PlanError as error:
+        raise UsageError(str(error)) from None
+    status.done()
+    queries = plan.queries
+    certain = int((queries["uncertainty"] == 0).sum())
+    level = round(100 * (1 - args.alpha))
+    lines = [
+        f"{len(queries):,} queries: {len(queries) - certain:,} may move B - A, {certain:,} "
+        f"cannot (the same top documents in the same order in both runs: no label needed)",
+        f"drawn {int(queries['drawn'].sum()):,} queries (expected {plan.budget:.1f}), "
+        f"{len(plan.documents):,} documents to judge",
+        f"expected {level}% interval width of B - A: {plan.width_plan:.4f} with this plan, "
+        f"{plan.width_uniform:.4f} with a uniform sample of as many queries",
+    ]
+    if args.target_width:
+        lines.append(f"an interval of width {args.target_width:g} needs about "
+                     f"{plan.budget_for_width(args.target_width):,} labelled queries")
+    for line in lines:
+        note(line)
+    write(plan.documents.to_csv(index=False, float_format="%.6g"), args.output)
+    return 0
+
+
+COMMAND = Command(HELP, DESCRIPTION, add_arguments, run_plan_labels)

@@ -1,0 +1,79 @@
+"""Facts about each query that ranklens can compute itself, as labels to search for slices.
+
+Answers "which features of a query might go with a different B - A", for
+`ranklens.stats.slices.discover_slices`, beside the columns of a segment map: the number of
+judged relevant documents, judged@k of each run, how many of the top k documents the two runs
+share, the query's length in terms (when query texts are given) and the baseline's own score.
+Numbers become labels of quantile bins (`ranklens.stats.slices.binned`).
+
+The baseline's score is said with its caveat: queries picked for a low A score tend to gain
+whatever B does (regression to the mean: A's low score is partly A's own noise), so a slice
+on it can show a gain that is no property of B. It does not compute anything a report shows
+elsewhere, and it does not choose which features matter (the search does).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from ranklens.data import Qrels, Run
+from ranklens.metrics import evaluate
+from ranklens.stats.slices import binned
+
+BASELINE_CAVEAT = ("a slice of the baseline's own score: queries picked for a low A score "
+                   "tend to gain whatever B does (regression to the mean)")
+
+
+def _top(run: Run, k: int) -> pd.DataFrame:
+    frame = pd.DataFrame({
+        "query_id": run.queries.take(run.query_codes).to_numpy(zero_copy_only=False),
+        "doc_id": run.docs.take(run.doc_codes).to_numpy(zero_copy_only=False),
+        "score": run.scores})
+    frame = frame.sort_values(["query_id", "score", "doc_id"], ascending=[True, False, False],
+                              kind="mergesort")
+    return frame[frame.groupby("query_id", sort=False).cumcount() < k]
+
+
+def query_features(query_ids: Sequence[str], run_a: Run, run_b: Run, qrels: Qrels, *,
+                   k: int = 10, baseline_scores: Mapping[str, float] | None = None,
+                   query_texts: Mapping[str, str] | None = None,
+                   bins: int = 4) -> dict[str, list[str]]:
+    """Labels per query (in ``query_ids`` order) of each feature, by name:
+
+    - ``judged relevant``: documents judged relevant (grade > 0), binned;
+    - ``judged@k A`` / ``judged@k B``: share of the run's top k with a judgement, binned;
+    - ``top-k overlap``: documents both runs have in their top k (0 to k), binned;
+    - ``query terms``: whitespace terms of the query text (``query_texts``), 1, 2, 3, 4, 5+;
+    - ``baseline score``: ``baseline_scores`` binned (see `BASELINE_CAVEAT`).
+    """
+    ids = list(query_ids)
+    grades = pd.DataFrame({
+        "query_id": qrels.queries.take(qrels.query_codes).to_numpy(zero_copy_only=False),
+        "doc_id": qrels.docs.take(qrels.doc_codes).to_numpy(zero_copy_only=False),
+        "grade": np.asarray(qrels.relevance, dtype=np.float64)})
+    relevant = grades[grades["grade"] > 0].groupby("query_id").size()
+    features: dict[str, list[str]] = {
+        "judged relevant": binned([float(relevant.get(q, 0)) for q in ids], bins)}
+    judged = evaluate(run_a, qrels, [f"Judged@{k}"], missing="zero")[f"Judged@{k}"].per_query
+    features[f"judged@{k} A"] = binned([judged.get(q, 0.0) for q in ids], bins)
+    judged_b = evaluate(run_b, qrels, [f"Judged@{k}"], missing="zero")[f"Judged@{k}"].per_query
+    features[f"judged@{k} B"] = binned([judged_b.get(q, 0.0) for q in ids], bins)
+    top_a, top_b = _top(run_a, k), _top(run_b, k)
+    shared = top_a.merge(top_b, on=["query_id", "doc_id"]).groupby("query_id").size()
+    features[f"top-{k} overlap"] = binned([float(shared.get(q, 0)) for q in ids], bins)
+    if query_texts:
+        features["query terms"] = [_terms(query_texts.get(q, "")) for q in ids]
+    if baseline_scores is not None:
+        features["baseline score"] = binned([baseline_scores.get(q, 0.0) for q in ids], bins)
+    return features
+
+
+def _terms(text: str) -> str:
+    count = len(text.split())
+    return f"{count} term{'s' if count != 1 else ''}" if count < 5 else "5+ terms"
+
+
+__all__ = ["BASELINE_CAVEAT", "query_features"]

@@ -1,0 +1,62 @@
+"""The HTML writer: blocks as parts of the self-contained export (and the notebook).
+
+Answers "this section as HTML": ``<section id=KEY><h2>TITLE</h2>...</section>``, every text
+escaped (a list's items, a paragraph's Markdown-lite through ``ranklens.html.markdown``); a
+callout is a box coloured by its status, folded callouts a ``<details>``; their classes are the
+section's key and the status (``health-failed``). The page shell, the style and the embedded
+JSON are ``ranklens.html``'s; nothing here knows a feature or formats a number.
+"""
+
+from __future__ import annotations
+
+from ranklens import html as shell
+from ranklens.document.blocks import SYMBOLS, Block, Callout, Folded, Items, Paragraph, Section
+
+LIST_CLASS = {"plain": "", "warning": "warnings"}
+"""The style of a list by its tone (``.warnings`` in ``ranklens.html.STYLE``)."""
+
+COLOURS = {"failed": ("#ffebe9", "#cf222e"), "warning": ("#fff8c5", "#d4a72c"),
+           "passed": ("#f6f8fa", "#d0d7de")}
+"""A callout's background and border by its status."""
+
+
+def section_html(section: Section | None) -> str:
+    """``section`` as one ``<section>``; empty for None (nothing to say)."""
+    if section is None:
+        return ""
+    lead = f"<p>{shell.text(section.lead)}.</p>" if section.lead else ""
+    body = "".join(block_html(block, section.key) for block in section.blocks)
+    return (f'<section id="{shell.text(section.key)}"><h2>{shell.text(section.title)}</h2>'
+            f"{lead}{body}</section>")
+
+
+def block_html(block: Block, key: str = "") -> str:
+    """One block as HTML (``key``: its section's, for the classes of callouts)."""
+    if isinstance(block, Items):
+        css = LIST_CLASS[block.tone]
+        attribute = f' class="{css}"' if css else ""
+        items = "".join(f"<li>{shell.text(text)}</li>" for text in block.texts)
+        return f"<ul{attribute}>{items}</ul>"
+    if isinstance(block, Paragraph):
+        return f"<p>{shell.markdown(block.text)}</p>"
+    if isinstance(block, Callout):
+        return _callout(block, key)
+    if isinstance(block, Folded):
+        inner = "".join(f"<li>{SYMBOLS[c.status]} {shell.text(c.title)}: {shell.text(c.text)}"
+                        "</li>" for c in block.callouts)
+        return (f'<details class="{key}-{block.status}"><summary>{shell.text(block.label)}'
+                f"</summary><ul>{inner}</ul></details>")
+    raise TypeError(f"no HTML for {type(block).__name__}")
+
+
+def _callout(callout: Callout, key: str) -> str:
+    background, border = COLOURS[callout.status]
+    action = (f"<p><strong>What to do:</strong> {shell.text(callout.action)}</p>"
+              if callout.action else "")
+    examples = (f"<p class=\"note\">{shell.text('; '.join(callout.examples))}</p>"
+                if callout.examples else "")
+    return (f'<div class="{key}-{callout.status}" style="background: {background}; border: 1px '
+            f'solid {border}; border-radius: 6px; padding: 0.5rem 1rem; margin: 0.5rem 0">'
+            f"<p><strong>{SYMBOLS[callout.status]} {callout.status}: "
+            f"{shell.text(callout.title)}</strong>. {shell.text(callout.text)}</p>"
+            f"{action}{examples}</div>")

@@ -1,0 +1,59 @@
+"""The Markdown writer: GitHub-flavoured Markdown of blocks.
+
+Answers "this section as Markdown lines" (`section_lines`) and "these rows as a Markdown
+table" (`markdown_table`). It escapes only what Markdown tables need (``|``); it formats no number
+(``ranklens.formats`` does) and knows no feature.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ranklens.document.blocks import Block, Callout, Folded, Items, Paragraph, Section
+
+
+def escape(text: str) -> str:
+    """``text`` safe in a Markdown table cell (a ``|`` would end the cell)."""
+    return text.replace("|", "\\|")
+
+
+def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    """A GitHub-flavoured Markdown table."""
+    lines = ["| " + " | ".join(escape(h) for h in header) + " |",
+             "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(escape(c) for c in row) + " |" for row in rows]
+    return lines
+
+
+def section_lines(section: Section, level: int = 2) -> list[str]:
+    """``section`` as Markdown lines: a heading of ``level`` (``##``), a blank line, its lead
+    as a sentence, then its blocks (a run of list-like blocks is one list)."""
+    lines = [f"{'#' * level} {section.title}", ""]
+    if section.lead:
+        lines += [f"{section.lead}.", ""]
+    previous: Block | None = None
+    for block in section.blocks:
+        if previous is not None and not (_listed(previous) and _listed(block)):
+            lines.append("")
+        lines += block_lines(block)
+        previous = block
+    return lines
+
+
+def _listed(block: Block) -> bool:
+    return isinstance(block, (Items, Callout, Folded))
+
+
+def block_lines(block: Block) -> list[str]:
+    """One block as Markdown lines (a list as ``- `` items, a callout as one bold-led item,
+    folded callouts as one item of their summary, a paragraph as it is)."""
+    if isinstance(block, Items):
+        return [f"- {text}" for text in block.texts]
+    if isinstance(block, Paragraph):
+        return [block.text]
+    if isinstance(block, Callout):
+        return [f"- **{block.status}: {block.title}**: {block.text}"
+                + (f" _What to do:_ {block.action}" if block.action else "")]
+    if isinstance(block, Folded):
+        return [f"- {block.status}: {block.summary}"]
+    raise TypeError(f"no Markdown for {type(block).__name__}")

@@ -1,0 +1,185 @@
+"""A leaderboard that says which differences are real: rank intervals and tiers of many runs.
+
+Ranking 50 runs by their mean metric prints 50 ranks, most of which the queries cannot tell
+apart. This module answers "where could each run really stand, and which runs are not told
+apart", with the chance of any wrong statement at most alpha for the whole board:
+
+- every pair of runs is tested at once by `family_test` (``family="all-pairs"``: the
+  step-down maximum of |t| over sign flips of whole queries, the randomized Tukey HSD of IR
+  papers in the form that holds when runs are near copies of each other);
+- a run's **rank interval** counts the runs it is separated from: its best rank is 1 + the
+  runs found better, its worst the number of runs minus those found worse (Mogstad, Romano,
+  Shaikh & Wilhelm, *Inference for ranks*, 2024: simultaneous pairwise decisions give rank
+  confidence sets that hold for all runs together). Rank 1 is the highest mean;
+- **tiers** are the maximal groups of runs no two of which are separated, each named by a
+  letter (the compact letter display, Piepho 2004): two runs share a letter exactly when
+  they are not told apart.
+
+It does not say how large a difference is (each pair's interval does), and a rank interval
+is about the mean over this population of queries, not about any one query. numpy only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from ranklens.stats.family import FamilyTest, family_test
+from ranklens.stats.results import Seed
+
+MAX_TIERS = 5_000
+"""Past this many tiers the letters are not drawn (the separations are far from an order)."""
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    """Runs ranked by their mean, with simultaneous rank intervals and tiers.
+
+    Every field but ``family`` is in the runs' given order. ``rank_low``/``rank_high`` bound
+    where each run's true mean ranks among all runs' (1 = highest), all intervals holding
+    together with probability at least ``1 - alpha`` (ties among true means: a run's rank is
+    1 + the runs truly above it). ``tiers`` are each run's letters ("" when not drawn, see
+    `MAX_TIERS`). ``order`` lists the runs from the highest mean down.
+    """
+
+    names: tuple[str, ...]
+    means: tuple[float, ...]
+    rank_low: tuple[int, ...]
+    rank_high: tuple[int, ...]
+    tiers: tuple[str, ...]
+    order: tuple[int, ...]
+    alpha: float
+    family: FamilyTest
+
+    @property
+    def separated(self) -> npt.NDArray[np.bool_]:
+        """(runs x runs) True where the pair's difference is found at ``alpha``."""
+        return separated_pairs(len(self.names), self.family.pairs, self.family.adjusted,
+                               self.alpha)
+
+
+def leaderboard(
+    values: npt.ArrayLike,
+    names: Sequence[str] | None = None,
+    *,
+    alpha: float = 0.05,
+    n_permutations: int = 10_000,
+    seed: Seed = 0,
+) -> Leaderboard:
+    """Rank intervals and tiers of the runs whose per-query values are the columns of
+    ``values`` (queries x runs, paired on the same queries: see `pair_runs`).
+
+    The family is every pair of runs, tested by step-down max-t over ``n_permutations`` sign
+    flips of whole queries (`family_test`); its family-wise error is at most ``alpha``, and so
+    is the chance that any rank interval or tier statement is wrong.
+    """
+    if not 0.0 < alpha < 1.0:
+        raise ValueError(f"alpha must be in (0, 1), got {alpha}")
+    matrix = np.asarray(values, dtype=np.float64)
+    test = family_test(matrix, family="all-pairs", n_permutations=n_permutations, seed=seed)
+    n_runs = matrix.shape[1]
+    labels = tuple(names) if names is not None else tuple(f"run {i + 1}" for i in range(n_runs))
+    if len(labels) != n_runs:
+        raise ValueError(f"{len(labels)} names for {n_runs} runs")
+    means = matrix.mean(axis=0)
+    separated = separated_pairs(n_runs, test.pairs, test.adjusted, alpha)
+    low, high = rank_intervals(means, separated)
+    return Leaderboard(labels, tuple(float(m) for m in means), tuple(low.tolist()),
+                       tuple(high.tolist()), letter_display(means, separated),
+                       tuple(int(i) for i in _by_mean(means)), alpha, test)
+
+
+def separated_pairs(n_runs: int, pairs: Sequence[tuple[int, int]], adjusted: Sequence[float],
+                    alpha: float) -> npt.NDArray[np.bool_]:
+    """Symmetric (runs x runs) matrix: True where the pair's adjusted p is at most alpha."""
+    separated = np.zeros((n_runs, n_runs), dtype=bool)
+    for (i, j), p in zip(pairs, adjusted, strict=True):
+        if p <= alpha:
+            separated[i, j] = separated[j, i] = True
+    return separated
+
+
+def rank_intervals(means: npt.ArrayLike, separated: npt.NDArray[np.bool_]
+                   ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Each run's best and worst rank (1 = highest mean) given which pairs are separated.
+
+    Best: 1 + the runs separated from it with a higher mean; worst: the number of runs minus
+    those separated from it with a lower mean. When every separation is right in direction,
+    each interval holds the run's true rank (1 + the runs whose true mean is higher).
+    """
+    m = np.asarray(means, dtype=np.float64)
+    above = separated & (m[:, None] > m[None, :])  # above[i, j]: i found above j
+    low = 1 + above.sum(axis=0)
+    high = len(m) - above.sum(axis=1)
+    return low.astype(np.int64), high.astype(np.int64)
+
+
+def letter_display(means: npt.ArrayLike, separated: npt.NDArray[np.bool_]) -> tuple[str, ...]:
+    """The compact letter display: each run's letters, two runs sharing one exactly when they
+    are not separated. ``"a"`` goes to the tier of the highest mean, then ``"b"``, ...
+
+    Insert and absorb (Piepho 2004): start from one tier holding every run; for each
+    separated pair, every tier holding both splits into one without each; tiers inside
+    another are dropped. What remains are the maximal groups of runs not told apart. All
+    ``""`` when more than `MAX_TIERS` tiers would be needed.
+    """
+    m = np.asarray(means, dtype=np.float64)
+    n = len(m)
+    if n == 0:
+        return ()
+    tiers = np.ones((1, n), dtype=bool)
+    rows, cols = np.nonzero(np.triu(separated, 1))
+    for i, j in zip(rows.tolist(), cols.tolist(), strict=True):
+        both = tiers[:, i] & tiers[:, j]
+        if not both.any():
+            continue
+        split = tiers[both]
+        without_i, without_j = split.copy(), split
+        without_i[:, i] = False
+        without_j[:, j] = False
+        kept = tiers[~both]
+        tiers = kept
+        for candidate in np.concatenate([without_i, without_j]):
+            if not _inside_any(candidate, tiers):
+                inside = ~np.any(tiers & ~candidate[None, :], axis=1)  # tiers within it
+                tiers = np.concatenate([tiers[~inside], candidate[None, :]])
+        if len(tiers) > MAX_TIERS:
+            return ("",) * n
+    rank_of = np.empty(n, dtype=np.int64)
+    rank_of[_by_mean(m)] = np.arange(n)
+    # tiers named in the order of their best run, then their next best, ...
+    keys = [tuple(sorted(rank_of[np.flatnonzero(tier)].tolist())) for tier in tiers]
+    named = [tiers[k] for k in sorted(range(len(tiers)), key=keys.__getitem__)]
+    letters = [""] * n
+    for number, tier in enumerate(named):
+        for run in np.flatnonzero(tier).tolist():
+            letters[run] += tier_letter(number)
+    return tuple(letters)
+
+
+def tier_letter(number: int) -> str:
+    """``a`` … ``z``, then ``A`` … ``Z``, then two letters (``aa``, ``ab``, …)."""
+    alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    if number < len(alphabet):
+        return alphabet[number]
+    first, second = divmod(number - len(alphabet), 26)
+    return alphabet[first % 26] + alphabet[second]
+
+
+def _inside_any(candidate: npt.NDArray[np.bool_], tiers: npt.NDArray[np.bool_]) -> bool:
+    """Whether ``candidate`` is a subset of one of ``tiers``."""
+    if not len(tiers):
+        return False
+    return bool(np.any(~np.any(candidate[None, :] & ~tiers, axis=1)))
+
+
+def _by_mean(means: npt.NDArray[np.float64]) -> npt.NDArray[np.intp]:
+    """Runs from the highest mean down (ties in the given order)."""
+    return np.argsort(-means, kind="stable")
+
+
+__all__ = ["MAX_TIERS", "Leaderboard", "leaderboard", "letter_display", "rank_intervals",
+           "separated_pairs", "tier_letter"]

@@ -1,0 +1,66 @@
+"""The writers of ``ranklens.document``: one section, the same words in every face."""
+
+from __future__ import annotations
+
+from ranklens.document import html, markdown, text
+from ranklens.document.blocks import Items, Paragraph, Section, section
+
+WARNINGS = Section("warnings", "Warnings", (
+    Items(("3 queries only in run A were dropped", "a <b> | c"), "warning"),))
+
+
+def test_an_empty_section_is_none() -> None:
+    assert section("warnings", "Warnings", [Items(())]) is None
+    assert html.section_html(None) == ""
+
+
+def test_text_lists_the_items_under_the_title() -> None:
+    assert text.section_lines(WARNINGS) == [
+        "Warnings:", "  - 3 queries only in run A were dropped", "  - a <b> | c"]
+    assert text.section_lines(Section("s", "Note", (Paragraph("x " * 60),)), width=40)[1] \
+        .startswith("  x x")
+
+
+def test_markdown_lists_the_items_under_a_heading() -> None:
+    assert markdown.section_lines(WARNINGS) == [
+        "## Warnings", "", "- 3 queries only in run A were dropped", "- a <b> | c"]
+
+
+def test_html_escapes_every_item_and_marks_a_warning_list() -> None:
+    assert html.section_html(WARNINGS) == (
+        '<section id="warnings"><h2>Warnings</h2><ul class="warnings">'
+        "<li>3 queries only in run A were dropped</li><li>a &lt;b&gt; | c</li></ul></section>")
+
+
+def test_compare_warnings_include_the_rows_a_reader_set_aside() -> None:
+    from ranklens.compare.report import InputRecord, Report
+    from ranklens.compare.sections.warnings import warnings_section
+
+    record = InputRecord("run_a", "a.tsv", 10, "0" * 64,
+                         {"set_aside": [{"rows": 2, "reason": "no score"}]})
+    report = Report(run_names=("a", "b"), comparisons=(), params={}, inputs=(record,),
+                    warnings=("w",))
+    found = warnings_section(report)
+    assert found is not None
+    assert found.blocks == (Items(("w", "a.tsv: 2 rows set aside: no score"), "warning"),)
+
+
+def test_a_health_section_reads_the_same_in_text_markdown_and_html() -> None:
+    from ranklens.document.blocks import Callout, Folded
+
+    failed = Callout("failed", "Documents (b)", "3% match", "check the ids", ("d1", "d2"))
+    passed = Folded("passed", "1 passed", (Callout("passed", "Grades", "0 to 3"),), "Grades")
+    health = Section("health", "Health checks", (failed, passed), lead="1 failed, 1 passed")
+    assert text.section_lines(health) == [
+        "Health checks: 1 failed, 1 passed", "  \u2717 FAILED Documents (b): 3% match",
+        "    What to do: check the ids", "  \u2713 passed: Grades"]
+    assert markdown.section_lines(health) == [
+        "## Health checks", "", "1 failed, 1 passed.", "",
+        "- **failed: Documents (b)**: 3% match _What to do:_ check the ids",
+        "- passed: Grades"]
+    written = html.section_html(health)
+    assert written.startswith('<section id="health"><h2>Health checks</h2>'
+                              "<p>1 failed, 1 passed.</p><div class=\"health-failed\"")
+    assert '<p class="note">d1; d2</p>' in written
+    assert ('<details class="health-passed"><summary>1 passed</summary>'
+            "<ul><li>\u2713 Grades: 0 to 3</li></ul></details></section>") in written

@@ -1,0 +1,66 @@
+"""CI-sized cells of docs/validity.md (issue 45): the library's default interval and p-value on
+tie-heavy nulls, t(3) tails and small skewed segments. Fixed seeds; each well under 30 s."""
+
+from __future__ import annotations
+
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ranklens.stats.sign_flip import sign_flip_test
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+from validity import fcr_simulation  # noqa: E402
+
+
+def _default_on(samples: np.ndarray, truth: float) -> tuple[float, float, float]:
+    """Coverage of ``truth``, share of p <= .05, and share where "excludes 0" and p disagree,
+    of `compare`'s default (the sign-flip test inverted; 2,000 patterns to keep it fast)."""
+    covered = rejected = disagree = 0
+    for index, deltas in enumerate(samples):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            interval, p, _ = sign_flip_test(deltas, n_permutations=2000, seed=index)
+        covered += interval.low <= truth <= interval.high
+        rejected += p <= 0.05
+        disagree += (interval.low > 0 or interval.high < 0) != (p <= 0.05)
+    n = len(samples)
+    return covered / n, rejected / n, disagree / n
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [20, 50])
+def test_tie_heavy_null_holds_alpha_and_agrees_with_p(n: int) -> None:
+    # 70% exact ties, the rest symmetric: 0.2's bootstrap-t excluded 0 in 13% at n = 20
+    rng = np.random.default_rng([45, n])
+    samples = np.where(rng.random((1000, n)) < 0.7, 0.0, rng.normal(0.0, 0.05, (1000, n)))
+    coverage, type_i, disagree = _default_on(samples, 0.0)
+    assert type_i <= 0.055 and disagree == 0.0
+    assert coverage == 1.0 - type_i
+
+
+@pytest.mark.slow
+def test_t3_tails_are_covered() -> None:
+    # t(3) differences at 20 queries: 0.2's bootstrap-t covered .91-.92; 1,000 samples (+-.007)
+    rng = np.random.default_rng(453)
+    samples = 0.02 + 0.05 * rng.standard_t(3, (1000, 20))
+    coverage, _, disagree = _default_on(samples, 0.02)
+    assert coverage >= 0.935 and disagree == 0.0
+
+
+@pytest.mark.slow
+def test_fcr_of_small_normal_segments() -> None:
+    numbers = fcr_simulation(60, sizes=(12, 150), distribution="normal", n_alternatives=4)
+    assert numbers["disagreements"] == 0  # the interval is the q-value's test inverted
+    assert numbers["fcr"] <= 0.05 + 2 * numbers["fcr_se"]
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(strict=True, reason="issue 45, open: 12-18 skewed differences make the "
+                   "sign-flip p anti-conservative at BH's tiny levels (FCR ~ .096)")
+def test_fcr_of_small_skewed_segments() -> None:
+    numbers = fcr_simulation(60, sizes=(12, 150), distribution="exponential", n_alternatives=4)
+    assert numbers["fcr"] <= 0.05
