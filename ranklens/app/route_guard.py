@@ -232,11 +232,9 @@ class RouteGuard:
         return str(config.get_option("server.baseUrlPath") or "")
 
     def _signin_state(self) -> tuple[Any, Any]:
-        if self._signin is not None:
-            return self._signin()
-        from ranklens.app import auth
-
-        return auth.configuration()
+        if self._signin is None:  # `install` always hands one over
+            raise SignInConfigError("the route guard was started without the sign-in check")
+        return self._signin()
 
 
 def _content_length(scope: Scope) -> int:
@@ -267,10 +265,12 @@ async def _refuse(scope: Scope, send: Send, refusal: Refusal) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
-def install() -> bool:
+def install(signin: Callable[[], tuple[Any, Any]]) -> bool:
     """Put `RouteGuard` first in the middleware of the server Streamlit is about to start
-    (call before ``streamlit run``); answers whether it could (False: a Streamlit without
-    the Starlette server, whose guarded routes then stay open: see SECURITY.md)."""
+    (call before ``streamlit run``), deciding with ``signin`` (``ranklens.app.auth``'s
+    ``configuration``: ``(config, allow)``, config None when sign-in is off); answers whether
+    it could (False: a Streamlit without the Starlette server, whose guarded routes then stay
+    open: see SECURITY.md)."""
     global _installed
     try:
         from starlette.middleware import Middleware
@@ -284,7 +284,7 @@ def install() -> bool:
         return True
 
     def guarded_middleware() -> list[Any]:
-        return [Middleware(RouteGuard), *original()]
+        return [Middleware(RouteGuard, signin=signin), *original()]
 
     guarded_middleware.ranklens_guarded = True  # type: ignore[attr-defined]
     starlette_app.create_streamlit_middleware = guarded_middleware

@@ -98,11 +98,11 @@ def run_app(args: argparse.Namespace) -> int:
     os.environ.update(environ)
     from streamlit.web import cli as streamlit_cli  # the command's cost, not the CLI's
 
-    from ranklens.app import route_guard
+    from ranklens.app import auth, route_guard
     from ranklens.store.redact import install_log_redaction
 
     install_log_redaction()  # no database password in the server's log, in any form
-    if not route_guard.install():
+    if not route_guard.install(auth.configuration):
         print(f"{PROG} app: this Streamlit has no Starlette server, so uploads, downloads and "
               "metrics cannot be put behind sign-in; upgrade Streamlit (see SECURITY.md)",
               file=sys.stderr)

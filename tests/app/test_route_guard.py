@@ -226,3 +226,12 @@ def test_sign_in_without_the_guard_says_so_once_in_the_log(
         auth._warn_if_unguarded()
     warnings = [r.getMessage() for r in caplog.records if "not started by" in r.getMessage()]
     assert len(warnings) == 1 and "SECURITY.md" in warnings[0]
+
+
+@pytest.mark.parametrize("path", ["/_stcore/metrics/", "/_stcore/%6Detrics", "/%6Dedia/x.json",
+                                  "/_stcore/./metrics"])
+def test_spellings_of_a_guarded_path_are_guarded_too(team_server: dict[str, Any],
+                                                     path: str) -> None:
+    response = httpx.get(team_server["url"] + path, follow_redirects=True)
+    assert response.status_code in (403, 404), (path, response.status_code)
+    assert "session" not in response.text
