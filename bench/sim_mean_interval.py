@@ -172,13 +172,13 @@ def _t_star(means, ses, mean):
 
 def evaluate(x, mu, rng, signs, exact):
     """Per candidate: (rejects by p, excludes 0, covers mu, width) over the rows of x."""
-    r, n = x.shape
+    n = x.shape[1]
     out = {}
     mean = x.mean(axis=1)
     sd = x.std(axis=1, ddof=1)
     se = sd / np.sqrt(n)
     # sign-flip
-    p_mu, p0, lo, hi = sign_flip(x, mu, signs, exact)
+    _, p0, lo, hi = sign_flip(x, mu, signs, exact)
     out["sign-flip"] = (p0 <= ALPHA, (lo > 0) | (hi < 0), (lo <= mu) & (mu <= hi), hi - lo)
     # t
     tq = sps.t.ppf(1 - ALPHA / 2, n - 1)

@@ -71,7 +71,7 @@ def run(replications: int) -> None:
             for delta in (0.0, 0.02):
                 a, b, true_var = draw(rng, replications, n, k_a, k_b, s_a, s_b, qs_a, qs_b,
                                       delta)
-                est, se, df, qp, sp = new_run_moments(a, b)
+                est, se, df, _, _ = new_run_moments(a, b)
                 tq = sps.t.ppf(1 - ALPHA / 2, df)
                 sat = (est - tq * se, est + tq * se, 2 * sps.t.sf(np.abs(est / se), df))
                 gpq = generalized_intervals(a, b, alpha=ALPHA, n_draws=N_DRAWS,

@@ -54,10 +54,9 @@ from ranklens.stats import (
     permutation_test,
     sign_flip_interval,
 )
-from ranklens.stats.distributions import normal_quantile, t_quantile, t_two_sided
+from ranklens.stats.distributions import normal_quantile, t_quantile
 from ranklens.stats.interval import SIGN_FLIP_BELOW
 from ranklens.stats.ppi import estimate, optimal_lambda, regression_lambda
-from ranklens.stats.random_effects import new_run_moments
 from ranklens.stats.seed_interval import generalized_intervals
 
 ALPHA = 0.05
@@ -335,7 +334,7 @@ def seed_validity(
         a, b = seed_samples(rng, size, n_seeds, n_queries, ratio, scale=scale, layout=layout)
         low, high, p_value = generalized_intervals(a, b, alpha=ALPHA, n_draws=n_draws,
                                                    seed=np.random.SeedSequence([seed, chunk]))
-        covered += int(np.count_nonzero((low <= 0.0) & (0.0 <= high)))
+        covered += int(np.count_nonzero((low <= 0.0) & (high >= 0.0)))
         rejected += int(np.count_nonzero(p_value <= ALPHA))
         widths.append(high - low)
         differences = b.mean(axis=2) - a.mean(axis=2)
@@ -418,6 +417,7 @@ def _print_seeds(r: int) -> None:
     for k in SEED_COUNTS:
         for ratio in SEED_RATIOS:
             print(f"| {k} | {ratio:g} | {two_level_bootstrap_coverage(boot_r, k, 50, ratio):.3f} |")
+    print()
     print(f"\n_{time.perf_counter() - started:.0f} s._\n", file=sys.stderr)
 
 
@@ -477,6 +477,7 @@ def _print_macro(r: int) -> None:
         row = macro_validity(r, sizes, with_p=True)
         print(f"| {' / '.join(map(str, sizes))} | {row['studentized']:.4f} | "
               f"{row['percentile']:.4f} | {row['type_i']:.4f} |")
+    print()
     print(f"\n_{time.perf_counter() - started:.0f} s._\n", file=sys.stderr)
 
 

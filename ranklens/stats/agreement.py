@@ -107,7 +107,7 @@ def _weights(grades: Sequence[float], weights: str, distance: str = "values") ->
         raise ValueError(f"distance must be one of {KAPPA_DISTANCES}, got {distance!r}")
     values = (np.asarray(grades, dtype=np.float64) if distance == "values"
               else np.arange(len(grades), dtype=np.float64))
-    gaps = np.abs(values[:, None] - values[None, :])
+    gaps: Array = np.abs(values[:, None] - values[None, :])
     return gaps if weights == "linear" else gaps**2
 
 

@@ -46,7 +46,6 @@ simulation can pass thousands at once.
 from __future__ import annotations
 
 import math
-
 from dataclasses import dataclass
 
 import numpy as np

@@ -83,7 +83,8 @@ class MeanDifferenceInterval(Interval):
     ``method`` is ``"percentile"`` or ``"studentized"`` (bootstrap-t), or ``"sign-flip"``: the
     permutation test inverted (`ranklens.stats.sign_flip`), whose ``n_resamples`` is the
     number of sign patterns (2^n with ``seed`` 0 when all are enumerated, else the test's
-    ``n_permutations`` and seed); so it is not always a bootstrap, whence the name. ``BootstrapInterval`` (the seeds' name, returned
+    ``n_permutations`` and seed); so it is not always a bootstrap, whence the name.
+    ``BootstrapInterval`` (the seeds' name, returned
     by `paired_bootstrap`) is this class. ``level`` is ``1 - alpha`` unless given. Built with
     keywords (``delta=..., low=..., high=..., alpha=..., n_queries=..., n_resamples=...,
     seed=...``), as the seeds do.

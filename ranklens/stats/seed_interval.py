@@ -19,7 +19,8 @@ pivot ``S^2 df / U`` with ``U`` chi-square(df), so
 
 and the interval is R's alpha/2 and 1 - alpha/2 quantiles. The distribution of R given V* is
 normal, so its cdf is the mean of Phi((r - D) / sqrt(V*)) over the ``n_draws`` draws of V*; the
-ends are found by Newton's method on it (inside a bisection bracket) and the p-value is 2 * mean(Phi(-|D| / sqrt(V*))) from the
+ends are found by Newton's method on it (inside a bisection bracket) and the p-value is
+2 * mean(Phi(-|D| / sqrt(V*))) from the
 same draws: the interval excludes 0 exactly when p <= alpha. The draws come from ``seed``, so
 the same inputs give the same numbers.
 

@@ -106,7 +106,8 @@ def compare_seeds(
     ``these_runs`` is `compare` of the per-query means over each system's runs, with the given
     options and ``seed`` (so it equals `compare` on those means). ``new_run`` is the
     random-effects difference of `ranklens.stats.random_effects` (generalized pivots,
-    `ranklens.stats.seed_interval`; why not a two-level bootstrap is said there). A system with one run is
+    `ranklens.stats.seed_interval`; why not a two-level bootstrap is said there). A system
+    with one run is
     taken as deterministic (no seed variance); when neither has two runs, ``new_run`` is None.
     ``per_seed`` compares each run of B with A's per-query mean, each on its own random stream
     of ``seed``. What it warns (the dropped queries, a small sample), `compare_seeds_with_notes`

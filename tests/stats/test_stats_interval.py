@@ -21,7 +21,7 @@ from ranklens.stats import (
     permutation_test,
     sign_flip_interval,
 )
-from ranklens.stats.interval import SIGN_FLIP_BELOW, resolve_interval
+from ranklens.stats.interval import resolve_interval
 from ranklens.stats.sign_flip import bounded_from, sign_flip_test
 from tests.support.stats_helpers import results_from
 

@@ -13,7 +13,7 @@ import pytest
 from ranklens.stats.sign_flip import sign_flip_test
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-from validity import fcr_simulation  # noqa: E402
+from validity import fcr_simulation
 
 
 def _default_on(samples: np.ndarray, truth: float) -> tuple[float, float, float]:
