@@ -16,25 +16,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-import numpy as np
-import pandas as pd
-
 from ranklens.data import Qrels, Run
 from ranklens.metrics import evaluate
+from ranklens.metrics.top_k import grades_frame, top_k
 from ranklens.stats.slices import binned
 
 BASELINE_CAVEAT = ("a slice of the baseline's own score: queries picked for a low A score "
                    "tend to gain whatever B does (regression to the mean)")
-
-
-def _top(run: Run, k: int) -> pd.DataFrame:
-    frame = pd.DataFrame({
-        "query_id": run.queries.take(run.query_codes).to_numpy(zero_copy_only=False),
-        "doc_id": run.docs.take(run.doc_codes).to_numpy(zero_copy_only=False),
-        "score": run.scores})
-    frame = frame.sort_values(["query_id", "score", "doc_id"], ascending=[True, False, False],
-                              kind="mergesort")
-    return frame[frame.groupby("query_id", sort=False).cumcount() < k]
 
 
 def query_features(query_ids: Sequence[str], run_a: Run, run_b: Run, qrels: Qrels, *,
@@ -50,10 +38,7 @@ def query_features(query_ids: Sequence[str], run_a: Run, run_b: Run, qrels: Qrel
     - ``baseline score``: ``baseline_scores`` binned (see `BASELINE_CAVEAT`).
     """
     ids = list(query_ids)
-    grades = pd.DataFrame({
-        "query_id": qrels.queries.take(qrels.query_codes).to_numpy(zero_copy_only=False),
-        "doc_id": qrels.docs.take(qrels.doc_codes).to_numpy(zero_copy_only=False),
-        "grade": np.asarray(qrels.relevance, dtype=np.float64)})
+    grades = grades_frame(qrels)
     relevant = grades[grades["grade"] > 0].groupby("query_id").size()
     features: dict[str, list[str]] = {
         "judged relevant": binned([float(relevant.get(q, 0)) for q in ids], bins)}
@@ -61,7 +46,7 @@ def query_features(query_ids: Sequence[str], run_a: Run, run_b: Run, qrels: Qrel
     features[f"judged@{k} A"] = binned([judged.get(q, 0.0) for q in ids], bins)
     judged_b = evaluate(run_b, qrels, [f"Judged@{k}"], missing="zero")[f"Judged@{k}"].per_query
     features[f"judged@{k} B"] = binned([judged_b.get(q, 0.0) for q in ids], bins)
-    top_a, top_b = _top(run_a, k), _top(run_b, k)
+    top_a, top_b = top_k(run_a, k), top_k(run_b, k)
     shared = top_a.merge(top_b, on=["query_id", "doc_id"]).groupby("query_id").size()
     features[f"top-{k} overlap"] = binned([float(shared.get(q, 0)) for q in ids], bins)
     if query_texts:

@@ -42,6 +42,7 @@ from ranklens.data import Qrels, Run
 from ranklens.errors import RanklensError
 from ranklens.metrics import evaluate
 from ranklens.metrics.names import parse_metric
+from ranklens.metrics.top_k import grades_frame, top_k
 from ranklens.stats.active_ppi import (
     DesignEstimate,
     budget_for_width,
@@ -93,32 +94,12 @@ def _spec(metric: str) -> tuple[str, int]:
     return spec.family, int(spec.cutoff)
 
 
-def top_k(run: Run, k: int) -> pd.DataFrame:
-    """query_id, doc_id, rank (1..k) of each query's first k documents, in trec_eval's order
-    (score descending, ties by document id descending)."""
-    frame = pd.DataFrame({
-        "query_id": run.queries.take(run.query_codes).to_numpy(zero_copy_only=False),
-        "doc_id": run.docs.take(run.doc_codes).to_numpy(zero_copy_only=False),
-        "score": run.scores})
-    frame = frame.sort_values(["query_id", "score", "doc_id"], ascending=[True, False, False],
-                              kind="mergesort")
-    frame["rank"] = frame.groupby("query_id", sort=False).cumcount() + 1
-    return frame[frame["rank"] <= k][["query_id", "doc_id", "rank"]]
-
-
 def _weights(family: str, k: int, ranks: pd.Series) -> np.ndarray:
     r = ranks.to_numpy(dtype=np.float64)
     present = np.isfinite(r)
     if family == "precision":
         return np.where(present, 1.0 / k, 0.0)
     return np.where(present, 1.0 / np.log2(np.where(present, r, 1.0) + 1.0), 0.0)
-
-
-def _grades(qrels: Qrels) -> pd.DataFrame:
-    return pd.DataFrame({
-        "query_id": qrels.queries.take(qrels.query_codes).to_numpy(zero_copy_only=False),
-        "doc_id": qrels.docs.take(qrels.doc_codes).to_numpy(zero_copy_only=False),
-        "grade": np.asarray(qrels.relevance, dtype=np.float64)})
 
 
 def plan_labels(run_a: Run, run_b: Run, proxy: Qrels, *, metric: str = "nDCG@10",
@@ -136,11 +117,11 @@ def plan_labels(run_a: Run, run_b: Run, proxy: Qrels, *, metric: str = "nDCG@10"
     both["moves"] = both["rank_a"].ne(both["rank_b"]) & ~(both["rank_a"].isna()
                                                           & both["rank_b"].isna())
     both["shift"] = _weights(family, k, both["rank_b"]) - _weights(family, k, both["rank_a"])
-    grades = _grades(proxy).rename(columns={"grade": "proxy_grade"})
+    grades = grades_frame(proxy).rename(columns={"grade": "proxy_grade"})
     both = both.merge(grades, on=["query_id", "doc_id"], how="left")
     asked = both
     if gold is not None:
-        known = _grades(gold)[["query_id", "doc_id"]].assign(known=True)
+        known = grades_frame(gold)[["query_id", "doc_id"]].assign(known=True)
         asked = both.merge(known, on=["query_id", "doc_id"], how="left")
         asked = asked[asked["known"].isna()].drop(columns="known")
     # B - A under the proxy grades of the listed documents only: the gold B - A of a drawn
@@ -188,7 +169,7 @@ def _scale(family: str, k: int, proxy: Qrels, query_ids: list[str]) -> dict[str,
     (nDCG@k, at least the DCG of one grade-1 document at rank 1)."""
     if family == "precision":
         return {q: 1.0 for q in query_ids}  # the weights already divide by k
-    grades = _grades(proxy)
+    grades = grades_frame(proxy)
     grades = grades[grades["grade"] > 0].sort_values(["query_id", "grade"],
                                                      ascending=[True, False])
     grades["rank"] = grades.groupby("query_id").cumcount() + 1
@@ -231,7 +212,7 @@ def design_estimate_from_gold(plan: pd.DataFrame, run_a: Run, run_b: Run, proxy:
         raise PlanError(f"{plan_name}: its drawn queries are not those the runs and proxy "
                         f"judgements give ({len(drawn ^ drawn_again)} differ): make the plan "
                         "again from these files, or give the files it was made from")
-    labels = _grades(gold)
+    labels = grades_frame(gold)
     asked = set(zip(plan["query_id"].astype(str), plan["doc_id"].astype(str), strict=True))
     extra = [(q, d) for q, d in zip(labels["query_id"], labels["doc_id"], strict=True)
              if (q, d) not in asked]
@@ -253,4 +234,4 @@ def design_estimate_from_gold(plan: pd.DataFrame, run_a: Run, run_b: Run, proxy:
 
 
 __all__ = ["GRADE_NOISE", "PLAN_COLUMNS", "LabelPlan", "PlanError", "design_estimate_from_gold",
-           "plan_labels", "top_k"]
+           "plan_labels"]
