@@ -6,7 +6,9 @@ ties="average")``, McSherry and Najork 2008) scores the expected value over ever
 each tie group. ``tie_notes(inputs, settings, report)`` scores each of the report's metrics
 under the other rule, compares B with A the same way (same statistics, same seed) and, where
 the two readings differ (one finds B better or worse and the other does not, or they
-disagree on the direction), returns the sentence the report shows beside the verdict.
+disagree on the direction), or the other rule moves B - A by more than a tenth of its
+interval's width (`moves_the_difference`), returns the sentence the report shows beside the
+verdict, with the other rule's estimate.
 ``tie_shares`` says per run the share of queries whose cutoff falls inside a tie group.
 ``with_ties`` is the metric names under a tie rule (the CLI's ``--ties``, the page's order
 control). It decides nothing about which rule is right.
@@ -15,6 +17,7 @@ control). It decides nothing about which rule is right.
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -125,9 +128,28 @@ def tie_notes(inputs: LoadedInputs, settings: CompareSettings, report: Report
         delta, p_value = difference_and_p(evaluations[0][other], evaluations[1][other],
                                           settings.paired_options())
         alternative = Reading(delta, p_value, shown.alpha)
+        overall = report.comparison(metric).overall
         if shown.words != alternative.words:
             notes[metric] = _sentence(metric, shown, other, alternative, report)
+        elif moves_the_difference(shown.delta, alternative.delta, overall.interval.low,
+                                  overall.interval.high):
+            notes[metric] = _moved_sentence(metric, shown, other, alternative, report)
     return notes
+
+
+TIE_NOTE_SHARE = 0.1
+"""A tie rule moving B - A by more than this share of its interval's width gets a note."""
+
+
+def moves_the_difference(shown: float, other: float, ci_low: float, ci_high: float) -> bool:
+    """Whether the other tie rule's B - A lies further from the shown one than the interval
+    can resolve: by more than `TIE_NOTE_SHARE` of its width (any change, when the interval
+    is a point or unbounded)."""
+    width = ci_high - ci_low
+    moved = abs(other - shown)
+    if not math.isfinite(width) or width <= 0.0:
+        return moved > 0.0
+    return moved > TIE_NOTE_SHARE * width
 
 
 def _sentence(metric: str, shown: Reading, other: str, alternative: Reading,
@@ -147,6 +169,18 @@ def _sentence(metric: str, shown: Reading, other: str, alternative: Reading,
             "rankers, make the difference.")
 
 
+def _moved_sentence(metric: str, shown: Reading, other: str, alternative: Reading,
+                    report: Report) -> str:
+    name_a, name_b = report.pair_names
+    rule_shown = parse_metric(metric).ties
+    rule_other = parse_metric(other).ties
+    return (f"Score ties move this difference, not the verdict: under {TIE_WORDS[rule_shown]}, "
+            f"{metric} gives B \u2212 A = {format_delta(shown.delta)} (p "
+            f"{format_p(shown.p_value)}); under {TIE_WORDS[rule_other]} ({other}), "
+            f"{format_delta(alternative.delta)} (p {format_p(alternative.p_value)}). The ids "
+            f"of documents with equal scores in {name_a} or {name_b} make that much of it.")
+
+
 def tie_shares(inputs: LoadedInputs, metric: str, *, order: str = "score"
                ) -> tuple[CutoffTies, ...] | None:
     """Per run of ``inputs`` (A, B, ...) the queries whose cutoff of ``metric`` falls inside
@@ -160,5 +194,6 @@ def tie_shares(inputs: LoadedInputs, metric: str, *, order: str = "score"
                  for run in inputs.runs if run is not None)
 
 
-__all__ = ["TIE_RULES", "TIE_WORDS", "Reading", "any_ties", "other_reading", "readings_to_score",
-           "tie_notes", "tie_shares", "with_ties"]
+__all__ = ["TIE_NOTE_SHARE", "TIE_RULES", "TIE_WORDS", "Reading", "any_ties",
+           "moves_the_difference", "other_reading", "readings_to_score", "tie_notes",
+           "tie_shares", "with_ties"]

@@ -210,3 +210,14 @@ def test_the_score_cache_answers_a_subset_of_what_it_holds() -> None:
     assert held[1]["nDCG(ties=average)@10"] == evaluations[1]["nDCG(ties=average)@10"]
     assert cache.get(both._replace(metrics=("AP",))) is None  # not held
     assert cache.get(one._replace(order="rank")) is None  # other arguments
+
+
+def test_a_tie_rule_that_moves_b_minus_a_gets_a_note_though_the_verdict_holds():
+    """Issue 51: +0.0148 under trec_eval's order and +0.0350 tie-averaged is worth saying even
+    when both read "B better"; a move of a few hundredths of the interval is not."""
+    from ranklens.compare.tie_reading import moves_the_difference
+
+    assert moves_the_difference(0.0148, 0.0350, 0.004, 0.026)  # 0.0202 > 0.1 x 0.022
+    assert not moves_the_difference(0.0148, 0.0150, 0.004, 0.026)
+    assert moves_the_difference(0.01, 0.0101, 0.01, 0.01)  # a point interval: any move
+    assert moves_the_difference(0.01, 0.02, float("-inf"), 0.5)
