@@ -16,7 +16,7 @@ from typing import IO, Any, TypedDict
 import pyarrow as pa
 
 from ranklens.io.errors import InputError
-from ranklens.io.limits import check_rows, count_lines
+from ranklens.io.limits import RAISE_HINT, check_rows, count_lines
 
 Source = str | os.PathLike[str] | bytes | bytearray | memoryview | IO[bytes] | Any
 
@@ -177,7 +177,7 @@ def _check_size(label: str, size: int, max_bytes: int | None) -> None:
     if max_bytes is not None and size > max_bytes:
         raise InputError(
             label, f"is {size:,} bytes, over the limit of {max_bytes:,} bytes",
-            hint="split the file or raise the limit (max_bytes)")
+            hint=RAISE_HINT)
 
 
 def _gunzip(raw: bytes, label: str, max_bytes: int | None) -> bytes:
@@ -195,7 +195,7 @@ def _gunzip(raw: bytes, label: str, max_bytes: int | None) -> bytes:
                 if max_bytes is not None and total > max_bytes:
                     raise InputError(
                         label, f"decompresses to more than the limit of {max_bytes:,} bytes",
-                        hint="split the file or raise the limit (max_bytes)")
+                        hint=RAISE_HINT)
                 out.append(chunk)
                 pending = decompressor.unconsumed_tail
                 if decompressor.eof or (not pending and not chunk):
