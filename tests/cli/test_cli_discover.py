@@ -34,8 +34,10 @@ def test_the_json_lists_the_slices_and_the_params_say_how(ranklens: Runner):
 
 def test_text_markdown_and_html_say_the_same_slices(ranklens: Runner, tmp_path):
     report = json.loads(ranklens("compare", *_args(), "--format", "json").out)
+    from ranklens.formats import format_delta
+
     first = report["discovered"][0]
-    number = f"{first['delta']:+.4f}"
+    number = format_delta(first["delta"])
     for fmt in ("text", "markdown", "html"):
         out = tmp_path / f"report.{fmt}"
         done = ranklens("compare", *_args(), "--format", fmt, "--output", out)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ranklens.compare.report import Report
 from ranklens.document.blocks import Block, Items, Paragraph, Section, section
-from ranklens.formats import format_level
+from ranklens.formats import format_delta, format_interval, format_level, format_p
 
 TITLE = "Where B differs most"
 
@@ -26,14 +26,14 @@ def discovered_section(report: Report) -> Section | None:
     lead = (f"{how['searched']:,} candidate slices of at least {how['min_size']} queries "
             f"(each value of {', '.join(how['features'])}, and pairs of them) were searched on "
             f"{how['search_queries']:,} queries drawn at random (seed {how['seed']}) for a "
-            f"{how['metric']} B - A ({names[1]} - {names[0]}) unlike the rest's; the "
+            f"{how['metric']} B \u2212 A ({names[1]} \u2212 {names[0]}) unlike the rest's; the "
             f"{len(report.discovered)} strongest are estimated on the other "
             f"{how['confirm_queries']:,} queries, which the search never saw, with q-values "
             "over them.")
     confirmed = [s for s in report.discovered if s.confirmed]
     verdict = (f"{len(confirmed)} confirmed at q <= {alpha:g}." if confirmed else
                f"None is confirmed at q <= {alpha:g}: no group of queries was found whose "
-               "B - A differs from the rest's beyond chance.")
+               "B \u2212 A differs from the rest's beyond chance.")
     chosen = report.params.get("segment_column")
 
     def shown(columns: dict[str, str]) -> str:
@@ -41,15 +41,21 @@ def discovered_section(report: Report) -> Section | None:
         return f"{named} (a segment of the forest plot)" if list(columns) == [chosen] else named
 
     lines = tuple(
-        f"{shown(s.columns)}: B - A {s.delta:+.4f} "
-        f"({level} CI {s.ci_low:+.4f} to {s.ci_high:+.4f}) on {s.n_queries} held-out queries, "
-        f"the rest {s.rest_delta:+.4f}; p = {s.p_value:.3g}, q = {s.q_value:.3g}"
+        f"{shown(s.columns)}: B \u2212 A {format_delta(s.delta)} ({level} CI "
+        f"{format_interval(s.ci_low, s.ci_high)}) on {s.n_queries} held-out queries, the rest "
+        f"{format_delta(s.rest_delta)}; p {_p(s.p_value)}, q {_p(s.q_value)}"
         f"{' (confirmed)' if s.confirmed else ''}"
         for s in report.discovered)
     blocks: list[Block] = [Paragraph(lead), Paragraph(verdict), Items(lines)]
     if any(k == "baseline score" for s in report.discovered for k in s.columns):
         blocks.append(Paragraph(f"Note: {how['caveat']}."))
     return section("discovered", TITLE, blocks)
+
+
+def _p(value: float) -> str:
+    """p or q as every table writes it, with "=" before a number (``p = 0.031``)."""
+    written = format_p(value)
+    return written if written.startswith("<") else f"= {written}"
 
 
 __all__ = ["discovered_section"]
