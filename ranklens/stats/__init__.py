@@ -2,8 +2,8 @@
 
 Everything here is about one number: the mean over queries of the per-query difference of
 one metric, B minus A. `compare` gives the whole verdict for two `MetricResult`s;
-`mean_interval` (the interval a comparison shows: bootstrap-t from 20 queries, the sign-flip
-interval below; `interval_description` says which in words), `paired_bootstrap`,
+`mean_interval` (the interval a comparison shows: the sign-flip interval, the permutation test
+inverted; `interval_description` says it in words), `paired_bootstrap`,
 `sign_flip_interval`, `permutation_test` (p-value), `paired_t_test`,
 `benjamini_hochberg`/`adjust` (many comparisons), `family_test`/`pair_runs` (several
 candidates against a baseline, family-wise error held), `leaderboard` (many runs: rank

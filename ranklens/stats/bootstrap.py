@@ -108,8 +108,8 @@ def paired_bootstrap(
     t-statistics ``(mean* - mean) / (sd* / sqrt(n))`` scale the observed standard error; on
     small, skewed samples, where the percentile interval comes out too narrow, it covers
     closer to the nominal level. Resampling happens in memory-bounded blocks (see
-    `ranklens.stats.chunking`). (`compare` shows bootstrap-t from 20 queries on and the
-    sign-flip interval below: see `ranklens.stats.interval`.)
+    `ranklens.stats.chunking`). (Since 0.3 `compare` shows the sign-flip interval by default
+    and this one by name, ``interval="studentized"``: see `ranklens.stats.interval`.)
 
     A resample that repeats one value has no spread, so its t-statistic is infinite. When more
     than ``alpha/2`` of the resamples are such on one side (fewer than 4 queries, or most

@@ -8,7 +8,8 @@ each are the sample. So the bootstrap resamples queries **within** each collecti
 every collection's size (stratified bootstrap; Davison and Hinkley, "Bootstrap Methods and
 their Application", 1997, section 3.7).
 
-The interval is bootstrap-t by default, as `compare` shows from 20 queries: each resample's
+The interval is bootstrap-t by default (`compare`'s default until 0.2; issue 45 did not
+re-examine the stratified case, whose coverage is in docs/validity.md): each resample's
 macro average is studentized by its own standard error ``sqrt(sum_c s_c^2 / n_c) / C``; the
 percentile interval is there by name. The p-value is the sign-flip permutation test of the
 macro average: a query's difference keeps its collection weight ``1 / (C n_c)`` and its sign
