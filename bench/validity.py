@@ -29,8 +29,12 @@ interval and an oracle that knows the variance; the two-level bootstrap beside i
 Part 5, several collections: coverage of the stratified macro-average interval of
 `macro_compare` and the type-I error of its p-value, 3 collections of 30-200 queries.
 
-``--only mean|ppi|fcr|seeds|macro`` prints one part. Seeds are fixed: the same command prints
-the same tables.
+Parts 6-8, the features over the statistics: a leaderboard's simultaneous rank intervals
+(`bench/validity_ranks.py`), the slice search's error and power (`bench/validity_slices.py`) and
+the interval from labels a plan drew (`bench/validity_labels.py`).
+
+``--only mean|ppi|fcr|seeds|macro|ranks|slices|labels`` prints one part. Seeds are fixed: the
+same command prints the same tables.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ import sys
 import time
 import warnings
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 
@@ -575,7 +580,8 @@ def main() -> None:
                         help="samples per PPI++ setting (default: --replications)")
     parser.add_argument("--fcr-replications", type=int, default=None,
                         help="simulated reports per FCR design (default: --replications / 10)")
-    parser.add_argument("--only", choices=("mean", "ppi", "fcr", "seeds", "macro"), default=None,
+    parser.add_argument("--only", choices=("mean", "ppi", "fcr", "seeds", "macro", "ranks",
+                                           "slices", "labels"), default=None,
                         help="print one part only")
     parser.add_argument("--sizes", default=",".join(map(str, SIZES)),
                         help="query counts of the mean-difference part (default "
@@ -622,9 +628,61 @@ def _run(args: argparse.Namespace) -> None:
         _print_seeds(r)
     if args.only in (None, "macro"):
         _print_macro(max(200, r // 4))
+    if args.only in (None, "ranks"):
+        _print_ranks(max(100, r // 5))
+    if args.only in (None, "slices"):
+        _print_slices(max(100, r // 3))
+    if args.only in (None, "labels"):
+        _print_labels(r)
     if args.only is None:
         print(JUDGE)
     print(f"_{time.perf_counter() - started:.0f} s on 2 shared cores._")
+
+
+def _print_ranks(worlds: int) -> None:
+    """Rank intervals and tiers of a leaderboard (`ranklens.stats.leaderboard`, issue 49)."""
+    import subprocess
+
+    print(f"## Leaderboard: rank intervals of many runs (`leaderboard`; {worlds:,} worlds at 30 "
+          f"runs, {max(20, worlds // 10)} at 200)\n")
+    print("Every world: 200 queries, a query effect shared by all runs, true run means in "
+          "groups of equal values (ties among true means), skewed per-query noise half shared "
+          "between runs (checkpoints of one model). All ranks covered: every run's true rank "
+          "(1 + the runs truly above) inside its interval at once. FWER: any pair of equal true "
+          "means separated. Oracle: separates a pair when its mean difference passes the 95% "
+          "quantile of the largest standardized difference under the true model "
+          "(`bench/validity_ranks.py`).\n")
+    done = subprocess.run([sys.executable, str(Path(__file__).with_name("validity_ranks.py")),
+                           "--runs", "30", "200", "--worlds", str(worlds),
+                           str(max(20, worlds // 10))], capture_output=True, text=True,
+                          check=True)
+    print(done.stdout)
+
+
+def _print_slices(worlds: int) -> None:
+    """"And where?": the slice search (`ranklens.stats.discover_slices`, issue 48)."""
+    from validity_slices import __doc__ as slices_doc
+    from validity_slices import table
+
+    print(f"## Where B differs: slices searched on half the queries, confirmed on the other "
+          f"(`discover_slices`; {worlds:,} worlds a row)\n")
+    print(" ".join(slices_doc.split("\n\n")[2].split()) + "\n")
+    print(table(worlds) + "\n")
+
+
+def _print_labels(worlds: int) -> None:
+    """Labels drawn by a plan (`ranklens.stats.active_ppi`, issue 47)."""
+    import subprocess
+
+    print(f"## Which queries to label: a plan's interval against PPI++ on a uniform sample "
+          f"(`design_estimate`; {worlds:,} worlds a row)\n")
+    done = subprocess.run([sys.executable, str(Path(__file__).with_name("validity_labels.py")),
+                           "--worlds", str(worlds)], capture_output=True, text=True,
+                          check=True)
+    import validity_labels
+
+    print(" ".join(validity_labels.__doc__.split("\n\n")[2].split()) + "\n")
+    print(done.stdout)
 
 
 MEAN_METHODS = {
