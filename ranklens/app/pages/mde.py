@@ -290,6 +290,35 @@ def offer_html(place: Any, export: html_plan.MdeExport) -> None:
              "files with digests and every setting in one file that opens without a network.")
 
 
+def show_table_and_method(plan: planning.QueryPlan) -> None:
+    """The queries-needed table beside the z-or-t note."""
+    table_column, note_column = st.columns([3, 2], gap="large")
+    with table_column:
+        st.subheader("Queries needed per target difference", anchor=False)
+        show_table(plan)
+    with note_column:
+        st.subheader("z or t?", anchor=False)
+        st.markdown(planning.METHOD_SUMMARY)
+        with st.expander("The two formulas"):
+            st.markdown(planning.METHOD_NOTE)
+
+
+def show_charts(plan: planning.QueryPlan, mde_curve: pd.DataFrame,
+                power_curve: pd.DataFrame) -> None:
+    """The MDE against the number of queries, beside the power at the plan's n."""
+    left, right = st.columns(2, gap="large")
+    with left:
+        st.subheader("MDE against the number of queries", anchor=False)
+        st.altair_chart(plan_charts.mde_chart(mde_curve, plan), width="stretch",
+                        key="mde_chart")
+        st.caption(plan_views.MDE_CHART_CAPTION)
+    with right:
+        st.subheader(f"Power with {plan.n_queries:,} queries", anchor=False)
+        st.altair_chart(plan_charts.power_chart(power_curve, plan), width="stretch",
+                        key="mde_power_chart")
+        st.caption(plan_views.power_chart_caption(plan.alpha))
+
+
 def main() -> None:
     st.title("How many queries? Minimum detectable effect")
     st.caption("Asked before labelling: which difference can this many queries resolve, and "
@@ -349,16 +378,7 @@ def main() -> None:
         offer_actions(places, export, shared, stored)
         return
     show_headline(plan, target_row, other_mde)
-
-    table_column, note_column = st.columns([3, 2], gap="large")
-    with table_column:
-        st.subheader("Queries needed per target difference", anchor=False)
-        show_table(plan)
-    with note_column:
-        st.subheader("z or t?", anchor=False)
-        st.markdown(planning.METHOD_SUMMARY)
-        with st.expander("The two formulas"):
-            st.markdown(planning.METHOD_NOTE)
+    show_table_and_method(plan)
 
     if stored is not None and stored.mde_curve is not None and stored.power_curve is not None:
         mde_curve, power_curve = stored.mde_curve, stored.power_curve
@@ -367,17 +387,7 @@ def main() -> None:
     offer_actions(places,
                   dataclasses.replace(export, mde_curve=mde_curve, power_curve=power_curve),
                   shared, stored)
-    left, right = st.columns(2, gap="large")
-    with left:
-        st.subheader("MDE against the number of queries", anchor=False)
-        st.altair_chart(plan_charts.mde_chart(mde_curve, plan), width="stretch",
-                        key="mde_chart")
-        st.caption(plan_views.MDE_CHART_CAPTION)
-    with right:
-        st.subheader(f"Power with {n_queries:,} queries", anchor=False)
-        st.altair_chart(plan_charts.power_chart(power_curve, plan), width="stretch",
-                        key="mde_power_chart")
-        st.caption(plan_views.power_chart_caption(alpha))
+    show_charts(plan, mde_curve, power_curve)
     mde_seeds.show(alpha=alpha, power=power, method=method, target=target,
                    metric=measured.metric if isinstance(measured, planning.Pilot)
                    and measured.metric else "nDCG@10")
