@@ -257,8 +257,8 @@ def producers() -> dict[str, Producer]:
 
 def produce(name: str) -> str:
     """The normalised text of the pin ``name``. A face that raises is pinned by its error
-    (``raised ValueError: ...``): ``Report.to_frame`` of a seeds report raises today, and the
-    pin says so until it is fixed on purpose."""
+    (``raised ValueError: ...``), so that a fix shows in the diff (``Report.to_frame`` of a
+    seeds report raised until issue 46)."""
     try:
         text = producers()[name]()
     except Exception as error:
