@@ -18,7 +18,8 @@ WARNING_ICON = ":material/warning:"
 ICONS = {"failed": ":material/error:", "warning": WARNING_ICON,
          "passed": ":material/check_circle:"}
 """A callout's icon by its status."""
-BANNER_ICON = ":material/rule:"
+BANNER_ICONS = {"guardrail": ":material/rule:", "ties": ":material/balance:"}
+"""A banner's icon by its kind."""
 
 
 def show_blocks(section: Section | None) -> None:
@@ -63,8 +64,9 @@ def show_block(block: Block) -> None:
     elif isinstance(block, Folded):
         show_folded(block, block.label)
     elif isinstance(block, Banner):
-        st.warning(f"**{block.title}** {markup.text(block.text)} "
-                   f"[{block.link}](#{block.anchor}).", icon=BANNER_ICON)
+        title = f"**{block.title}** " if block.title else ""
+        link = f" [{block.link}](#{block.anchor})." if block.link else ""
+        st.warning(f"{title}{markup.text(block.text)}{link}", icon=BANNER_ICONS[block.kind])
     else:
         raise TypeError(f"no page drawing for {type(block).__name__}")
 

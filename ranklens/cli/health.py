@@ -4,11 +4,10 @@ self-retrieved documents, and ``--strict`` (exit status 3 when a check fails).""
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
 
 from ranklens.cli.common import PROG, UsageError
-from ranklens.compare.health_step import check_results
+from ranklens.compare.health_step import with_results_health
 from ranklens.compare.report import Report
 
 STRICT_STATUS = 3
@@ -54,7 +53,6 @@ def strict_status(report: Report, strict: bool) -> int:
 
 
 def with_report_health(report: Report) -> Report:
-    """A report built elsewhere (Spark) with the checks a report alone allows."""
-    if report.health is not None:
-        return report
-    return dataclasses.replace(report, health=check_results(report))
+    """A report built elsewhere (Spark) with the checks a report alone allows
+    (``ranklens.compare.health_step.with_results_health``)."""
+    return with_results_health(report)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+from typing import TYPE_CHECKING
 
 from ranklens.cli.common import (
     PROG,
@@ -23,6 +24,9 @@ from ranklens.cli.compare import chosen_metrics
 from ranklens.compare.inputs import load_inputs
 from ranklens.io import InputFile
 from ranklens.stats import MIN_POWER_QUERIES, POWER_METHODS
+
+if TYPE_CHECKING:
+    from ranklens.plan.analysis import QueryPlan
 
 HELP = "minimum detectable effect and queries needed"
 DESCRIPTION = (
@@ -51,7 +55,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--power", type=probability, default=0.8, help="power (default 0.8)")
     p.add_argument("--method", choices=POWER_METHODS, default="z",
                    help="normal approximation (default) or the paired t-test's noncentral t")
-    add_output(p, help="")
+    add_output(p, ("text", "json", "html"), help="")
 
 
 def run_mde(args: argparse.Namespace) -> int:
@@ -64,12 +68,15 @@ def run_mde(args: argparse.Namespace) -> int:
                 raise UsageError(f"{PROG} mde: --{option} goes with --runs")
         plan = plan_queries(args.sd, n_queries=args.queries, deltas=deltas, alpha=args.alpha,
                             target_power=args.power, method=args.method)
+        files: tuple[InputFile, ...] = ()
     else:
         status = Status()
         status("reading and scoring the pilot runs")
-        inputs = load_inputs(
-            InputFile.from_path("run_a", args.runs[0]), InputFile.from_path("run_b", args.runs[1]),
-            qrels=None if args.qrels is None else InputFile.from_path("qrels", args.qrels))
+        run_a = InputFile.from_path("run_a", args.runs[0])
+        run_b = InputFile.from_path("run_b", args.runs[1])
+        qrels = None if args.qrels is None else InputFile.from_path("qrels", args.qrels)
+        files = (run_a, run_b, *(() if qrels is None else (qrels,)))
+        inputs = load_inputs(run_a, run_b, qrels=qrels)
         metrics = chosen_metrics(inputs, None if args.metric is None else [args.metric])
         if len(metrics) != 1:
             raise UsageError(f"{PROG} mde: the tables have several metrics "
@@ -80,7 +87,9 @@ def run_mde(args: argparse.Namespace) -> int:
         plan = plan_queries(measured.sd, n_queries=args.queries or measured.n_queries,
                             deltas=deltas, alpha=args.alpha, target_power=args.power,
                             method=args.method, pilot=measured)
-    if args.format == "json":
+    if args.format == "html":
+        write(_html(plan, args, deltas, files), None)
+    elif args.format == "json":
         from ranklens import codec
         from ranklens.plan.payload import result_payload
 
@@ -93,5 +102,30 @@ def run_mde(args: argparse.Namespace) -> int:
         write(render_plan(plan), None)
     return 0
 
+
+def _html(plan: QueryPlan, args: argparse.Namespace, deltas: tuple[float, ...],
+          files: tuple[InputFile, ...]) -> str:
+    """The page's HTML export of ``plan`` (``ranklens.plan.html``): its headline reads the
+    first --delta, else the page's default target (+0.01)."""
+    from ranklens.plan import html as html_plan
+    from ranklens.plan.export import mde_export
+    from ranklens.plan.settings import PlanSettings, SpreadSource
+
+    if plan.n_queries is None:
+        raise UsageError(f"{PROG} mde --format html plans for a number of queries: give "
+                         "--queries N (or --runs, whose pilot has one)")
+    target = args.delta[0] if args.delta else PAGE_TARGET
+    pilot = plan.pilot
+    spread = (SpreadSource("typed", sd=args.sd) if pilot is None
+              else SpreadSource("tables", metric=pilot.metric) if args.qrels is None
+              else SpreadSource("pilot", metric=pilot.metric, order=args.order))
+    settings = PlanSettings(spread, plan.n_queries, args.alpha, args.power, args.method,
+                            target, deltas)
+    html: str = html_plan.render(mde_export(plan, target, pilot, settings, files))
+    return html
+
+
+PAGE_TARGET = 0.01
+"""The target difference the MDE page starts from (its headline's row)."""
 
 COMMAND = Command(HELP, DESCRIPTION, add_arguments, run_mde, epilog=EPILOG)

@@ -40,7 +40,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "by: B - A from the drawn queries, weighted by their probabilities")
     add_alpha(p)
     add_order(p)
-    add_output(p, help="")
+    add_output(p, ("text", "json", "html"), help="")
 
 
 def run_ppi(args: argparse.Namespace) -> int:
@@ -53,16 +53,24 @@ def run_ppi(args: argparse.Namespace) -> int:
     status = Status()
     status("reading and scoring under proxy and gold judgements")
     segments_path, column = split_segments_argument(args.segments)
-    analysis = analyse_ppi(
-        InputFile.from_path("run_a", args.run_a), InputFile.from_path("run_b", args.run_b),
-        InputFile.from_path("qrels_proxy", args.proxy_qrels),
-        InputFile.from_path("qrels_gold", args.gold_qrels), args.metric, alpha=args.alpha,
-        order=args.order,
-        segments=None if segments_path is None else InputFile.from_path("segments",
-                                                                        segments_path),
-        segment_column=column)
+    files = (InputFile.from_path("run_a", args.run_a), InputFile.from_path("run_b", args.run_b),
+             InputFile.from_path("qrels_proxy", args.proxy_qrels),
+             InputFile.from_path("qrels_gold", args.gold_qrels))
+    segments = None if segments_path is None else InputFile.from_path("segments", segments_path)
+    analysis = analyse_ppi(*files, args.metric, alpha=args.alpha, order=args.order,
+                           segments=segments, segment_column=column)
     status.done()
-    if args.format == "json":
+    if args.format == "html":  # the page's export (ranklens.ppi.html), the budget at its default
+        from ranklens.ppi import html as html_ppi
+        from ranklens.ppi.export import ppi_export
+        from ranklens.ppi.settings import PPISettings
+
+        chosen = None if analysis.judge is None else analysis.judge.segment_column
+        settings = PPISettings(analysis.metric, args.alpha, args.order, chosen)
+        write(html_ppi.render(ppi_export(analysis, settings,
+                                         (*files, *(() if segments is None else (segments,))))),
+              None)
+    elif args.format == "json":
         from ranklens import codec
         from ranklens.ppi.payload import result_payload
 

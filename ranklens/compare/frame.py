@@ -19,8 +19,9 @@ if TYPE_CHECKING:
     from ranklens.compare.report import Report
 
 TEXT_COLUMNS = ("baseline", "candidate", "metric", "segment_column", "segment", "interval",
-                "note")
-"""Columns of names and words; every other column but ``significant`` holds numbers."""
+                "note", "answer")
+"""Columns of names and words (``answer``: which question a seeds report's row answers);
+every other column but ``significant`` holds numbers."""
 
 
 def report_frame(report: Report) -> pd.DataFrame:
@@ -30,7 +31,7 @@ def report_frame(report: Report) -> pd.DataFrame:
     from ranklens.compare.csv_report import render_csv
 
     frame = pd.read_csv(io.StringIO(render_csv(report)), dtype=str, keep_default_na=False)
-    if not report.several:
+    if not report.several and "candidate" not in frame:  # a seeds CSV names both already
         name_a, name_b = report.pair_names
         frame.insert(0, "candidate", name_b)
         frame.insert(0, "baseline", name_a)

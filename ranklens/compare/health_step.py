@@ -104,6 +104,14 @@ def check_report(inputs: LoadedInputs, report: Report,
     return with_withheld(tuple(checks), len(names))
 
 
+def with_results_health(report: Report) -> Report:
+    """A report built elsewhere (the Spark engine) with the checks a report alone allows
+    (`check_results`); unchanged when it has its health checks already."""
+    if report.health is not None:
+        return report
+    return replace(report, health=check_results(report))
+
+
 def check_results(report: Report) -> HealthReport:
     """The checks a report alone allows (no rankings, no judgements): identical runs."""
     names = report.run_names

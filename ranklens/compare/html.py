@@ -33,8 +33,9 @@ from ranklens.compare.macro_views import macro_html
 from ranklens.compare.report import Report
 from ranklens.compare.sections.coverage_banner import coverage_banner
 from ranklens.compare.sections.discovered import discovered_section
+from ranklens.compare.sections.ties import tie_banner
 from ranklens.compare.sections.warnings import warnings_section
-from ranklens.compare.text import family_lines, macro_parts, tie_note
+from ranklens.compare.text import family_lines, macro_parts
 from ranklens.compare.words import caveat, conclusion, headline, interval_note, segments_summary
 from ranklens.document.html import block_html, section_html
 from ranklens.health import words as health_words
@@ -180,9 +181,9 @@ def _candidate_sections(report: Report, candidate: int) -> str:
 
 
 def _tie_paragraph(report: Report, metric: str) -> str:
-    """The tie sentence beside the verdict (`ranklens.compare.text.tie_note`), or nothing."""
-    note = tie_note(report, metric)
-    return f'<div class="warnings ties" role="note"><p>{_text(note)}</p></div>' if note else ""
+    """The tie sentence beside the verdict (``ranklens.compare.sections.ties``), or nothing."""
+    ties = tie_banner(report, metric)
+    return "" if ties is None else block_html(ties)
 
 
 def _metric_section(report: Report, metric: str, level: int = 2, candidate: int = 1) -> str:

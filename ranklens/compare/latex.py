@@ -51,8 +51,12 @@ def report_latex(report: Report, *, caption: str | None = None, label: str = "")
 
 
 def _row(record: Mapping[Hashable, Any], several: bool) -> list[str]:
+    segment = str(record["segment"])
+    answer = record.get("answer")
+    if isinstance(answer, str) and answer.startswith("seed run"):  # each seed against A
+        segment = f"{segment} ({answer})"
     cells = [*([escape(record["candidate"])] if several else []), escape(record["metric"]),
-             escape(record["segment"]), _count(record["n_queries"])]
+             escape(segment), _count(record["n_queries"])]
     if _missing(record["delta"]):  # a segment too small to compare: its note says so
         return [*cells, _number(record["mean_a"]), _number(record["mean_b"]), "",
                 escape(record["note"] or "too small"), "", ""]

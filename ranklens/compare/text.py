@@ -29,6 +29,8 @@ from ranklens.compare.sections.discovered import discovered_section
 from ranklens.compare.sections.inputs import input_lines, inputs_text
 from ranklens.compare.sections.inputs import read_as as read_as  # their old home
 from ranklens.compare.sections.inputs import set_aside_lines as set_aside_lines
+from ranklens.compare.sections.ties import tie_banner
+from ranklens.compare.sections.ties import tie_note as tie_note  # its old home
 from ranklens.compare.sections.warnings import warnings_section
 from ranklens.compare.segments import MetricComparison
 from ranklens.compare.views import interval_levels, leaderboard_table, pairs_table
@@ -159,15 +161,6 @@ def _verdict(comparison: MetricComparison, run_names: tuple[str, str],
     return sentences
 
 
-def tie_note(report: Report, metric: str) -> str | None:
-    """The sentence saying the verdict on ``metric`` reads otherwise under the other tie rule
-    (`ranklens.compare.tie_reading`), for every face beside the verdict; None without one, and
-    under "No verdict" (the health checks withhold every reading)."""
-    if metric not in report.tie_notes or health_words.withholds(report.health):
-        return None
-    return report.tie_notes[metric]
-
-
 def _coverage_sentences(report: Report, comparison: MetricComparison) -> list[str]:
     """The coverage line, why there is no banner (or which segments are flagged)."""
     coverage = None if report.coverage is None else report.coverage.metric(comparison.metric)
@@ -259,10 +252,9 @@ def _metric_sections(report: Report, width: int, n_candidates: int = 1) -> list[
         for sentence in _verdict(comparison, report.pair_names, report):
             out.extend(textwrap.wrap(sentence, width) or [""])
             out.append("")
-        tie = tie_note(report, comparison.metric)
-        if tie:
-            out.extend(textwrap.wrap(f"! {tie}", width, subsequent_indent="  "))
-            out.append("")
+        ties = tie_banner(report, comparison.metric)
+        if ties is not None:
+            out += [*text_writer.banner_lines(ties, width), ""]
         out.extend(seed_views.text_lines(report, comparison.metric, width))
         coverage = _coverage_sentences(report, comparison)
         for sentence in coverage:
@@ -398,9 +390,9 @@ def _markdown_sections(report: Report, level: str, n_candidates: int = 1) -> lis
             out += [note, ""]
         for sentence in _verdict(comparison, report.pair_names, report):
             out += [sentence, ""]
-        tie = tie_note(report, comparison.metric)
-        if tie:
-            out += [f"> {tie}", ""]
+        ties = tie_banner(report, comparison.metric)
+        if ties is not None:
+            out += [*markdown_writer.block_lines(ties), ""]
         out += seed_views.markdown_lines(report, comparison.metric, f"{level}#")
         for sentence in _coverage_sentences(report, comparison):
             out += [sentence, ""]

@@ -75,14 +75,17 @@ class Folded:
 
 @dataclass(frozen=True)
 class Banner:
-    """A warning before a result: ``title`` (bold), ``text``, and where to look next: the
-    ``link`` words to ``anchor`` where a face links, the ``pointer`` sentence where not."""
+    """A warning beside a result: its ``kind`` (``guardrail``: could change the verdict;
+    ``ties``: the verdict reads otherwise under the other tie rule), an optional bold
+    ``title``, the ``text``, and where to look next: the ``link`` words to ``anchor`` where a
+    face links, the ``pointer`` sentence where not (both empty: nowhere)."""
 
-    title: str
+    kind: Literal["guardrail", "ties"]
     text: str
-    anchor: str
-    link: str
-    pointer: str
+    title: str = ""
+    anchor: str = ""
+    link: str = ""
+    pointer: str = ""
 
 
 Block = Paragraph | Items | Callout | Folded | Banner

@@ -47,10 +47,20 @@ def block_html(block: blocks.Block, key: str = "") -> str:
         return (f'<details class="{key}-{block.status}"><summary>{shell.text(block.label)}'
                 f"</summary><ul>{inner}</ul></details>")
     if isinstance(block, blocks.Banner):
-        return (f'<div class="warnings guardrail" role="alert"><p><strong>'
-                f"{shell.text(block.title)}</strong> {shell.text(block.text)} "
-                f'<a href="#{shell.text(block.anchor)}">{shell.text(block.link)}</a>.</p></div>')
+        return _banner(block)
     raise TypeError(f"no HTML for {type(block).__name__}")
+
+
+BANNER_ROLE = {"guardrail": "alert", "ties": "note"}
+"""How loudly a banner speaks to assistive technology, by its kind."""
+
+
+def _banner(banner: blocks.Banner) -> str:
+    title = f"<strong>{shell.text(banner.title)}</strong> " if banner.title else ""
+    link = (f' <a href="#{shell.text(banner.anchor)}">{shell.text(banner.link)}</a>.'
+            if banner.link else "")
+    return (f'<div class="warnings {banner.kind}" role="{BANNER_ROLE[banner.kind]}"><p>'
+            f"{title}{shell.text(banner.text)}{link}</p></div>")
 
 
 def _callout(callout: blocks.Callout, key: str) -> str:

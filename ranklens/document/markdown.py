@@ -57,5 +57,6 @@ def block_lines(block: Block) -> list[str]:
     if isinstance(block, Folded):
         return [f"- {block.status}: {block.summary}"]
     if isinstance(block, Banner):
-        return [f"> **{block.title}** {block.text} {block.pointer}"]
+        title = f"**{block.title}**" if block.title else ""
+        return ["> " + " ".join(part for part in (title, block.text, block.pointer) if part)]
     raise TypeError(f"no Markdown for {type(block).__name__}")

@@ -57,5 +57,5 @@ def block_lines(block: Block, width: int = 100) -> list[str]:
 
 def banner_lines(banner: Banner, width: int = 100) -> list[str]:
     """A banner as text: ``! Title text pointer``, wrapped, its own paragraph."""
-    return textwrap.wrap(f"! {banner.title} {banner.text} {banner.pointer}", width,
-                         subsequent_indent="  ")
+    said = " ".join(part for part in (banner.title, banner.text, banner.pointer) if part)
+    return textwrap.wrap(f"! {said}", width, subsequent_indent="  ")

@@ -69,10 +69,16 @@ def test_a_health_section_reads_the_same_in_text_markdown_and_html() -> None:
 def test_a_banner_links_where_a_face_can_and_points_where_it_cannot() -> None:
     from ranklens.document.blocks import Banner
 
-    banner = Banner("Could change.", "B has 30% unjudged.", "robustness-ndcg", "Go there",
-                    "See below.")
+    banner = Banner("guardrail", "B has 30% unjudged.", "Could change.", "robustness-ndcg",
+                    "Go there", "See below.")
     assert text.block_lines(banner) == ["! Could change. B has 30% unjudged. See below."]
     assert markdown.block_lines(banner) == ["> **Could change.** B has 30% unjudged. See below."]
     assert html.block_html(banner) == (
         '<div class="warnings guardrail" role="alert"><p><strong>Could change.</strong> '
         'B has 30% unjudged. <a href="#robustness-ndcg">Go there</a>.</p></div>')
+
+    ties = Banner("ties", "Under tie-averaging B is not better.")
+    assert text.block_lines(ties) == ["! Under tie-averaging B is not better."]
+    assert markdown.block_lines(ties) == ["> Under tie-averaging B is not better."]
+    assert html.block_html(ties) == ('<div class="warnings ties" role="note"><p>Under '
+                                     "tie-averaging B is not better.</p></div>")

@@ -33,7 +33,7 @@ from ranklens.app import (
     widgets,
 )
 from ranklens.app import state as app_state
-from ranklens.app.blocks import show_blocks
+from ranklens.app.blocks import show_block, show_blocks
 from ranklens.app.cards import show_card
 from ranklens.app.compare_queries import show_per_query
 from ranklens.app.compare_tables import (
@@ -51,8 +51,8 @@ from ranklens.compare.analysis import CompareSettings, LoadedInputs
 from ranklens.compare.coverage import TREATMENT_NAMES, Treatment
 from ranklens.compare.family import Q_FAMILIES, run_key
 from ranklens.compare.report import Report
+from ranklens.compare.sections.ties import tie_banner
 from ranklens.compare.sections.warnings import warnings_section
-from ranklens.compare.text import tie_note
 from ranklens.compare.texts import Texts
 from ranklens.compare.tie_reading import with_ties
 from ranklens.compare.words import (
@@ -321,9 +321,10 @@ def show_verdict(report: Report, metric: str) -> None:
                     else coverage_words.coverage_note(coverage, result, report.pair_names))
             st.caption(markup.text(coverage_words.coverage_line(coverage, report.pair_names)
                                    + (f" {note}" if note else "")))
-        tie = tie_note(report, metric)  # trec_eval's tie rule and tie-averaging read otherwise
-        if tie:
-            st.warning(markup.text(tie), icon=":material/balance:")
+        # trec_eval's tie rule and tie-averaging read otherwise
+        ties = tie_banner(report, metric)
+        if ties is not None:
+            show_block(ties)
         st.caption(caveat(metric))
 
 

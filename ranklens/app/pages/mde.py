@@ -26,6 +26,7 @@ from ranklens.methods import methods_link
 from ranklens.metrics.ordering import ORDERS
 from ranklens.plan import analysis as planning
 from ranklens.plan import charts as plan_charts
+from ranklens.plan import export as plan_export
 from ranklens.plan import html as html_plan
 from ranklens.plan import views as plan_views
 from ranklens.plan.settings import PlanSettings, SpreadSource, default_deltas
@@ -53,19 +54,11 @@ def plan_for(sd: float, n_queries: int, deltas: tuple[float, ...], alpha: float,
         label="Computing the plan…")
 
 
-def curves_for(sd: float, n_queries: int, largest_needed: int, alpha: float, power: float,
-               method: str, up_to: float) -> tuple[pd.DataFrame, pd.DataFrame]:
-    def compute() -> tuple[pd.DataFrame, pd.DataFrame]:
-        grid = planning.n_grid(n_queries, largest_needed, points=60 if method == "z" else 36)
-        mde = planning.mde_curve(sd, grid, alpha=alpha, target_power=power,
-                                 method="t" if method == "t" else "z")
-        power_curve = planning.power_curve(sd, n_queries, alpha=alpha,
-                                           method="t" if method == "t" else "z", up_to=up_to,
-                                           points=81 if method == "z" else 41)
-        return mde, power_curve
-
-    return app_state.cached(
-        "mde_curves", (sd, n_queries, largest_needed, alpha, power, method, up_to), compute)
+def curves_for(plan: planning.QueryPlan) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The two charts' points of ``plan`` (``ranklens.plan.export.curves``), once per plan."""
+    key = (plan.sd, plan.n_queries, tuple(row.delta for row in plan.rows), plan.alpha,
+           plan.power, plan.method)
+    return app_state.cached("mde_curves", key, lambda: plan_export.curves(plan))
 
 
 # ---- inputs -----------------------------------------------------------------------------------
@@ -297,6 +290,35 @@ def offer_html(place: Any, export: html_plan.MdeExport) -> None:
              "files with digests and every setting in one file that opens without a network.")
 
 
+def show_table_and_method(plan: planning.QueryPlan) -> None:
+    """The queries-needed table beside the z-or-t note."""
+    table_column, note_column = st.columns([3, 2], gap="large")
+    with table_column:
+        st.subheader("Queries needed per target difference", anchor=False)
+        show_table(plan)
+    with note_column:
+        st.subheader("z or t?", anchor=False)
+        st.markdown(planning.METHOD_SUMMARY)
+        with st.expander("The two formulas"):
+            st.markdown(planning.METHOD_NOTE)
+
+
+def show_charts(plan: planning.QueryPlan, mde_curve: pd.DataFrame,
+                power_curve: pd.DataFrame) -> None:
+    """The MDE against the number of queries, beside the power at the plan's n."""
+    left, right = st.columns(2, gap="large")
+    with left:
+        st.subheader("MDE against the number of queries", anchor=False)
+        st.altair_chart(plan_charts.mde_chart(mde_curve, plan), width="stretch",
+                        key="mde_chart")
+        st.caption(plan_views.MDE_CHART_CAPTION)
+    with right:
+        st.subheader(f"Power with {plan.n_queries:,} queries", anchor=False)
+        st.altair_chart(plan_charts.power_chart(power_curve, plan), width="stretch",
+                        key="mde_power_chart")
+        st.caption(plan_views.power_chart_caption(plan.alpha))
+
+
 def main() -> None:
     st.title("How many queries? Minimum detectable effect")
     st.caption("Asked before labelling: which difference can this many queries resolve, and "
@@ -356,39 +378,16 @@ def main() -> None:
         offer_actions(places, export, shared, stored)
         return
     show_headline(plan, target_row, other_mde)
+    show_table_and_method(plan)
 
-    table_column, note_column = st.columns([3, 2], gap="large")
-    with table_column:
-        st.subheader("Queries needed per target difference", anchor=False)
-        show_table(plan)
-    with note_column:
-        st.subheader("z or t?", anchor=False)
-        st.markdown(planning.METHOD_SUMMARY)
-        with st.expander("The two formulas"):
-            st.markdown(planning.METHOD_NOTE)
-
-    assert plan.mde is not None
-    largest = max(row.queries_needed for row in plan.rows)
-    up_to = max(2.5 * plan.mde, 1.2 * max(plan_delta.delta for plan_delta in plan.rows))
     if stored is not None and stored.mde_curve is not None and stored.power_curve is not None:
         mde_curve, power_curve = stored.mde_curve, stored.power_curve
     else:
-        mde_curve, power_curve = curves_for(sd, n_queries, largest, alpha, power, method,
-                                            up_to)
+        mde_curve, power_curve = curves_for(plan)
     offer_actions(places,
                   dataclasses.replace(export, mde_curve=mde_curve, power_curve=power_curve),
                   shared, stored)
-    left, right = st.columns(2, gap="large")
-    with left:
-        st.subheader("MDE against the number of queries", anchor=False)
-        st.altair_chart(plan_charts.mde_chart(mde_curve, plan), width="stretch",
-                        key="mde_chart")
-        st.caption(plan_views.MDE_CHART_CAPTION)
-    with right:
-        st.subheader(f"Power with {n_queries:,} queries", anchor=False)
-        st.altair_chart(plan_charts.power_chart(power_curve, plan), width="stretch",
-                        key="mde_power_chart")
-        st.caption(plan_views.power_chart_caption(alpha))
+    show_charts(plan, mde_curve, power_curve)
     mde_seeds.show(alpha=alpha, power=power, method=method, target=target,
                    metric=measured.metric if isinstance(measured, planning.Pilot)
                    and measured.metric else "nDCG@10")

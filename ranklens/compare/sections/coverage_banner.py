@@ -26,6 +26,6 @@ def coverage_banner(report: Report, metric: str, scope: str = "") -> Banner | No
                                  report.pair_names, withheld=withholds(report.health))
     if not text:
         return None
-    return Banner(coverage_words.BANNER_TITLE, text,
+    return Banner("guardrail", text, coverage_words.BANNER_TITLE,
                   coverage_words.robustness_anchor(metric, scope), LINK,
                   coverage_words.BANNER_POINTER)
