@@ -110,10 +110,11 @@ def tie_notes(inputs: LoadedInputs, settings: CompareSettings, report: Report
     The other rule's scores come from the report's own scoring pass (`readings_to_score`;
     scored here only for a report made otherwise), and of its comparison only B - A and the
     permutation p are computed (same options and seed), which is all a verdict reads. Empty
-    for per-query tables, for runs scored while read (not kept) and for runs whose documents
-    never share a score."""
-    if report.several or inputs.run_a is None or inputs.run_b is None or inputs.qrels is None:
-        return {}
+    for per-query tables, for runs scored while read (not kept), for systems of several seeds
+    (their B is a mean over seeds) and for runs whose documents never share a score."""
+    if (report.several or settings.seed_runs is not None or inputs.run_a is None
+            or inputs.run_b is None or inputs.qrels is None):
+        return {}  # systems of several seeds: B is a seed mean, not one run to score again
     pairs = {m: other for m in report.metrics if (other := other_reading(m)) is not None}
     if not pairs or not any_ties(inputs, settings.order):
         return {}
