@@ -11,6 +11,7 @@ sixteen 20 MB uploads), while ada, on the list, uploads and reads metrics meanwh
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
@@ -36,6 +37,13 @@ ADA = {"email": "ada@team.example", "name": "Ada Lovelace", "email_verified": Tr
 MALLORY = {"email": "mallory@elsewhere.example", "name": "Mallory", "email_verified": True}
 ON = (SignInConfig({"default": "http://idp/.well-known/openid-configuration"}),
       parse_allowed_users("ada@team.example"))
+
+
+def _run(coroutine):  # type: ignore[no-untyped-def]
+    """Run ``coroutine`` to its end on a fresh event loop in a thread of its own: a browser
+    test of the same worker may have left this thread's loop running (pytest-playwright)."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 # ---- the decision ---------------------------------------------------------------------------
@@ -88,11 +96,11 @@ def test_a_refusal_reads_no_body_and_never_reaches_streamlit() -> None:
     guard = RouteGuard(inner, base_url="", signin=lambda: ON)
     scope = {"type": "http", "method": "PUT", "path": "/_stcore/upload_file/s/f",
              "headers": [(b"content-length", b"52428800")]}
-    asyncio.run(guard(scope, receive, send))
+    _run(guard(scope, receive, send))
     assert reached == []
     assert sent[0]["status"] == 403 and (b"connection", b"close") in sent[0]["headers"]
     assert sent[1]["body"] == b"sign in to this ranklens server first\n"
-    asyncio.run(guard({"type": "http", "method": "GET", "path": "/", "headers": []},
+    _run(guard({"type": "http", "method": "GET", "path": "/", "headers": []},
                       receive, send))
     assert reached == ["/"]
 
@@ -118,11 +126,11 @@ def test_an_upload_that_would_pass_the_servers_total_is_refused_unread() -> None
         return {"type": "http", "method": "PUT", "path": "/_stcore/upload_file/s/f",
                 "headers": [(b"content-length", str(length).encode())]}
 
-    asyncio.run(guard(put(200_000_000), receive, send))
+    _run(guard(put(200_000_000), receive, send))
     assert reached == [] and sent[0]["status"] == 413
     assert sent[1]["body"].startswith(b"this server holds 3,900 MB of uploads; another 200 MB "
                                       b"would pass its limit of 4,000 MB (RANKLENS_UPLOADS_MB)")
-    asyncio.run(guard(put(50_000_000), receive, send))
+    _run(guard(put(50_000_000), receive, send))
     assert reached == [50_000_000]  # counted in flight while Streamlit reads it
     assert guard._in_flight == 0  # and released after
 
