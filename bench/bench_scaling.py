@@ -80,17 +80,24 @@ def data_for(size: float, root: Path) -> Path:
 
 
 def shaped(folder: Path, shape: str) -> Path:
-    """The run in another shape, made once: rows shuffled, or a tag per 1,000 queries."""
+    """The run in another shape, made once, in a process of its own (a child forked from a
+    parent that held the lines would count them in its peak): rows shuffled, or a tag per
+    1,000 queries."""
     target = folder / f"run_a_{shape}.trec"
-    if target.exists():
-        return target
+    if not target.exists():
+        subprocess.run([sys.executable, __file__, "--make-shape", str(folder), shape],
+                       check=True)
+    return target
+
+
+def _make_shape(folder: Path, shape: str) -> None:
+    target = folder / f"run_a_{shape}.trec"
     lines = (folder / "run_a.trec").read_bytes().splitlines(keepends=True)
     if shape == "shuffled":
         random.Random(1).shuffle(lines)
     else:
         lines = [_retagged(line, number // 1_000_000) for number, line in enumerate(lines)]
     target.write_bytes(b"".join(lines))
-    return target
 
 
 def _retagged(line: bytes, shard: int) -> bytes:
@@ -99,6 +106,9 @@ def _retagged(line: bytes, shard: int) -> bytes:
 
 
 def main() -> None:
+    if len(sys.argv) == 4 and sys.argv[1] == "--make-shape":
+        _make_shape(Path(sys.argv[2]), sys.argv[3])
+        return
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", type=float, nargs="+", default=[1, 3.5, 7, 21, 50])
