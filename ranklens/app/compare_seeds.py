@@ -150,8 +150,8 @@ def show_answers(report: Report, metric: str, scope: str = "") -> None:
         _answer_card(right, NEW_RUN, NEW_RUN_QUESTION.capitalize(),
                      format_delta(new_run.estimate), format_interval(new_run.low, new_run.high),
                      format_p(new_run.p_value),
-                     f"{level}% random-effects t interval (Satterthwaite df {new_run.df:.1f}): "
-                     "counts the queries and the seeds.")
+                     f"{level}% random-effects interval (generalized pivots, effective df "
+                     f"{new_run.df:.1f}): counts the queries and the seeds.")
     words = seed_views.sentences(answer, names)
     if words and comparison.answers_disagree:
         st.warning(markup.text(words[0]), icon=":material/casino:")

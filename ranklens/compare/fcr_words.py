@@ -79,10 +79,12 @@ def disagreement_sentence(comparison: MetricComparison, shown: IntervalChoice = 
     names = ", ".join(f"{row.segment} ({_interval_words(row, shown)})" for row in rows[:5])
     more = f" and {len(rows) - 5} more" if len(rows) > 5 else ""
     which = "FCR-adjusted" if shown == "fcr" and comparison.fcr is not None else "marginal"
+    first = rows[0].result
+    method = first.interval.method if first is not None else "interval"
     return (f"The {which} interval and the q-value of {len(rows)} segment"
             f"{'' if len(rows) == 1 else 's'} read differently: {names}{more}. The "
-            "interval (bootstrap) and the q-value (sign-flip permutation test, BH) are "
-            "different methods and can disagree near the boundary; the q-value decides.")
+            f"interval ({method}) and the q-value (sign-flip permutation test, BH across "
+            "segments) can disagree near the boundary; the q-value decides.")
 
 
 def _interval_words(row: SegmentRow, shown: IntervalChoice) -> str:
