@@ -21,6 +21,7 @@ from ranklens.cli.common import (
     spark_session,
     write,
 )
+from ranklens.io.pieces import query_pieces
 from ranklens.metrics.names import parse_metric
 from ranklens.metrics.trec_eval import as_metrics, plan_measures
 from ranklens.metrics.trec_lines import TrecOutput, render_text, trec_eval_output
@@ -29,7 +30,8 @@ from ranklens.metrics.trec_ranking import PLACEHOLDER_DOCNO, MissingQueries
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from ranklens.data import Run
+    from ranklens.data import Qrels, Run
+    from ranklens.data.grades import GradePolicy
     from ranklens.io.summary import ReadSummary
     from ranklens.metrics import Evaluation
     from ranklens.metrics.trec_eval import MeasurePlan
@@ -113,13 +115,16 @@ def run_evaluate(args: argparse.Namespace) -> int:
     status = Status()
     status("reading the inputs")
     complete = args.complete or args.missing == "zero"
-    by_pieces = _by_pieces(args, run_path, qrels_path, plan, complete, status)
-    if by_pieces is not None:
-        output, qrels_summary = by_pieces
-        return _printed(output, plan, qrels_summary, args)
+    grades: GradePolicy = "truncate" if args.truncate_grades else "integer"
+    read_qrels: tuple[Qrels, ReadSummary] | None = None
+    pieces = query_pieces(run_path)
+    if pieces is not None:  # a big run grouped by query: the judgements first, then piece by piece
+        read_qrels = io.read_qrels(qrels_path, grades=grades)
+        output = _by_pieces(args, run_path, pieces, read_qrels[0], plan, complete, status)
+        if output is not None:
+            return _printed(output, plan, read_qrels[1], args)
     run, run_summary = io.read_run(run_path)
-    qrels, qrels_summary = io.read_qrels(
-        qrels_path, grades="truncate" if args.truncate_grades else "integer")
+    qrels, qrels_summary = read_qrels or io.read_qrels(qrels_path, grades=grades)
     status("scoring")
     try:
         output = trec_eval_output(
@@ -142,21 +147,16 @@ def run_evaluate(args: argparse.Namespace) -> int:
     return _printed(output, plan, qrels_summary, args)
 
 
-def _by_pieces(args: argparse.Namespace, run_path: str, qrels_path: str, plan: MeasurePlan,
-               complete: bool, status: Status) -> tuple[TrecOutput, ReadSummary] | None:
+def _by_pieces(args: argparse.Namespace, run_path: str, pieces: list[tuple[int, int]],
+               qrels: Qrels, plan: MeasurePlan, complete: bool,
+               status: Status) -> TrecOutput | None:
     """The output of a big run file grouped by query, read and scored a piece of whole
     queries at a time (``ranklens.io.pieces``): memory bounded by a piece and the qrels.
-    ``None`` when the file is better read whole, or when a piece cannot stand for its part
-    (a query in two pieces, a judged query missing without ``-c``, any input error: the
-    whole-file read then reports it with its line)."""
-    from ranklens.io.pieces import query_pieces, read_piece
+    ``None`` when a piece cannot stand for its part (a query in two pieces, a judged query
+    missing without ``-c``, any input error: the whole-file read then reports it with its
+    line)."""
+    from ranklens.io.pieces import read_piece
     from ranklens.metrics.trec_pieces import trec_eval_output_by_pieces
-
-    pieces = query_pieces(run_path)
-    if pieces is None:
-        return None
-    qrels, qrels_summary = io.read_qrels(
-        qrels_path, grades="truncate" if args.truncate_grades else "integer")
 
     def runs() -> Iterator[tuple[Run, str | None]]:
         for number, piece in enumerate(pieces, 1):
@@ -172,10 +172,9 @@ def _by_pieces(args: argparse.Namespace, run_path: str, qrels_path: str, plan: M
             missing=args.missing or "error")
     except (io.InputError, ValueError):
         return None
-    if output is None:
-        return None
-    status.done()
-    return output, qrels_summary
+    if output is not None:
+        status.done()
+    return output
 
 
 def _printed(output: TrecOutput, plan: MeasurePlan, qrels_summary: ReadSummary,

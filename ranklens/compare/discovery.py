@@ -18,7 +18,7 @@ import dataclasses
 import numpy as np
 
 from ranklens.compare.loaded import LoadedInputs
-from ranklens.compare.query_features import BASELINE_CAVEAT
+from ranklens.compare.query_features import BASELINE_CAVEAT, judged_relevant, top_k_overlap
 from ranklens.compare.report import Report
 from ranklens.compare.slice_result import DiscoveredSlice
 from ranklens.stats.slices import MIN_SLICE, binned, discover_slices
@@ -41,17 +41,10 @@ def with_discovery(report: Report, inputs: LoadedInputs, seed: int = 0) -> Repor
         features[column] = [str(mapping.get(q, "(none)")) for q in ids]
     qrels = inputs.qrels
     if qrels is not None:
-        grades = np.asarray(qrels.relevance) > 0
-        counts = np.bincount(np.asarray(qrels.query_codes)[grades],
-                             minlength=len(qrels.queries))
-        by_id = dict(zip(qrels.queries.to_pylist(), counts.tolist(), strict=True))
-        features["judged relevant"] = binned([float(by_id.get(q, 0)) for q in ids])
+        features["judged relevant"] = judged_relevant(ids, qrels)
     run_a, run_b = (*tuple(inputs.runs or ()), None, None)[:2]
     if run_a is not None and run_b is not None and qrels is not None:
-        from ranklens.compare.query_features import query_features
-
-        overlap = query_features(ids, run_a, run_b, qrels)["top-10 overlap"]
-        features["top-10 overlap"] = overlap
+        features["top-10 overlap"] = top_k_overlap(ids, run_a, run_b, 10)
     features["baseline score"] = binned([a[q] for q in ids])
     found = discover_slices(deltas, features, seed=seed, split=SPLIT)
     alpha = float(report.params.get("alpha", 0.05))

@@ -38,17 +38,11 @@ def query_features(query_ids: Sequence[str], run_a: Run, run_b: Run, qrels: Qrel
     - ``baseline score``: ``baseline_scores`` binned (see `BASELINE_CAVEAT`).
     """
     ids = list(query_ids)
-    grades = grades_frame(qrels)
-    relevant = grades[grades["grade"] > 0].groupby("query_id").size()
-    features: dict[str, list[str]] = {
-        "judged relevant": binned([float(relevant.get(q, 0)) for q in ids], bins)}
-    judged = evaluate(run_a, qrels, [f"Judged@{k}"], missing="zero")[f"Judged@{k}"].per_query
-    features[f"judged@{k} A"] = binned([judged.get(q, 0.0) for q in ids], bins)
-    judged_b = evaluate(run_b, qrels, [f"Judged@{k}"], missing="zero")[f"Judged@{k}"].per_query
-    features[f"judged@{k} B"] = binned([judged_b.get(q, 0.0) for q in ids], bins)
-    top_a, top_b = top_k(run_a, k), top_k(run_b, k)
-    shared = top_a.merge(top_b, on=["query_id", "doc_id"]).groupby("query_id").size()
-    features[f"top-{k} overlap"] = binned([float(shared.get(q, 0)) for q in ids], bins)
+    features = {"judged relevant": judged_relevant(ids, qrels, bins)}
+    for side, run in (("A", run_a), ("B", run_b)):
+        judged = evaluate(run, qrels, [f"Judged@{k}"], missing="zero")[f"Judged@{k}"].per_query
+        features[f"judged@{k} {side}"] = binned([judged.get(q, 0.0) for q in ids], bins)
+    features[f"top-{k} overlap"] = top_k_overlap(ids, run_a, run_b, k, bins)
     if query_texts:
         features["query terms"] = [_terms(query_texts.get(q, "")) for q in ids]
     if baseline_scores is not None:
@@ -56,9 +50,24 @@ def query_features(query_ids: Sequence[str], run_a: Run, run_b: Run, qrels: Qrel
     return features
 
 
+def judged_relevant(query_ids: Sequence[str], qrels: Qrels, bins: int = 4) -> list[str]:
+    """Each query's number of documents judged relevant (grade > 0), binned."""
+    grades = grades_frame(qrels)
+    relevant = grades[grades["grade"] > 0].groupby("query_id").size()
+    return binned([float(relevant.get(q, 0)) for q in query_ids], bins)
+
+
+def top_k_overlap(query_ids: Sequence[str], run_a: Run, run_b: Run, k: int = 10,
+                  bins: int = 4) -> list[str]:
+    """How many documents each query's two top k lists share (0 to k), binned."""
+    top_a, top_b = top_k(run_a, k), top_k(run_b, k)
+    shared = top_a.merge(top_b, on=["query_id", "doc_id"]).groupby("query_id").size()
+    return binned([float(shared.get(q, 0)) for q in query_ids], bins)
+
+
 def _terms(text: str) -> str:
     count = len(text.split())
     return f"{count} term{'s' if count != 1 else ''}" if count < 5 else "5+ terms"
 
 
-__all__ = ["BASELINE_CAVEAT", "query_features"]
+__all__ = ["BASELINE_CAVEAT", "judged_relevant", "query_features", "top_k_overlap"]

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from ranklens.stats.chunking import seed_sequence
+from ranklens.stats.chunking import purpose_generator
 from ranklens.stats.distributions import t_quantile
 from ranklens.stats.results import Seed
 
@@ -98,9 +98,7 @@ def inclusion_probabilities(uncertainty: npt.ArrayLike, budget: float, *,
 def draw(probabilities: npt.ArrayLike, seed: Seed = 0) -> npt.NDArray[np.bool_]:
     """Which queries are drawn: each independently with its probability (Poisson sampling)."""
     pi = np.asarray(probabilities, dtype=np.float64)
-    root = seed_sequence(seed)
-    rng = np.random.default_rng(np.random.SeedSequence(
-        root.entropy, spawn_key=(*root.spawn_key, _DESIGN_STREAM)))
+    rng = purpose_generator(seed, _DESIGN_STREAM)
     return rng.random(len(pi)) < pi
 
 

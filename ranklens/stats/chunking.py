@@ -78,6 +78,15 @@ def block_generators(
     ]
 
 
+def purpose_generator(seed: Seed, purpose: int) -> np.random.Generator:
+    """One generator (PCG64) for a computation that draws in one piece, separated by
+    ``purpose`` from the others that share ``seed``; like `block_generators`, it leaves the
+    caller's SeedSequence as it was."""
+    root = seed_sequence(seed)
+    return np.random.default_rng(np.random.SeedSequence(
+        root.entropy, spawn_key=(*root.spawn_key, purpose), pool_size=root.pool_size))
+
+
 def run_blocks(work: Callable[[int], None], n_blocks: int, total_draws: int) -> None:
     """Call ``work(block)`` for every block, on two threads when the job is large.
 

@@ -56,7 +56,7 @@ from ranklens.stats.pairing import (
 )
 from ranklens.stats.permutation import permutation_test
 from ranklens.stats.results import Seed
-from ranklens.stats.tolerance import NO_DIFFERENCE, SUM_TIES, no_difference_tolerance, snap
+from ranklens.stats.tolerance import SUM_TIES, no_difference_tolerance, snap, snap_columns
 
 Family = Literal["baseline", "all-pairs"]
 """``"baseline"``: each candidate against run 0 (many-to-one); ``"all-pairs"``: every pair."""
@@ -306,13 +306,7 @@ def _pair_sums(matrix: Matrix, pairs: Sequence[tuple[int, int]]) -> tuple[_PairS
         stop = min(len(pairs), start + step)
         i, j = first[start:stop], second[start:stop]
         raw = matrix[:, j] - matrix[:, i]
-        tolerance = NO_DIFFERENCE * np.maximum(1.0, np.maximum(largest[i], largest[j]))
-        snapped = raw.copy()
-        snapped[np.abs(raw) <= tolerance[None, :]] = 0.0
-        spread = np.ptp(snapped, axis=0) if n > 1 else np.zeros(stop - start)
-        constant = (spread > 0.0) & (spread <= tolerance)
-        if constant.any():  # snap's rule: differences within noise of each other are one
-            snapped[:, constant] = snapped[:, constant].mean(axis=0)[None, :]
+        snapped = snap_columns(raw, np.maximum(largest[i], largest[j]))
         squares[start:stop] = np.einsum("qp,qp->p", snapped, snapped)
         scale[start:stop] = np.abs(snapped).sum(axis=0)
         sums[start:stop] = snapped.sum(axis=0)

@@ -35,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ranklens.stats.chunking import seed_sequence
+from ranklens.stats.chunking import purpose_generator
 from ranklens.stats.distributions import _special
 from ranklens.stats.errors import InsufficientSampleError, check_probability
 from ranklens.stats.results import Seed
@@ -79,9 +79,7 @@ def variance_draws(values_a: Array, values_b: Array, *, n_draws: int = GPQ_DRAWS
     """The estimate D (shape ...) and ``n_draws`` draws of the variance pivot V* (shape
     (..., n_draws)) for stacks of matrices (module docstring)."""
     estimate, s2d, systems, n = mean_squares(values_a, values_b)
-    root = seed_sequence(seed)
-    rng = np.random.default_rng(np.random.SeedSequence(
-        root.entropy, spawn_key=(*root.spawn_key, _STREAM), pool_size=root.pool_size))
+    rng = purpose_generator(seed, _STREAM)
     shape = (*np.shape(estimate), n_draws)
     query = np.asarray(s2d)[..., None] * (n - 1) / rng.chisquare(n - 1, shape)
     seed_part = np.zeros(shape)

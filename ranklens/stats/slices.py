@@ -32,10 +32,11 @@ from dataclasses import dataclass, replace
 import numpy as np
 import numpy.typing as npt
 
-from ranklens.stats.chunking import seed_sequence
-from ranklens.stats.distributions import t_ends, t_two_sided
+from ranklens.stats.chunking import purpose_generator
+from ranklens.stats.distributions import t_two_sided
 from ranklens.stats.multiple import benjamini_hochberg
 from ranklens.stats.results import Seed
+from ranklens.stats.ttest import paired_t_test
 
 MIN_SLICE = 20
 """Fewest queries a slice needs in each part (search and confirm) to be considered."""
@@ -49,7 +50,8 @@ class Slice:
 
     ``columns`` maps each column to its value (one column, or two for a pair). ``n_queries``,
     ``delta`` (mean B - A), ``ci_low``/``ci_high`` (t interval at the discovery's level) and
-    ``p_value`` ("its B - A equals the rest's", Welch) are of the confirm part;
+    ``p_value`` ("its B - A equals the rest's", Welch) are of the confirm part (the interval
+    is `paired_t_test`'s: undefined, NaN, for a slice whose differences do not vary);
     ``q_value`` is BH over the reported slices. ``search_delta`` and ``search_n`` are what the
     search saw (biased by the choice: shown for orientation only).
     """
@@ -81,7 +83,7 @@ class Discovery:
     n_confirm: int
     min_size: int
     split: float
-    seed: int
+    seed: Seed
     alpha: float
     columns: tuple[str, ...]
 
@@ -119,9 +121,7 @@ def discover_slices(
     if not np.isfinite(d).all():
         raise ValueError("deltas must be finite")
     labels = {name: _labels(values, n, name) for name, values in features.items()}
-    root = seed_sequence(seed)
-    rng = np.random.default_rng(np.random.SeedSequence(
-        root.entropy, spawn_key=(*root.spawn_key, _SLICE_STREAM)))
+    rng = purpose_generator(seed, _SLICE_STREAM)
     search = np.zeros(n, dtype=bool)
     search[rng.permutation(n)[: round(split * n)]] = True
     candidates = list(_candidates(labels, pairs))
@@ -146,20 +146,20 @@ def discover_slices(
     found: list[Slice] = []
     for key, members in kept:
         inside, rest = d[members & confirm], d[confirm & ~members]
-        low, high = _t_interval(inside, alpha)
+        t_test = paired_t_test(inside, alpha=alpha)
         found.append(Slice(columns=key, n_queries=len(inside), delta=float(inside.mean()),
-                           ci_low=low, ci_high=high, rest_delta=float(rest.mean()),
+                           ci_low=t_test.low, ci_high=t_test.high, rest_delta=float(rest.mean()),
                            p_value=_welch_p(inside, rest), q_value=math.nan,
                            search_delta=float(d[members & search].mean()),
                            search_n=int((members & search).sum())))
     q = benjamini_hochberg([f.p_value for f in found]) if found else ()
     slices = tuple(replace(f, q_value=float(qv)) for f, qv in zip(found, q, strict=True))
     return Discovery(slices, len(scored), int(search.sum()), int(confirm.sum()), min_size,
-                     split, int(root.entropy) if isinstance(root.entropy, int) else 0,
+                     split, seed,
                      alpha, tuple(labels))
 
 
-def binned(values: npt.ArrayLike, bins: int = 4, *, name: str = "") -> list[str]:
+def binned(values: npt.ArrayLike, bins: int = 4) -> list[str]:
     """Numbers as labels of ``bins`` quantile bins (``"q1: 0.12-0.30"``), for `discover_slices`.
 
     Ties at a bin's edge stay in one bin, so a discrete feature may get fewer bins."""
@@ -211,12 +211,6 @@ def _welch_p(inside: npt.NDArray[np.float64], rest: npt.NDArray[np.float64]) -> 
         return 1.0 if inside.mean() == rest.mean() else 0.0
     df = (va + vb) ** 2 / (va**2 / (len(inside) - 1) + vb**2 / (len(rest) - 1))
     return float(t_two_sided(_welch_t(inside, rest), df))
-
-
-def _t_interval(values: npt.NDArray[np.float64], alpha: float) -> tuple[float, float]:
-    se = float(values.std(ddof=1)) / math.sqrt(len(values))
-    low, high = t_ends(float(values.mean()), se, len(values) - 1, alpha)
-    return float(low), float(high)
 
 
 __all__ = ["MIN_SLICE", "Discovery", "Slice", "binned", "discover_slices"]

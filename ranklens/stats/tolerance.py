@@ -73,3 +73,20 @@ def snap(deltas: Values, tolerance: float) -> tuple[Values, int]:
     if snapped.size > 1 and 0.0 < float(np.ptp(snapped)) <= tolerance:
         snapped = np.full_like(snapped, float(snapped.mean()))
     return snapped, n_snapped
+
+
+def snap_columns(deltas: Values, largest: Values) -> Values:
+    """`snap` of every column of ``deltas`` (queries x pairs) at once, each column at the
+    tolerance of `no_difference_tolerance` for values whose largest |value| is its entry of
+    ``largest``: differences within it set to 0, a column whose differences all lie within it
+    of each other set to their mean. A new array; ``deltas`` is not modified. (The family
+    test's thousands of pairs; `snap` is the rule for one.)"""
+    tolerance = NO_DIFFERENCE * np.maximum(1.0, largest)
+    snapped = deltas.copy()
+    snapped[np.abs(deltas) <= tolerance[None, :]] = 0.0
+    if snapped.shape[0] > 1:
+        spread = np.ptp(snapped, axis=0)
+        constant = (spread > 0.0) & (spread <= tolerance)
+        if constant.any():
+            snapped[:, constant] = snapped[:, constant].mean(axis=0)[None, :]
+    return snapped
