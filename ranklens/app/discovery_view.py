@@ -24,7 +24,10 @@ def show_discovery(report: Report, inputs: LoadedInputs, settings: CompareSettin
     where B - A differs from the rest's (B: the first candidate)."""
     if len(report.run_names) < 2 or report.seeds is not None:
         return
-    with st.expander(TITLE, icon=":material/travel_explore:"):
+    # open while the search is on: the toggle's rerun would otherwise fold it shut and hide
+    # the results the reader just asked for
+    with st.expander(TITLE, icon=":material/travel_explore:",
+                     expanded=bool(st.session_state.get("discover_slices", False))):
         st.caption("Search every segment column, their pairs, the judged relevant documents, "
                    "the top-10 overlap and the baseline's own score for queries whose B − A "
                    "differs from the rest's: on a random half of the queries, then confirmed "
