@@ -184,11 +184,13 @@ def embedded_payload(document_text: str, json_id: str) -> dict[str, Any]:
     return payload
 
 
-def chart_svg(chart: Any, width: int) -> str:
-    """An Altair chart as inline SVG, ``width`` pixels wide (it scales down in the page)."""
+def chart_svg(chart: Any, width: int | None) -> str:
+    """An Altair chart as inline SVG, ``width`` pixels wide (it scales down in the page); a
+    chart of several panels keeps its own widths (``width=None``)."""
     import vl_convert
 
-    svg: str = vl_convert.vegalite_to_svg(chart.properties(width=width).to_dict())
+    sized = chart if width is None else chart.properties(width=width)
+    svg: str = vl_convert.vegalite_to_svg(sized.to_dict())
     return svg
 
 

@@ -33,6 +33,8 @@ def pages(folder: Path = PAGES) -> list[st.Page]:
                 icon=":material/straighten:", url_path="mde"),
         st.Page(folder / "ppi.py", title="Cheap labels (PPI++)",
                 icon=":material/balance:", url_path="ppi"),
+        st.Page(folder / "leaderboard.py", title="Leaderboard",
+                icon=":material/leaderboard:", url_path="leaderboard"),
         st.Page(folder / "methods.py", title=methods.TITLE,
                 icon=":material/function:", url_path=methods.URL_PATH),
     ]

@@ -269,9 +269,7 @@ def run_leaderboard(args: argparse.Namespace) -> int:
     """``ranklens compare RUN... --leaderboard``: the runs ranked with rank intervals and
     tiers (``ranklens.compare.leaderboard``), in ``args.format``."""
     from ranklens.compare.leaderboard import leaderboard_report, score_runs
-    from ranklens.compare.sections.leaderboard import leaderboard_sections
-    from ranklens.document import markdown as markdown_writer
-    from ranklens.document import text as text_writer
+    from ranklens.compare.leaderboard_export import leaderboard_document
 
     if args.format == "csv":
         raise UsageError(f"{PROG} compare --leaderboard writes text, markdown, json, latex "
@@ -286,29 +284,7 @@ def run_leaderboard(args: argparse.Namespace) -> int:
     report = leaderboard_report(scored, names, metrics, alpha=args.alpha,
                                 n_permutations=args.n_permutations, seed=args.seed)
     status.clear()
-    sections = leaderboard_sections(report)
-    warnings = [f"warning: {w}" for w in report.warnings]
-    if args.format == "json":
-        text = report.to_json() + "\n"
-    elif args.format == "latex":
-        from ranklens.compare.leaderboard_latex import leaderboard_latex
-
-        text = leaderboard_latex(report)
-    elif args.format == "markdown":
-        text = "\n".join(line for s in sections for line in
-                         (*markdown_writer.section_lines(s), "")) + "\n".join(warnings) + "\n"
-    elif args.format == "html":
-        from ranklens import html as html_common
-        from ranklens.document.html import section_html
-
-        text = html_common.document(
-            title="ranklens leaderboard", heading="Leaderboard",
-            subtitle=f"{len(report.run_names)} runs", version=report.version,
-            sections=[section_html(s) for s in sections], footer="Made with ranklens.",
-            json_id="ranklens-leaderboard", json_text=report.to_json(indent=None))
-    else:
-        text = "\n".join(line for s in sections for line in
-                         (*text_writer.section_lines(s), "")) + "\n".join(warnings) + "\n"
+    text = leaderboard_document(report, args.format)
     write(text, args.output)
     status.done()
     return 0

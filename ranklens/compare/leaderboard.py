@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ranklens import codec, io
 from ranklens._lazy import installed_version
+from ranklens.io.source import Source, display_name
 from ranklens.metrics import evaluate
 from ranklens.stats.ranks import leaderboard
 
@@ -59,27 +59,31 @@ codec.register(LeaderboardReport, codec.Form(
     order=("kind", "version", "run_names", "params", "ranks", "warnings")))
 
 
-def score_runs(paths: Sequence[str | Path], qrels_path: str | Path | None,
+def score_runs(sources: Sequence[Source], qrels_source: Source | None,
                metrics: Sequence[str], *,
-               progress: Callable[[str], None] | None = None
+               progress: Callable[[str], None] | None = None,
+               max_bytes: int | None = None
                ) -> list[dict[str, dict[str, float]]]:
     """Each run's per-query values of ``metrics`` (metric -> query -> value), read and scored
-    one at a time; without qrels the runs are per-query tables."""
-    if len(paths) > MAX_BOARD_RUNS:
-        raise io.InputError(str(paths[MAX_BOARD_RUNS]), f"a leaderboard takes at most "
-                            f"{MAX_BOARD_RUNS} runs, got {len(paths)}",
+    one at a time; without qrels the runs are per-query tables. ``sources`` are paths, bytes
+    or uploads (`ranklens.Source`); ``max_bytes`` is each reader's limit."""
+    if len(sources) > MAX_BOARD_RUNS:
+        raise io.InputError(display_name(sources[MAX_BOARD_RUNS], None),
+                            f"a leaderboard takes at most {MAX_BOARD_RUNS} runs, got "
+                            f"{len(sources)}",
                             hint="split the runs into boards, or keep the ones you rank")
-    qrels = io.read_qrels(qrels_path)[0] if qrels_path is not None else None
+    qrels = (io.read_qrels(qrels_source, max_bytes=max_bytes)[0]
+             if qrels_source is not None else None)
     scored = []
-    for number, path in enumerate(paths, 1):
+    for number, source in enumerate(sources, 1):
         if progress:
-            progress(f"scoring run {number} of {len(paths)}")
+            progress(f"scoring run {number} of {len(sources)}")
         if qrels is not None:
-            run, _ = io.read_run(path)
+            run, _ = io.read_run(source, max_bytes=max_bytes)
             evaluation = evaluate(run, qrels, list(metrics), missing="zero")
             scored.append({m: dict(evaluation[m].per_query) for m in metrics})
         else:
-            results, _ = io.read_per_query(path, metrics=list(metrics))
+            results, _ = io.read_per_query(source, metrics=list(metrics), max_bytes=max_bytes)
             scored.append({m: dict(results[m].per_query) for m in metrics})
     return scored
 

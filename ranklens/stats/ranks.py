@@ -121,43 +121,70 @@ def letter_display(means: npt.ArrayLike, separated: npt.NDArray[np.bool_]) -> tu
     """The compact letter display: each run's letters, two runs sharing one exactly when they
     are not separated. ``"a"`` goes to the tier of the highest mean, then ``"b"``, ...
 
-    Insert and absorb (Piepho 2004): start from one tier holding every run; for each
-    separated pair, every tier holding both splits into one without each; tiers inside
-    another are dropped. What remains are the maximal groups of runs not told apart. All
-    ``""`` when more than `MAX_TIERS` tiers would be needed.
+    The tiers are the maximal groups of runs no two of which are separated (the maximal
+    cliques of the "not told apart" graph, what Piepho's insert-and-absorb (2004) arrives
+    at), found by Bron-Kerbosch with pivoting: its work follows the number of tiers, so a
+    200-run board takes milliseconds where insert-and-absorb took seconds. All ``""`` when
+    more than `MAX_TIERS` tiers would be needed.
     """
     m = np.asarray(means, dtype=np.float64)
     n = len(m)
     if n == 0:
         return ()
-    tiers = np.ones((1, n), dtype=bool)
-    rows, cols = np.nonzero(np.triu(separated, 1))
-    for i, j in zip(rows.tolist(), cols.tolist(), strict=True):
-        both = tiers[:, i] & tiers[:, j]
-        if not both.any():
-            continue
-        split = tiers[both]
-        without_i, without_j = split.copy(), split
-        without_i[:, i] = False
-        without_j[:, j] = False
-        kept = tiers[~both]
-        tiers = kept
-        for candidate in np.concatenate([without_i, without_j]):
-            if not _inside_any(candidate, tiers):
-                inside = ~np.any(tiers & ~candidate[None, :], axis=1)  # tiers within it
-                tiers = np.concatenate([tiers[~inside], candidate[None, :]])
-        if len(tiers) > MAX_TIERS:
-            return ("",) * n
+    tiers = maximal_groups(~np.asarray(separated, dtype=bool))
+    if tiers is None:
+        return ("",) * n
+    members = [[r for r in range(n) if t >> r & 1] for t in tiers]
     rank_of = np.empty(n, dtype=np.int64)
     rank_of[_by_mean(m)] = np.arange(n)
     # tiers named in the order of their best run, then their next best, ...
-    keys = [tuple(sorted(rank_of[np.flatnonzero(tier)].tolist())) for tier in tiers]
-    named = [tiers[k] for k in sorted(range(len(tiers)), key=keys.__getitem__)]
+    keys = [sorted(rank_of[runs].tolist()) for runs in members]
+    named = [members[k] for k in sorted(range(len(members)), key=keys.__getitem__)]
     letters = [""] * n
-    for number, tier in enumerate(named):
-        for run in np.flatnonzero(tier).tolist():
+    for number, runs in enumerate(named):
+        for run in runs:
             letters[run] += tier_letter(number)
     return tuple(letters)
+
+
+def maximal_groups(together: npt.NDArray[np.bool_]) -> list[int] | None:
+    """The maximal groups of runs that are pairwise ``together`` (a symmetric matrix; the
+    diagonal is ignored), each a bit set (bit r: run r); None past `MAX_TIERS` groups.
+
+    Bron-Kerbosch with Tomita's pivot (the neighbour-richest run of the candidates and the
+    excluded), on Python ints as bit sets.
+    """
+    n = len(together)
+    neighbours = [sum(1 << c for c in np.flatnonzero(together[r]).tolist() if c != r)
+                  for r in range(n)]
+    found: list[int] = []
+
+    def extend(group: int, candidates: int, excluded: int) -> bool:
+        if not candidates and not excluded:
+            found.append(group)
+            return len(found) <= MAX_TIERS
+        pool = candidates | excluded
+        pivot = max(_bits(pool), key=lambda u: (candidates & neighbours[u]).bit_count())
+        for run in _bits(candidates & ~neighbours[pivot]):
+            bit = 1 << run
+            if not extend(group | bit, candidates & neighbours[run],
+                          excluded & neighbours[run]):
+                return False
+            candidates &= ~bit
+            excluded |= bit
+        return True
+
+    return found if extend(0, (1 << n) - 1, 0) else None
+
+
+def _bits(mask: int) -> list[int]:
+    """The positions of the set bits of ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def tier_letter(number: int) -> str:
@@ -169,17 +196,10 @@ def tier_letter(number: int) -> str:
     return alphabet[first % 26] + alphabet[second]
 
 
-def _inside_any(candidate: npt.NDArray[np.bool_], tiers: npt.NDArray[np.bool_]) -> bool:
-    """Whether ``candidate`` is a subset of one of ``tiers``."""
-    if not len(tiers):
-        return False
-    return bool(np.any(~np.any(candidate[None, :] & ~tiers, axis=1)))
-
-
 def _by_mean(means: npt.NDArray[np.float64]) -> npt.NDArray[np.intp]:
     """Runs from the highest mean down (ties in the given order)."""
     return np.argsort(-means, kind="stable")
 
 
-__all__ = ["MAX_TIERS", "Leaderboard", "leaderboard", "letter_display", "rank_intervals",
-           "separated_pairs", "tier_letter"]
+__all__ = ["MAX_TIERS", "Leaderboard", "leaderboard", "letter_display", "maximal_groups",
+           "rank_intervals", "separated_pairs", "tier_letter"]

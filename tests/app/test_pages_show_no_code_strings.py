@@ -67,7 +67,8 @@ def test_code_strings_finds_an_attribute_docstring_and_not_docstrings() -> None:
 
 
 def test_the_page_scripts_are_the_packaged_ones() -> None:
-    assert [path.name for path in SCRIPTS] == ["compare.py", "mde.py", "methods.py", "ppi.py"]
+    assert [path.name for path in SCRIPTS] == ["compare.py", "leaderboard.py", "mde.py",
+                                               "methods.py", "ppi.py"]
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda path: path.stem)

@@ -11,9 +11,10 @@ from playwright.sync_api import Page, expect
 from tests.support.app_server import start_app, stop_app
 from tests.support.streamlit_page import open_app
 
-NAVIGATION = ("Compare runs", "How many queries (MDE)", "Cheap labels (PPI++)")
+NAVIGATION = ("Compare runs", "How many queries (MDE)", "Cheap labels (PPI++)", "Leaderboard")
 PAGES = [("compare", "Compare runs"), ("mde", "Minimum detectable effect"),
-         ("ppi", "Cheap labels, corrected on gold")]
+         ("ppi", "Cheap labels, corrected on gold"),
+         ("leaderboard", "Leaderboard: which differences are real")]
 
 
 @pytest.fixture

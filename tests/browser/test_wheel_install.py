@@ -46,7 +46,8 @@ pytestmark = [pytest.mark.slow,  # a wheel build and a fresh environment: minute
 _NOT_SHIPPED = shutil.ignore_patterns(".git", ".venv", "artifacts", "build", "dist",
                                       "*.egg-info", "__pycache__", ".pytest_cache",
                                       ".mypy_cache", ".ruff_cache")
-NAVIGATION = ("Compare runs", "How many queries (MDE)", "Cheap labels (PPI++)", "Methods")
+NAVIGATION = ("Compare runs", "How many queries (MDE)", "Cheap labels (PPI++)", "Leaderboard",
+              "Methods")
 
 
 class Installed:

@@ -47,6 +47,8 @@ def test_three_groups_get_three_tiers_and_rank_intervals_inside_their_group(rank
     ranklens("compare", *paths, "--leaderboard", "--n-permutations", 1000, "--format", "html",
              "--output", html_path)
     html = html_path.read_text(encoding="utf-8")
+    assert html.count("<svg") == 1 and 'aria-label="Rank interval and mean of each of 30 ' in html
+    assert f'"run":"{rows[0]["run"]}"' in html.replace(" ", "")
     latex = ranklens("compare", *paths, "--leaderboard", "--n-permutations", 1000,
                      "--format", "latex").out
     assert latex.count(r"\toprule") == 1 and r"\caption{nDCG@10: 30 runs on 200 queries" in latex

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from ranklens.stats.ranks import (
     leaderboard,
     letter_display,
+    maximal_groups,
     rank_intervals,
     separated_pairs,
     tier_letter,
@@ -64,6 +65,26 @@ def test_two_runs_share_a_letter_exactly_when_they_are_not_separated(case):
     # the observed order's ranks (ties aside) lie in the intervals
     distinct = len(set(means)) == n
     assert (low <= high).all() and (not distinct or ((low <= point) & (point <= high)).all())
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.integers(min_value=1, max_value=10).flatmap(
+    lambda n: st.tuples(st.just(n), st.lists(st.booleans(), min_size=n * (n - 1) // 2,
+                                             max_size=n * (n - 1) // 2))))
+def test_the_tiers_are_every_maximal_group_not_told_apart(case):
+    """Against brute force over every subset: the groups found are exactly the maximal sets
+    of runs no two of which are separated, each once."""
+    n, flags = case
+    pairs = list(itertools.combinations(range(n), 2))
+    separated = separated_pairs(n, pairs, [0.0 if f else 1.0 for f in flags], 0.05)
+    together = [mask for mask in range(1, 1 << n)
+                if not any(mask >> i & 1 and mask >> j & 1 and separated[i, j]
+                           for i, j in pairs)]
+    maximal = {mask for mask in together
+               if not any(other != mask and other & mask == mask for other in together)}
+    found = maximal_groups(~separated)
+    assert found is not None and len(found) == len(set(found))
+    assert set(found) == maximal
 
 
 def test_the_board_of_clearly_different_runs_is_an_order():
