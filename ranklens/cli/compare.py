@@ -130,6 +130,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="rank the runs (up to 500) instead: each run's simultaneous rank "
                    "interval and tier letters from every pair tested at once (all runs alike, "
                    "no baseline); text, markdown, json, latex or html")
+    p.add_argument("--baseline", action="append", metavar="NAME", dest="baselines",
+                   help="with --leaderboard: a baseline (a run's name), repeatable; every "
+                   "other run is also tested against each baseline, one family for all of "
+                   "them (several baselines at once)")
     p.add_argument("--discover", action="store_true",
                    help="also search every segment column, pairs of columns and what ranklens "
                    "knows of each query for slices where B - A differs, on half the queries, "
@@ -146,6 +150,9 @@ def run_compare(args: argparse.Namespace) -> int:
                          "(RUN RUN [RUN ...])")
     if args.leaderboard:
         return run_leaderboard(args)
+    if args.baselines:
+        raise UsageError(f"{PROG} compare: --baseline goes with --leaderboard (without it, the "
+                         "first run is the baseline)")
     if args.name is not None and seed_runs is None and len(args.name) != len(args.runs):
         raise UsageError(f"{PROG} compare: {len(args.name)} --name for {len(args.runs)} runs; "
                          "give one per run, in order, or none")
@@ -281,8 +288,12 @@ def run_leaderboard(args: argparse.Namespace) -> int:
     status = Status(timings=args.timings)
     scored = score_runs(args.runs, args.qrels, metrics, progress=status)
     status("testing every pair")
-    report = leaderboard_report(scored, names, metrics, alpha=args.alpha,
-                                n_permutations=args.n_permutations, seed=args.seed)
+    try:
+        report = leaderboard_report(scored, names, metrics, alpha=args.alpha,
+                                    n_permutations=args.n_permutations, seed=args.seed,
+                                    baselines=tuple(args.baselines or ()))
+    except ValueError as error:
+        raise UsageError(f"{PROG} compare --leaderboard: {error}") from None
     status.clear()
     text = leaderboard_document(report, args.format)
     write(text, args.output)

@@ -21,6 +21,7 @@ from ranklens import codec, io
 from ranklens._lazy import installed_version
 from ranklens.io.source import Source, display_name
 from ranklens.metrics import evaluate
+from ranklens.stats.family import family_test
 from ranklens.stats.ranks import leaderboard
 
 MAX_BOARD_RUNS = 500
@@ -39,14 +40,28 @@ class RankRow:
 
 
 @dataclass(frozen=True)
+class BaselineRow:
+    """One candidate against one baseline on one metric: B - A (candidate minus baseline) and
+    its p adjusted over every candidate-baseline pair of the metric (one family)."""
+
+    run: str
+    baseline: str
+    delta: float
+    p_adjusted: float
+
+
+@dataclass(frozen=True)
 class LeaderboardReport:
     """Per metric, the runs from the highest mean down (``ranks``); ``params`` say the family
-    (every pair), the method, alpha, the sign flips and seed, and the queries used."""
+    (every pair), the method, alpha, the sign flips and seed, the queries used and the
+    baselines. With baselines, ``against`` holds per metric each candidate (in ``ranks``
+    order) against each baseline, tested as one family of their own."""
 
     params: Mapping[str, Any]
     run_names: tuple[str, ...]
     ranks: Mapping[str, tuple[RankRow, ...]]
     warnings: tuple[str, ...] = ()
+    against: Mapping[str, tuple[BaselineRow, ...]] = field(default_factory=dict)
     version: str = field(default_factory=installed_version)
     kind: str = "leaderboard"
 
@@ -55,8 +70,10 @@ class LeaderboardReport:
 
 
 codec.register(RankRow, codec.Form(order=("run", "mean", "rank_low", "rank_high", "tier")))
+codec.register(BaselineRow, codec.Form(order=("run", "baseline", "delta", "p_adjusted")))
 codec.register(LeaderboardReport, codec.Form(
-    order=("kind", "version", "run_names", "params", "ranks", "warnings")))
+    order=("kind", "version", "run_names", "params", "ranks", "warnings"),
+    omit_default=("against",)))
 
 
 def score_runs(sources: Sequence[Source], qrels_source: Source | None,
@@ -90,9 +107,20 @@ def score_runs(sources: Sequence[Source], qrels_source: Source | None,
 
 def leaderboard_report(scored: Sequence[Mapping[str, Mapping[str, float]]],
                        names: Sequence[str], metrics: Sequence[str], *, alpha: float = 0.05,
-                       n_permutations: int = 10_000, seed: int = 0) -> LeaderboardReport:
-    """The leaderboard of runs whose per-query values are ``scored`` (see the module)."""
+                       n_permutations: int = 10_000, seed: int = 0,
+                       baselines: Sequence[str] = ()) -> LeaderboardReport:
+    """The leaderboard of runs whose per-query values are ``scored`` (see the module); with
+    ``baselines`` (names among ``names``), each other run against each of them too, as one
+    family per metric (step-down max-t, as every pair)."""
+    twice = sorted({name for name in names if list(names).count(name) > 1})
+    if twice:
+        raise ValueError(f"{', '.join(twice)} is named twice: give each run a name of its own")
+    unknown = [b for b in baselines if b not in names]
+    if unknown or len(set(baselines)) < len(baselines) or len(baselines) >= len(names):
+        raise ValueError(f"baselines must be distinct names of the runs and leave a candidate "
+                         f"(runs: {', '.join(names)}); got {', '.join(baselines)}")
     ranks: dict[str, tuple[RankRow, ...]] = {}
+    against: dict[str, tuple[BaselineRow, ...]] = {}
     warnings: list[str] = []
     used: dict[str, int] = {}
     for metric in metrics:
@@ -108,10 +136,33 @@ def leaderboard_report(scored: Sequence[Mapping[str, Mapping[str, float]]],
                             seed=seed)
         ranks[metric] = tuple(RankRow(board.names[i], board.means[i], board.rank_low[i],
                                       board.rank_high[i], board.tiers[i]) for i in board.order)
+        if baselines:
+            against[metric] = _against(matrix, list(names), baselines,
+                                       [row.run for row in ranks[metric]],
+                                       n_permutations=n_permutations, seed=seed)
     params = {"family": "all-pairs", "method": "max-t", "alpha": alpha,
               "n_permutations": n_permutations, "seed": seed, "metrics": list(metrics),
               "queries": used}
-    return LeaderboardReport(params, tuple(names), ranks, tuple(warnings))
+    if baselines:
+        params["baselines"] = list(baselines)
+    return LeaderboardReport(params, tuple(names), ranks, tuple(warnings), against=against)
 
 
-__all__ = ["MAX_BOARD_RUNS", "LeaderboardReport", "RankRow", "leaderboard_report", "score_runs"]
+def _against(matrix: np.ndarray, names: list[str], baselines: Sequence[str],
+             board_order: Sequence[str], *, n_permutations: int, seed: int
+             ) -> tuple[BaselineRow, ...]:
+    """Each candidate against each baseline, one max-t family (`family_test` with the
+    baselines first), candidates in the board's order, then baselines in the given order."""
+    columns = [names.index(b) for b in baselines]
+    candidates = [i for i in range(len(names)) if i not in columns]
+    test = family_test(matrix[:, columns + candidates], family="baseline",
+                       n_permutations=n_permutations, seed=seed, baselines=len(columns))
+    order = [*columns, *candidates]
+    found = {(names[order[i]], names[order[j]]): (delta, p)
+             for (i, j), delta, p in zip(test.pairs, test.deltas, test.adjusted, strict=True)}
+    return tuple(BaselineRow(run, baseline, *found[(baseline, run)])
+                 for run in board_order if run not in baselines for baseline in baselines)
+
+
+__all__ = ["MAX_BOARD_RUNS", "BaselineRow", "LeaderboardReport", "RankRow", "leaderboard_report",
+           "score_runs"]

@@ -41,16 +41,16 @@ def leaderboard_document(report: LeaderboardReport, form: str) -> str:
 def _html(report: LeaderboardReport) -> str:
     from ranklens import html as html_common
     from ranklens.compare.leaderboard_chart import rank_interval_chart
-    from ranklens.compare.sections.leaderboard import leaderboard_sections
+    from ranklens.compare.sections.leaderboard import board_key, leaderboard_sections
     from ranklens.document.html import section_html
 
+    charts = {board_key(metric): html_common.figure(
+        html_common.chart_svg(rank_interval_chart(rows, metric), None),
+        f"Rank interval and mean of each of {len(rows)} runs on {metric}")
+        for metric, rows in report.ranks.items()}
     parts = []
-    for section, (metric, rows) in zip(leaderboard_sections(report), report.ranks.items(),
-                                       strict=True):
-        chart = html_common.figure(
-            html_common.chart_svg(rank_interval_chart(rows, metric), None),
-            f"Rank interval and mean of each of {len(rows)} runs on {metric}")
-        parts += [section_html(section), chart]
+    for section in leaderboard_sections(report):
+        parts += [section_html(section), charts.get(section.key, "")]
     warnings = "".join(f"<p class=\"warning\">{html_common.text(w)}</p>"
                        for w in report.warnings)
     return html_common.document(

@@ -117,18 +117,27 @@ class FamilyTest:
     seed: Seed
 
 
-def comparison_pairs(n_runs: int, family: str = "baseline") -> tuple[tuple[int, int], ...]:
-    """The comparisons of a family of ``n_runs`` runs, run 0 being the baseline.
+def comparison_pairs(n_runs: int, family: str = "baseline", *, baselines: int = 1
+                     ) -> tuple[tuple[int, int], ...]:
+    """The comparisons of a family of ``n_runs`` runs, the first ``baselines`` runs being the
+    baselines (run 0 alone by default).
 
-    ``"baseline"``: (0, 1), (0, 2), ... ; ``"all-pairs"``: every (i, j) with i < j, in
-    lexicographic order (so the baseline's pairs come first).
+    ``"baseline"``: each candidate against each baseline, (0, k), (0, k + 1), ..., then
+    (1, k), ... for ``k`` baselines; ``"all-pairs"``: every (i, j) with i < j, in
+    lexicographic order (so the baseline's pairs come first; one baseline only).
     """
     if family not in FAMILIES:
         raise ValueError(f"family must be one of {FAMILIES}, got {family!r}")
     if n_runs < 2:
         raise ValueError(f"a family needs at least 2 runs, got {n_runs}")
+    if not 1 <= baselines < n_runs:
+        raise ValueError(f"baselines must be from 1 to {n_runs - 1} (one candidate at least), "
+                         f"got {baselines}")
+    if baselines > 1 and family != "baseline":
+        raise ValueError("several baselines go with family='baseline' (every pair already "
+                         "holds each candidate against each baseline)")
     if family == "baseline":
-        return tuple((0, j) for j in range(1, n_runs))
+        return tuple((b, j) for b in range(baselines) for j in range(baselines, n_runs))
     return tuple((i, j) for i in range(n_runs) for j in range(i + 1, n_runs))
 
 
@@ -397,11 +406,13 @@ def family_test(
     n_permutations: int = 10_000,
     seed: Seed = 0,
     p_values: Sequence[float] | None = None,
+    baselines: int = 1,
 ) -> FamilyTest:
     """Family-wise adjusted p-values of paired comparisons among runs on the same queries.
 
     ``values`` is a (queries x runs) matrix, run 0 the baseline (see `pair_runs`). The family
-    is each candidate against the baseline (``family="baseline"``) or every pair of runs
+    is each candidate against the baseline (``family="baseline"``; against each of the first
+    ``baselines`` runs, one family, when there are several) or every pair of runs
     (``"all-pairs"``, the Tukey setting). ``method``:
 
     - ``"max-t"`` (default): randomized step-down maximum of |t| (Westfall & Young). Each
@@ -430,7 +441,7 @@ def family_test(
     if n_permutations < 1:
         raise ValueError(f"n_permutations must be >= 1, got {n_permutations}")
     matrix = _validated(values)
-    pairs = comparison_pairs(matrix.shape[1], family)
+    pairs = comparison_pairs(matrix.shape[1], family, baselines=baselines)
     n = matrix.shape[0]
     # float noise is no difference, exactly as `compare` decides it for the same two runs
     pair_sums, means = _pair_sums(matrix, pairs)

@@ -15,13 +15,16 @@ ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "pages" / "leaderboard.py"
 
 
-def demo_board():
+def _demo_scored():
     paths = demo.paths()
     runs = [paths["run_a"], paths["run_dense"], *demo.seed_paths()]
     names = ["bm25_baseline", "dense_retriever", "neural_reranker", "neural_reranker_seed2",
              "neural_reranker_seed3"]
-    return leaderboard_report(score_runs(runs, paths["qrels"], ["nDCG@10"]), names,
-                              ["nDCG@10"])
+    return score_runs(runs, paths["qrels"], ["nDCG@10"]), names
+
+
+def demo_board():
+    return leaderboard_report(*_demo_scored(), ["nDCG@10"])
 
 
 def test_the_demo_board_shows_the_librarys_ranks_and_counts_them():
@@ -63,3 +66,20 @@ def test_the_simulated_sweep_ranks_200_runs():
     best = int(cards["Could be the best"].split(" of ")[0])
     assert cards["Could be the best"].endswith("of 200")
     assert (table["rank"].str.startswith("1-") | (table["rank"] == "1")).sum() == best
+
+
+def test_a_baseline_adds_each_candidate_against_it():
+    at = run_page(PAGE)
+    at.multiselect(key="board_baselines").set_value(["bm25_baseline"]).run()
+    assert not at.exception, [e.value for e in at.exception]
+    report = leaderboard_report(*_demo_scored(), ["nDCG@10"], baselines=("bm25_baseline",))
+    against = at.dataframe[1].value
+    assert list(against.columns) == ["Candidate", "bm25_baseline"]
+    rows = {r.run: r for r in report.against["nDCG@10"]}
+    assert set(against["Candidate"]) == set(rows) and len(rows) == 4
+    shown = dict(zip(against["Candidate"], against["bm25_baseline"], strict=True))
+    dense = rows["dense_retriever"]
+    assert shown["dense_retriever"].startswith("▼ −") and f"{abs(dense.delta):.4f}" in shown[
+        "dense_retriever"]
+    page = "\n".join(m.value for m in at.markdown)
+    assert "4 candidates against 1 baseline (bm25_baseline)" in page

@@ -66,3 +66,40 @@ def test_a_board_of_per_query_tables_left_out_queries_are_said(ranklens: Runner,
     done = ranklens("compare", *paths[:5], "--leaderboard", "--n-permutations", 500)
     assert done.code == 0, done.err
     assert "5 queries not scored by every run are left out (195 kept)" in done.out
+
+
+def test_two_baselines_one_family_in_every_face(ranklens: Runner, tmp_path):
+    """sys00 (group 0) and sys15 (group 1) as baselines: group 2 is above both, group 1 above
+    sys00 and level with sys15, group 0 level with sys00 and below sys15."""
+    paths = _tables(tmp_path)[::3]  # sys00, sys03, ..., sys27: ten runs, groups of 4, 3, 3
+    args = ("compare", *paths, "--leaderboard", "--n-permutations", 2000,
+            "--baseline", "sys00", "--baseline", "sys15")
+    done = ranklens(*args, "--format", "json")
+    assert done.code == 0, done.err
+    report = json.loads(done.out)
+    assert report["params"]["baselines"] == ["sys00", "sys15"]
+    rows = report["against"]["nDCG@10"]
+    assert len(rows) == 8 * 2 and {r["baseline"] for r in rows} == {"sys00", "sys15"}
+    for row in rows:
+        group = int(row["run"][3:]) // 10
+        base_group = int(row["baseline"][3:]) // 10
+        if group == base_group:
+            assert row["p_adjusted"] > 0.05, row
+        else:
+            assert row["p_adjusted"] <= 0.05 and (row["delta"] > 0) == (group > base_group)
+    text = ranklens(*args).out
+    assert "8 candidates against 2 baselines (sys00, sys15): all 16 differences" in text
+    first = next(r for r in rows if r["run"] == "sys27" and r["baseline"] == "sys00")
+    assert f"▲ +{first['delta']:.4f} vs sys00" in text
+    latex = ranklens(*args, "--format", "latex").out
+    assert r"vs sys00 & vs sys15" in latex and r"$\blacktriangle$" in latex
+
+
+def test_a_baseline_must_be_a_run_and_goes_with_the_leaderboard(ranklens: Runner, tmp_path):
+    paths = _tables(tmp_path)[:3]
+    done = ranklens("compare", *paths, "--leaderboard", "--baseline", "nope")
+    assert done.code == 2 and "baselines must be distinct names of the runs" in done.err
+    done = ranklens("compare", *paths, "--baseline", "sys00")
+    assert done.code == 2 and "--baseline goes with --leaderboard" in done.err
+    done = ranklens("compare", *paths, paths[0], "--leaderboard")
+    assert done.code == 2 and "sys00 is named twice" in done.err

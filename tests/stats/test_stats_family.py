@@ -39,14 +39,15 @@ def _t_squared(differences: list[Fraction], signs: tuple[int, ...]) -> Fraction 
     return float("inf") if room == 0 else total * total * (n - 1) / room
 
 
-def _brute_force_max_t(matrix: list[list[float]], family: str) -> list[float]:
+def _brute_force_max_t(matrix: list[list[float]], family: str, baselines: int = 1
+                       ) -> list[float]:
     """Step-down max-t adjusted p-values over all 2^n sign patterns, in exact decimals.
 
     Values are the decimals they print as (0.1 is one tenth), so mathematical ties are ties.
     Written for clarity, not speed: a loop per pattern, per pair, per step.
     """
     exact = [[Fraction(repr(v)) for v in row] for row in matrix]
-    pairs = comparison_pairs(len(exact[0]), family)
+    pairs = comparison_pairs(len(exact[0]), family, baselines=baselines)
     columns = [[row[j] - row[i] for row in exact] for i, j in pairs]
     n = len(exact)
     identity = (1,) * n
@@ -82,6 +83,28 @@ def test_exact_max_t_equals_the_brute_force_reference(matrix: list[list[float]])
             got = family_test(matrix, family=family)
             assert got.exact and got.n_permutations == 2 ** len(matrix)
             assert got.adjusted == pytest.approx(_brute_force_max_t(matrix, family), abs=1e-12)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(2, 7).flatmap(
+    lambda n: st.lists(st.lists(tenths, min_size=5, max_size=5), min_size=n, max_size=n)))
+def test_two_baselines_are_one_family_of_each_candidate_against_each(
+        matrix: list[list[float]]) -> None:
+    # five runs, the first two baselines: six comparisons, one step-down max-t family
+    assert comparison_pairs(5, baselines=2) == ((0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SmallSampleWarning)
+        got = family_test(matrix, baselines=2)
+    assert got.pairs == comparison_pairs(5, baselines=2)
+    assert got.adjusted == pytest.approx(_brute_force_max_t(matrix, "baseline", 2), abs=1e-12)
+
+
+def test_several_baselines_are_refused_where_they_mean_nothing() -> None:
+    with pytest.raises(ValueError, match="from 1 to 2"):
+        comparison_pairs(3, baselines=3)
+    with pytest.raises(ValueError, match="family='baseline'"):
+        comparison_pairs(4, "all-pairs", baselines=2)
+    assert comparison_pairs(4, baselines=1) == comparison_pairs(4)
 
 
 def test_exact_example_in_numbers() -> None:

@@ -11,9 +11,11 @@ The thinking is in ``ranklens.compare.leaderboard`` and ``ranklens.stats.ranks``
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 
+import pandas as pd
 import streamlit as st
 
 from ranklens.app import markup, widgets
@@ -29,8 +31,14 @@ from ranklens.compare.leaderboard import (
 )
 from ranklens.compare.leaderboard_chart import rank_data, rank_interval_chart
 from ranklens.compare.leaderboard_export import leaderboard_document
-from ranklens.compare.sections.leaderboard import leaderboard_sections, rank_text
+from ranklens.compare.sections.leaderboard import (
+    board_key,
+    leaderboard_sections,
+    mark,
+    rank_text,
+)
 from ranklens.document.blocks import Paragraph
+from ranklens.formats import format_delta, format_p
 from ranklens.io import InputError, InputFile
 
 run_through_app(__file__)  # see ranklens.app.entrypoint: a page always runs inside app.py
@@ -47,79 +55,113 @@ DOWNLOADS = {"markdown": ("Markdown", "md", "text/markdown"),
              "json": ("JSON", "json", "application/json"),
              "html": ("Report (HTML)", "html", "text/html")}
 
-Scored = tuple[list[str], list[dict[str, dict[str, float]]]]
-# what the sidebar chose: the cache key, how to score the runs, metrics, alpha, uploads
-Board = tuple[tuple[object, ...], Callable[[], Scored], list[str], float, list[InputFile]]
+Scored = list[dict[str, dict[str, float]]]
 
 
-def choose_board() -> Board | None:
-    """Sidebar: the runs, metrics and alpha (a `Board`); None until the uploads are
-    complete."""
+@dataclass(frozen=True)
+class Chosen:
+    """What the sidebar chose: the runs (a cache key, their names, how to score them), the
+    metrics, alpha, the baselines and the uploaded files (for their size limits)."""
+
+    key: tuple[object, ...]
+    names: list[str]
+    scored: Callable[[], Scored]
+    metrics: list[str]
+    alpha: float
+    files: list[InputFile] = field(default_factory=list)
+    baselines: tuple[str, ...] = ()
+
+
+def choose_board() -> Chosen | None:
+    """Sidebar: the runs, metrics, alpha and baselines; None (with a word in the main area)
+    until the uploads are complete."""
     with st.sidebar:
         source = st.radio("Runs", (DEMO_RUNS, SIMULATED, UPLOAD), key="board_source")
-        if source == SIMULATED:
-            st.caption(SIMULATED_CAPTION)
-            from ranklens.demo.board import SIMULATED_METRIC, simulated_board
-
-            alpha = widgets.alpha("board_alpha")
-            return (("simulated", 200, 500, 0), lambda: simulated_board(200, 500, seed=0),
-                    [SIMULATED_METRIC], alpha, [])
-        metrics = widgets.metrics("board_metrics")
-        alpha = widgets.alpha("board_alpha")
-        if source == DEMO_RUNS:
-            st.caption(DEMO_CAPTION)
-            return _demo_board(metrics, alpha)
-        uploads = st.file_uploader(
-            f"Runs (2 to {MAX_BOARD_RUNS})", accept_multiple_files=True, key="board_runs",
-            help="Each file one run, named by its file name. " + widgets.FORMATS_HELP)
-        qrels = st.file_uploader(
-            "Judgements (qrels)", key="board_qrels",
-            help="Leave empty when the runs are per-query metric tables (query_id and one "
-                 "column per metric).")
-    if not metrics:
-        st.info("Pick at least one metric in the sidebar.")
-        return None
-    if not uploads or len(uploads) < 2:
+        chosen = _runs_chosen(source)
+        baselines: list[str] = []
+        if chosen is not None:
+            baselines = st.multiselect(
+                "Baselines (optional)", chosen.names, key="board_baselines",
+                help="Each other run is also tested against each baseline, all of those "
+                     "differences as one family (several baselines at once).")
+    if chosen is None:
         st.info("Upload two runs or more in the sidebar (and their judgements), or pick the "
                 "demo or the simulated sweep under **Runs**.")
         return None
+    if not chosen.metrics:
+        st.info("Pick at least one metric in the sidebar.")
+        return None
+    if len(baselines) >= len(chosen.names):
+        st.info("Leave at least one run out of the baselines: it is what they are compared "
+                "with.")
+        return None
+    return replace(chosen, baselines=tuple(baselines))
+
+
+def _runs_chosen(source: str) -> Chosen | None:
+    """The widgets of ``source`` (in the sidebar) and the board they make; None until two
+    runs are uploaded."""
+    if source == SIMULATED:
+        st.caption(SIMULATED_CAPTION)
+        from ranklens.demo.board import SIMULATED_METRIC, simulated_board
+
+        names, values = simulated_board(200, 500, seed=0)
+        return Chosen(("simulated", 200, 500, 0), names, lambda: values, [SIMULATED_METRIC],
+                      widgets.alpha("board_alpha"))
+    metrics = widgets.metrics("board_metrics")
+    alpha = widgets.alpha("board_alpha")
+    if source == DEMO_RUNS:
+        st.caption(DEMO_CAPTION)
+        return _demo_board(metrics, alpha)
+    return _uploaded_board(metrics, alpha)
+
+
+def _uploaded_board(metrics: list[str], alpha: float) -> Chosen | None:
+    """The upload widgets and the board they make; None until two runs are there."""
+    uploads = st.file_uploader(
+        f"Runs (2 to {MAX_BOARD_RUNS})", accept_multiple_files=True, key="board_runs",
+        help="Each file one run, named by its file name. " + widgets.FORMATS_HELP)
+    qrels = st.file_uploader(
+        "Judgements (qrels)", key="board_qrels",
+        help="Leave empty when the runs are per-query metric tables (query_id and one column "
+             "per metric).")
+    if not uploads or len(uploads) < 2:
+        return None
     files = [app_state.input_file("run", upload) for upload in uploads]
     judged = None if qrels is None else app_state.input_file("qrels", qrels)
-    names = [Path(f.name).stem for f in files]
+    seen: dict[str, int] = {}
+    names = [_numbered(Path(f.name).stem, seen) for f in files]
     every = [*files, *([] if judged is None else [judged])]
     limit = app_state.upload_limit_bytes()
-    return ((app_state.input_key(every), tuple(metrics)),
-            lambda: (names, score_runs([f.data for f in files],
-                                       None if judged is None else judged.data, metrics,
-                                       max_bytes=limit)),
-            metrics, alpha, every)
+    return Chosen((app_state.input_key(every), tuple(metrics)), names,
+                  lambda: score_runs([f.data for f in files],
+                                     None if judged is None else judged.data, metrics,
+                                     max_bytes=limit),
+                  metrics, alpha, every)
 
 
-def _demo_board(metrics: list[str], alpha: float) -> Board:
+def _demo_board(metrics: list[str], alpha: float) -> Chosen:
     from ranklens import demo
 
     paths = demo.paths()
     runs = [paths["run_a"], paths["run_dense"], *demo.seed_paths()]
     names = ["bm25_baseline", "dense_retriever", "neural_reranker", "neural_reranker_seed2",
              "neural_reranker_seed3"]
-    return (("demo", tuple(metrics)),
-            lambda: (names, score_runs(runs, paths["qrels"], metrics)), metrics, alpha, [])
+    return Chosen(("demo", tuple(metrics)), names,
+                  lambda: score_runs(runs, paths["qrels"], metrics), metrics, alpha)
 
 
-def board(key: tuple[object, ...], scored: Callable[[], Scored], metrics: Sequence[str],
-          alpha: float, files: Sequence[InputFile]) -> LeaderboardReport:
-    """The leaderboard of the chosen runs, once per runs, metrics and alpha for every
-    session (the app's cache)."""
+def board(chosen: Chosen) -> LeaderboardReport:
+    """The leaderboard of the chosen runs, once per runs, metrics, alpha and baselines for
+    every session (the app's cache)."""
     def compute() -> LeaderboardReport:
-        names, values = scored()
-        if len(set(names)) < len(names):
-            seen: dict[str, int] = {}
-            names = [_numbered(name, seen) for name in names]
-        return leaderboard_report(values, names, list(metrics), alpha=alpha)
+        return leaderboard_report(chosen.scored(), chosen.names, chosen.metrics,
+                                  alpha=chosen.alpha, baselines=chosen.baselines)
 
-    size = app_state.files_size(files)
-    return app_state.cached("leaderboard", (key, alpha), compute, input_size=size,
-                            files=files, label="Testing every pair of runs…")
+    size = app_state.files_size(chosen.files)
+    return app_state.cached("leaderboard", (chosen.key, chosen.alpha, chosen.baselines),
+                            compute, input_size=size, files=chosen.files,
+                            label="Testing every pair of runs…")
 
 
 def _numbered(name: str, seen: dict[str, int]) -> str:
@@ -166,6 +208,22 @@ def show_metric(report: LeaderboardReport, metric: str, rows: Sequence[RankRow],
                      "run": st.column_config.TextColumn("Run")})
 
 
+def show_against(title: str, lead: Paragraph, report: LeaderboardReport, key: str) -> None:
+    """The candidates against the baselines: the section's words, then one row per candidate
+    and a column per baseline (mark, B − baseline, adjusted p)."""
+    metric = next(m for m in report.ranks if key == f"{board_key(m)}-baselines")
+    alpha = float(report.params["alpha"])
+    st.subheader(title, anchor=False)
+    show_block(lead)
+    cells: dict[str, dict[str, str]] = {}
+    for row in report.against[metric]:
+        cells.setdefault(row.run, {})[row.baseline] = (
+            f"{mark(row, alpha)} {format_delta(row.delta)} (p {format_p(row.p_adjusted)})")
+    table = pd.DataFrame.from_dict(cells, orient="index").rename_axis("Candidate")
+    st.dataframe(table.reset_index(), hide_index=True, width="stretch",
+                 height=min(420, 38 + 35 * len(table)), key=f"board_against_{metric}")
+
+
 def show_downloads(report: LeaderboardReport) -> None:
     cells = st.columns(len(DOWNLOADS))
     for cell, (form, (label, suffix, mime)) in zip(cells, DOWNLOADS.items(), strict=True):
@@ -184,7 +242,7 @@ def main() -> None:
     if chosen is None:
         return
     try:
-        report = board(*chosen)
+        report = board(chosen)
     except InputError as error:
         st.error(f"**This file cannot be read.** {markup.text(error)}", icon=":material/error:")
         st.caption("Replace the file in the sidebar, or pick the demo under **Runs**.")
@@ -195,10 +253,14 @@ def main() -> None:
         return
     for warning in report.warnings:
         st.warning(markup.text(warning), icon=":material/warning:")
-    for section, (metric, rows) in zip(leaderboard_sections(report), report.ranks.items(),
-                                       strict=True):
+    boards = {board_key(metric): metric for metric in report.ranks}
+    for section in leaderboard_sections(report):
         lead = next(b for b in section.blocks if isinstance(b, Paragraph))
-        show_metric(report, metric, rows, lead)
+        if section.key in boards:
+            metric = boards[section.key]
+            show_metric(report, metric, report.ranks[metric], lead)
+        else:
+            show_against(section.title, lead, report, section.key)
     show_downloads(report)
 
 
