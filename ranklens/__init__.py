@@ -4,6 +4,8 @@ The one-call API (``__all__``), imported on first use so that ``import ranklens`
 
 - ``compare_runs(runs, qrels, metrics=..., segments=..., ...)`` -> ``Report`` (the CLI's and
   the app's report: ``_repr_html_`` in a notebook, ``to_frame()``, ``to_latex()``)
+- ``rank_runs(runs, qrels, metrics=..., baselines=...)`` -> ``LeaderboardReport`` (up to 500
+  runs: rank intervals and tiers, every pair at once; the CLI's ``compare --leaderboard``)
 - ``evaluate(run, qrels, metrics)`` -> DataFrame (query_id, one column per metric)
 - ``mde`` / ``minimum_detectable_effect``, ``required_queries``, ``ppi_compare``: the
   statistics of ``ranklens.stats`` (the MDE before labelling, PPI++ on cheap judgements)
@@ -47,7 +49,7 @@ from ranklens._lazy import installed_version, lazy_names
 
 if TYPE_CHECKING:
     __version__: str
-    from ranklens.api import compare_runs, evaluate
+    from ranklens.api import compare_runs, evaluate, rank_runs
     from ranklens.compare.analysis import CompareSettings
     from ranklens.compare.report import Report
     from ranklens.io import InputError, InputFile
@@ -56,6 +58,7 @@ if TYPE_CHECKING:
 _LAZY = {
     "compare_runs": "ranklens.api",
     "evaluate": "ranklens.api",
+    "rank_runs": "ranklens.api",
     "mde": "ranklens.stats",
     "minimum_detectable_effect": "ranklens.stats",
     "required_queries": "ranklens.stats",
@@ -68,7 +71,7 @@ _LAZY = {
 
 __all__ = ["CompareSettings", "InputError", "InputFile", "Report", "__version__",
            "compare_runs", "evaluate", "mde", "minimum_detectable_effect", "ppi_compare",
-           "required_queries"]
+           "rank_runs", "required_queries"]
 
 
 # The API's names import on first use (``import ranklens`` loads no numpy); ``__version__`` is

@@ -1,4 +1,5 @@
-"""The one-call API that ``import ranklens`` exports: ``compare_runs`` and ``evaluate``.
+"""The one-call API that ``import ranklens`` exports: ``compare_runs``, ``rank_runs`` and
+``evaluate``.
 
 ``compare_runs`` answers "is each candidate better than the baseline, by how much, where"
 with the same ``Report`` the CLI and the app build from the same inputs (it calls the same
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ranklens import io
@@ -20,6 +22,7 @@ from ranklens.compare.analysis import CompareSettings, load_inputs
 from ranklens.compare.choices import metrics_to_compare
 from ranklens.compare.choices import segment_column as pick_segment_column
 from ranklens.compare.family import run_role
+from ranklens.compare.leaderboard import LeaderboardReport
 from ranklens.compare.pipeline import build_report
 from ranklens.compare.report import Report
 from ranklens.compare.seed_inputs import flatten, split_seed_table
@@ -136,6 +139,42 @@ def evaluate(run: RunLike, qrels: RunLike, metrics: str | Iterable[str] = ("nDCG
                                   gain=gain, relevance_level=relevance_level,
                                   judged_only=judged_only)
     return evaluation.to_frame()
+
+
+def rank_runs(runs: Mapping[str, RunLike] | Sequence[RunLike], qrels: RunLike | None = None,
+              *, metrics: str | Iterable[str] = ("nDCG@10",), baselines: Iterable[str] = (),
+              alpha: float = 0.05, n_permutations: int = 10_000, seed: int = 0
+              ) -> LeaderboardReport:
+    """Rank up to 500 runs on the same queries: `ranklens compare RUN... --leaderboard`.
+
+    Per metric, each run's mean, its simultaneous rank interval and its tier letters, every
+    pair tested at once (step-down max-t over sign flips of whole queries); with
+    ``baselines`` (run names), each other run against each of them too, as one family. Runs
+    are given as ``compare_runs`` takes them (paths are read one at a time: memory grows with
+    runs x queries, not with the files); without ``qrels`` they are per-query tables. The
+    result prints as text, Markdown, LaTeX, JSON or HTML through
+    ``ranklens.compare.leaderboard_export.leaderboard_document`` and shows itself in a
+    notebook. ``InputError`` names a run that cannot be read; ``ValueError`` a baseline that
+    is not a run's name, or two runs of one name.
+    """
+    from ranklens.compare.leaderboard import leaderboard_report, score_runs
+
+    names, given = _named(runs)
+    sources = [run if isinstance(run, (str, os.PathLike)) else
+               input_file(run, "run", name or run_role(index))
+               for index, (name, run) in enumerate(zip(names, given, strict=True))]
+    labels = [name if name is not None else
+              Path(os.fspath(run)).stem if isinstance(run, (str, os.PathLike)) else
+              Path(source.name).stem if isinstance(source, io.InputFile) else run_role(index)
+              for index, (name, run, source) in enumerate(zip(names, given, sources,
+                                                             strict=True))]
+    asked = [metrics] if isinstance(metrics, str) else list(metrics)
+    judged = None if qrels is None else (
+        qrels if isinstance(qrels, (str, os.PathLike)) else input_file(qrels, "qrels"))
+    scored = score_runs(sources, judged, asked)
+    return leaderboard_report(scored, labels, asked, alpha=alpha,
+                              n_permutations=n_permutations, seed=seed,
+                              baselines=tuple(baselines))
 
 
 _SETTINGS = frozenset(CompareSettings.__dataclass_fields__) - {"metrics", "segment_column",

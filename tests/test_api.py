@@ -188,3 +188,32 @@ def test_the_readme_example_runs() -> None:
     assert json.loads(report.to_json())["params"]["segment_column"] == "intent"
     assert list(namespace["frame"].columns)[:3] == ["baseline", "candidate", "metric"]
     assert "\\toprule" in namespace["latex"]
+
+
+def test_rank_runs_is_the_clis_leaderboard():
+    """The same board as `ranklens compare RUN... --leaderboard --format json`, run names from
+    the mapping; the baselines' family and a notebook's HTML come with it."""
+    from ranklens.compare.leaderboard import leaderboard_report, score_runs
+
+    paths = demo.paths()
+    runs = {"bm25": paths["run_a"], "neural": paths["run_b"], "dense": paths["run_dense"]}
+    got = ranklens.rank_runs(runs, paths["qrels"], metrics=["nDCG@10", "AP"],
+                             baselines=["bm25"], n_permutations=2000)
+    expected = leaderboard_report(score_runs(list(runs.values()), paths["qrels"],
+                                             ["nDCG@10", "AP"]), list(runs),
+                                  ["nDCG@10", "AP"], n_permutations=2000,
+                                  baselines=("bm25",))
+    assert got.ranks == expected.ranks and got.against == expected.against
+    assert [r.run for r in got.ranks["AP"]] == ["neural", "bm25", "dense"]
+    assert "<svg" in got._repr_html_() and "Against the baselines: AP" in got._repr_html_()
+    with pytest.raises(ValueError, match="baselines must be distinct names"):
+        ranklens.rank_runs(runs, paths["qrels"], baselines=["BM25"], n_permutations=100)
+
+
+def test_rank_runs_takes_objects_named_by_their_role():
+    board = ranklens.rank_runs(
+        [{"q1": {"d1": 1.0, "d2": 0.5}, "q2": {"d1": 1.0}},
+         {"q1": {"d2": 1.0, "d1": 0.5}, "q2": {"d1": 1.0}}],
+        {"q1": {"d2": 1}, "q2": {"d1": 1}}, metrics="P@1", n_permutations=100)
+    assert board.run_names == ("run_a", "run_b")
+    assert [(r.run, r.mean) for r in board.ranks["P@1"]] == [("run_b", 1.0), ("run_a", 0.5)]

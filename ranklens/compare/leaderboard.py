@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ranklens import codec, io
-from ranklens._lazy import installed_version
+from ranklens._lazy import imported, installed_version
 from ranklens.io.source import Source, display_name
 from ranklens.metrics import evaluate
 from ranklens.stats.family import family_test
@@ -68,6 +68,12 @@ class LeaderboardReport:
     def to_json(self, indent: int | None = 2) -> str:
         return codec.dumps(codec.plain(self), indent=indent)
 
+    def _repr_html_(self) -> str:
+        """In a notebook: the board's sections with the rank-interval charts inline
+        (``ranklens.compare.leaderboard_export.notebook_html``)."""
+        html: str = imported("ranklens.compare.leaderboard_export:notebook_html")(self)
+        return html
+
 
 codec.register(RankRow, codec.Form(order=("run", "mean", "rank_low", "rank_high", "tier")))
 codec.register(BaselineRow, codec.Form(order=("run", "baseline", "delta", "p_adjusted")))
@@ -89,20 +95,31 @@ def score_runs(sources: Sequence[Source], qrels_source: Source | None,
                             f"a leaderboard takes at most {MAX_BOARD_RUNS} runs, got "
                             f"{len(sources)}",
                             hint="split the runs into boards, or keep the ones you rank")
-    qrels = (io.read_qrels(qrels_source, max_bytes=max_bytes)[0]
-             if qrels_source is not None else None)
+    qrels = None
+    if qrels_source is not None:
+        source, name = _named_source(qrels_source)
+        qrels = io.read_qrels(source, name=name, max_bytes=max_bytes)[0]
     scored = []
-    for number, source in enumerate(sources, 1):
+    for number, given in enumerate(sources, 1):
         if progress:
             progress(f"scoring run {number} of {len(sources)}")
+        source, name = _named_source(given)
         if qrels is not None:
-            run, _ = io.read_run(source, max_bytes=max_bytes)
+            run, _ = io.read_run(source, name=name, max_bytes=max_bytes)
             evaluation = evaluate(run, qrels, list(metrics), missing="zero")
             scored.append({m: dict(evaluation[m].per_query) for m in metrics})
         else:
-            results, _ = io.read_per_query(source, metrics=list(metrics), max_bytes=max_bytes)
+            results, _ = io.read_per_query(source, name=name, metrics=list(metrics),
+                                           max_bytes=max_bytes)
             scored.append({m: dict(results[m].per_query) for m in metrics})
     return scored
+
+
+def _named_source(given: Source) -> tuple[Source, str | None]:
+    """An `InputFile` as its bytes and its name (what the readers take); else as given."""
+    if isinstance(given, io.InputFile):
+        return given.data, given.name
+    return given, None
 
 
 def leaderboard_report(scored: Sequence[Mapping[str, Mapping[str, float]]],

@@ -38,7 +38,9 @@ def leaderboard_document(report: LeaderboardReport, form: str) -> str:
                      for line in (*writer.section_lines(s), "")) + "\n".join(warnings) + "\n"
 
 
-def _html(report: LeaderboardReport) -> str:
+def _html_parts(report: LeaderboardReport) -> list[str]:
+    """The sections as HTML, each board followed by its rank-interval chart (SVG), then the
+    warnings."""
     from ranklens import html as html_common
     from ranklens.compare.leaderboard_chart import rank_interval_chart
     from ranklens.compare.sections.leaderboard import board_key, leaderboard_sections
@@ -51,13 +53,25 @@ def _html(report: LeaderboardReport) -> str:
     parts = []
     for section in leaderboard_sections(report):
         parts += [section_html(section), charts.get(section.key, "")]
-    warnings = "".join(f"<p class=\"warning\">{html_common.text(w)}</p>"
-                       for w in report.warnings)
+    parts.append("".join(f"<p class=\"warning\">{html_common.text(w)}</p>"
+                         for w in report.warnings))
+    return parts
+
+
+def notebook_html(report: LeaderboardReport) -> str:
+    """The board as a notebook shows it (`LeaderboardReport._repr_html_`): the export's
+    sections and charts, without the page around them."""
+    return "".join(_html_parts(report))
+
+
+def _html(report: LeaderboardReport) -> str:
+    from ranklens import html as html_common
+
     return html_common.document(
         title="ranklens leaderboard", heading="Leaderboard",
         subtitle=f"{len(report.run_names)} runs", version=report.version,
-        sections=[*parts, warnings], footer="Made with ranklens.",
+        sections=_html_parts(report), footer="Made with ranklens.",
         json_id="ranklens-leaderboard", json_text=report.to_json(indent=None))
 
 
-__all__ = ["LEADERBOARD_FORMATS", "leaderboard_document"]
+__all__ = ["LEADERBOARD_FORMATS", "leaderboard_document", "notebook_html"]
