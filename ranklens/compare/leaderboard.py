@@ -140,6 +140,7 @@ def leaderboard_report(scored: Sequence[Mapping[str, Mapping[str, float]]],
     against: dict[str, tuple[BaselineRow, ...]] = {}
     warnings: list[str] = []
     used: dict[str, int] = {}
+    tiers: dict[str, int] = {}
     for metric in metrics:
         queries = set.intersection(*(set(run[metric]) for run in scored))
         every = set.union(*(set(run[metric]) for run in scored))
@@ -153,13 +154,14 @@ def leaderboard_report(scored: Sequence[Mapping[str, Mapping[str, float]]],
                             seed=seed)
         ranks[metric] = tuple(RankRow(board.names[i], board.means[i], board.rank_low[i],
                                       board.rank_high[i], board.tiers[i]) for i in board.order)
+        tiers[metric] = board.n_tiers
         if baselines:
             against[metric] = _against(matrix, list(names), baselines,
                                        [row.run for row in ranks[metric]],
                                        n_permutations=n_permutations, seed=seed)
     params = {"family": "all-pairs", "method": "max-t", "alpha": alpha,
               "n_permutations": n_permutations, "seed": seed, "metrics": list(metrics),
-              "queries": used}
+              "queries": used, "tiers": tiers}
     if baselines:
         params["baselines"] = list(baselines)
     return LeaderboardReport(params, tuple(names), ranks, tuple(warnings), against=against)

@@ -38,11 +38,12 @@ MAX_TIERS = 5_000
 class Leaderboard:
     """Runs ranked by their mean, with simultaneous rank intervals and tiers.
 
-    Every field but ``family`` is in the runs' given order. ``rank_low``/``rank_high`` bound
-    where each run's true mean ranks among all runs' (1 = highest), all intervals holding
-    together with probability at least ``1 - alpha`` (ties among true means: a run's rank is
-    1 + the runs truly above it). ``tiers`` are each run's letters ("" when not drawn, see
-    `MAX_TIERS`). ``order`` lists the runs from the highest mean down.
+    Every field but ``family`` and ``n_tiers`` is in the runs' given order.
+    ``rank_low``/``rank_high`` bound where each run's true mean ranks among all runs' (1 =
+    highest), all intervals holding together with probability at least ``1 - alpha`` (ties
+    among true means: a run's rank is 1 + the runs truly above it). ``tiers`` are each run's
+    letters (`letter_display`; "" when not drawn, see `MAX_TIERS`), ``n_tiers`` how many
+    tiers there are (0 when not drawn). ``order`` lists the runs from the highest mean down.
     """
 
     names: tuple[str, ...]
@@ -53,6 +54,7 @@ class Leaderboard:
     order: tuple[int, ...]
     alpha: float
     family: FamilyTest
+    n_tiers: int = 0
 
     @property
     def separated(self) -> npt.NDArray[np.bool_]:
@@ -87,9 +89,11 @@ def leaderboard(
     means = matrix.mean(axis=0)
     separated = separated_pairs(n_runs, test.pairs, test.adjusted, alpha)
     low, high = rank_intervals(means, separated)
+    groups = tier_groups(means, separated)
+    n_tiers = 0 if groups is None else 1 + max((max(g) for g in groups if g), default=-1)
     return Leaderboard(labels, tuple(float(m) for m in means), tuple(low.tolist()),
-                       tuple(high.tolist()), letter_display(means, separated),
-                       tuple(int(i) for i in _by_mean(means)), alpha, test)
+                       tuple(high.tolist()), tier_letters(groups, n_runs),
+                       tuple(int(i) for i in _by_mean(means)), alpha, test, n_tiers)
 
 
 def separated_pairs(n_runs: int, pairs: Sequence[tuple[int, int]], adjusted: Sequence[float],
@@ -118,33 +122,72 @@ def rank_intervals(means: npt.ArrayLike, separated: npt.NDArray[np.bool_]
 
 
 def letter_display(means: npt.ArrayLike, separated: npt.NDArray[np.bool_]) -> tuple[str, ...]:
-    """The compact letter display: each run's letters, two runs sharing one exactly when they
-    are not separated. ``"a"`` goes to the tier of the highest mean, then ``"b"``, ...
+    """The compact letter display: each run's tiers as letters, two runs sharing one exactly
+    when they are not separated. ``"a"`` goes to the tier of the highest mean, then ``"b"``,
+    ... (`tier_groups` gives the tier numbers themselves).
+
+    A small board prints as papers do (``a``, ``ab``, ``b``). When a run sits in four or more
+    consecutive tiers, or the board needs more than 52 letters, every run's tiers are written
+    as a list, runs of four or more consecutive tiers as a range (``a–r, t``; ``A–Z, aa–bc``):
+    a 200-run board stays legible and two-letter names cannot run together. All ``""`` when
+    more than `MAX_TIERS` tiers would be needed.
+    """
+    return tier_letters(tier_groups(means, separated), len(np.asarray(means)))
+
+
+def tier_letters(groups: Sequence[Sequence[int]] | None, n_runs: int) -> tuple[str, ...]:
+    """`letter_display`'s text of each run's tier numbers (``groups``, from `tier_groups`);
+    all ``""`` for None (too many tiers)."""
+    if groups is None:
+        return ("",) * n_runs
+    parts = [_tier_parts(numbers) for numbers in groups]
+    compact = all(len(part) == 1 for run in parts for part in run)
+    return tuple(("" if compact else ", ").join(run) for run in parts)
+
+
+def tier_groups(means: npt.ArrayLike, separated: npt.NDArray[np.bool_]
+                ) -> list[list[int]] | None:
+    """Each run's tier numbers (0 is ``a``), ascending; None past `MAX_TIERS` tiers.
 
     The tiers are the maximal groups of runs no two of which are separated (the maximal
     cliques of the "not told apart" graph, what Piepho's insert-and-absorb (2004) arrives
     at), found by Bron-Kerbosch with pivoting: its work follows the number of tiers, so a
-    200-run board takes milliseconds where insert-and-absorb took seconds. All ``""`` when
-    more than `MAX_TIERS` tiers would be needed.
+    200-run board takes milliseconds where insert-and-absorb took seconds. Tiers are
+    numbered in the order of their best run, then their next best, ...
     """
     m = np.asarray(means, dtype=np.float64)
     n = len(m)
     if n == 0:
-        return ()
+        return []
     tiers = maximal_groups(~np.asarray(separated, dtype=bool))
     if tiers is None:
-        return ("",) * n
+        return None
     members = [[r for r in range(n) if t >> r & 1] for t in tiers]
     rank_of = np.empty(n, dtype=np.int64)
     rank_of[_by_mean(m)] = np.arange(n)
-    # tiers named in the order of their best run, then their next best, ...
     keys = [sorted(rank_of[runs].tolist()) for runs in members]
     named = [members[k] for k in sorted(range(len(members)), key=keys.__getitem__)]
-    letters = [""] * n
+    groups: list[list[int]] = [[] for _ in range(n)]
     for number, runs in enumerate(named):
         for run in runs:
-            letters[run] += tier_letter(number)
-    return tuple(letters)
+            groups[run].append(number)
+    return groups
+
+
+def _tier_parts(numbers: Sequence[int]) -> list[str]:
+    """Tier numbers as names, four or more consecutive ones as one range ``first–last``."""
+    parts: list[str] = []
+    start = 0
+    while start < len(numbers):
+        stop = start
+        while stop + 1 < len(numbers) and numbers[stop + 1] == numbers[stop] + 1:
+            stop += 1
+        if stop - start >= 3:
+            parts.append(f"{tier_letter(numbers[start])}–{tier_letter(numbers[stop])}")
+        else:
+            parts += [tier_letter(k) for k in numbers[start:stop + 1]]
+        start = stop + 1
+    return parts
 
 
 def maximal_groups(together: npt.NDArray[np.bool_]) -> list[int] | None:
@@ -188,12 +231,20 @@ def _bits(mask: int) -> list[int]:
 
 
 def tier_letter(number: int) -> str:
-    """``a`` … ``z``, then ``A`` … ``Z``, then two letters (``aa``, ``ab``, …)."""
+    """``a`` … ``z``, then ``A`` … ``Z``, then two lower-case letters (``aa`` … ``zz``), then
+    three (``aaa`` …): a distinct name for every number."""
     alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
     if number < len(alphabet):
         return alphabet[number]
-    first, second = divmod(number - len(alphabet), 26)
-    return alphabet[first % 26] + alphabet[second]
+    rest, width = number - len(alphabet), 2
+    while rest >= 26 ** width:
+        rest -= 26 ** width
+        width += 1
+    letters = []
+    for _ in range(width):
+        rest, digit = divmod(rest, 26)
+        letters.append(alphabet[digit])
+    return "".join(reversed(letters))
 
 
 def _by_mean(means: npt.NDArray[np.float64]) -> npt.NDArray[np.intp]:
@@ -202,4 +253,5 @@ def _by_mean(means: npt.NDArray[np.float64]) -> npt.NDArray[np.intp]:
 
 
 __all__ = ["MAX_TIERS", "Leaderboard", "leaderboard", "letter_display", "maximal_groups",
-           "rank_intervals", "separated_pairs", "tier_letter"]
+           "rank_intervals", "separated_pairs", "tier_groups", "tier_letter",
+           "tier_letters"]

@@ -16,6 +16,7 @@ from ranklens.stats.ranks import (
     maximal_groups,
     rank_intervals,
     separated_pairs,
+    tier_groups,
     tier_letter,
 )
 
@@ -41,7 +42,26 @@ def test_overlapping_tiers_give_two_letters():
 
 
 def test_the_letters_run_past_the_alphabet():
-    assert [tier_letter(k) for k in (0, 25, 26, 51, 52, 53)] == ["a", "z", "A", "Z", "aa", "ab"]
+    assert [tier_letter(k) for k in (0, 25, 26, 51, 52, 53, 727, 728)] == [
+        "a", "z", "A", "Z", "aa", "ab", "zz", "aaa"]
+    assert len({tier_letter(k) for k in range(5_000)}) == 5_000
+
+
+def test_long_runs_of_tiers_are_written_as_ranges_on_a_big_board():
+    """A chain of 60 runs, each separated only from runs more than four places away: 56
+    tiers, so the board needs two-letter names; every run's tiers become a legible list
+    with ranges instead of a string of letters that would run together."""
+    n = 60
+    means = np.linspace(1.0, 0.0, n)
+    separated = np.abs(np.subtract.outer(np.arange(n), np.arange(n))) > 4
+    letters = letter_display(means, separated)
+    groups = tier_groups(means, separated)
+    assert max(max(g) for g in groups) + 1 == 56
+    assert letters[0] == "a" and letters[2] == "a, b, c" and letters[4] == "a–e"
+    assert letters[30] == "A–E" and letters[59] == "ad"
+    assert letters[54] == "Y–ac"  # Y, Z, aa, ab, ac
+    board = leaderboard(np.random.default_rng(0).normal(size=(30, 4)), n_permutations=200)
+    assert board.n_tiers == len({t for text in board.tiers for t in text}) >= 1
 
 
 @settings(max_examples=150, deadline=None)
@@ -54,10 +74,10 @@ def test_two_runs_share_a_letter_exactly_when_they_are_not_separated(case):
     n, flags, means = case
     pairs = list(itertools.combinations(range(n), 2))
     separated = separated_pairs(n, pairs, [0.0 if f else 1.0 for f in flags], 0.05)
-    letters = letter_display(np.array(means), separated)
+    groups = tier_groups(np.array(means), separated)
     for i, j in pairs:
-        assert bool(set(letters[i]) & set(letters[j])) == (not separated[i, j]), (i, j, letters)
-    assert all(letters)
+        assert bool(set(groups[i]) & set(groups[j])) == (not separated[i, j]), (i, j, groups)
+    assert all(groups) and all(letter_display(np.array(means), separated))
     low, high = rank_intervals(np.array(means), separated)
     order = np.argsort(-np.array(means), kind="stable")
     point = np.empty(n, dtype=int)

@@ -176,13 +176,13 @@ def show_metric(report: LeaderboardReport, metric: str, rows: Sequence[RankRow],
     st.subheader(f"{metric}: {len(rows)} runs", anchor=False)
     show_block(lead)
     best = sum(r.rank_low == 1 for r in rows)
-    tiers = len({letter for r in rows for letter in r.tier})
+    tiers = report.params.get("tiers", {}).get(metric, 0)
     exact = sum(r.rank_low == r.rank_high for r in rows)
     cells = st.columns(3)
     cells[0].metric("Could be the best", f"{best} of {len(rows)}",
                     help="Runs whose rank interval reaches 1: the queries do not tell them "
                          "from the top run.")
-    cells[1].metric("Tiers (letters)", f"{tiers}",
+    cells[1].metric("Tiers (letters)", f"{tiers:,}" if tiers else "not drawn",
                     help="Groups of runs no two of which are told apart; a run can sit in "
                          "several.")
     cells[2].metric("Rank known exactly", f"{exact} of {len(rows)}",

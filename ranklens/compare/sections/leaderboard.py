@@ -41,13 +41,16 @@ def leaderboard_sections(report: LeaderboardReport) -> list[Section]:
                 f"{params['seed']}), so every rank interval and tier holds together at "
                 f"{level}. Rank 1 is the highest mean; runs that share a letter are not told "
                 "apart.")
+        if any("–" in r.tier for r in rows):
+            lead += " A range such as a–d stands for the tiers a, b, c and d."
         width = max(len(rank_text(r.rank_low, r.rank_high)) for r in rows)
-        tiers = max(len(r.tier) for r in rows)
+        names = max(len(r.run) for r in rows)
+        # the tiers last: on a board of hundreds of runs a run's tiers can be a long list
         lines = tuple(
-            f"{rank_text(r.rank_low, r.rank_high):>{width}}  {r.tier:<{tiers}}  "
-            f"{r.mean:.4f}  {r.run}" for r in rows)
-        made = section(board_key(metric), f"Leaderboard: {metric} (rank interval, tier, "
-                       "mean, run)", [Paragraph(lead), Items(lines)])
+            f"{rank_text(r.rank_low, r.rank_high):>{width}}  {r.mean:.4f}  {r.run:<{names}}  "
+            f"{r.tier}".rstrip() for r in rows)
+        made = section(board_key(metric), f"Leaderboard: {metric} (rank interval, mean, run, "
+                       "tiers)", [Paragraph(lead), Items(lines)])
         if made is not None:
             out.append(made)
         rows_against = report.against.get(metric, ())
