@@ -13,7 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from ranklens.app import markup
-from ranklens.compare import charts, views
+from ranklens.compare import charts, report_tables
 from ranklens.compare.macro_views import (
     MACRO_NOTE,
     MACRO_TITLE,
@@ -47,7 +47,7 @@ def show_macro(report: Report) -> None:
             st.subheader(f"{MACRO_TITLE}: {markup.text(section.metric)}", anchor="macro")
             with st.container(border=True):
                 st.markdown(f"**{markup.text(macro_sentence(section, names))}**")
-                table = views.segment_table(section.collections, names)
+                table = report_tables.segment_table(section.collections, names)
                 chart = charts.forest_plot(table, metric=section.metric, run_names=names,
                                            alpha=section.collections.overall.alpha,
                                            intervals="marginal")

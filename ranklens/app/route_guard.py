@@ -31,7 +31,7 @@ from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
-from ranklens.signin import Account, SignInConfigError
+from ranklens.app.signin import Account, SignInConfigError
 
 logger = logging.getLogger(__name__)
 

@@ -14,12 +14,12 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from ranklens.charts import BASELINE_COLOUR, FIT_WIDTH, run_colour
 from ranklens.compare.fcr import IntervalChoice
 from ranklens.compare.fcr_words import level_text
-from ranklens.compare.views import TOO_SMALL, describe_row, finding_labels, shown_intervals
+from ranklens.compare.report_tables import TOO_SMALL, describe_row, finding_labels, shown_intervals
+from ranklens.document.chart_style import BASELINE_COLOUR, FIT_WIDTH, run_colour
 from ranklens.formats import format_delta, format_interval, format_p, level_number
-from ranklens.health.words import NO_VERDICT
+from ranklens.health.check_words import NO_VERDICT
 
 ROW_HEIGHT = 24
 """Pixels per forest-plot row: 40 segments stay readable, one metric fits a screen."""
@@ -30,7 +30,7 @@ COLOURS = ("#1a7f37", "#8c959f", "#cf222e", "#d0d7de", "#57606a")
 
 def forest_data(table: pd.DataFrame, run_names: tuple[str, str],
                 intervals: IntervalChoice = "fcr") -> pd.DataFrame:
-    """The forest plot's rows, top to bottom, from a `ranklens.compare.views.segment_table`.
+    """The forest plot's rows, top to bottom, from a `ranklens.compare.report_tables.segment_table`.
 
     Adds ``row`` (the y label: segment and n), ``position`` (0 = top), ``kind`` ("overall" or
     "segment"), the drawn interval ``bar_low``/``bar_high`` (`views.shown_intervals`: the

@@ -13,9 +13,9 @@ from typing import Any
 from ranklens.compare import seed_views
 from ranklens.compare.macro_views import macro_csv_rows
 from ranklens.compare.report import Report, result_row
+from ranklens.compare.report_tables import interval_levels
 from ranklens.compare.segments import MetricComparison, SegmentRow
-from ranklens.compare.views import interval_levels
-from ranklens.health import words as health_words
+from ranklens.health import check_words as health_words
 
 CSV_COLUMNS = (  # where the row has a segment, and then columns of `result_row`
     "metric", "segment_column", "segment", "n_queries", "mean_a", "mean_b", "delta",
@@ -35,7 +35,7 @@ pair of candidates)."""
 
 HEALTH_CSV_COLUMN = "health"
 """The report's health checks that did not pass, last in every CSV row
-(`ranklens.health.words.csv_cell`: ``failed: documents (neural); ...``, or ``passed``); empty
+(`ranklens.health.check_words.csv_cell`: ``failed: documents (neural); ...``, or ``passed``); empty
 for a report without health checks. Their numbers and messages are in the JSON."""
 
 CSV_HEADER = (*CSV_COLUMNS, *COVERAGE_CSV_COLUMNS, HEALTH_CSV_COLUMN)

@@ -18,7 +18,7 @@ from ranklens.formats import format_delta, format_interval, format_p, format_val
 if TYPE_CHECKING:
     from ranklens.compare.report import Report
 
-from ranklens.latex import MARK, booktabs, escape, math_text
+from ranklens.document.latex import MARK, booktabs, escape, math_text
 
 
 def report_latex(report: Report, *, caption: str | None = None, label: str = "") -> str:

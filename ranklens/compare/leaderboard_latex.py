@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from ranklens.compare.leaderboard import LeaderboardReport
 from ranklens.compare.sections.leaderboard import rank_text
+from ranklens.document.latex import booktabs, escape
 from ranklens.formats import level_number
-from ranklens.latex import booktabs, escape
 
 
 def leaderboard_latex(report: LeaderboardReport, *, label: str = "") -> str:

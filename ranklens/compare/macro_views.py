@@ -14,9 +14,9 @@ from typing import Any
 
 from ranklens.compare import columns
 from ranklens.compare.macro import MacroSection
+from ranklens.document.latex import MARK, booktabs, escape, math_text
 from ranklens.document.markdown import markdown_table
 from ranklens.formats import format_delta, format_interval, format_p, level_number, plain_table
-from ranklens.latex import MARK, booktabs, escape, math_text
 from ranklens.stats.results import at_most
 
 MACRO_ROW = "Macro average"
@@ -180,14 +180,14 @@ def macro_html(sections: Sequence[MacroSection], run_names: tuple[str, str],
                chart_width: int) -> str:
     """The HTML export's section: per metric the sentence, the per-collection forest plot and
     the BEIR-style table (empty without sections)."""
-    from ranklens import html as html_common
-    from ranklens.compare import charts, views
+    from ranklens.compare import charts, report_tables
+    from ranklens.document import html_shell as html_common
 
     if not sections:
         return ""
     parts = [f'<section id="macro"><h2>{html_common.text(MACRO_TITLE)}</h2>']
     for section in sections:
-        table = views.segment_table(section.collections, run_names)
+        table = report_tables.segment_table(section.collections, run_names)
         chart = charts.forest_plot(table, metric=section.metric, run_names=run_names,
                                    alpha=section.collections.overall.alpha)
         header, rows, _ = macro_cells(section, run_names)

@@ -1,7 +1,7 @@
 """A comparison Report as text a person reads: text, Markdown, CSV and JSON.
 
 Every format shows the same rows (overall, then one per segment) and the text forms carry the
-same sentences as the app (``ranklens.compare.words``). Rendering computes nothing: every
+same sentences as the app (``ranklens.compare.verdict_words``). Rendering computes nothing: every
 number is read from the Report, so ``--format json`` is ``Report.to_json()`` itself.
 
 A report of several candidates opens with a leaderboard per metric (the baseline's mean, then
@@ -24,6 +24,7 @@ from ranklens.compare.fcr_words import disagreement_sentence, fcr_caption, level
 from ranklens.compare.macro import MacroSection, candidate_sections
 from ranklens.compare.macro_views import macro_markdown_lines, macro_text_lines
 from ranklens.compare.report import Report, result_row
+from ranklens.compare.report_tables import interval_levels, leaderboard_table, pairs_table
 from ranklens.compare.sections.coverage_banner import coverage_banner
 from ranklens.compare.sections.discovered import discovered_section
 from ranklens.compare.sections.inputs import input_lines, inputs_text
@@ -33,8 +34,7 @@ from ranklens.compare.sections.ties import tie_banner
 from ranklens.compare.sections.ties import tie_note as tie_note  # its old home
 from ranklens.compare.sections.warnings import warnings_section
 from ranklens.compare.segments import MetricComparison
-from ranklens.compare.views import interval_levels, leaderboard_table, pairs_table
-from ranklens.compare.words import (
+from ranklens.compare.verdict_words import (
     caveat,
     effect_size_note,
     family_sentence,
@@ -49,7 +49,7 @@ from ranklens.document import markdown as markdown_writer
 from ranklens.document import text as text_writer
 from ranklens.document.markdown import markdown_table
 from ranklens.formats import level_number, plain_table
-from ranklens.health import words as health_words
+from ranklens.health import check_words as health_words
 from ranklens.health.section import health_section
 from ranklens.stats import interval_label
 

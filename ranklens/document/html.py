@@ -1,19 +1,20 @@
 """The HTML writer: blocks as parts of the self-contained export (and the notebook).
 
 Answers "this section as HTML": ``<section id=KEY><h2>TITLE</h2>...</section>``, every text
-escaped (a list's items, a paragraph's Markdown-lite through ``ranklens.html.markdown``); a
+escaped (a list's items, a paragraph's Markdown-lite through
+``ranklens.document.html_shell.markdown``); a
 callout is a box coloured by its status, folded callouts a ``<details>``; their classes are the
 section's key and the status (``health-failed``). The page shell, the style and the embedded
-JSON are ``ranklens.html``'s; nothing here knows a feature or formats a number.
+JSON are ``ranklens.document.html_shell``'s; nothing here knows a feature or formats a number.
 """
 
 from __future__ import annotations
 
-from ranklens import html as shell
 from ranklens.document import blocks
+from ranklens.document import html_shell as shell
 
 LIST_CLASS = {"plain": "", "warning": "warnings"}
-"""The style of a list by its tone (``.warnings`` in ``ranklens.html.STYLE``)."""
+"""The style of a list by its tone (``.warnings`` in ``ranklens.document.html_shell.STYLE``)."""
 
 COLOURS = {"failed": ("#ffebe9", "#cf222e"), "warning": ("#fff8c5", "#d4a72c"),
            "passed": ("#f6f8fa", "#d0d7de")}
