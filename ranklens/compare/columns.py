@@ -97,7 +97,7 @@ MACRO_COLUMNS: tuple[Column, ...] = (
     Column("q_value", "q", "p"), _MARK,
 )
 """Several collections, BEIR-style: one row per collection, the macro average last
-(``ranklens.compare.macro_views.macro_records``)."""
+(``ranklens.compare.sections.collections.macro_records``)."""
 
 PAIR_TEXT = tuple(c.key for c in PAIR_COLUMNS)
 PAIR_HTML = ("run_b", "run_a", "delta", "ci", "p_value", "adjusted_p", "wtl")

@@ -29,13 +29,13 @@ from typing import Any
 
 from ranklens.compare import charts, columns, coverage_words, query_lines, report_tables, seed_html
 from ranklens.compare.fcr_words import disagreement_sentence, fcr_caption, fcr_level_text
-from ranklens.compare.macro_views import macro_html
 from ranklens.compare.report import Report
+from ranklens.compare.sections.collections import collections_section, macro_parts
 from ranklens.compare.sections.coverage_banner import coverage_banner
 from ranklens.compare.sections.discovered import discovered_section
 from ranklens.compare.sections.ties import tie_banner
 from ranklens.compare.sections.warnings import warnings_section
-from ranklens.compare.text import family_lines, macro_parts
+from ranklens.compare.text import family_lines
 from ranklens.compare.verdict_words import (
     caveat,
     conclusion,
@@ -44,12 +44,9 @@ from ranklens.compare.verdict_words import (
     segments_summary,
 )
 from ranklens.document import html_shell as html_common
-from ranklens.document.html import block_html, section_html
+from ranklens.document.html import CHART_WIDTH, block_html, section_html
 from ranklens.health import check_words as health_words
 from ranklens.health.section import health_section
-
-CHART_WIDTH = 860
-"""Forest-plot width in pixels; the SVG scales down to narrower windows."""
 
 JSON_ID = "ranklens-report"
 """The id of the ``<script type="application/json">`` block that holds the report."""
@@ -113,7 +110,7 @@ def render(report: Report) -> str:
         version=report.version,
         sections=(section_html(health_section(report.health)),
                   section_html(warnings_section(report)),
-                  *(macro_html(sections, names, CHART_WIDTH)  # several collections lead
+                  *(section_html(collections_section(sections, names))  # collections lead
                     for names, sections in macro_parts(report)), *body,
                   section_html(discovered_section(report)),
                   _inputs_section(report), _parameters_section(report)),

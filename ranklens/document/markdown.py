@@ -1,15 +1,27 @@
 """The Markdown writer: GitHub-flavoured Markdown of blocks.
 
-Answers "this section as Markdown lines" (`section_lines`) and "these rows as a Markdown
-table" (`markdown_table`). It escapes only what Markdown tables need (``|``); it formats no number
-(``ranklens.formats`` does) and knows no feature.
+Answers "this section as Markdown lines" (`section_lines`: a subsection one heading level
+down, a `Table` as a table whose mark column is headed ``sig.``, no chart) and "these rows as a
+Markdown table" (`markdown_table`). It escapes only what Markdown tables need (``|``); it
+formats no number (``ranklens.formats`` does) and knows no feature.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ranklens.document.blocks import Banner, Block, Callout, Folded, Items, Paragraph, Section
+from ranklens.document import columns
+from ranklens.document.blocks import (
+    Banner,
+    Block,
+    Callout,
+    Chart,
+    Folded,
+    Items,
+    Paragraph,
+    Section,
+    Table,
+)
 
 
 def escape(text: str) -> str:
@@ -33,11 +45,23 @@ def section_lines(section: Section, level: int = 2) -> list[str]:
         lines += [f"{section.lead}.", ""]
     previous: Block | None = None
     for block in section.blocks:
+        drawn = (section_lines(block, level + 1) if isinstance(block, Section)
+                 else block_lines(block))
+        if not drawn:  # a chart: nothing to write
+            continue
         if previous is not None and not (_listed(previous) and _listed(block)):
             lines.append("")
-        lines += block_lines(block)
+        lines += drawn
         previous = block
     return lines
+
+
+def table_lines(table: Table) -> list[str]:
+    """``table`` as a Markdown table; the mark column is headed ``sig.``."""
+    names = columns.headers(table.columns, table.names)
+    header = ["sig." if c.kind == "mark" else h
+              for c, h in zip(table.columns, names, strict=True)]
+    return markdown_table(header, columns.cells(table.columns, table.records))
 
 
 def _listed(block: Block) -> bool:
@@ -59,4 +83,10 @@ def block_lines(block: Block) -> list[str]:
     if isinstance(block, Banner):
         title = f"**{block.title}**" if block.title else ""
         return ["> " + " ".join(part for part in (title, block.text, block.pointer) if part)]
+    if isinstance(block, Table):
+        return table_lines(block)
+    if isinstance(block, Chart):
+        return []
+    if isinstance(block, Section):
+        return section_lines(block, 3)
     raise TypeError(f"no Markdown for {type(block).__name__}")

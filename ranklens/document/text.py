@@ -1,26 +1,33 @@
 """The plain-text writer: blocks as the lines ``ranklens compare`` prints.
 
-Answers "this section as text lines, wrapped at ``width``": the title with a colon (and its
-lead: ``Health checks: 1 failed, 8 passed``), then each block indented by two spaces (a list's
-items as ``- `` bullets, a callout as ``✗ FAILED title: text`` with what to do under it, folded
-callouts as their one-line summary). Spacing between sections is the outline's. It formats no
-number and knows no feature.
+Answers "this section as text lines, wrapped at ``width``", in one of two layouts.
+`section_lines`, a listing: the title with a colon (and its lead: ``Health checks: 1 failed,
+8 passed``), then each block indented by two spaces (a list's items as ``- `` bullets, a
+callout as ``✗ FAILED title: text`` with what to do under it, folded callouts as their one-line
+summary). `body_lines`, a body of the report: the title on its own line, then each block
+unindented and followed by a blank line (a table aligned in columns, a subsection the same way
+one level in). A chart has no text. Spacing between sections is the outline's. It formats no
+number (``ranklens.document.columns`` does) and knows no feature.
 """
 
 from __future__ import annotations
 
 import textwrap
 
+from ranklens.document import columns
 from ranklens.document.blocks import (
     SYMBOLS,
     Banner,
     Block,
     Callout,
+    Chart,
     Folded,
     Items,
     Paragraph,
     Section,
+    Table,
 )
+from ranklens.formats import plain_table
 
 
 def section_lines(section: Section, width: int = 100) -> list[str]:
@@ -52,7 +59,36 @@ def block_lines(block: Block, width: int = 100) -> list[str]:
                              initial_indent="  ", subsequent_indent="    ")
     if isinstance(block, Banner):
         return banner_lines(block, width)
+    if isinstance(block, Table):
+        return [f"  {line}".rstrip() for line in table_lines(block)]
+    if isinstance(block, Chart):
+        return []
+    if isinstance(block, Section):
+        return ["  " + line if line else line for line in section_lines(block, width - 2)]
     raise TypeError(f"no text for {type(block).__name__}")
+
+
+def body_lines(section: Section, width: int = 100) -> list[str]:
+    """``section`` as a body of the report: its title, a blank line, then each block (a
+    subsection the same way) followed by a blank line; paragraphs wrapped, unindented."""
+    lines = [section.title, ""]
+    for block in section.blocks:
+        if isinstance(block, Section):
+            lines += body_lines(block, width)
+        elif isinstance(block, Paragraph):
+            lines += [*(textwrap.wrap(block.text, width) or [""]), ""]
+        elif isinstance(block, Table):
+            lines += [*table_lines(block), ""]
+        elif not isinstance(block, Chart):
+            lines += [*block_lines(block, width), ""]
+    return lines
+
+
+def table_lines(table: Table) -> list[str]:
+    """``table`` aligned in columns: the headers, a rule, a line per record (numbers right)."""
+    return plain_table(columns.headers(table.columns, table.names),
+                       columns.cells(table.columns, table.records),
+                       columns.right(table.columns))
 
 
 def banner_lines(banner: Banner, width: int = 100) -> list[str]:
