@@ -22,23 +22,26 @@ below it:
 
 Between them, ``ranklens.health`` (facts about inputs, below the features) and
 ``ranklens.document`` (the blocks a report is made of, its table columns, and one writer per
-face: text, Markdown, HTML; the page's is ``ranklens.app.blocks``). ``docs/architecture.md``
-says which report sections are already blocks.
+face: text, Markdown, HTML with its page shell ``html_shell``, LaTeX's ``booktabs`` shell, the
+charts' shared look ``chart_style``; the page's writer is ``ranklens.app.blocks``).
+``docs/architecture.md`` says which report sections are already blocks.
 
 The upper layer by feature, with the same file names in each (``analysis`` computes, ``views``
 shapes tables and cards, ``charts`` draws with Altair, ``text`` writes what the CLI prints,
 ``html`` writes the self-contained export; ``compare/sections`` one module per section):
 
 - ``ranklens.compare``: run B against run A, overall and per segment (plus ``segments``,
-  ``report``, ``rankings``, ``words``)
+  ``report``, ``rankings``, ``verdict_words``, ``report_tables``, ``query_texts``)
 - ``ranklens.plan``: how many queries (MDE)
 - ``ranklens.ppi``: cheap judgements corrected on a gold sample (PPI++)
 
-Shared by the features: ``ranklens.formats`` (how numbers read), ``ranklens.charts`` (chart
-style), ``ranklens.html`` (the export's page shell), ``ranklens.share`` (share links). Faces:
-``ranklens.api`` (the calls above), ``ranklens.cli``; the Streamlit app is ``ranklens.app``
-(the only package that imports Streamlit; `ranklens app` serves it, ``app.py`` and ``pages/``
-of a checkout are thin entries).
+Above the features: ``ranklens.share`` (share links, and what differs when one is reopened).
+At the top, what every layer may import: ``formats`` (how numbers read), ``codec`` (the JSON
+form), ``errors``, ``page_settings`` (reading a page's settings back), ``methods`` (the
+Methods page's text) and ``_lazy``. Faces: ``ranklens.api`` (the calls above),
+``ranklens.cli``; the Streamlit app is ``ranklens.app`` (the only package that imports
+Streamlit, with sign-in, ``ranklens.app.signin``; `ranklens app` serves it, ``app.py`` and
+``pages/`` of a checkout are thin entries).
 """
 
 from __future__ import annotations

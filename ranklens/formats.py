@@ -10,8 +10,9 @@ number as the pages and the HTML exports show it, with the direction of its chan
 The pages' sentences are a small Markdown dialect: ``**bold**``, ``[label](url)`` links, and
 user strings (file, run, segment, column names, ids) written with `literal`, which escapes
 every character Markdown, LaTeX (``$``) or HTML would act on. Streamlit renders the dialect
-as it is; `spans` reads it back for the other faces (``plain`` for the CLI, ``ranklens.html``
-for the exports), so one sentence serves all three. Nothing here computes a statistic.
+as it is; `spans` reads it back for the other faces (``plain`` for the CLI,
+``ranklens.document.html_shell`` for the exports), so one sentence serves all three. Nothing
+here computes a statistic.
 """
 
 from __future__ import annotations

@@ -108,7 +108,7 @@ def test_health_imports_no_feature() -> None:
 
 def test_results_import_no_writer() -> None:
     graph = imports()
-    writers = ("html", "latex", "frame", "text", "csv_report", "charts", "views")
+    writers = ("html", "latex", "frame", "text", "csv_report", "charts", "views", "report_tables")
     for result in ("ranklens.compare.report", "ranklens.plan.analysis", "ranklens.ppi.analysis"):
         assert not [t for t in graph[result] if t.rpartition(".")[2] in writers
                     or t.startswith("ranklens.document")], result

@@ -54,7 +54,7 @@ def test_every_exception_of_ranklens_derives_from_the_one_base() -> None:
     ("ranklens.io.errors.InputError", ValueError),
     ("ranklens.stats.errors.InsufficientSampleError", ValueError),
     ("ranklens.io.shared_queries.NoSharedQueries", ValueError),
-    ("ranklens.share.SharedFormatError", ValueError),
+    ("ranklens.share.links.SharedFormatError", ValueError),
     ("ranklens.store.errors.ReportNotFound", LookupError),
     ("ranklens.stats.errors.SmallSampleWarning", UserWarning),
 ])

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from ranklens.document.html_shell import markdown
 from ranklens.formats import (
     Card,
     direction,
@@ -18,7 +19,6 @@ from ranklens.formats import (
     plain,
     spans,
 )
-from ranklens.html import markdown
 
 HOSTILE = "click me **bold** $x^2$.trec"
 

@@ -10,8 +10,8 @@ import pytest
 from ranklens import methods
 from ranklens.compare.analysis import demo_files
 from ranklens.plan.analysis import METHOD_NOTE, METHOD_SUMMARY
+from ranklens.ppi import verdict_words as ppi_words
 from ranklens.ppi import views as ppi_views
-from ranklens.ppi import words as ppi_words
 from ranklens.ppi.analysis import analyse_ppi
 
 ROOT = Path(__file__).resolve().parents[1]

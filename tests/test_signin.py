@@ -1,5 +1,6 @@
 """Who may come in (the allow list), whether ``[auth]`` is complete, whether the provider
-answers: ``ranklens.signin``, checked against a real OpenID Connect provider where it calls one."""
+answers: ``ranklens.app.signin``, checked against a real OpenID Connect provider where it calls
+one."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from ranklens.signin import (
+from ranklens.app.signin import (
     ALLOWED_USERS_ENV,
     Account,
     AllowList,

@@ -16,5 +16,5 @@
 - ``auth``: sign-in (``st.login``) and the allow list, before any page runs
 
 The library modules they call (``ranklens.compare``, ``ranklens.plan``, ``ranklens.ppi``,
-``ranklens.share``) know nothing of Streamlit.
+``ranklens.share.links``) know nothing of Streamlit.
 """

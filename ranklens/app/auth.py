@@ -15,7 +15,7 @@ pages ends the run (``st.stop``) before anything of the app is drawn or read.
 
 Bad configuration (a missing key, a short cookie secret, an unreadable secrets file or allow
 list, a provider that does not answer) is a page that names the key, variable or URL and lets
-nobody in. ``ranklens.signin`` holds the checks; this module only draws.
+nobody in. ``ranklens.app.signin`` holds the checks; this module only draws.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from typing import Any, NoReturn
 import streamlit as st
 
 from ranklens.app import markup
-from ranklens.signin import (
+from ranklens.app.signin import (
     ALLOWED_USERS_ENV,
     DEFAULT_PROVIDER,
     Account,

@@ -2,17 +2,32 @@
 
 Answers "these blocks on the page": a warning list as one ``st.warning`` box of bullets, a
 plain list and a paragraph as Markdown, a callout as an ``st.error``/``st.warning`` box with
-what to do, folded callouts as one collapsed expander; every user text through
-``markup.text`` (shown as typed, never as markup). Where a section sits (a container, a
-column) is the page's layout, not this writer's.
+what to do, folded callouts as one collapsed expander, a table as a data frame of its
+columns' texts (its mark column headed ``sig.``), a chart as an interactive Altair chart, a
+subsection as a subheader and its blocks; every user text through ``markup.text`` (shown as
+typed, never as markup). Where a section sits (a container, a column) is the page's layout,
+not this writer's; a table's or chart's widget key is the page's too (`show_table`,
+`show_chart`).
 """
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
 from ranklens.app import markup
-from ranklens.document.blocks import Banner, Block, Callout, Folded, Items, Paragraph, Section
+from ranklens.document import columns
+from ranklens.document.blocks import (
+    Banner,
+    Block,
+    Callout,
+    Chart,
+    Folded,
+    Items,
+    Paragraph,
+    Section,
+    Table,
+)
 
 WARNING_ICON = ":material/warning:"
 ICONS = {"failed": ":material/error:", "warning": WARNING_ICON,
@@ -55,7 +70,14 @@ def show_block(block: Block) -> None:
         else:
             st.markdown(bullets)
     elif isinstance(block, Paragraph):
-        st.markdown(block.text)
+        show_paragraph(block)
+    elif isinstance(block, Table):
+        show_table(block)
+    elif isinstance(block, Chart):
+        show_chart(block)
+    elif isinstance(block, Section):
+        st.subheader(markup.text(block.title), anchor=block.key)
+        show_blocks(block)
     elif isinstance(block, Callout):
         shown = (f"**{markup.text(block.title)}**: {markup.text(block.text)}"
                  + (f"  \n**What to do:** {markup.text(block.action)}" if block.action else ""))
@@ -76,3 +98,28 @@ def show_folded(block: Folded, label: str) -> None:
     with st.expander(label, expanded=False, icon=ICONS[block.status]):
         st.markdown("\n".join(f"- **{markup.text(c.title)}**: {markup.text(c.text)}"
                                for c in block.callouts))
+
+
+def show_paragraph(block: Paragraph) -> None:
+    """A paragraph: a conclusion in bold, an interval note as a caption, else Markdown."""
+    said = markup.text(block.text) if block.literal else block.text
+    if block.role == "conclusion":
+        st.markdown(f"**{said}**")
+    elif block.role == "interval-note":
+        st.caption(said)
+    else:
+        st.markdown(said)
+
+
+def show_table(table: Table, key: str | None = None) -> None:
+    """``table`` as a data frame of its columns' texts (``key``: the widget's)."""
+    headers = ["sig." if c.kind == "mark" else h
+               for c, h in zip(table.columns, columns.headers(table.columns, table.names),
+                               strict=True)]
+    frame = pd.DataFrame(columns.cells(table.columns, table.records), columns=headers)
+    st.dataframe(frame, hide_index=True, key=key)
+
+
+def show_chart(chart: Chart, key: str | None = None) -> None:
+    """``chart`` as the page's interactive chart, as wide as its container."""
+    st.altair_chart(chart.draw(), width="stretch", key=key)

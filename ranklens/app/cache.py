@@ -27,6 +27,8 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+from ranklens.store.config import positive_setting
+
 CACHE_MB_ENV = "RANKLENS_CACHE_MB"
 DEFAULT_CACHE_MB = 2048
 """2 GB holds one comparison of two 250 MB runs parsed (about 1.5 GB with their bytes) plus
@@ -40,17 +42,7 @@ def cache_limit_bytes(environ: Mapping[str, str] | None = None) -> int:
     ``ValueError`` naming the variable for a value that is not a positive whole number.
     """
     env = os.environ if environ is None else environ
-    text = env.get(CACHE_MB_ENV, "").strip()
-    if not text:
-        return DEFAULT_CACHE_MB * 1_000_000
-    try:
-        megabytes = int(text)
-    except ValueError:
-        raise ValueError(f"{CACHE_MB_ENV} must be a whole number of megabytes, not {text!r}"
-                         ) from None
-    if megabytes <= 0:
-        raise ValueError(f"{CACHE_MB_ENV} must be positive, not {megabytes}")
-    return megabytes * 1_000_000
+    return positive_setting(env, CACHE_MB_ENV, DEFAULT_CACHE_MB, "megabytes") * 1_000_000
 
 
 def estimated_bytes(value: object) -> int:

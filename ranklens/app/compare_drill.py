@@ -18,9 +18,9 @@ from ranklens.app import markup
 from ranklens.app import state as app_state
 from ranklens.compare.analysis import LoadedInputs
 from ranklens.compare.query_lines import describe, scored_rankings
+from ranklens.compare.query_texts import Texts, short
 from ranklens.compare.rankings import UNJUDGED, ranking
 from ranklens.compare.report import Report
-from ranklens.compare.texts import Texts, short
 from ranklens.compare.tie_reading import tie_shares
 from ranklens.data import Run
 from ranklens.formats import format_delta

@@ -3,26 +3,20 @@
 `choose_collection` draws the sidebar control (which segment column names each query's test
 collection); `show_macro` draws the report's macro average first (``report.macro``,
 ``ranklens.compare.macro``): the sentence with the pooled mean beside it, the per-collection
-forest plot and the BEIR-style table (words and records from ``ranklens.compare.macro_views``).
-No statistics here.
+forest plot and the BEIR-style table: the blocks of ``ranklens.compare.sections.collections``
+drawn by the page's writer (``ranklens.app.blocks``), under a subheader per metric in a bordered
+box. No statistics here.
 """
 
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
 from ranklens.app import markup
-from ranklens.compare import charts, views
-from ranklens.compare.macro_views import (
-    MACRO_NOTE,
-    MACRO_TITLE,
-    macro_cells,
-    macro_records,
-    macro_sentence,
-)
+from ranklens.app.blocks import show_block, show_chart, show_table
 from ranklens.compare.report import Report
-from ranklens.compare.text import macro_parts
+from ranklens.compare.sections.collections import collections_section, macro_parts
+from ranklens.document.blocks import Chart, Paragraph, Section, Table
 
 NO_COLLECTIONS = "(none)"
 
@@ -42,23 +36,29 @@ def choose_collection(segment_columns: tuple[str, ...], key: str) -> str | None:
 def show_macro(report: Report) -> None:
     """The macro average over collections, per candidate and metric (nothing without)."""
     for names, sections in macro_parts(report):
-        shown = markup.names(names)
-        for section in sections:
-            st.subheader(f"{MACRO_TITLE}: {markup.text(section.metric)}", anchor="macro")
+        collections = collections_section(sections, names)
+        if collections is None:
+            continue
+        for metric in collections.blocks:
+            assert isinstance(metric, Section)  # a subsection per metric
+            st.subheader(f"{collections.title}: {markup.text(metric.title)}", anchor="macro")
             with st.container(border=True):
-                st.markdown(f"**{markup.text(macro_sentence(section, names))}**")
-                table = views.segment_table(section.collections, names)
-                chart = charts.forest_plot(table, metric=section.metric, run_names=names,
-                                           alpha=section.collections.overall.alpha,
-                                           intervals="marginal")
-                st.altair_chart(chart, width="stretch",
-                                key=f"macro-forest:{section.metric}:{names[1]}")
-                header, rows, _ = macro_cells(section, names)
-                records = macro_records(section)
-                frame = pd.DataFrame(rows, columns=[h or "sig." for h in header])
-                st.dataframe(frame, hide_index=True,
-                             key=f"macro-table:{section.metric}:{names[1]}")
-                st.caption(f"{MACRO_NOTE} The last row is the macro average over "
-                           f"{len(records) - 1} collections; the plot's top row is the pooled "
-                           f"comparison of {shown[1]} against {shown[0]} over all queries.")
+                _show_metric(metric, names)
 
+
+def _show_metric(metric: Section, names: tuple[str, str]) -> None:
+    """One metric's blocks; the caption under the table says what its last row and the plot's
+    top row are."""
+    shown = markup.names(names)
+    collections = next(len(b.records) - 1 for b in metric.blocks if isinstance(b, Table))
+    for block in metric.blocks:
+        if isinstance(block, Chart):
+            show_chart(block, key=f"macro-forest:{metric.title}:{names[1]}")
+        elif isinstance(block, Table):
+            show_table(block, key=f"macro-table:{metric.title}:{names[1]}")
+        elif isinstance(block, Paragraph) and block.role == "interval-note":
+            st.caption(f"{block.text} The last row is the macro average over "
+                       f"{collections} collections; the plot's top row is the pooled "
+                       f"comparison of {shown[1]} against {shown[0]} over all queries.")
+        else:
+            show_block(block)

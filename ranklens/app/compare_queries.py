@@ -2,7 +2,7 @@
 orderings note and two rankings side by side for a picked query.
 
 Each ``show_*`` draws one section with Streamlit from the Report and the loaded inputs (rows from
-``ranklens.compare.views`` and ``ranklens.compare.rankings``); it computes no statistic.
+``ranklens.compare.report_tables`` and ``ranklens.compare.rankings``); it computes no statistic.
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ import streamlit as st
 
 from ranklens.app import compare_drill, markup
 from ranklens.app import state as app_state
-from ranklens.compare import charts, views
+from ranklens.compare import charts, report_tables
 from ranklens.compare.analysis import LoadedInputs
+from ranklens.compare.query_texts import Texts, short
 from ranklens.compare.rankings import UNJUDGED, query_rbo, side_by_side
 from ranklens.compare.report import Report
-from ranklens.compare.texts import Texts, short
 from ranklens.formats import format_delta
 
 PER_QUERY_COLUMNS = ("query_id", "text", "a", "b", "delta", "judged_a", "judged_b", "residual_a",
@@ -31,8 +31,8 @@ def show_per_query(report: Report, metric: str, inputs: LoadedInputs,
                    texts: Texts | None = None) -> None:
     result = report.comparison(metric).overall
     name_a, name_b = report.pair_names
-    per_query = views.with_query_coverage(report, metric,
-                                          views.per_query_table(report, metric, segments))
+    per_query = report_tables.with_query_coverage(report, metric,
+                                          report_tables.per_query_table(report, metric, segments))
     st.subheader("Per query", anchor=False)
     left, right = st.columns([3, 1])
     left.altair_chart(charts.delta_histogram(per_query, metric=metric,
@@ -45,7 +45,7 @@ def show_per_query(report: Report, metric: str, inputs: LoadedInputs,
         show_orderings(inputs, str(report.params.get("order", "score")))
     if report.query_texts:  # issue 30: the text beside the id
         per_query.insert(1, "text", [report.query_texts.get(q, "") for q in per_query["query_id"]])
-    lost, won = views.biggest_changes(per_query, n=10)
+    lost, won = report_tables.biggest_changes(per_query, n=10)
     pick_key = f"query:{metric}{scope}"
     coverage = None if report.coverage is None else report.coverage.metric(metric)
     judged_help = ("" if coverage is None else

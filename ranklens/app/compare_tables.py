@@ -17,25 +17,25 @@ import streamlit as st
 from ranklens.app import markup
 from ranklens.app.blocks import show_block
 from ranklens.app.segment_intervals import choose_intervals, show_interval_notes
-from ranklens.charts import run_colour
-from ranklens.compare import charts, columns, coverage_words, views
+from ranklens.compare import charts, columns, coverage_words, report_tables
 from ranklens.compare.fcr import IntervalChoice
 from ranklens.compare.report import Report
 from ranklens.compare.sections.coverage_banner import coverage_banner
 from ranklens.compare.segments import MetricComparison
-from ranklens.compare.words import (
+from ranklens.compare.verdict_words import (
     family_sentence,
     leaderboard_summary,
     pairing_sentence,
     segments_summary,
 )
+from ranklens.document.chart_style import run_colour
 from ranklens.formats import level_number, slug
-from ranklens.health.words import withheld_runs, withholds
+from ranklens.health.check_words import withheld_runs, withholds
 
 
 def as_shown(comparison: MetricComparison) -> MetricComparison:
     """The comparison with its metric and segment names escaped for Markdown (display only:
-    the words of ``ranklens.compare.words`` then render them literally)."""
+    the words of ``ranklens.compare.verdict_words`` then render them literally)."""
     return dataclasses.replace(
         comparison, metric=markup.text(comparison.metric),
         segments=tuple(dataclasses.replace(row, segment=markup.text(row.segment))
@@ -98,7 +98,7 @@ def show_treatments(report: Report, metric: str, rows: list[dict[str, str]],
 def show_segment_coverage(report: Report, metric: str, scope: str = "") -> None:
     """Judged@k of both runs per row, the same-rate shift and the rows at risk (expander)."""
     coverage = None if report.coverage is None else report.coverage.metric(metric)
-    table = views.coverage_table(report, metric)
+    table = report_tables.coverage_table(report, metric)
     if coverage is None or table is None:
         return
     flagged = coverage_words.segments_flagged(coverage, withheld=withholds(report.health))
@@ -130,7 +130,7 @@ def show_segment_coverage(report: Report, metric: str, scope: str = "") -> None:
 
 def show_leaderboard(report: Report, metric: str) -> None:
     """Several candidates: the leaderboard of ``metric`` (plot, table, the family in words)."""
-    table = views.leaderboard_table(report, metric)
+    table = report_tables.leaderboard_table(report, metric)
     family = report.family(metric)
     assert family is not None  # every metric of a report of several candidates has one
     names = report.run_names
@@ -145,7 +145,7 @@ def show_leaderboard(report: Report, metric: str) -> None:
         name=[f"{run} (A, baseline)" if base else str(run)
               for run, base in zip(table["run"], table["baseline"], strict=True)],
         # the run is named in its own column: the finding in one word keeps 1,400 px
-        finding_short=[views.short_finding(f, who="") for f in table["finding"]])
+        finding_short=[report_tables.short_finding(f, who="") for f in table["finding"]])
     colours = [f"color: {run_colour(int(position))}; font-weight: 600"
                for position in table["position"]]
     styled = shown.style.apply(lambda _: colours, subset=["name"], axis=0)
@@ -185,7 +185,7 @@ def show_leaderboard(report: Report, metric: str) -> None:
     if coverage:
         st.caption(markup.text(coverage))
     if family.family == "all-pairs":
-        pairs = views.pairs_table(report, metric)
+        pairs = report_tables.pairs_table(report, metric)
         st.markdown("**Every pair**")
         st.dataframe(
             columns.display_frame(pairs, columns.PAIR_COLUMNS),
@@ -211,7 +211,7 @@ def show_segments(report: Report, metric: str, scope: str = "") -> None:
     comparison = report.comparison(metric)
     run_names = report.pair_names
     withheld = withholds(report.health)
-    table = views.segment_table(comparison, run_names, withheld=withheld)
+    table = report_tables.segment_table(comparison, run_names, withheld=withheld)
     if comparison.segment_column:
         st.subheader(f"Where: by {markup.text(comparison.segment_column)}", anchor=False)
         st.markdown(segments_summary(as_shown(comparison), markup.names(run_names),
@@ -233,12 +233,13 @@ def show_segment_table(table: pd.DataFrame, metric: str, run_names: tuple[str, s
                        intervals: IntervalChoice = "marginal") -> None:
     name_a, name_b = run_names
     number = number_column
-    drawn = views.shown_intervals(table, intervals)  # the Interval column: what the plot draws
+    # the Interval column: what the plot draws
+    drawn = report_tables.shown_intervals(table, intervals)
     shown = columns.display_frame(drawn.assign(ci_low=drawn["shown_low"],
                                                ci_high=drawn["shown_high"]),
                                   columns.SEGMENT_COLUMNS).assign(
         ci_low=table["ci_low"], ci_high=table["ci_high"],  # the numbers stay the marginal ones
-        finding_short=[views.short_finding(f, who="B ") for f in table["finding"]])
+        finding_short=[report_tables.short_finding(f, who="B ") for f in table["finding"]])
     st.dataframe(
         shown, hide_index=True, key=f"table:{metric}{key}", placeholder="\u2014",
         column_order=("segment", "n_queries", "finding_short", "delta", "ci_text",

@@ -23,8 +23,7 @@ from ranklens.app import markup
 from ranklens.app import state as app_state
 from ranklens.compare.analysis import CompareSettings, LoadedInputs
 from ranklens.compare.drilldown import with_drilldown
-from ranklens.compare.report import Report
-from ranklens.compare.texts import (
+from ranklens.compare.query_texts import (
     DOCS_ENV,
     DOCUMENTS_ROLE,
     QUERIES_ROLE,
@@ -37,6 +36,7 @@ from ranklens.compare.texts import (
     run_queries,
     shared_documents,
 )
+from ranklens.compare.report import Report
 from ranklens.io import DocumentCollection, InputError, InputFile, read_documents
 
 QUERIES_HELP = ("Query texts, shown beside the ids: TSV id<TAB>text (MS MARCO, TREC DL), TREC "

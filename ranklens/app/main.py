@@ -18,7 +18,7 @@ import streamlit as st
 from ranklens import __version__, methods
 from ranklens.app import auth, share_widget
 from ranklens.app.entrypoint import PAGES, running_in_app
-from ranklens.share import PAGE_KINDS
+from ranklens.share.links import PAGE_KINDS
 
 
 def pages(folder: Path = PAGES) -> list[st.Page]:

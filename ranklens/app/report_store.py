@@ -14,7 +14,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ranklens.share import Shared, reopen
+from ranklens.share.links import Shared, reopen
 from ranklens.store import ReportStore, StoreLimits
 from ranklens.store.config import StoreConfig, open_store, store_config
 

@@ -31,7 +31,8 @@ from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
-from ranklens.signin import Account, SignInConfigError
+from ranklens.app.signin import Account, SignInConfigError
+from ranklens.store.config import positive_setting
 
 logger = logging.getLogger(__name__)
 
@@ -75,17 +76,8 @@ def uploads_limit_bytes(environ: Mapping[str, str] | None = None) -> int:
     positive whole number."""
     import os
 
-    text = (os.environ if environ is None else environ).get(UPLOADS_MB_ENV, "").strip()
-    if not text:
-        return DEFAULT_UPLOADS_MB * 1_000_000
-    try:
-        value = int(text)
-    except ValueError:
-        raise ValueError(f"{UPLOADS_MB_ENV} must be a whole number of megabytes, not "
-                         f"{text!r}") from None
-    if value <= 0:
-        raise ValueError(f"{UPLOADS_MB_ENV} must be positive, not {value}")
-    return value * 1_000_000
+    env = os.environ if environ is None else environ
+    return positive_setting(env, UPLOADS_MB_ENV, DEFAULT_UPLOADS_MB, "megabytes") * 1_000_000
 
 
 def held_upload_bytes() -> int:

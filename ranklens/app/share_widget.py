@@ -16,7 +16,7 @@ link (``result``: what the page shows, stored with the link).
 
 A link keeps its numbers: the banner says which ranklens version computed them and offers
 "Recompute with ranklens X" (``recompute_wanted``); the page then shows this version's numbers
-and ``show_recomputed`` says what differs. Nothing here computes a report; ``ranklens.share``
+and ``show_recomputed`` says what differs. Nothing here computes a report; ``ranklens.share.links``
 stores and reopens, the pages draw.
 """
 
@@ -37,7 +37,7 @@ from ranklens.app import auth, markup
 from ranklens.app.report_store import reopened, report_store
 from ranklens.compare.report import Report
 from ranklens.io import InputFile
-from ranklens.share import PageSettings, Shared, SharedFormatError, share
+from ranklens.share.links import PageSettings, Shared, SharedFormatError, share
 from ranklens.store import ReportNotFound, StoreError, StoreLimitError, StoreUnavailable
 
 QUERY_PARAM = "report"

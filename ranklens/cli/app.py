@@ -120,7 +120,7 @@ def _server_environment(args: argparse.Namespace) -> dict[str, str]:
     """The variables the server reads, checked before it starts (a bad store URL is a usage
     error here, not a broken Share button later)."""
     from ranklens.app.cache import CACHE_MB_ENV
-    from ranklens.compare.texts import DOCS_ENV
+    from ranklens.compare.query_texts import DOCS_ENV
     from ranklens.store.config import store_config
     from ranklens.store.location import STORE_PATH_ENV
 

@@ -174,6 +174,14 @@ def add_alpha(p: argparse.ArgumentParser) -> None:
                    help=f"significance level (default {default})")
 
 
+def add_proxy_pair(p: argparse.ArgumentParser) -> None:
+    """The two runs and the cheap judgements on all queries (``ppi``, ``plan-labels``)."""
+    p.add_argument("run_a", metavar="RUN_A")
+    p.add_argument("run_b", metavar="RUN_B")
+    p.add_argument("--proxy-qrels", required=True, metavar="QRELS",
+                   help="cheap judgements (LLM, one assessor) on all queries")
+
+
 def add_qrels(p: argparse.ArgumentParser, help: str) -> None:
     """``--qrels``: the judgements the runs are scored on."""
     p.add_argument("--qrels", metavar="QRELS", help=help)

@@ -37,9 +37,9 @@ from ranklens.compare.choices import segment_column
 from ranklens.compare.coverage import TREATMENTS
 from ranklens.compare.family import Q_FAMILIES
 from ranklens.compare.pipeline import Collections, build_report
+from ranklens.compare.query_texts import read_texts, run_queries
 from ranklens.compare.report import Report
 from ranklens.compare.steps import with_macro
-from ranklens.compare.texts import read_texts, run_queries
 from ranklens.compare.tie_reading import TIE_RULES, with_ties
 from ranklens.io import InputFile
 from ranklens.metrics import parse_metric

@@ -5,7 +5,16 @@ from __future__ import annotations
 import argparse
 
 from ranklens import io
-from ranklens.cli.common import Command, Status, UsageError, add_alpha, add_metric, note, write
+from ranklens.cli.common import (
+    Command,
+    Status,
+    UsageError,
+    add_alpha,
+    add_metric,
+    add_proxy_pair,
+    note,
+    write,
+)
 
 HELP = "which queries and documents to judge for B - A: a labelling plan"
 DESCRIPTION = (
@@ -17,10 +26,7 @@ DESCRIPTION = (
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("run_a", metavar="RUN_A")
-    p.add_argument("run_b", metavar="RUN_B")
-    p.add_argument("--proxy-qrels", required=True, metavar="QRELS",
-                   help="cheap judgements (LLM, one assessor) on all queries")
+    add_proxy_pair(p)
     add_metric(p, "metric with a cutoff: nDCG@k or P@k (default nDCG@10)", default="nDCG@10")
     budget = p.add_mutually_exclusive_group(required=True)
     budget.add_argument("--budget-queries", type=float, metavar="N",

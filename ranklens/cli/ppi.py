@@ -11,6 +11,7 @@ from ranklens.cli.common import (
     add_metric,
     add_order,
     add_output,
+    add_proxy_pair,
     write,
 )
 from ranklens.compare.analysis import DEFAULT_METRICS
@@ -24,10 +25,7 @@ DESCRIPTION = (
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("run_a", metavar="RUN_A")
-    p.add_argument("run_b", metavar="RUN_B")
-    p.add_argument("--proxy-qrels", required=True, metavar="QRELS",
-                   help="cheap judgements (LLM, one assessor) on all queries")
+    add_proxy_pair(p)
     p.add_argument("--gold-qrels", required=True, metavar="QRELS",
                    help="trusted judgements on a random sample of the queries")
     add_metric(p, "metric (default nDCG@10)", default=DEFAULT_METRICS[0])

@@ -5,12 +5,13 @@ Modules: ``inputs`` (reading the files), ``scoring`` (scoring the runs and the m
 per-query values), ``analysis`` (inputs to report), ``input_coverage`` (the coverage step on
 the inputs), ``segments`` and ``family`` (the comparisons),
 ``coverage`` (judged@k and the guardrail), ``report`` (the Report and its serialised form),
-``rankings`` (two rankings side by side), ``words`` and ``coverage_words`` (sentences),
-``views`` (tables and cards), ``charts``, ``text`` (text and Markdown), ``csv_report`` (CSV),
-``html`` (the export).
-What differs between a stored and a recomputed report is ``ranklens.changes``.
+``rankings`` (two rankings side by side), ``query_texts`` (query and document texts beside a
+report), ``verdict_words`` and ``coverage_words`` (sentences), ``report_tables`` (the report as
+DataFrames), ``charts``, ``text`` (the report as text and Markdown), ``csv_report`` (CSV),
+``html`` (the export); ``sections`` one module per report section.
+What differs between a stored and a recomputed report is ``ranklens.share.differences``.
 """
 
 __all__ = ["analysis", "charts", "coverage", "coverage_words", "csv_report", "family", "html",
-           "input_coverage", "inputs", "rankings", "report", "scoring", "segments", "text",
-           "views", "words"]
+           "input_coverage", "inputs", "query_texts", "rankings", "report", "report_tables",
+           "scoring", "segments", "text", "verdict_words"]

@@ -14,12 +14,12 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from ranklens.charts import BASELINE_COLOUR, FIT_WIDTH, run_colour
 from ranklens.compare.fcr import IntervalChoice
 from ranklens.compare.fcr_words import level_text
-from ranklens.compare.views import TOO_SMALL, describe_row, finding_labels, shown_intervals
+from ranklens.compare.report_tables import TOO_SMALL, describe_row, finding_labels, shown_intervals
+from ranklens.document.chart_style import BASELINE_COLOUR, FIT_WIDTH, run_colour
 from ranklens.formats import format_delta, format_interval, format_p, level_number
-from ranklens.health.words import NO_VERDICT
+from ranklens.health.check_words import NO_VERDICT
 
 ROW_HEIGHT = 24
 """Pixels per forest-plot row: 40 segments stay readable, one metric fits a screen."""
@@ -30,7 +30,7 @@ COLOURS = ("#1a7f37", "#8c959f", "#cf222e", "#d0d7de", "#57606a")
 
 def forest_data(table: pd.DataFrame, run_names: tuple[str, str],
                 intervals: IntervalChoice = "fcr") -> pd.DataFrame:
-    """The forest plot's rows, top to bottom, from a `ranklens.compare.views.segment_table`.
+    """The forest plot's rows, top to bottom, from a `ranklens.compare.report_tables.segment_table`.
 
     Adds ``row`` (the y label: segment and n), ``position`` (0 = top), ``kind`` ("overall" or
     "segment"), the drawn interval ``bar_low``/``bar_high`` (`views.shown_intervals`: the
@@ -89,18 +89,7 @@ def forest_plot(
     data = forest_data(table, run_names, intervals)
     name_a, name_b = run_names
     order = list(data["row"])
-    present = set(data["finding"])
-    shown = [(label, colour) for label, colour in zip(finding_labels(run_names), COLOURS,
-                                                      strict=True) if label in present]
-    colour = alt.Color(
-        "finding:N",
-        title=(f"At q \u2264 {alpha:g} (overall row: p)" if present - {NO_VERDICT, TOO_SMALL}
-               else "No verdict: see the health checks"),
-        scale=alt.Scale(domain=[label for label, _ in shown],
-                        range=[colour for _, colour in shown]),
-        legend=alt.Legend(orient="top", direction="horizontal", labelLimit=320,
-                          titleLimit=400),
-    )
+    colour = _finding_colour(set(data["finding"]), run_names, alpha)
     y = alt.Y(
         "row:N", sort=order, title=None,
         axis=alt.Axis(
@@ -108,19 +97,7 @@ def forest_plot(
             labelFontWeight=alt.ExprRef(f"datum.value === {order[0]!r} ? 'bold' : 'normal'"),
         ),
     )
-    tooltip = [
-        alt.Tooltip("segment:N", title="Segment"),
-        alt.Tooltip("n_queries:Q", title="Queries (n)", format=","),
-        alt.Tooltip("mean_a_text:N", title=f"Mean {name_a} (A)"),
-        alt.Tooltip("mean_b_text:N", title=f"Mean {name_b} (B)"),
-        alt.Tooltip("delta_text:N", title="Difference B \u2212 A"),
-        alt.Tooltip("interval:N", title="Interval drawn"),
-        alt.Tooltip("marginal:N", title=f"Marginal {level_text(1 - alpha)} interval"),
-        alt.Tooltip("p:N", title="p (permutation)"),
-        alt.Tooltip("q:N", title="q (BH)"),
-        alt.Tooltip("finding:N", title="Finding"),
-        alt.Tooltip("note:N", title="Note"),
-    ]
+    tooltip = _forest_tooltip(run_names, alpha)
     adjusted = data.loc[data["shown_kind"] == "FCR-adjusted", "shown_level"]
     which = (f"segments: FCR-adjusted {level_text(float(adjusted.iloc[0]))} intervals"
              if len(adjusted) else f"marginal {level_text(1 - alpha)} intervals")
@@ -153,6 +130,41 @@ def forest_plot(
     return alt.LayerChart(
         layer=layers, height=alt.Step(ROW_HEIGHT), width="container", autosize=FIT_WIDTH,
     ).configure_view(stroke=None)
+
+
+def _finding_colour(present: set[str], run_names: tuple[str, str], alpha: float) -> alt.Color:
+    """The forest plot's colour by finding: only the findings ``present``, the legend on top
+    in words (no verdict when the health checks withheld it)."""
+    shown = [(label, colour) for label, colour in zip(finding_labels(run_names), COLOURS,
+                                                      strict=True) if label in present]
+    return alt.Color(
+        "finding:N",
+        title=(f"At q \u2264 {alpha:g} (overall row: p)" if present - {NO_VERDICT, TOO_SMALL}
+               else "No verdict: see the health checks"),
+        scale=alt.Scale(domain=[label for label, _ in shown],
+                        range=[colour for _, colour in shown]),
+        legend=alt.Legend(orient="top", direction="horizontal", labelLimit=320,
+                          titleLimit=400),
+    )
+
+
+def _forest_tooltip(run_names: tuple[str, str], alpha: float) -> list[alt.Tooltip]:
+    """A forest-plot row's tooltip: n, both means, B - A, the drawn and the marginal interval,
+    p, q, the finding and the note."""
+    name_a, name_b = run_names
+    return [
+        alt.Tooltip("segment:N", title="Segment"),
+        alt.Tooltip("n_queries:Q", title="Queries (n)", format=","),
+        alt.Tooltip("mean_a_text:N", title=f"Mean {name_a} (A)"),
+        alt.Tooltip("mean_b_text:N", title=f"Mean {name_b} (B)"),
+        alt.Tooltip("delta_text:N", title="Difference B \u2212 A"),
+        alt.Tooltip("interval:N", title="Interval drawn"),
+        alt.Tooltip("marginal:N", title=f"Marginal {level_text(1 - alpha)} interval"),
+        alt.Tooltip("p:N", title="p (permutation)"),
+        alt.Tooltip("q:N", title="q (BH)"),
+        alt.Tooltip("finding:N", title="Finding"),
+        alt.Tooltip("note:N", title="Note"),
+    ]
 
 
 def bin_step(span: float, bins: int) -> float:

@@ -7,12 +7,12 @@ holds and how it reads and aligns. The tables:
 - `LEADERBOARD_COLUMNS`: one metric of several candidates against the baseline;
 - `PAIR_COLUMNS`: every pair of candidates, when the family is all pairs.
 
-Records are the dicts of ``ranklens.compare.views`` (``segment_table``, ``leaderboard_table``,
-``pairs_table``) or `ranklens.compare.report.result_row`. A key the record lacks is an empty
-cell (the baseline's row of a leaderboard has no difference); a value that is None or NaN is a
-dash (a segment too small to compare). An ``interval`` column reads ``<key>_low`` and
-``<key>_high`` (``ci``: the marginal interval, ``fcr``: the FCR-adjusted one), a ``wtl`` column
-``wins``, ``ties`` and ``losses``. Nothing here computes a statistic.
+Records are the dicts of ``ranklens.compare.report_tables`` (``segment_table``,
+``leaderboard_table``, ``pairs_table``) or `ranklens.compare.report.result_row`. A key the
+record lacks is an empty cell (the baseline's row of a leaderboard has no difference); a value
+that is None or NaN is a dash (a segment too small to compare). An ``interval`` column reads
+``<key>_low`` and ``<key>_high`` (``ci``: the marginal interval, ``fcr``: the FCR-adjusted
+one), a ``wtl`` column ``wins``, ``ties`` and ``losses``. Nothing here computes a statistic.
 """
 
 from __future__ import annotations
@@ -97,7 +97,7 @@ MACRO_COLUMNS: tuple[Column, ...] = (
     Column("q_value", "q", "p"), _MARK,
 )
 """Several collections, BEIR-style: one row per collection, the macro average last
-(``ranklens.compare.macro_views.macro_records``)."""
+(``ranklens.compare.sections.collections.macro_records``)."""
 
 PAIR_TEXT = tuple(c.key for c in PAIR_COLUMNS)
 PAIR_HTML = ("run_b", "run_a", "delta", "ci", "p_value", "adjusted_p", "wtl")

@@ -1,7 +1,7 @@
 """Judgement coverage in words: the guardrail banner, the coverage line, the robustness view.
 
 One set of sentences for every face (CLI text, the Compare page, the HTML export), like
-``ranklens.compare.words`` for the verdict. They format what ``Report.coverage`` holds; the
+``ranklens.compare.verdict_words`` for the verdict. They format what ``Report.coverage`` holds; the
 decision to raise the banner is ``MetricCoverage.alert``, taken by the library.
 """
 
@@ -15,7 +15,7 @@ from ranklens.compare.coverage import (
 )
 from ranklens.compare.report import Report
 from ranklens.formats import format_delta, format_interval, format_p, level_number, slug
-from ranklens.health.words import NO_VERDICT, ROBUSTNESS_WITHHELD, withheld_runs, withholds
+from ranklens.health.check_words import NO_VERDICT, ROBUSTNESS_WITHHELD, withheld_runs, withholds
 from ranklens.stats import ComparisonResult
 from ranklens.stats.results import interval_reading
 

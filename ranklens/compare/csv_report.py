@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Sequence
 from typing import Any
 
 from ranklens.compare import seed_views
-from ranklens.compare.macro_views import macro_csv_rows
+from ranklens.compare.macro import MacroSection
 from ranklens.compare.report import Report, result_row
+from ranklens.compare.report_tables import interval_levels
+from ranklens.compare.sections.collections import macro_records
 from ranklens.compare.segments import MetricComparison, SegmentRow
-from ranklens.compare.views import interval_levels
-from ranklens.health import words as health_words
+from ranklens.health import check_words as health_words
 
 CSV_COLUMNS = (  # where the row has a segment, and then columns of `result_row`
     "metric", "segment_column", "segment", "n_queries", "mean_a", "mean_b", "delta",
@@ -35,7 +37,7 @@ pair of candidates)."""
 
 HEALTH_CSV_COLUMN = "health"
 """The report's health checks that did not pass, last in every CSV row
-(`ranklens.health.words.csv_cell`: ``failed: documents (neural); ...``, or ``passed``); empty
+(`ranklens.health.check_words.csv_cell`: ``failed: documents (neural); ...``, or ``passed``); empty
 for a report without health checks. Their numbers and messages are in the JSON."""
 
 CSV_HEADER = (*CSV_COLUMNS, *COVERAGE_CSV_COLUMNS, HEALTH_CSV_COLUMN)
@@ -145,3 +147,22 @@ def _seeds_csv(report: Report, writer: Any) -> None:
             alone = MetricComparison(comparison.metric, result)  # type: ignore[arg-type]
             writer.writerow([names[0], names[j], *_csv_values(alone, alone.rows[0]),
                              f"seed run: {run}", *[""] * (extra - 1)])
+
+
+MACRO_CSV_COLUMNS = ("metric", "collection_column", "collection", "n_queries", "mean_a",
+                     "mean_b", "delta", "ci_low", "ci_high", "p_value", "q_value",
+                     "significant", "macro")
+"""The CSV of the collections: a second table after a blank line (`macro_csv_rows`)."""
+
+
+def macro_csv_rows(sections: Sequence[MacroSection]) -> list[list[object]]:
+    """The collections' rows for the CSV, header first (empty without sections)."""
+    if not sections:
+        return []
+    rows: list[list[object]] = [list(MACRO_CSV_COLUMNS)]
+    for section in sections:
+        for record in macro_records(section):
+            values = {**record, "metric": section.metric, "collection_column": section.column}
+            rows.append(["" if values.get(c) is None else values.get(c, "")
+                         for c in MACRO_CSV_COLUMNS])
+    return rows

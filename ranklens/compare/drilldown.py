@@ -13,8 +13,8 @@ import dataclasses
 
 from ranklens.compare.analysis import CompareSettings, LoadedInputs
 from ranklens.compare.query_lines import explained_moves
+from ranklens.compare.query_texts import Texts, with_texts
 from ranklens.compare.report import Report
-from ranklens.compare.texts import Texts, with_texts
 from ranklens.compare.tie_reading import tie_notes
 
 

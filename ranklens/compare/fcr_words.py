@@ -19,7 +19,7 @@ from ranklens.stats.results import at_most
 
 
 def fcr_level_text(table: Any) -> str:
-    """The FCR level of a `ranklens.compare.views.segment_table` as a header reads it
+    """The FCR level of a `ranklens.compare.report_tables.segment_table` as a header reads it
     ("96.67%"), empty when no row has an FCR interval."""
     levels = table["fcr_level"].dropna()
     return level_text(float(levels.iloc[0])) if len(levels) else ""

@@ -18,7 +18,8 @@ family is all pairs, and the family's sentences), then each candidate's sections
 report shows them.
 
 It computes no statistics and reads no files; it formats what the Report holds. The page
-shell, style and cells are ``ranklens.html``'s, shared with the planning pages' files.
+shell, style and cells are ``ranklens.document.html_shell``'s, shared with the planning pages'
+files.
 """
 
 from __future__ import annotations
@@ -26,23 +27,26 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ranklens import html as html_common
-from ranklens.compare import charts, columns, coverage_words, query_lines, seed_html, views
+from ranklens.compare import charts, columns, coverage_words, query_lines, report_tables, seed_html
 from ranklens.compare.fcr_words import disagreement_sentence, fcr_caption, fcr_level_text
-from ranklens.compare.macro_views import macro_html
 from ranklens.compare.report import Report
+from ranklens.compare.sections.collections import collections_section, macro_parts
 from ranklens.compare.sections.coverage_banner import coverage_banner
 from ranklens.compare.sections.discovered import discovered_section
 from ranklens.compare.sections.ties import tie_banner
 from ranklens.compare.sections.warnings import warnings_section
-from ranklens.compare.text import family_lines, macro_parts
-from ranklens.compare.words import caveat, conclusion, headline, interval_note, segments_summary
-from ranklens.document.html import block_html, section_html
-from ranklens.health import words as health_words
+from ranklens.compare.text import family_lines
+from ranklens.compare.verdict_words import (
+    caveat,
+    conclusion,
+    headline,
+    interval_note,
+    segments_summary,
+)
+from ranklens.document import html_shell as html_common
+from ranklens.document.html import CHART_WIDTH, block_html, section_html
+from ranklens.health import check_words as health_words
 from ranklens.health.section import health_section
-
-CHART_WIDTH = 860
-"""Forest-plot width in pixels; the SVG scales down to narrower windows."""
 
 JSON_ID = "ranklens-report"
 """The id of the ``<script type="application/json">`` block that holds the report."""
@@ -106,7 +110,7 @@ def render(report: Report) -> str:
         version=report.version,
         sections=(section_html(health_section(report.health)),
                   section_html(warnings_section(report)),
-                  *(macro_html(sections, names, CHART_WIDTH)  # several collections lead
+                  *(section_html(collections_section(sections, names))  # collections lead
                     for names, sections in macro_parts(report)), *body,
                   section_html(discovered_section(report)),
                   _inputs_section(report), _parameters_section(report)),
@@ -118,7 +122,8 @@ def render(report: Report) -> str:
 
 def notebook_html(report: Report) -> str:
     """The report in a notebook (``Report._repr_html_``): the HTML export's body with its
-    charts inline, its style scoped to the fragment (``ranklens.html.notebook_fragment``)."""
+    charts inline, its style scoped to the fragment
+    (``ranklens.document.html_shell.notebook_fragment``)."""
     return html_common.notebook_fragment(render(report))
 
 
@@ -130,7 +135,7 @@ def embedded_report(document: str) -> Report:
 # ---- sections -----------------------------------------------------------------------------
 
 def _leaderboard_section(report: Report, metric: str) -> str:
-    table = views.leaderboard_table(report, metric)
+    table = report_tables.leaderboard_table(report, metric)
     names = report.run_names
     alpha = report.comparison(metric, report.candidates[0]).overall.alpha
     chart = charts.leaderboard_plot(table, metric=metric, baseline=names[0], alpha=alpha)
@@ -147,7 +152,7 @@ def _leaderboard_section(report: Report, metric: str) -> str:
     family = report.family(metric)
     pairs = ""
     if family is not None and family.family == "all-pairs":
-        pair_records = views.pairs_table(report, metric).to_dict("records")
+        pair_records = report_tables.pairs_table(report, metric).to_dict("records")
         pair_shown = columns.pick(columns.PAIR_COLUMNS, columns.PAIR_HTML)
         pairs = "<h3>Every pair</h3>" + html_common.table(
             _headers(pair_shown, {}), [_cells(pair_shown, r) for r in pair_records],
@@ -194,7 +199,7 @@ def _metric_section(report: Report, metric: str, level: int = 2, candidate: int 
     withheld = health_words.withholds(report.health)
     if withheld:  # no verdict: say why instead
         first, rest = report.health.withheld if report.health else "", ""
-    table = views.segment_table(comparison, run_names, withheld=withheld)
+    table = report_tables.segment_table(comparison, run_names, withheld=withheld)
     summary = segments_summary(comparison, run_names, withheld=withheld)
     sub = level + 1
     where = (f"<h{sub}>Where: by {_text(comparison.segment_column)}</h{sub}>"
@@ -283,7 +288,7 @@ def _robustness(report: Report, metric: str, scope: str = "", level: int = 3) ->
         parts.append(f"<p>{_text(summary)}</p>")
     parts.append(f'<p class="caveat">{_text(coverage_words.TREATMENTS_CAPTION)}</p>')
     coverage = report.coverage.metric(metric)
-    table = views.coverage_table(report, metric)
+    table = report_tables.coverage_table(report, metric)
     if coverage is not None and table is not None:
         judged = coverage.judged_metric
         parts.append(html_common.table(

@@ -10,15 +10,16 @@ It does not add ``\\usepackage{booktabs}`` to your preamble.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ranklens.compare.macro import MacroSection
+from ranklens.compare.sections.collections import macro_parts, macro_records
+from ranklens.document.latex import MARK, booktabs, escape, math_text
 from ranklens.formats import format_delta, format_interval, format_p, format_value, level_number
 
 if TYPE_CHECKING:
     from ranklens.compare.report import Report
-
-from ranklens.latex import MARK, booktabs, escape, math_text
 
 
 def report_latex(report: Report, *, caption: str | None = None, label: str = "") -> str:
@@ -43,9 +44,6 @@ def report_latex(report: Report, *, caption: str | None = None, label: str = "")
         f"with its {level}\\% interval, the permutation $p$ and $q$ ({MARK}: significant at "
         f"$\\alpha = {alpha:g}$).")
     table = booktabs(header, rows, align=align, caption=text, label=label)
-    from ranklens.compare.macro_views import macro_latex  # several collections: BEIR-style
-    from ranklens.compare.text import macro_parts
-
     return table + "".join(macro_latex(sections, names) for names, sections in
                            macro_parts(report))
 
@@ -78,3 +76,39 @@ def _count(value: Any) -> str:
 
 def _missing(value: Any) -> bool:
     return value is None or value == "" or (isinstance(value, float) and value != value)
+
+
+def macro_latex(sections: Sequence[MacroSection], run_names: tuple[str, str]) -> str:
+    """A booktabs table per section: one row per collection, the macro average last."""
+    out = []
+    for section in sections:
+        records = macro_records(section)
+        level = level_number(1 - section.collections.overall.alpha)
+        header = [escape(section.column), "$n$", escape(run_names[0]), escape(run_names[1]),
+                  r"$\Delta$", f"{level}\\% CI", "$p$", "$q$"]
+        rows = [_latex_row(record) for record in records]
+        caption = (f"{escape(run_names[1])} against {escape(run_names[0])} on "
+                   f"{escape(section.metric)}, per collection and their macro average (last "
+                   f"row: stratified bootstrap interval, stratified permutation $p$; {MARK}: "
+                   "significant, $q$ across collections).")
+        out.append(booktabs(header, rows[:-1], align="lrrrrlrr", caption=caption,
+                            footer=rows[-1:]))
+    return "".join(out)
+
+
+def _latex_row(record: dict[str, Any]) -> list[str]:
+    def number(key: str) -> str:
+        value = record.get(key)
+        return "" if value is None else math_text(f"{value:.4f}")
+
+    delta = record.get("delta")
+    cells = [escape(record["collection"]), f"{int(record['n_queries']):,}".replace(",", "{,}"),
+             number("mean_a"), number("mean_b")]
+    if delta is None:
+        return [*cells, "", "", "", ""]
+    interval = format_interval(record["ci_low"], record["ci_high"]).replace(" to ", ", ")
+    marked = math_text(format_delta(delta)) + (MARK if record.get("significant") else "")
+    q = record.get("q_value")
+    return [*cells, marked, "$[" + math_text(interval)[1:-1] + "]$",
+            math_text(format_p(record["p_value"])),
+            "" if q is None else math_text(format_p(q))]

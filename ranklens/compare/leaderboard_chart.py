@@ -14,8 +14,8 @@ from collections.abc import Sequence
 import altair as alt
 import pandas as pd
 
-from ranklens.charts import CHOSEN, MUTED
 from ranklens.compare.leaderboard import RankRow
+from ranklens.document.chart_style import CHOSEN, MUTED
 
 ROW_PX = 14
 """Height of one run's row: 200 runs make a 2,800 px chart whose every name reads."""

@@ -41,9 +41,9 @@ def leaderboard_document(report: LeaderboardReport, form: str) -> str:
 def _html_parts(report: LeaderboardReport) -> list[str]:
     """The sections as HTML, each board followed by its rank-interval chart (SVG), then the
     warnings."""
-    from ranklens import html as html_common
     from ranklens.compare.leaderboard_chart import rank_interval_chart
     from ranklens.compare.sections.leaderboard import board_key, leaderboard_sections
+    from ranklens.document import html_shell as html_common
     from ranklens.document.html import section_html
 
     charts = {board_key(metric): html_common.figure(
@@ -65,7 +65,7 @@ def notebook_html(report: LeaderboardReport) -> str:
 
 
 def _html(report: LeaderboardReport) -> str:
-    from ranklens import html as html_common
+    from ranklens.document import html_shell as html_common
 
     return html_common.document(
         title="ranklens leaderboard", heading="Leaderboard",

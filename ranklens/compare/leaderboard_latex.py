@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from ranklens.compare.leaderboard import BaselineRow, LeaderboardReport
 from ranklens.compare.sections.leaderboard import mark, rank_text
+from ranklens.document.latex import booktabs, escape
 from ranklens.formats import level_number
-from ranklens.latex import booktabs, escape
 
 
 def leaderboard_latex(report: LeaderboardReport, *, label: str = "") -> str:

@@ -11,7 +11,7 @@ intervals, `ranklens.compare.segments.compare_segments` with the collections as 
 `macro_section` computes one metric and candidate from per-query values (nothing is scored
 again): a `MacroSection`; `ranklens.compare.steps.with_macro` adds one per metric and candidate
 to a finished report; the faces render it
-(``ranklens.compare.macro_views``).
+(``ranklens.compare.sections.collections``).
 """
 
 from __future__ import annotations

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from ranklens.compare.discovery import with_discovery
 from ranklens.compare.drilldown import with_drilldown
 from ranklens.compare.loaded import LoadedInputs
+from ranklens.compare.query_texts import Texts
 from ranklens.compare.report import InputRecord, Report
 from ranklens.compare.settings import CompareSettings
 from ranklens.compare.steps import with_macro
-from ranklens.compare.texts import Texts
 
 
 @dataclass(frozen=True)

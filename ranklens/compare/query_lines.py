@@ -15,11 +15,11 @@ import textwrap
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from ranklens import html as html_common
-from ranklens.compare import views
+from ranklens.compare import report_tables
+from ranklens.compare.query_texts import Texts, short
 from ranklens.compare.report import Report
-from ranklens.compare.texts import Texts, short
 from ranklens.data import Qrels, Run
+from ranklens.document import html_shell as html_common
 from ranklens.formats import format_delta
 from ranklens.metrics import condense_to_judged, explain_difference, parse_metric
 from ranklens.metrics.contributions import DECOMPOSABLE
@@ -70,7 +70,8 @@ def explained_moves(inputs: LoadedInputs, settings: CompareSettings, report: Rep
     for metric in report.metrics:
         if parse_metric(metric).family not in DECOMPOSABLE:
             continue
-        lost, won = views.biggest_changes(views.per_query_table(report, metric), n=n)
+        per_query = report_tables.per_query_table(report, metric)
+        lost, won = report_tables.biggest_changes(per_query, n=n)
         sentences = {}
         for query in [*lost["query_id"], *won["query_id"]]:
             try:
@@ -91,7 +92,7 @@ def explained_moves(inputs: LoadedInputs, settings: CompareSettings, report: Rep
 
 def _rows(report: Report, metric: str, n: int) -> tuple[list[tuple[str, float]],
                                                          list[tuple[str, float]]]:
-    lost, won = views.biggest_changes(views.per_query_table(report, metric), n=n)
+    lost, won = report_tables.biggest_changes(report_tables.per_query_table(report, metric), n=n)
     return ([(str(q), float(d)) for q, d in zip(lost["query_id"], lost["delta"], strict=True)],
             [(str(q), float(d)) for q, d in zip(won["query_id"], won["delta"], strict=True)])
 

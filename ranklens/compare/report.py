@@ -98,7 +98,7 @@ class Report:
     health: HealthReport | None = None
     # systems given as several runs: the new-run answers (ranklens.compare.seed_section)
     seeds: SeedsSection | None = None
-    # issue 30: query id -> text (cut, ranklens.compare.texts); metric -> the sentence saying
+    # issue 30: query id -> text (cut, ranklens.compare.query_texts); metric -> the sentence saying
     # the verdict reads otherwise under the other tie rule (ranklens.compare.tie_reading);
     # metric -> query -> the moves that explain B - A on the queries B lost and won most
     query_texts: Mapping[str, str] = field(default_factory=dict)
@@ -262,8 +262,8 @@ def result_row(result: ComparisonResult) -> dict[str, Any]:
     stores (`ComparisonResult.row`, keys `ranklens.stats.results.ROW_KEYS`), then the decision
     they give, ``significant`` (which the JSON does not store: it follows from them).
 
-    The CSV (``ranklens.compare.text``) and the tables (``ranklens.compare.views``, hence the
-    app and the HTML export) read their numbers from here, the JSON from the same
+    The CSV (``ranklens.compare.text``) and the tables (``ranklens.compare.report_tables``,
+    hence the app and the HTML export) read their numbers from here, the JSON from the same
     `ComparisonResult.row`; none of them lists a result's fields by hand.
     """
     return {**result.row(), "significant": result.significant}

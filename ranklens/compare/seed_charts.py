@@ -11,8 +11,8 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from ranklens.charts import BASELINE_COLOUR, FIT_WIDTH
 from ranklens.compare.seed_section import NEW_RUN, THESE_RUNS, SeedAnswer
+from ranklens.document.chart_style import BASELINE_COLOUR, FIT_WIDTH
 from ranklens.formats import format_delta, format_interval, format_p, level_number
 
 ANSWER_COLOUR = "#0969da"

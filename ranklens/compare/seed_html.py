@@ -6,10 +6,10 @@ The tables are `ranklens.compare.seed_views`' (the ones every face shows), the c
 
 from __future__ import annotations
 
-from ranklens import html as html_common
 from ranklens.compare import seed_charts, seed_views
 from ranklens.compare.report import Report
 from ranklens.compare.seed_section import NEW_RUN, THESE_RUNS
+from ranklens.document import html_shell as html_common
 
 CHART_WIDTH = 640
 

@@ -1,7 +1,7 @@
 """A comparison Report as text a person reads: text, Markdown, CSV and JSON.
 
 Every format shows the same rows (overall, then one per segment) and the text forms carry the
-same sentences as the app (``ranklens.compare.words``). Rendering computes nothing: every
+same sentences as the app (``ranklens.compare.verdict_words``). Rendering computes nothing: every
 number is read from the Report, so ``--format json`` is ``Report.to_json()`` itself.
 
 A report of several candidates opens with a leaderboard per metric (the baseline's mean, then
@@ -21,9 +21,9 @@ from ranklens.compare import columns, coverage_words, query_lines, seed_views
 from ranklens.compare.columns import MARK, Column
 from ranklens.compare.csv_report import render_csv
 from ranklens.compare.fcr_words import disagreement_sentence, fcr_caption, level_text
-from ranklens.compare.macro import MacroSection, candidate_sections
-from ranklens.compare.macro_views import macro_markdown_lines, macro_text_lines
 from ranklens.compare.report import Report, result_row
+from ranklens.compare.report_tables import interval_levels, leaderboard_table, pairs_table
+from ranklens.compare.sections.collections import collections_section, macro_parts
 from ranklens.compare.sections.coverage_banner import coverage_banner
 from ranklens.compare.sections.discovered import discovered_section
 from ranklens.compare.sections.inputs import input_lines, inputs_text
@@ -33,8 +33,7 @@ from ranklens.compare.sections.ties import tie_banner
 from ranklens.compare.sections.ties import tie_note as tie_note  # its old home
 from ranklens.compare.sections.warnings import warnings_section
 from ranklens.compare.segments import MetricComparison
-from ranklens.compare.views import interval_levels, leaderboard_table, pairs_table
-from ranklens.compare.words import (
+from ranklens.compare.verdict_words import (
     caveat,
     effect_size_note,
     family_sentence,
@@ -47,9 +46,10 @@ from ranklens.compare.words import (
 )
 from ranklens.document import markdown as markdown_writer
 from ranklens.document import text as text_writer
+from ranklens.document.blocks import Section
 from ranklens.document.markdown import markdown_table
 from ranklens.formats import level_number, plain_table
-from ranklens.health import words as health_words
+from ranklens.health import check_words as health_words
 from ranklens.health.section import health_section
 from ranklens.stats import interval_label
 
@@ -210,7 +210,7 @@ def render_text(report: Report, width: int = 100) -> str:
     health = health_section(report.health)
     out: list[str] = [] if health is None else [*text_writer.section_lines(health, width), ""]
     for pair_names, sections in macro_parts(report):  # several collections lead (issue 32)
-        out += macro_text_lines(sections, pair_names, width)
+        out += _body(collections_section(sections, pair_names), width)
     if report.several:
         for metric in report.metrics:
             out.extend(_leaderboard_text(report, metric, width))
@@ -334,14 +334,14 @@ def render_markdown(report: Report) -> str:
     if not report.several:
         name_a, name_b = report.pair_names
         out = [f"# {name_b} vs {name_a}", "", *_health_markdown(report),
-               *macro_markdown_lines(report.macro, report.pair_names),
+               *_markdown(collections_section(report.macro, report.pair_names)),
                *_markdown_sections(report, "##")]
     else:
         names = report.run_names
         out = [f"# {len(report.candidates)} candidates vs {names[0]}", "",
                *_health_markdown(report)]
         for pair_names, sections in macro_parts(report):
-            out += macro_markdown_lines(sections, pair_names)
+            out += _markdown(collections_section(sections, pair_names))
         for metric in report.metrics:
             _, header, rows = leaderboard_cells(report, metric, markdown=True)
             out += [f"## Leaderboard: {metric}", "", *markdown_table(header, rows), ""]
@@ -368,8 +368,17 @@ def render_markdown(report: Report) -> str:
 
 def _health_markdown(report: Report) -> list[str]:
     """The Health section in Markdown and the blank line after it (nothing without checks)."""
-    health = health_section(report.health)
-    return [] if health is None else [*markdown_writer.section_lines(health), ""]
+    return _markdown(health_section(report.health))
+
+
+def _markdown(section: Section | None) -> list[str]:
+    """``section`` in Markdown and the blank line after it (nothing for None)."""
+    return [] if section is None else [*markdown_writer.section_lines(section), ""]
+
+
+def _body(section: Section | None, width: int) -> list[str]:
+    """``section`` as a body of the text report (nothing for None)."""
+    return [] if section is None else text_writer.body_lines(section, width)
 
 
 def _markdown_sections(report: Report, level: str, n_candidates: int = 1) -> list[str]:
@@ -408,13 +417,3 @@ def _markdown_sections(report: Report, level: str, n_candidates: int = 1) -> lis
                                                             report.pair_names, withheld=withheld)
                 out += ["", summary, ""] if summary else [""]
     return out
-
-
-def macro_parts(report: Report) -> list[tuple[tuple[str, str], tuple[MacroSection, ...]]]:
-    """Each candidate's run names and macro sections (one pair for two runs; none without
-    collections)."""
-    if not report.macro:
-        return []
-    names = report.run_names
-    return [((names[0], names[j]), candidate_sections(report.macro, j))
-            for j in report.candidates]

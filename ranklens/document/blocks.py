@@ -14,19 +14,24 @@ them. The vocabulary is small on purpose: a new block is a new kind of thing a r
   them (HTML ``<details>``, the page's expander), their one-line ``summary`` where it cannot;
 - `Banner`: a warning set before a result, pointing to where it is explained (a link where
   the face has links, a sentence where it has not);
+- `Table`: records under their declared columns (``ranklens.document.columns.Column``), every
+  number written through ``ranklens.formats`` by the column's kind;
+- `Chart`: a figure (an Altair chart) with the words saying what it shows; faces without
+  pictures (text, Markdown) leave it out, the table beside it holds its numbers;
 - `Section`: a titled group of blocks with a stable ``key`` (the HTML anchor) and an optional
-  ``lead`` (a count after the title: "1 failed, 8 passed").
+  ``lead`` (a count after the title: "1 failed, 8 passed"); a section inside a section is a
+  subsection, drawn one heading level down.
 
-A table's columns are ``ranklens.document.columns`` (`Column`: key, header, kind); the `Table`
-block, charts and figures join the vocabulary as sections move onto
-this path (``docs/architecture.md`` says which have).
+``docs/architecture.md`` says which report sections are blocks already.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Literal
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Union
+
+from ranklens.document.columns import Column
 
 Tone = Literal["plain", "warning"]
 Status = Literal["failed", "warning", "passed"]
@@ -35,11 +40,19 @@ SYMBOLS: dict[str, str] = {"failed": "\u2717", "warning": "!", "passed": "\u2713
 """The mark of each `Status` where a face writes one (text, the HTML export)."""
 
 
+Role = Literal["", "conclusion", "interval-note"]
+
+
 @dataclass(frozen=True)
 class Paragraph:
-    """Words to read: one paragraph (its line breaks are the writer's)."""
+    """Words to read: one paragraph (its line breaks are the writer's). ``role`` says what it
+    is where a face sets it apart: ``conclusion`` (the finding: bold on the page), or
+    ``interval-note`` (how to read the numbers above it: a caption on the page); ``literal``:
+    the text is plain words shown as typed (names from the inputs inside), not Markdown-lite."""
 
     text: str
+    role: Role = ""
+    literal: bool = False
 
 
 @dataclass(frozen=True)
@@ -88,8 +101,33 @@ class Banner:
     pointer: str = ""
 
 
-Block = Paragraph | Items | Callout | Folded | Banner
-"""Every kind of block a section may hold."""
+@dataclass(frozen=True)
+class Table:
+    """``records`` under ``columns``: each cell is `ranklens.document.columns.cell` of its
+    column. ``names`` fill the headers' ``{a}``, ``{b}``, ``{level}``...; ``key`` names the
+    table (its HTML class); the rows at ``set_apart`` are summary rows (an overall or average
+    row: the HTML export sets them apart)."""
+
+    key: str
+    columns: tuple[Column, ...]
+    records: tuple[Mapping[str, Any], ...]
+    names: Mapping[str, object] = field(default_factory=dict)
+    set_apart: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A figure: ``draw`` builds it (an Altair chart; called only by the faces that draw
+    pictures, so text and Markdown never load a chart library) and ``label`` says what it
+    shows in words (the HTML export's alternative text)."""
+
+    key: str
+    draw: Callable[[], Any]
+    label: str
+
+
+Block = Union[Paragraph, Items, Callout, Folded, Banner, Table, Chart, "Section"]
+"""Every kind of block a section may hold (a `Section` in a section is a subsection)."""
 
 
 @dataclass(frozen=True)

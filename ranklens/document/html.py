@@ -1,19 +1,25 @@
 """The HTML writer: blocks as parts of the self-contained export (and the notebook).
 
 Answers "this section as HTML": ``<section id=KEY><h2>TITLE</h2>...</section>``, every text
-escaped (a list's items, a paragraph's Markdown-lite through ``ranklens.html.markdown``); a
+escaped (a list's items, a paragraph's Markdown-lite through
+``ranklens.document.html_shell.markdown``); a
 callout is a box coloured by its status, folded callouts a ``<details>``; their classes are the
-section's key and the status (``health-failed``). The page shell, the style and the embedded
-JSON are ``ranklens.html``'s; nothing here knows a feature or formats a number.
+section's key and the status (``health-failed``). A subsection is its heading one level down
+and its blocks; a table's cells are its columns' texts (headers short, as in text); a chart is
+inline SVG ``CHART_WIDTH`` pixels wide in a ``<figure>``. The page shell, the style and the embedded
+JSON are ``ranklens.document.html_shell``'s; nothing here knows a feature or formats a number.
 """
 
 from __future__ import annotations
 
-from ranklens import html as shell
-from ranklens.document import blocks
+from ranklens.document import blocks, columns
+from ranklens.document import html_shell as shell
+
+CHART_WIDTH = 860
+"""A chart's width in pixels in the export; the SVG scales down to narrower windows."""
 
 LIST_CLASS = {"plain": "", "warning": "warnings"}
-"""The style of a list by its tone (``.warnings`` in ``ranklens.html.STYLE``)."""
+"""The style of a list by its tone (``.warnings`` in ``ranklens.document.html_shell.STYLE``)."""
 
 COLOURS = {"failed": ("#ffebe9", "#cf222e"), "warning": ("#fff8c5", "#d4a72c"),
            "passed": ("#f6f8fa", "#d0d7de")}
@@ -24,21 +30,34 @@ def section_html(section: blocks.Section | None) -> str:
     """``section`` as one ``<section>``; empty for None (nothing to say)."""
     if section is None:
         return ""
+    return (f'<section id="{shell.text(section.key)}">{_heading_and_blocks(section, 2)}'
+            "</section>")
+
+
+def _heading_and_blocks(section: blocks.Section, level: int) -> str:
     lead = f"<p>{shell.text(section.lead)}.</p>" if section.lead else ""
-    body = "".join(block_html(block, section.key) for block in section.blocks)
-    return (f'<section id="{shell.text(section.key)}"><h2>{shell.text(section.title)}</h2>'
-            f"{lead}{body}</section>")
+    body = "".join(_heading_and_blocks(block, level + 1) if isinstance(block, blocks.Section)
+                   else block_html(block, section.key) for block in section.blocks)
+    return f"<h{level}>{shell.text(section.title)}</h{level}>{lead}{body}"
 
 
 def block_html(block: blocks.Block, key: str = "") -> str:
     """One block as HTML (``key``: its section's, for the classes of callouts)."""
+    if isinstance(block, blocks.Section):
+        return _heading_and_blocks(block, 3)
+    if isinstance(block, blocks.Table):
+        return table_html(block)
+    if isinstance(block, blocks.Chart):
+        return shell.figure(shell.chart_svg(block.draw(), CHART_WIDTH), block.label)
     if isinstance(block, blocks.Items):
         css = LIST_CLASS[block.tone]
         attribute = f' class="{css}"' if css else ""
         items = "".join(f"<li>{shell.text(text)}</li>" for text in block.texts)
         return f"<ul{attribute}>{items}</ul>"
     if isinstance(block, blocks.Paragraph):
-        return f"<p>{shell.markdown(block.text)}</p>"
+        said = shell.text(block.text) if block.literal else shell.markdown(block.text)
+        role = f' class="{block.role}"' if block.role else ""
+        return f"<p{role}>{said}</p>"
     if isinstance(block, blocks.Callout):
         return _callout(block, key)
     if isinstance(block, blocks.Folded):
@@ -49,6 +68,18 @@ def block_html(block: blocks.Block, key: str = "") -> str:
     if isinstance(block, blocks.Banner):
         return _banner(block)
     raise TypeError(f"no HTML for {type(block).__name__}")
+
+
+def table_html(table: blocks.Table) -> str:
+    """``table`` as a scrollable HTML table of its columns' texts; the rows set apart carry
+    the class ``overall``."""
+    apart = set(table.set_apart)
+    return shell.table(
+        columns.headers(table.columns, table.names),
+        [[shell.text_cell(cell) for cell in row]
+         for row in columns.cells(table.columns, table.records)],
+        css_class=table.key,
+        row_classes=["overall" if i in apart else "" for i in range(len(table.records))])
 
 
 BANNER_ROLE = {"guardrail": "alert", "ties": "note"}

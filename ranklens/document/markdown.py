@@ -1,15 +1,16 @@
 """The Markdown writer: GitHub-flavoured Markdown of blocks.
 
-Answers "this section as Markdown lines" (`section_lines`) and "these rows as a Markdown
-table" (`markdown_table`). It escapes only what Markdown tables need (``|``); it formats no number
-(``ranklens.formats`` does) and knows no feature.
+Answers "this section as Markdown lines" (`section_lines`: a subsection one heading level
+down, a `Table` as a table whose mark column is headed ``sig.``, no chart) and "these rows as a
+Markdown table" (`markdown_table`). It escapes only what Markdown tables need (``|``); it
+formats no number (``ranklens.formats`` does) and knows no feature.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ranklens.document.blocks import Banner, Block, Callout, Folded, Items, Paragraph, Section
+from ranklens.document import blocks, columns
 
 
 def escape(text: str) -> str:
@@ -25,38 +26,56 @@ def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list
     return lines
 
 
-def section_lines(section: Section, level: int = 2) -> list[str]:
+def section_lines(section: blocks.Section, level: int = 2) -> list[str]:
     """``section`` as Markdown lines: a heading of ``level`` (``##``), a blank line, its lead
     as a sentence, then its blocks (a run of list-like blocks is one list)."""
     lines = [f"{'#' * level} {section.title}", ""]
     if section.lead:
         lines += [f"{section.lead}.", ""]
-    previous: Block | None = None
+    previous: blocks.Block | None = None
     for block in section.blocks:
+        drawn = (section_lines(block, level + 1) if isinstance(block, blocks.Section)
+                 else block_lines(block))
+        if not drawn:  # a chart: nothing to write
+            continue
         if previous is not None and not (_listed(previous) and _listed(block)):
             lines.append("")
-        lines += block_lines(block)
+        lines += drawn
         previous = block
     return lines
 
 
-def _listed(block: Block) -> bool:
-    return isinstance(block, (Items, Callout, Folded))
+def table_lines(table: blocks.Table) -> list[str]:
+    """``table`` as a Markdown table; the mark column is headed ``sig.``."""
+    names = columns.headers(table.columns, table.names)
+    header = ["sig." if c.kind == "mark" else h
+              for c, h in zip(table.columns, names, strict=True)]
+    return markdown_table(header, columns.cells(table.columns, table.records))
 
 
-def block_lines(block: Block) -> list[str]:
+def _listed(block: blocks.Block) -> bool:
+    return isinstance(block, (blocks.Items, blocks.Callout, blocks.Folded))
+
+
+def block_lines(block: blocks.Block) -> list[str]:
     """One block as Markdown lines (a list as ``- `` items, a callout as one bold-led item,
     folded callouts as one item of their summary, a paragraph as it is)."""
-    if isinstance(block, Items):
+    if isinstance(block, blocks.Items):
         return [f"- {text}" for text in block.texts]
-    if isinstance(block, Paragraph):
+    if isinstance(block, blocks.Paragraph):
         return [block.text]
-    if isinstance(block, Callout):
+    if isinstance(block, blocks.Callout):
         return [f"- **{block.status}: {block.title}**: {block.text}"
                 + (f" _What to do:_ {block.action}" if block.action else "")]
-    if isinstance(block, Folded):
+    if isinstance(block, blocks.Folded):
         return [f"- {block.status}: {block.summary}"]
-    if isinstance(block, Banner):
+    if isinstance(block, blocks.Banner):
         title = f"**{block.title}**" if block.title else ""
         return ["> " + " ".join(part for part in (title, block.text, block.pointer) if part)]
+    if isinstance(block, blocks.Table):
+        return table_lines(block)
+    if isinstance(block, blocks.Chart):
+        return []
+    if isinstance(block, blocks.Section):
+        return section_lines(block, 3)
     raise TypeError(f"no Markdown for {type(block).__name__}")

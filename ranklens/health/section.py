@@ -3,14 +3,14 @@
 Answers "what did the health checks find", for every face at once: the counts as the
 section's lead, one `Callout` per check that did not pass (what it found, what to do, a few
 examples), and the passed checks `Folded` (each one, and all of them in one line). None for a
-report without health checks (written before them). The words are ``ranklens.health.words``'s.
+report without health checks (written before them). The words are ``ranklens.health.check_words``'s.
 """
 
 from __future__ import annotations
 
 from ranklens.document.blocks import Block, Callout, Folded, Section
+from ranklens.health.check_words import TITLE, counts, heading, passed_line
 from ranklens.health.result import HealthCheck, HealthReport
-from ranklens.health.words import TITLE, counts, heading, passed_line
 
 
 def health_section(health: HealthReport | None) -> Section | None:

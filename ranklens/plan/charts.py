@@ -13,7 +13,15 @@ import math
 import altair as alt
 import pandas as pd
 
-from ranklens.charts import CHOSEN, CURVE, FIT_WIDTH, MUTED, TARGET, log_ticks, width_ticks
+from ranklens.document.chart_style import (
+    CHOSEN,
+    CURVE,
+    FIT_WIDTH,
+    MUTED,
+    TARGET,
+    log_ticks,
+    width_ticks,
+)
 from ranklens.formats import format_delta, format_percent, format_value
 from ranklens.plan.analysis import QueryPlan
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ranklens.document.latex import booktabs, math_text
 from ranklens.formats import format_delta, format_percent, format_value
-from ranklens.latex import booktabs, math_text
 
 if TYPE_CHECKING:
     import pandas as pd

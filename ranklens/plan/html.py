@@ -19,9 +19,9 @@ from __future__ import annotations
 from typing import Any
 
 from ranklens import formats
-from ranklens import html as html_common
 from ranklens.compare.sections.inputs import read_as, set_aside_lines
-from ranklens.html import markdown, number_cell, text, text_cell
+from ranklens.document import html_shell as html_common
+from ranklens.document.html_shell import markdown, number_cell, text, text_cell
 from ranklens.plan import charts as plan_charts
 from ranklens.plan import views as plan_views
 from ranklens.plan.analysis import (

@@ -18,8 +18,8 @@ from typing import Any
 import pandas as pd
 
 from ranklens import codec, formats
-from ranklens import html as html_common
 from ranklens._lazy import installed_version
+from ranklens.document import html_shell as html_common
 from ranklens.io import InputFile
 from ranklens.plan import views as plan_views
 from ranklens.plan.analysis import NO_SPREAD_SD, Pilot, PlanRow, QueryPlan

@@ -11,9 +11,9 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from ranklens.charts import CHOSEN, CURVE, FIT_WIDTH, MUTED, log_ticks, width_ticks
+from ranklens.document.chart_style import CHOSEN, CURVE, FIT_WIDTH, MUTED, log_ticks, width_ticks
 from ranklens.formats import format_delta, format_interval, format_value, level_number
-from ranklens.ppi import words
+from ranklens.ppi import verdict_words
 from ranklens.ppi.analysis import PPIAnalysis
 
 ESTIMATE_COLOURS = {"ppi++": "#0969da", "gold": "#1a7f37", "ppi": "#8250df",
@@ -24,7 +24,7 @@ def intervals_data(analysis: PPIAnalysis) -> pd.DataFrame:
     """One row per estimate, top to bottom: PPI++, gold only, classic PPI, proxy uncorrected.
 
     Columns: ``key``, ``label`` (the y label; the proxy's says "biased" only when its bias
-    on the gold queries shows, ``words.estimate_label``), ``delta``, ``low``, ``high``,
+    on the gold queries shows, ``verdict_words.estimate_label``), ``delta``, ``low``, ``high``,
     ``lam`` (NaN for the proxy), ``queries`` (what it was measured on), ``method`` (how the
     interval is computed) and ``text`` (the label drawn beside the point).
     """
@@ -32,11 +32,11 @@ def intervals_data(analysis: PPIAnalysis) -> pd.DataFrame:
     for key in ("ppi++", "gold", "ppi", "proxy"):
         result = analysis.estimate(key).result
         rows.append({
-            "key": key, "label": words.estimate_label(analysis, key), "delta": result.delta,
+            "key": key, "label": verdict_words.estimate_label(analysis, key), "delta": result.delta,
             "low": result.ci_low, "high": result.ci_high,
             "lam": float("nan") if key == "proxy" else result.lam,
-            "queries": words.measured_on(result, key),
-            "method": words.interval_method(result, key),
+            "queries": verdict_words.measured_on(result, key),
+            "method": verdict_words.interval_method(result, key),
             "text": f"{format_delta(result.delta)} "
                     f"({format_interval(result.ci_low, result.ci_high)})",
         })

@@ -11,8 +11,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from ranklens.document.latex import booktabs, escape, math_text
 from ranklens.formats import format_delta, format_interval, format_p, level_number
-from ranklens.latex import booktabs, escape, math_text
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -11,8 +11,8 @@ is embedded as JSON (``<script type="application/json" id="ranklens-ppi">``, rea
 
 It computes no statistics: the analysis, the budget and its curve are the page's
 (``PPIExport`` carries them); the words are ``ranklens.ppi.views``'s and
-``ranklens.ppi.words``'s, as on the page and in the CLI. Deterministic: the same export gives the
-same bytes.
+``ranklens.ppi.verdict_words``'s, as on the page and in the CLI. Deterministic: the same export
+gives the same bytes.
 """
 
 from __future__ import annotations
@@ -20,14 +20,14 @@ from __future__ import annotations
 from typing import Any
 
 from ranklens import formats
-from ranklens import html as html_common
 from ranklens.compare.sections.inputs import read_as
+from ranklens.document import html_shell as html_common
 from ranklens.document.blocks import Items, section
 from ranklens.document.html import section_html
+from ranklens.document.html_shell import markdown, number_cell, text, text_cell
 from ranklens.formats import level_number
-from ranklens.html import markdown, number_cell, text, text_cell
 from ranklens.ppi import charts as ppi_charts
-from ranklens.ppi import judge_views, words
+from ranklens.ppi import judge_views, verdict_words
 from ranklens.ppi import views as ppi_views
 from ranklens.ppi.analysis import PPIAnalysis
 from ranklens.ppi.payload import (  # the JSON lives there; kept here for callers
@@ -40,7 +40,7 @@ from ranklens.ppi.payload import (
     payload as payload,
 )
 from ranklens.ppi.payload import settings_data
-from ranklens.ppi.words import ppi_sentences
+from ranklens.ppi.verdict_words import ppi_sentences
 from ranklens.stats import MIN_GOLD
 
 JSON_ID = "ranklens-ppi"
@@ -127,8 +127,9 @@ def _intervals_section(analysis: PPIAnalysis) -> str:
         html_common.chart_svg(ppi_charts.intervals_chart(analysis), CHART_WIDTH),
         f"The four estimates of {analysis.metric} B \u2212 A with their {level}% intervals, "
         "as in the table below")
-    notes = [note for note in (words.intervals_note(analysis), ppi_views.lambda_note(analysis),
-                               ppi_views.INTERVALS_CAPTION) if note]
+    notes = [note for note in (verdict_words.intervals_note(analysis),
+                               ppi_views.lambda_note(analysis), ppi_views.INTERVALS_CAPTION)
+             if note]
     return ('<section id="estimates"><h2>Four estimates of the same difference</h2>'
             + chart + html_common.table(list(shown.columns), rows, css_class="estimates",
                                         row_classes=["chosen", "", "", ""])
@@ -142,7 +143,7 @@ def _bias_section(analysis: PPIAnalysis) -> str:
     return ('<section id="bias"><h2>The proxy\'s bias on this difference</h2>'
             + html_common.cards(ppi_views.bias_cards(bias))
             + f"<p>{markdown(sentence)}</p>"
-            + f'<p class="note">{markdown(words.BIAS_MEANING)}</p></section>')
+            + f'<p class="note">{markdown(verdict_words.BIAS_MEANING)}</p></section>')
 
 
 def _judge_section(analysis: PPIAnalysis) -> str:

@@ -19,14 +19,14 @@ from typing import Any
 import pandas as pd
 
 from ranklens import codec, formats
-from ranklens import html as html_common
 from ranklens._lazy import installed_version
+from ranklens.document import html_shell as html_common
 from ranklens.io import InputFile
 from ranklens.ppi import views as ppi_views
 from ranklens.ppi.analysis import PPIAnalysis
 from ranklens.ppi.settings import PPISettings
+from ranklens.ppi.verdict_words import ppi_sentences
 from ranklens.ppi.views import GoldBudget
-from ranklens.ppi.words import ppi_sentences
 
 SCHEMA = 1
 """Version 1 (issue 26): the payload of 0.x with a ``schema`` key and non-finite numbers

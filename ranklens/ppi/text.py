@@ -1,7 +1,7 @@
 """A PPI++ analysis as text a person reads: what ``ranklens ppi`` prints.
 
 It lays out a ``PPIAnalysis``: the four estimates (each with how its interval is computed),
-the sentences of ``ranklens.ppi.words`` (the same the page and its HTML export show), the
+the sentences of ``ranklens.ppi.verdict_words`` (the same the page and its HTML export show), the
 files read (as ``ranklens compare`` lists them), then the warnings and the random-sample
 assumption. It computes nothing (that is
 ``ranklens.ppi.analysis``).
@@ -21,10 +21,10 @@ from ranklens.formats import (
     plain,
     plain_table,
 )
-from ranklens.ppi import words
+from ranklens.ppi import verdict_words
 from ranklens.ppi.analysis import RANDOM_SAMPLE_ASSUMPTION, PPIAnalysis
 from ranklens.ppi.judge_views import judge_lines
-from ranklens.ppi.words import ppi_sentences
+from ranklens.ppi.verdict_words import ppi_sentences
 
 __all__ = ["ppi_sentences", "render_ppi"]
 
@@ -40,14 +40,15 @@ def render_ppi(analysis: PPIAnalysis, width: int = 100) -> str:
     for item in analysis.estimates:
         r = item.result
         weight = DASH if item.key == "proxy" else f"{r.lam:.2f}"
-        rows.append([words.estimate_label(analysis, item.key), format_delta(r.delta),
-                     format_interval(r.ci_low, r.ci_high), words.interval_method(r, item.key),
-                     format_p(r.p_value), weight, words.measured_on(r, item.key)])
+        rows.append([verdict_words.estimate_label(analysis, item.key), format_delta(r.delta),
+                     format_interval(r.ci_low, r.ci_high),
+                     verdict_words.interval_method(r, item.key),
+                     format_p(r.p_value), weight, verdict_words.measured_on(r, item.key)])
     out = [f"{analysis.metric}: B = {name_b}, A = {name_a}; proxy judgements corrected on a "
            "gold sample (PPI++)", ""]
     out += plain_table(header, rows, {1, 2, 4, 5})
     out.append("")
-    out.extend(textwrap.wrap(plain(words.intervals_note(analysis)), width))
+    out.extend(textwrap.wrap(plain(verdict_words.intervals_note(analysis)), width))
     out.append("")
     for sentence in ppi_sentences(analysis):
         out.extend(textwrap.wrap(plain(sentence), width))

@@ -3,7 +3,7 @@
 The page (``pages/ppi.py``) draws these with Streamlit; its HTML report (``ranklens.ppi.html``)
 writes the same cards, tables and sentences into a file, so a number reads the same in both.
 Sentences, labels and help texts are the Markdown dialect of ``ranklens.formats`` (user strings
-through ``literal``); the verdict's sentences are ``ranklens.ppi.words``'s, as in the CLI.
+through ``literal``); the verdict's sentences are ``ranklens.ppi.verdict_words``'s, as in the CLI.
 
 One number is worked out here for the page with one library call: the gold-budget planner's
 widths (``gold_budget``). Everything else only formats what ``ranklens.ppi.analysis``
@@ -27,7 +27,7 @@ from ranklens.formats import (
     literal,
 )
 from ranklens.methods import methods_link
-from ranklens.ppi import words
+from ranklens.ppi import verdict_words
 from ranklens.ppi.analysis import (
     RANDOM_SAMPLE_ASSUMPTION,
     PPIAnalysis,
@@ -56,7 +56,7 @@ FILL_LINK_LABEL = "Compare runs: “Unjudged documents three ways”"
 
 def ppi_title(analysis: PPIAnalysis) -> str:
     """The verdict box's heading: which run is better after the correction, or neither."""
-    return words.conclusion(analysis)
+    return verdict_words.conclusion(analysis)
 
 
 def ppi_cards(analysis: PPIAnalysis) -> tuple[Card, ...]:
@@ -67,9 +67,9 @@ def ppi_cards(analysis: PPIAnalysis) -> tuple[Card, ...]:
         Card(f"PPI++ {literal(analysis.metric)}, B − A", format_delta(best.delta), best.delta),
         Card(f"{level}% interval",
              format_interval(best.ci_low, best.ci_high), None,
-             f"PPI++ variance, {words.interval_words(best)}."),
+             f"PPI++ variance, {verdict_words.interval_words(best)}."),
         Card("p", format_p(best.p_value), best.p_value,
-             f"Two-sided, {words.interval_words(best)}."),
+             f"Two-sided, {verdict_words.interval_words(best)}."),
         Card("Weight λ", f"{best.lam:.2f}", best.lam, weight_help(best.method)),
         Card("Gold / proxy-only", f"{best.n_gold:,} / {best.n_proxy:,}", None,
              "Queries with gold labels (and proxy labels) / queries with proxy labels only."),
@@ -114,7 +114,7 @@ def intervals_table(analysis: PPIAnalysis, data: pd.DataFrame) -> pd.DataFrame:
         "B − A": [format_delta(v) for v in data["delta"]],
         "interval": [format_interval(lo, hi)
                      for lo, hi in zip(data["low"], data["high"], strict=True)],
-        "interval from": [words.interval_method(analysis.estimate(k).result, k)
+        "interval from": [verdict_words.interval_method(analysis.estimate(k).result, k)
                           for k in data["key"]],
         "p": [format_p(analysis.estimate(k).result.p_value) for k in data["key"]],
         "λ": ["—" if pd.isna(v) else f"{v:.2f}" for v in data["lam"]],
@@ -146,10 +146,10 @@ def bias_cards(bias: ProxyBias) -> tuple[Card, ...]:
 
 
 def bias_sentence(analysis: PPIAnalysis) -> str | None:
-    """The proxy's bias in words, as the verdict says it (``words.bias_statement``)."""
+    """The proxy's bias in words, as the verdict says it (``verdict_words.bias_statement``)."""
     if analysis.bias is None:
         return None
-    return words.bias_statement(analysis.bias, analysis.run_names)
+    return verdict_words.bias_statement(analysis.bias, analysis.run_names)
 
 
 @dataclass(frozen=True)

@@ -61,8 +61,8 @@ def store_config(environ: Mapping[str, str] | None = None) -> StoreConfig:
     """
     env = os.environ if environ is None else environ
     limits = StoreLimits(
-        max_report_bytes=_positive_int(env, MAX_REPORT_BYTES_ENV, DEFAULT_MAX_REPORT_BYTES),
-        max_store_bytes=_positive_int(env, MAX_STORE_BYTES_ENV, DEFAULT_MAX_STORE_BYTES),
+        max_report_bytes=positive_setting(env, MAX_REPORT_BYTES_ENV, DEFAULT_MAX_REPORT_BYTES),
+        max_store_bytes=positive_setting(env, MAX_STORE_BYTES_ENV, DEFAULT_MAX_STORE_BYTES),
     )
     days = env.get(TTL_DAYS_ENV, "").strip()
     ttl = None
@@ -84,14 +84,19 @@ def open_store(config: StoreConfig) -> ReportStore:
                              default_ttl=config.default_ttl)
 
 
-def _positive_int(env: Mapping[str, str], name: str, default: int) -> int:
+def positive_setting(env: Mapping[str, str], name: str, default: int,
+                     unit: str = "bytes") -> int:
+    """``$name`` in ``env`` as a positive whole number of ``unit`` (digits may be grouped with
+    underscores: ``2_048``); ``default`` when unset or blank. ``ValueError`` naming the
+    variable for anything else. The one reading of every size a server is given (the store's
+    limits here, the app's cache and uploads in megabytes)."""
     text = env.get(name, "").strip().replace("_", "")
     if not text:
         return default
     try:
         value = int(text)
     except ValueError:
-        raise ValueError(f"{name} must be a whole number of bytes, not {text!r}") from None
+        raise ValueError(f"{name} must be a whole number of {unit}, not {text!r}") from None
     if value <= 0:
         raise ValueError(f"{name} must be positive, not {value}")
     return value

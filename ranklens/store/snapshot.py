@@ -23,7 +23,7 @@ class Snapshot:
     ``params`` is a fresh copy of the JSON-able parameters given to ``put`` (mutating it
     changes nothing stored); ``inputs`` maps each role (``run_a``, ``qrels``, ...) to the exact
     bytes given; ``ranklens_version`` is the version that wrote the report. Times are UTC.
-    ``shared_by`` is who stored it (the signed-in account's email, see ``ranklens.signin``),
+    ``shared_by`` is who stored it (the signed-in account's email, see ``ranklens.app.signin``),
     None when sign-in was off or the report predates store schema 2.
     """
 

@@ -10,7 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from ranklens.app import markup
-from ranklens.health.words import NO_VERDICT, ROBUSTNESS_WITHHELD, SEGMENTS_WITHHELD
+from ranklens.health.check_words import NO_VERDICT, ROBUSTNESS_WITHHELD, SEGMENTS_WITHHELD
 from ranklens.store import STORE_PATH_ENV
 from tests.health.test_no_verdict_faces import unmatched_files
 from tests.support.page_testing import metric_cards, run_page

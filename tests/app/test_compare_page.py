@@ -21,11 +21,11 @@ from streamlit.testing.v1 import AppTest
 from ranklens import demo
 from ranklens.app import markup
 from ranklens.app.state import RUN_ROLES
-from ranklens.compare import charts, views
+from ranklens.compare import charts, report_tables
 from ranklens.compare.analysis import CompareSettings, LoadedInputs, load_inputs
 from ranklens.compare.rankings import side_by_side
 from ranklens.compare.report import Report
-from ranklens.compare.words import caveat, conclusion, headline
+from ranklens.compare.verdict_words import caveat, conclusion, headline
 from ranklens.formats import format_delta, format_interval, format_p
 from ranklens.io import InputError, InputFile
 from ranklens.metrics import rbo
@@ -161,7 +161,7 @@ def test_first_visit_leads_with_the_leaderboard_of_both_candidates(first_visit,
     _, report = demo_everything
     at = first_visit
     assert "Leaderboard: nDCG@10" in [s.value for s in at.subheader]
-    expected = views.leaderboard_table(report, "nDCG@10")
+    expected = report_tables.leaderboard_table(report, "nDCG@10")
     shown = at.dataframe[0].value.reset_index(drop=True)
     assert list(shown["name"]) == ["bm25_baseline (A, baseline)", "neural_reranker",
                                    "dense_retriever"]
@@ -185,10 +185,10 @@ def test_picking_the_other_candidate_shows_its_report(demo_everything):
     assert not at.exception
     weak = report.candidate_report(2)
     assert_headline(at, weak, "nDCG@10")
-    expected = views.segment_table(weak.comparison("nDCG@10"), weak.run_names)
+    expected = report_tables.segment_table(weak.comparison("nDCG@10"), weak.run_names)
     pd.testing.assert_frame_equal(segment_frame(at)[list(expected.columns)], expected,
                                   check_dtype=False)
-    worst = views.per_query_table(weak, "nDCG@10").sort_values(
+    worst = report_tables.per_query_table(weak, "nDCG@10").sort_values(
         ["delta", "query_id"])["query_id"].iloc[0]
     assert labelled(at.selectbox, "Query").value == worst
     tables = [d.value for d in at.dataframe if "change" in d.value]
@@ -211,7 +211,7 @@ def test_family_settings_reach_the_report():
     assert_headline(at, first_candidate(report), "nDCG@10")
     pairs = [d.value for d in at.dataframe if "run_b" in d.value and "run_a" in d.value]
     assert len(pairs) == 1 and len(pairs[0]) == 3
-    expected = views.segment_table(first_candidate(report).comparison("nDCG@10"),
+    expected = report_tables.segment_table(first_candidate(report).comparison("nDCG@10"),
                                    ("bm25_baseline", "neural_reranker"))
     assert list(segment_frame(at)["q_value"]) == pytest.approx(list(expected["q_value"]),
                                                                nan_ok=True)
@@ -220,7 +220,7 @@ def test_family_settings_reach_the_report():
 def test_forest_plot_and_table_carry_every_segment_with_q_values(first_visit, demo_report):
     _, report = demo_report
     comparison = report.comparison("nDCG@10")
-    expected = views.segment_table(comparison, report.run_names)
+    expected = report_tables.segment_table(comparison, report.run_names)
     shown = segment_frame(first_visit)
     pd.testing.assert_frame_equal(shown[list(expected.columns)], expected, check_dtype=False)
     assert shown["q_value"].iloc[1:].notna().all()  # every segment has its q
@@ -232,9 +232,9 @@ def test_forest_plot_and_table_carry_every_segment_with_q_values(first_visit, de
     assert overall.interval.method == "sign-flip"
     assert shown["ci_text"].iloc[0] == "+0.0146 to +0.0454"
     # the segments' cells: their FCR-adjusted interval, as the forest plot draws it (issue 32)
-    drawn = views.shown_intervals(expected)
+    drawn = report_tables.shown_intervals(expected)
     assert list(shown["ci_text"]) == [
-        views.describe_row({"ci_low": low, "ci_high": high})["interval"]
+        report_tables.describe_row({"ci_low": low, "ci_high": high})["interval"]
         for low, high in zip(drawn["shown_low"], drawn["shown_high"], strict=True)]
     assert drawn["fcr_low"].iloc[1:].notna().all()
     outcomes = overall.outcomes
@@ -263,8 +263,8 @@ def test_per_query_view_counts_and_extremes_match_the_report(first_visit, demo_r
     assert shown[f"{name_b} wins"] == f"{result.outcomes.wins:,}"
     assert shown["Ties"] == f"{result.outcomes.ties:,}"
     assert shown[f"{name_b} loses"] == f"{result.outcomes.losses:,}"
-    per_query = views.per_query_table(report, "nDCG@10", inputs.segment_maps["intent"])
-    lost, won = views.biggest_changes(per_query, n=10)
+    per_query = report_tables.per_query_table(report, "nDCG@10", inputs.segment_maps["intent"])
+    lost, won = report_tables.biggest_changes(per_query, n=10)
     frames = [d.value for d in first_visit.dataframe]
     assert any(list(f.get("query_id", [])) == list(lost["query_id"]) for f in frames)
     assert any(list(f.get("query_id", [])) == list(won["query_id"]) for f in frames)
@@ -303,7 +303,7 @@ def test_rankings_of_the_query_b_lost_most_side_by_side(demo_report):
     inputs, report = demo_report
     at = start()
     query = labelled(at.selectbox, "Query")
-    per_query = views.per_query_table(report, "nDCG@10")
+    per_query = report_tables.per_query_table(report, "nDCG@10")
     worst = per_query.sort_values(["delta", "query_id"])["query_id"].iloc[0]
     assert query.value == worst
     expected = side_by_side(inputs.run_a, inputs.run_b, inputs.qrels, worst, 10)
@@ -347,7 +347,7 @@ def test_several_metrics_one_panel_each_and_segment_column_switch():
         assert "Where: by length" in [s.value for s in tab.subheader]
         assert f"Leaderboard: {metric}" in [s.value for s in tab.subheader]
         shown = segment_frame(tab)
-        expected = views.segment_table(comparison, report.run_names)
+        expected = report_tables.segment_table(comparison, report.run_names)
         pd.testing.assert_frame_equal(shown[list(expected.columns)], expected,
                                       check_dtype=False)
 
@@ -506,7 +506,7 @@ def test_several_uploaded_candidates_make_a_leaderboard():
     _, report = library_report({**files, "run_c": ("c.trec", DEMO["run_dense"])})
     assert report.run_names == ("a", "b", "c")
     shown = at.dataframe[0].value.reset_index(drop=True)
-    assert list(shown["run"]) == list(views.leaderboard_table(report, "nDCG@10")["run"])
+    assert list(shown["run"]) == list(report_tables.leaderboard_table(report, "nDCG@10")["run"])
     assert_headline(at, first_candidate(report), "nDCG@10")
     assert "Inputs: 4 files read" in [e.label for e in at.expander]
 

@@ -12,8 +12,8 @@ from streamlit.testing.v1 import AppTest
 from ranklens import demo
 from ranklens.app import markup
 from ranklens.compare.analysis import load_inputs
+from ranklens.compare.query_texts import DOCS_ENV
 from ranklens.compare.rankings import ranking
-from ranklens.compare.texts import DOCS_ENV
 from ranklens.io import read_documents, read_queries
 from ranklens.metrics import TREC_EVAL_TIE_RULE, contributions, cutoff_ties, tie_marks
 from tests.app.test_compare_page import compare, labelled, start

@@ -28,7 +28,12 @@ from ranklens.app.route_guard import (
     is_guarded,
     verdict,
 )
-from ranklens.signin import ALLOWED_USERS_ENV, SignInConfig, SignInConfigError, parse_allowed_users
+from ranklens.app.signin import (
+    ALLOWED_USERS_ENV,
+    SignInConfig,
+    SignInConfigError,
+    parse_allowed_users,
+)
 from tests.support.app_server import start_ranklens_app, stop_app
 from tests.support.hostile_client import open_session, rss_mb, signed_cookie, upload
 from tests.support.oidc_provider import running_provider, write_secrets

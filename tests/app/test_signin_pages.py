@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from ranklens.share import reopen
-from ranklens.signin import ALLOWED_USERS_ENV
+from ranklens.app.signin import ALLOWED_USERS_ENV
+from ranklens.share.links import reopen
 from ranklens.store import STORE_PATH_ENV, SQLiteReportStore
 from tests.support.oidc_provider import CLIENT_ID, Provider, running_provider
 from tests.support.postgres_server import free_port

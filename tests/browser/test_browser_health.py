@@ -7,7 +7,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from ranklens.health.words import ROBUSTNESS_WITHHELD, SEGMENTS_WITHHELD
+from ranklens.health.check_words import ROBUSTNESS_WITHHELD, SEGMENTS_WITHHELD
 from tests.browser.conftest import ARTIFACTS
 from tests.health.test_no_verdict_faces import unmatched_files
 from tests.support.compare_page import upload_inputs

@@ -121,7 +121,7 @@ TEAM = {
 
 @pytest.fixture(scope="module")
 def guarded_team_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, object]]:
-    from ranklens.signin import ALLOWED_USERS_ENV
+    from ranklens.app.signin import ALLOWED_USERS_ENV
     from tests.support.app_server import start_ranklens_app
     from tests.support.oidc_provider import running_provider, write_secrets
     from tests.support.postgres_server import free_port

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
-from ranklens.signin import ALLOWED_USERS_ENV
+from ranklens.app.signin import ALLOWED_USERS_ENV
 from tests.support.app_server import start_app, stop_app
 from tests.support.compare_page import headline
 from tests.support.oidc_provider import running_provider, write_secrets

@@ -14,8 +14,8 @@ from ranklens import demo
 from ranklens.compare.analysis import CompareSettings, load_inputs
 from ranklens.compare.html import embedded_report
 from ranklens.compare.query_lines import SHOWN
-from ranklens.compare.texts import DOCS_ENV, QUERY_TEXT_CHARS
-from ranklens.compare.views import biggest_changes, per_query_table
+from ranklens.compare.query_texts import DOCS_ENV, QUERY_TEXT_CHARS
+from ranklens.compare.report_tables import biggest_changes, per_query_table
 from ranklens.formats import format_delta
 from ranklens.io import read_documents, read_queries
 from ranklens.metrics import evaluate, explain_difference

@@ -18,7 +18,7 @@ import pytest
 from ranklens import codec
 from ranklens.compare import html as report_html
 from ranklens.compare.report import Report
-from ranklens.html import embedded_json
+from ranklens.document.html_shell import embedded_json
 from tests.support.cli_helpers import Runner
 
 

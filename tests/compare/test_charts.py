@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ranklens.compare import charts, views
+from ranklens.compare import charts, report_tables
 from ranklens.compare.rankings import query_rbo, ranking, side_by_side
 from ranklens.compare.report import Report
 from ranklens.compare.segments import OVERALL, SegmentOptions, compare_segments
@@ -55,19 +55,19 @@ def forty():
 # ---- the table behind the plot ------------------------------------------------------------
 
 def test_segment_table_puts_overall_first_then_segments_by_difference(forty):
-    table = views.segment_table(forty, RUNS)
+    table = report_tables.segment_table(forty, RUNS)
     assert table["segment"].iloc[0] == OVERALL and bool(table["overall"].iloc[0])
     assert len(table) == 1 + 40 + 2
     scored = table.iloc[1:41]
     assert list(scored["delta"]) == sorted(scored["delta"], reverse=True)
     assert table["segment"].iloc[-2:].tolist() == ["tiny 0", "tiny 1"]
     assert table["delta"].iloc[-2:].isna().all()
-    assert (table["finding"].iloc[-2:] == views.TOO_SMALL).all()
+    assert (table["finding"].iloc[-2:] == report_tables.TOO_SMALL).all()
     assert table["note"].iloc[-1].startswith("too small")
 
 
 def test_segment_table_numbers_are_the_comparisons(forty):
-    table = views.segment_table(forty, RUNS).set_index("segment")
+    table = report_tables.segment_table(forty, RUNS).set_index("segment")
     for row in forty.rows:
         if row.result is None:
             continue
@@ -88,8 +88,8 @@ def test_segment_table_numbers_are_the_comparisons(forty):
 
 
 def test_finding_words_follow_the_q_value_not_the_interval(forty):
-    table = views.segment_table(forty, RUNS)
-    better, none, worse, _, _ = views.finding_labels(RUNS)
+    table = report_tables.segment_table(forty, RUNS)
+    better, none, worse, _, _ = report_tables.finding_labels(RUNS)
     for record in table.iloc[1:41].to_dict("records"):
         expected = (none if not record["significant"]
                     else better if record["delta"] > 0 else worse)
@@ -100,7 +100,7 @@ def test_finding_words_follow_the_q_value_not_the_interval(forty):
 # ---- forest plot --------------------------------------------------------------------------
 
 def test_forest_data_rows_labels_and_tooltips(forty):
-    table = views.segment_table(forty, RUNS)
+    table = report_tables.segment_table(forty, RUNS)
     data = charts.forest_data(table, RUNS)
     assert list(data["position"]) == list(range(len(table)))
     assert data["row"].is_unique
@@ -129,7 +129,7 @@ def _layers(spec: dict) -> list[dict]:
 
 
 def test_forest_plot_spec_is_valid_and_encodes_what_the_issue_asks(forty):
-    table = views.segment_table(forty, RUNS)
+    table = report_tables.segment_table(forty, RUNS)
     chart = charts.forest_plot(table, metric="nDCG@10", run_names=RUNS, alpha=0.05)
     spec = chart.to_dict(validate=True)
     assert spec["height"] == {"step": charts.ROW_HEIGHT}  # grows with the rows: 40 readable
@@ -157,7 +157,7 @@ def test_forest_plot_without_segments_has_the_overall_row_only():
         MetricResult("AP", {f"q{i}": i / 50 for i in range(30)}),
         MetricResult("AP", {f"q{i}": i / 50 + 0.01 for i in range(30)}), None,
         SegmentOptions(PairedOptions(**FAST)))
-    table = views.segment_table(plain, RUNS)
+    table = report_tables.segment_table(plain, RUNS)
     assert len(table) == 1
     spec = charts.forest_plot(table, metric="AP", run_names=RUNS, alpha=0.1).to_dict()
     assert "At q \u2264 0.1" in _layers(spec)[1]["encoding"]["color"]["title"]
@@ -177,10 +177,10 @@ def _report(a: dict[str, float], b: dict[str, float], missing: str = "drop") -> 
 def test_per_query_table_pairs_queries_as_the_comparison_did():
     a = {"q1": 0.5, "q2": 0.4, "q3": 0.1, "only_a": 0.9}
     b = {"q1": 0.7, "q2": 0.4, "q3": 0.0, "only_b": 0.3}
-    dropped = views.per_query_table(_report(a, b, "drop"), "nDCG@10")
+    dropped = report_tables.per_query_table(_report(a, b, "drop"), "nDCG@10")
     assert list(dropped["query_id"]) == ["q1", "q2", "q3"]
     assert list(dropped["outcome"]) == ["B wins", "tie", "B loses"]
-    zero = views.per_query_table(_report(a, b, "zero"), "nDCG@10",
+    zero = report_tables.per_query_table(_report(a, b, "zero"), "nDCG@10",
                                  segments={"q1": "x", "only_a": "y"})
     assert list(zero["query_id"]) == ["only_a", "only_b", "q1", "q2", "q3"]
     assert list(zero["delta"]) == pytest.approx([-0.9, 0.3, 0.2, 0.0, -0.1])
@@ -190,7 +190,7 @@ def test_per_query_table_pairs_queries_as_the_comparison_did():
 def test_biggest_changes_exclude_ties_and_order_by_size():
     frame = pd.DataFrame({"query_id": ["a", "b", "c", "d", "e"],
                           "delta": [-0.2, 0.0, 0.3, -0.5, 0.3]})
-    lost, won = views.biggest_changes(frame, n=2)
+    lost, won = report_tables.biggest_changes(frame, n=2)
     assert list(lost["query_id"]) == ["d", "a"]
     assert list(won["query_id"]) == ["c", "e"]
 
@@ -202,7 +202,7 @@ def test_histogram_counts_every_query_once_split_by_outcome():
          for i, (q, v) in enumerate(a.items())}
     report = _report(a, b)
     result = report.comparisons[0].overall
-    per_query = views.per_query_table(report, "nDCG@10")
+    per_query = report_tables.per_query_table(report, "nDCG@10")
     data = charts.histogram_data(per_query, RUNS)
     by_outcome = data.groupby("outcome")["queries"].sum()
     assert by_outcome["candidate wins"] == result.outcomes.wins
@@ -262,7 +262,7 @@ def test_side_by_side_labels_moves_entries_and_exits():
 
 
 def test_segments_summary_names_a_few_segments_per_direction(forty):
-    from ranklens.compare.words import LISTED, segments_summary
+    from ranklens.compare.verdict_words import LISTED, segments_summary
 
     summary = segments_summary(forty, RUNS)
     assert summary.count("segment ") <= 2 * LISTED

@@ -12,7 +12,7 @@ import pytest
 from ranklens.compare.analysis import CompareSettings, build_report, demo_files, load_inputs
 from ranklens.compare.family import compare_runs, run_key, run_role
 from ranklens.compare.report import Report
-from ranklens.compare.views import leaderboard_table, pairs_table
+from ranklens.compare.report_tables import leaderboard_table, pairs_table
 from ranklens.data import MetricResult
 from ranklens.io import InputFile
 from ranklens.stats import adjust, family_test
@@ -293,7 +293,7 @@ def test_large_runs_scored_while_read_say_the_robustness_view_is_not_computed(de
 
 def test_changes_between_reports_of_several_candidates_name_the_candidate(report):
     # a shared link's stored report against the same report recomputed: what changed, by whom
-    from ranklens.changes import report_changes
+    from ranklens.share.differences import report_changes
 
     assert report_changes(report, Report.from_json(report.to_json())) == ()
     family = report.family("nDCG@10")

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from ranklens.compare import coverage as cov
-from ranklens.compare import coverage_words, views
+from ranklens.compare import coverage_words, report_tables
 from ranklens.compare import html as html_report
 from ranklens.compare import text as compare_text
 from ranklens.compare.analysis import CompareSettings, demo_files, load_inputs
@@ -276,12 +276,12 @@ def test_html_banner_links_to_the_robustness_view(dense_report):
 
 
 def test_views_coverage_tables(dense_report):
-    table = views.coverage_table(dense_report, "nDCG@10")
+    table = report_tables.coverage_table(dense_report, "nDCG@10")
     assert table["segment"].iloc[0] == "All queries"
     assert table["gap"].iloc[0] == pytest.approx(table["judged_a"].iloc[0]
                                                  - table["judged_b"].iloc[0])
-    per_query = views.with_query_coverage(
-        dense_report, "RBP(p=0.8)", views.per_query_table(dense_report, "RBP(p=0.8)"))
+    per_query = report_tables.with_query_coverage(
+        dense_report, "RBP(p=0.8)", report_tables.per_query_table(dense_report, "RBP(p=0.8)"))
     assert {"judged_a", "judged_b", "residual_a", "residual_b"} <= set(per_query.columns)
 
 

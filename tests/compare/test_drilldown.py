@@ -13,9 +13,9 @@ import pytest
 from ranklens import demo
 from ranklens.compare.analysis import CompareSettings, LoadedInputs, load_inputs
 from ranklens.compare.drilldown import with_drilldown
+from ranklens.compare.query_texts import read_texts, shared_documents, with_texts
 from ranklens.compare.rankings import ranking
 from ranklens.compare.report import Report
-from ranklens.compare.texts import read_texts, shared_documents, with_texts
 from ranklens.compare.tie_reading import (
     other_reading,
     readings_to_score,

@@ -8,8 +8,8 @@ import numpy as np
 
 from ranklens.compare.csv_report import CSV_COLUMNS, render_csv
 from ranklens.compare.report import InputRecord, Report, result_row
+from ranklens.compare.report_tables import SEGMENT_COLUMNS, segment_table
 from ranklens.compare.segments import SegmentOptions, compare_metrics
-from ranklens.compare.views import SEGMENT_COLUMNS, segment_table
 from ranklens.data import MetricResult
 from ranklens.io import sha256_hex
 from ranklens.stats.options import PairedOptions

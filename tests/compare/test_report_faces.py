@@ -14,7 +14,7 @@ import pytest
 
 from ranklens.compare.analysis import CompareSettings, build_report, demo_files
 from ranklens.compare.report import Report
-from ranklens.latex import MARK
+from ranklens.document.latex import MARK
 from ranklens.plan.analysis import plan_queries
 from ranklens.ppi.analysis import analyse_ppi
 

@@ -15,7 +15,7 @@ from ranklens.compare.analysis import CompareSettings, load_inputs
 from ranklens.compare.report import Report
 from ranklens.compare.text import render
 from ranklens.data import MetricResult
-from ranklens.share import compare_report, compare_settings, reopen, share, stored_report
+from ranklens.share.links import compare_report, compare_settings, reopen, share, stored_report
 from ranklens.stats import compare_seeds, new_run_family
 
 FAST = {"n_resamples": 1000, "n_permutations": 1000}

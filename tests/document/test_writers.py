@@ -82,3 +82,49 @@ def test_a_banner_links_where_a_face_can_and_points_where_it_cannot() -> None:
     assert markdown.block_lines(ties) == ["> Under tie-averaging B is not better."]
     assert html.block_html(ties) == ('<div class="warnings ties" role="note"><p>Under '
                                      "tie-averaging B is not better.</p></div>")
+
+
+def _table_section() -> Section:
+    from ranklens.document.blocks import Chart, Table
+    from ranklens.document.columns import Column
+
+    shown = (Column("name", "{a}", "label"), Column("delta", "B \u2212 A", "delta"),
+             Column("significant", "", "mark"))
+    table = Table("demo", shown, ({"name": "x|y", "delta": 0.5, "significant": True},
+                                  {"name": "all", "delta": -0.25, "significant": False}),
+                  {"a": "run"}, set_apart=(1,))
+    drawn: list[int] = []
+
+    def draw() -> object:
+        drawn.append(1)
+        raise AssertionError("a face without pictures drew the chart")
+
+    metric = Section("m", "nDCG@10", (Paragraph("B is better.", "conclusion", literal=True),
+                                      Chart("plot", draw, "the plot"), table))
+    return Section("outer", "Collections", (metric,))
+
+
+def test_a_table_and_a_subsection_in_text_and_markdown_without_the_chart() -> None:
+    outer = _table_section()
+    assert text.body_lines(outer) == [
+        "Collections", "", "nDCG@10", "", "B is better.", "",
+        "run    B \u2212 A", "---  -------  -", "x|y  +0.5000  *", "all  \u22120.2500", ""]
+    assert markdown.section_lines(outer) == [
+        "## Collections", "", "### nDCG@10", "", "B is better.", "",
+        "| run | B \u2212 A | sig. |", "|---|---|---|", "| x\\|y | +0.5000 | * |",
+        "| all | \u22120.2500 |  |"]
+
+
+def test_a_table_in_html_sets_its_summary_rows_apart_and_escapes_its_cells() -> None:
+    from ranklens.document.blocks import Table
+
+    outer = _table_section()
+    metric = outer.blocks[0]
+    assert isinstance(metric, Section)
+    table = metric.blocks[2]
+    assert isinstance(table, Table)
+    drawn = html.table_html(table)
+    assert '<table class="demo">' in drawn and "<th>run</th>" in drawn
+    assert '<tr class="overall"><td>all</td>' in drawn and "<td>x|y</td>" in drawn
+    assert html.block_html(metric.blocks[0]) == '<p class="conclusion">B is better.</p>'
+    assert html.block_html(Paragraph("<b>", literal=True)) == "<p>&lt;b&gt;</p>"

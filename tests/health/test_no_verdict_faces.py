@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from ranklens.compare import charts, coverage_words, views
+from ranklens.compare import charts, coverage_words, report_tables
 from ranklens.compare.analysis import CompareSettings, build_report
 from ranklens.compare.report import Report
 from ranklens.compare.text import render_markdown, render_text
-from ranklens.health.words import (
+from ranklens.health.check_words import (
     NO_MARKS,
     NO_VERDICT,
     ROBUSTNESS_WITHHELD,
@@ -71,13 +71,13 @@ def test_the_case_would_read_as_findings(unmatched: Report) -> None:
                for row in comparison.segments)
     assert comparison.overall.mean_b == 0.0
     assert unmatched.health is not None and unmatched.health.withheld.startswith("No verdict")
-    plain = views.segment_table(comparison, unmatched.pair_names)
+    plain = report_tables.segment_table(comparison, unmatched.pair_names)
     assert set(plain["finding"]) == {"neural_docid worse"}  # what is withheld below
 
 
 def test_the_segment_table_and_plot_show_numbers_without_findings(unmatched: Report) -> None:
     comparison = unmatched.comparison("nDCG@10")
-    table = views.segment_table(comparison, unmatched.pair_names, withheld=True)
+    table = report_tables.segment_table(comparison, unmatched.pair_names, withheld=True)
     assert list(table["finding"]) == [NO_VERDICT] * 4
     assert not table["significant"].any()
     assert round(table["delta"].iloc[0], 4) == -0.7211  # the numbers stay

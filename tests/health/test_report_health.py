@@ -79,7 +79,7 @@ def test_html_export_shows_the_section(failing: Report) -> None:
 
 
 def test_changes_name_the_health_of_a_recomputed_link(failing: Report) -> None:
-    from ranklens.changes import report_changes
+    from ranklens.share.differences import report_changes
 
     data = json.loads(failing.to_json())
     del data["health"]
@@ -90,11 +90,11 @@ def test_changes_name_the_health_of_a_recomputed_link(failing: Report) -> None:
 
 
 def test_leaderboard_names_each_candidates_health(data: Path) -> None:
-    from ranklens.compare import html, views
+    from ranklens.compare import html, report_tables
 
     report = build_report(data / "bm25.trec", data / "neural.trec", data / "neural_upper.trec",
                           qrels=data / "qrels.trec", settings=FAST)
-    table = views.leaderboard_table(report, "nDCG@10").set_index("run")
+    table = report_tables.leaderboard_table(report, "nDCG@10").set_index("run")
     assert table.loc["neural_upper", "health"] == "failed: documents"
     assert table.loc["neural_upper", "finding"] == "no verdict"
     assert table.loc["neural", "health"] == "passed"

@@ -9,7 +9,7 @@ import pytest
 
 from ranklens.compare.analysis import CompareSettings, build_report, load_inputs
 from ranklens.io import InputFile
-from ranklens.share import compare_report, reopen, share, stored_report
+from ranklens.share.links import compare_report, reopen, share, stored_report
 from ranklens.store import SQLiteReportStore
 
 

@@ -12,7 +12,7 @@ from ranklens.ppi import html as html_ppi
 from ranklens.ppi import views as ppi_views
 from ranklens.ppi.analysis import RANDOM_SAMPLE_ASSUMPTION, analyse_ppi, budget_curve
 from ranklens.ppi.settings import PPISettings
-from ranklens.ppi.words import ppi_sentences
+from ranklens.ppi.verdict_words import ppi_sentences
 from tests.support.html_outline import (
     assert_self_contained,
     cards,

@@ -12,10 +12,10 @@ from ranklens import __version__, demo
 from ranklens.cli import main as cli_main
 from ranklens.compare import columns as specs
 from ranklens.compare import html as html_report
-from ranklens.compare import views
+from ranklens.compare import report_tables
 from ranklens.compare.analysis import build_report
 from ranklens.compare.report import Report
-from ranklens.compare.words import caveat, headline, segments_summary
+from ranklens.compare.verdict_words import caveat, headline, segments_summary
 from tests.support.html_outline import assert_self_contained, outline
 from tests.support.share_helpers import SETTINGS, compare_files
 
@@ -50,7 +50,7 @@ def test_table_numbers_equal_the_report(document: str, report: Report) -> None:
     segment_tables = parsed.tables[: len(report.metrics)]
     columns = specs.number_keys(specs.pick(specs.SEGMENT_COLUMNS, specs.SEGMENT_HTML))
     for metric, table in zip(report.metrics, segment_tables, strict=True):
-        expected = views.segment_table(report.comparison(metric), report.run_names)
+        expected = report_tables.segment_table(report.comparison(metric), report.run_names)
         body = table[1:]  # the header row first
         assert [row[0][1] for row in body] == list(expected["segment"])
         for row, record in zip(body, expected.to_dict("records"), strict=True):

@@ -23,7 +23,7 @@ from ranklens.plan import views as plan_views
 from ranklens.plan.settings import PlanSettings, SpreadSource
 from ranklens.ppi.analysis import analyse_ppi
 from ranklens.ppi.settings import PPISettings
-from ranklens.share import reopen, share
+from ranklens.share.links import reopen, share
 from ranklens.store import SQLiteReportStore
 from tests.support.share_helpers import app, ppi_files, run_clean
 

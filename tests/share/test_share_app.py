@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from ranklens.share import share
+from ranklens.share.links import share
 from ranklens.store import SQLiteReportStore, open_report_store
 from ranklens.store.config import MAX_REPORT_BYTES_ENV
 from tests.support.share_helpers import (

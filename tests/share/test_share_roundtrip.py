@@ -16,7 +16,7 @@ from ranklens import __version__
 from ranklens.compare.analysis import CompareSettings, build_report
 from ranklens.compare.report import Report
 from ranklens.io import InputFile
-from ranklens.share import (
+from ranklens.share.links import (
     RESULT_ROLE,
     SNAPSHOT_FORMAT,
     SharedFormatError,
@@ -115,7 +115,7 @@ def test_rebuilt_in_a_new_process_is_byte_identical(store: SQLiteReportStore,
     token = share(store, "compare", SETTINGS, compare_files(), result=original)
     script = (
         "import sys; from ranklens.store import SQLiteReportStore; "
-        "from ranklens.share import reopen, compare_report; "
+        "from ranklens.share.links import reopen, compare_report; "
         "sys.stdout.write(compare_report(reopen(SQLiteReportStore(sys.argv[1]), sys.argv[2]))"
         ".to_json())"
     )
@@ -322,7 +322,7 @@ def test_a_link_with_texts_recomputes_to_the_report_its_author_saw(
     from ranklens import demo
     from ranklens.compare.analysis import load_inputs
     from ranklens.compare.drilldown import with_drilldown
-    from ranklens.compare.texts import QUERIES_ROLE, read_texts, run_queries
+    from ranklens.compare.query_texts import QUERIES_ROLE, read_texts, run_queries
 
     run_a, run_b, qrels, segments = compare_files()
     queries = InputFile.from_path(QUERIES_ROLE, demo.text_paths()["queries"])

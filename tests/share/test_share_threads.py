@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from ranklens.compare.analysis import build_report
 from ranklens.io import InputFile
-from ranklens.share import compare_settings, reopen, share
+from ranklens.share.links import compare_settings, reopen, share
 from ranklens.store import SQLiteReportStore
 from tests.support.share_helpers import SETTINGS, compare_files
 

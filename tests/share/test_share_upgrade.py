@@ -25,14 +25,14 @@ from streamlit.testing.v1 import AppTest
 
 from ranklens import __version__
 from ranklens.app import markup
-from ranklens.changes import report_changes
 from ranklens.compare import coverage as compare_coverage
 from ranklens.compare import segments as compare_segments
 from ranklens.compare.analysis import CompareSettings, build_report
 from ranklens.formats import format_interval
 from ranklens.plan import analysis as planning
 from ranklens.ppi import analysis as ppi_analysis
-from ranklens.share import compare_report, reopen, share, stored_report
+from ranklens.share.differences import report_changes
+from ranklens.share.links import compare_report, reopen, share, stored_report
 from ranklens.store import SQLiteReportStore
 from tests.support.share_helpers import (
     SETTINGS,

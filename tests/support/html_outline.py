@@ -102,7 +102,7 @@ def strict_payload(document: str, json_id: str, kind: str) -> dict[str, Any]:
     """The embedded JSON of ``document``, parsed as a browser would (NaN is not JSON), after
     checking it says which page made it and with which ranklens."""
     from ranklens import __version__
-    from ranklens.html import embedded_json
+    from ranklens.document.html_shell import embedded_json
 
     def not_json(constant: str) -> None:
         raise AssertionError(f"{constant} in the embedded JSON")

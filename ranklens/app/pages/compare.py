@@ -44,27 +44,27 @@ from ranklens.app.compare_tables import (
     show_segments,
 )
 from ranklens.app.entrypoint import run_through_app
-from ranklens.changes import report_changes
-from ranklens.charts import run_colour
 from ranklens.compare import coverage_words
 from ranklens.compare.analysis import CompareSettings, LoadedInputs
 from ranklens.compare.coverage import TREATMENT_NAMES, Treatment
 from ranklens.compare.family import Q_FAMILIES, run_key
+from ranklens.compare.query_texts import Texts
 from ranklens.compare.report import Report
 from ranklens.compare.sections.ties import tie_banner
 from ranklens.compare.sections.warnings import warnings_section
-from ranklens.compare.texts import Texts
 from ranklens.compare.tie_reading import with_ties
-from ranklens.compare.words import (
+from ranklens.compare.verdict_words import (
     caveat,
     conclusion,
     headline,
     interval_note,
 )
+from ranklens.document.chart_style import run_colour
 from ranklens.formats import Card, format_delta, format_interval, format_p, level_number
 from ranklens.io import InputError, InputFile
 from ranklens.metrics.ordering import Order
-from ranklens.share import StoredResultError, compare_settings, stored_report
+from ranklens.share.differences import report_changes
+from ranklens.share.links import StoredResultError, compare_settings, stored_report
 from ranklens.stats import FAMILIES, FAMILY_METHODS, MISSING_POLICIES
 
 run_through_app(__file__)  # see ranklens.app.entrypoint: a page always runs inside app.py

@@ -19,7 +19,6 @@ from ranklens.app import downloads, inputs_view, mde_seeds, share_widget, widget
 from ranklens.app import state as app_state
 from ranklens.app.cards import show_card
 from ranklens.app.entrypoint import run_through_app
-from ranklens.changes import payload_changes
 from ranklens.formats import literal
 from ranklens.io import InputError, InputFile
 from ranklens.methods import methods_link
@@ -30,7 +29,8 @@ from ranklens.plan import export as plan_export
 from ranklens.plan import html as html_plan
 from ranklens.plan import views as plan_views
 from ranklens.plan.settings import PlanSettings, SpreadSource, default_deltas
-from ranklens.share import Shared
+from ranklens.share.differences import payload_changes
+from ranklens.share.links import Shared
 from ranklens.stats import POWER_METHODS, InsufficientSampleError
 
 run_through_app(__file__)  # see ranklens.app.entrypoint: a page always runs inside app.py

@@ -18,17 +18,17 @@ from ranklens.app import downloads, inputs_view, ppi_judge, share_widget, widget
 from ranklens.app import state as app_state
 from ranklens.app.cards import show_card
 from ranklens.app.entrypoint import run_through_app
-from ranklens.changes import payload_changes
 from ranklens.formats import literal
 from ranklens.io import InputError, InputFile
 from ranklens.metrics.ordering import ORDERS
 from ranklens.ppi import charts as ppi_charts
 from ranklens.ppi import html as html_ppi
+from ranklens.ppi import verdict_words
 from ranklens.ppi import views as ppi_views
-from ranklens.ppi import words
 from ranklens.ppi.analysis import PPIAnalysis, budget_curve
 from ranklens.ppi.settings import PPISettings
-from ranklens.share import Shared
+from ranklens.share.differences import payload_changes
+from ranklens.share.links import Shared
 from ranklens.stats import MIN_GOLD, InsufficientSampleError
 
 run_through_app(__file__)  # see ranklens.app.entrypoint: a page always runs inside app.py
@@ -88,7 +88,7 @@ def show_headline(analysis: PPIAnalysis) -> None:
         cells = st.columns([1, 1.8, 0.8, 0.7, 1.1])
         for cell, card in zip(cells, ppi_views.ppi_cards(analysis), strict=True):
             show_card(cell, card)
-        for sentence in words.ppi_sentences(analysis)[1:]:
+        for sentence in verdict_words.ppi_sentences(analysis)[1:]:
             st.markdown(sentence)
 
 
@@ -98,7 +98,7 @@ def show_intervals(analysis: PPIAnalysis) -> None:
                     key="ppi_intervals")
     table = ppi_views.intervals_table(analysis, ppi_charts.intervals_data(analysis))
     st.dataframe(table, hide_index=True, width="stretch", key="ppi_table")
-    st.caption(words.intervals_note(analysis))
+    st.caption(verdict_words.intervals_note(analysis))
     note = ppi_views.lambda_note(analysis)
     if note:
         st.caption(note)
@@ -113,7 +113,7 @@ def show_bias(analysis: PPIAnalysis) -> None:
     for cell, card in zip(st.columns([1, 1.4, 0.8]), ppi_views.bias_cards(bias), strict=True):
         show_card(cell, card)
     st.markdown(sentence)
-    st.caption(words.BIAS_MEANING)
+    st.caption(verdict_words.BIAS_MEANING)
 
 
 def show_warnings(analysis: PPIAnalysis) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from ranklens.compare import coverage_words
 from ranklens.compare.report import Report
 from ranklens.document.blocks import Banner
-from ranklens.health.words import withholds
+from ranklens.health.check_words import withholds
 
 LINK = "Go to the robustness view"
 

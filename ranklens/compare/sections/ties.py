@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ranklens.compare.report import Report
 from ranklens.document.blocks import Banner
-from ranklens.health import words as health_words
+from ranklens.health import check_words as health_words
 
 
 def tie_note(report: Report, metric: str) -> str | None:

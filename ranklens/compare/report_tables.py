@@ -21,7 +21,7 @@ from ranklens.compare.family import FamilyComparison
 from ranklens.compare.report import Report, result_row
 from ranklens.compare.segments import OVERALL, MetricComparison, SegmentRow
 from ranklens.formats import format_interval, format_p
-from ranklens.health.words import NO_VERDICT, run_status, withholds
+from ranklens.health.check_words import NO_VERDICT, run_status, withholds
 from ranklens.stats import ComparisonResult
 from ranklens.stats.pairing import pair_quietly
 from ranklens.stats.results import at_most

@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from ranklens.app.segment_intervals import TOGGLE_LABEL
 from ranklens.compare.analysis import demo_files
-from ranklens.compare.macro_views import MACRO_ROW, MACRO_TITLE
+from ranklens.compare.sections.collections import MACRO_ROW, MACRO_TITLE
 from ranklens.ppi.analysis import analyse_ppi
 from ranklens.ppi.judge_views import JUDGE_TITLE, kappa_table
 from tests.support.page_testing import run_page

@@ -27,9 +27,9 @@ from typing import Any
 from ranklens.compare.coverage import TREATMENT_SHORT, Coverage, CoverageRow
 from ranklens.compare.report import Report
 from ranklens.compare.segments import MetricComparison, SegmentRow
-from ranklens.compare.words import conclusion
+from ranklens.compare.verdict_words import conclusion
 from ranklens.formats import format_delta, format_interval, format_p
-from ranklens.health.changes import health_changes
+from ranklens.share.health_differences import health_changes
 from ranklens.stats import ComparisonResult
 
 # ---- the MDE and PPI pages' payloads -------------------------------------------------------

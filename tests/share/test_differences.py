@@ -1,13 +1,14 @@
-"""ranklens.changes, the one "what differs" engine: reports as objects or in their serialised
-form (as a share link stores them), and the MDE/PPI payloads, with the same words for settings."""
+"""ranklens.share.differences, the one "what differs" engine: reports as objects or in their
+serialised form (as a share link stores them), and the MDE/PPI payloads, with the same words
+for settings."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from ranklens.changes import payload_changes, report_changes
 from ranklens.compare.report import Report
+from ranklens.share.differences import payload_changes, report_changes
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "demo"
 

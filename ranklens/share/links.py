@@ -225,7 +225,7 @@ def compare_report(shared: Shared) -> Report:
     shows when it recomputes.
     """
     from ranklens.compare.drilldown import with_drilldown
-    from ranklens.compare.texts import DOCUMENTS_ROLE, QUERIES_ROLE, read_texts, run_queries
+    from ranklens.compare.query_texts import DOCUMENTS_ROLE, QUERIES_ROLE, read_texts, run_queries
 
     files = {f.role: f for f in shared.files}
     runs = [files[run_role(i)] for i in range(MAX_RUNS) if run_role(i) in files]

@@ -1,10 +1,10 @@
 """What differs between two reports' health sections (a shared link's stored report and the
-same inputs recomputed): for `ranklens.changes.report_changes`, in words."""
+same inputs recomputed): for `ranklens.share.differences.report_changes`, in words."""
 
 from __future__ import annotations
 
+from ranklens.health.check_words import counts, heading
 from ranklens.health.result import HealthReport
-from ranklens.health.words import counts, heading
 
 
 def health_changes(stored: HealthReport | None, recomputed: HealthReport | None) -> list[str]:

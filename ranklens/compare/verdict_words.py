@@ -13,7 +13,7 @@ from statistics import NormalDist
 from ranklens.compare.family import FamilyComparison, family_phrase
 from ranklens.compare.segments import MetricComparison, SegmentRow
 from ranklens.formats import format_delta, format_interval, format_p, level_number
-from ranklens.health.words import SEGMENTS_WITHHELD
+from ranklens.health.check_words import SEGMENTS_WITHHELD
 from ranklens.stats import ComparisonResult, interval_description, interval_label
 from ranklens.stats.results import at_most
 
