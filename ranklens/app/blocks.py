@@ -28,6 +28,7 @@ from ranklens.document.blocks import (
     Section,
     Table,
 )
+from ranklens.document.html_shell import COMPOUND_CHARTS
 
 WARNING_ICON = ":material/warning:"
 ICONS = {"failed": ":material/error:", "warning": WARNING_ICON,
@@ -121,5 +122,8 @@ def show_table(table: Table, key: str | None = None) -> None:
 
 
 def show_chart(chart: Chart, key: str | None = None) -> None:
-    """``chart`` as the page's interactive chart, as wide as its container."""
-    st.altair_chart(chart.draw(), width="stretch", key=key)
+    """``chart`` as the page's interactive chart, as wide as its container (a chart of
+    several panels keeps its panels' widths)."""
+    drawn = chart.draw()
+    compound = type(drawn).__name__ in COMPOUND_CHARTS
+    st.altair_chart(drawn, width="content" if compound else "stretch", key=key)

@@ -39,23 +39,14 @@ def leaderboard_document(report: LeaderboardReport, form: str) -> str:
 
 
 def _html_parts(report: LeaderboardReport) -> list[str]:
-    """The sections as HTML, each board followed by its rank-interval chart (SVG), then the
-    warnings."""
-    from ranklens.compare.leaderboard_chart import rank_interval_chart
-    from ranklens.compare.sections.leaderboard import board_key, leaderboard_sections
-    from ranklens.document import html_shell as html_common
+    """The sections as HTML (charts as SVG), then the warnings."""
+    from ranklens.compare.sections.leaderboard import leaderboard_sections
+    from ranklens.document import html_shell
     from ranklens.document.html import section_html
 
-    charts = {board_key(metric): html_common.figure(
-        html_common.chart_svg(rank_interval_chart(rows, metric), None),
-        f"Rank interval and mean of each of {len(rows)} runs on {metric}")
-        for metric, rows in report.ranks.items()}
-    parts = []
-    for section in leaderboard_sections(report):
-        parts += [section_html(section), charts.get(section.key, "")]
-    parts.append("".join(f"<p class=\"warning\">{html_common.text(w)}</p>"
-                         for w in report.warnings))
-    return parts
+    warnings = "".join(f"<p class=\"warning\">{html_shell.text(w)}</p>"
+                       for w in report.warnings)
+    return [*(section_html(s) for s in leaderboard_sections(report)), warnings]
 
 
 def notebook_html(report: LeaderboardReport) -> str:
@@ -65,9 +56,9 @@ def notebook_html(report: LeaderboardReport) -> str:
 
 
 def _html(report: LeaderboardReport) -> str:
-    from ranklens.document import html_shell as html_common
+    from ranklens.document import html_shell
 
-    return html_common.document(
+    return html_shell.document(
         title="ranklens leaderboard", heading="Leaderboard",
         subtitle=f"{len(report.run_names)} runs", version=report.version,
         sections=_html_parts(report), footer="Made with ranklens.",

@@ -184,12 +184,17 @@ def embedded_payload(document_text: str, json_id: str) -> dict[str, Any]:
     return payload
 
 
+COMPOUND_CHARTS = frozenset({"HConcatChart", "VConcatChart", "ConcatChart"})
+"""Altair charts of several panels: each panel has its own width, the whole none."""
+
+
 def chart_svg(chart: Any, width: int | None) -> str:
     """An Altair chart as inline SVG, ``width`` pixels wide (it scales down in the page); a
-    chart of several panels keeps its own widths (``width=None``)."""
+    chart of several panels (or ``width=None``) keeps its own widths."""
     import vl_convert
 
-    sized = chart if width is None else chart.properties(width=width)
+    keep = width is None or type(chart).__name__ in COMPOUND_CHARTS
+    sized = chart if keep else chart.properties(width=width)
     svg: str = vl_convert.vegalite_to_svg(sized.to_dict())
     return svg
 

@@ -90,7 +90,8 @@ def test_two_baselines_one_family_in_every_face(ranklens: Runner, tmp_path):
     text = ranklens(*args).out
     assert "8 candidates against 2 baselines (sys00, sys15): all 16 differences" in text
     first = next(r for r in rows if r["run"] == "sys27" and r["baseline"] == "sys00")
-    assert f"▲ +{first['delta']:.4f} vs sys00" in text
+    line = next(line for line in text.splitlines() if line.strip().startswith("sys27 "))
+    assert f"▲ +{first['delta']:.4f} (p < 0.001)" in line
     latex = ranklens(*args, "--format", "latex").out
     assert r"vs sys00 & vs sys15" in latex and r"$\blacktriangle$" in latex
 

@@ -15,12 +15,11 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 
-import pandas as pd
 import streamlit as st
 
 from ranklens.app import markup, widgets
 from ranklens.app import state as app_state
-from ranklens.app.blocks import show_block
+from ranklens.app.blocks import show_block, show_blocks, show_chart, show_table
 from ranklens.app.entrypoint import run_through_app
 from ranklens.compare.leaderboard import (
     MAX_BOARD_RUNS,
@@ -29,16 +28,12 @@ from ranklens.compare.leaderboard import (
     leaderboard_report,
     score_runs,
 )
-from ranklens.compare.leaderboard_chart import rank_data, rank_interval_chart
 from ranklens.compare.leaderboard_export import leaderboard_document
 from ranklens.compare.sections.leaderboard import (
     board_key,
     leaderboard_sections,
-    mark,
-    rank_text,
 )
-from ranklens.document.blocks import Paragraph
-from ranklens.formats import format_delta, format_p
+from ranklens.document.blocks import Chart, Paragraph, Section, Table
 from ranklens.io import InputError, InputFile
 
 run_through_app(__file__)  # see ranklens.app.entrypoint: a page always runs inside app.py
@@ -50,6 +45,9 @@ SIMULATED_CAPTION = ("200 simulated checkpoints of one model on 500 queries (mad
                      "about real runs.")
 DEMO_CAPTION = ("The bundled demo's runs on 400 queries: BM25, the dense retriever, and the "
                 "neural re-ranker trained with three seeds.")
+CHART_CAPTION = ("Each row is a run, from the highest mean down. The bar spans the ranks its "
+                 "true mean could hold, all runs' bars holding together; the black mark is "
+                 "the rank its mean got. Red: the bar reaches rank 1.")
 DOWNLOADS = {"markdown": ("Markdown", "md", "text/markdown"),
              "latex": ("LaTeX (booktabs)", "tex", "text/x-tex"),
              "json": ("JSON", "json", "application/json"),
@@ -170,11 +168,28 @@ def _numbered(name: str, seen: dict[str, int]) -> str:
     return name if seen[name] == 1 else f"{name} ({seen[name]})"
 
 
-def show_metric(report: LeaderboardReport, metric: str, rows: Sequence[RankRow],
-                lead: Paragraph) -> None:
-    """One metric's board: the words, three figures, the chart and the table."""
-    st.subheader(f"{metric}: {len(rows)} runs", anchor=False)
-    show_block(lead)
+def show_board(section: Section, report: LeaderboardReport, metric: str) -> None:
+    """One metric's board: the section's blocks, with the page's own parts beside them (three
+    figures under the words, a caption under the chart, a filter over the table)."""
+    rows = report.ranks[metric]
+    st.subheader(section.title, anchor=False)
+    for block in section.blocks:
+        if isinstance(block, Chart):
+            show_chart(block, key=f"board_chart_{metric}")
+            st.caption(CHART_CAPTION)
+        elif isinstance(block, Table):
+            wanted = st.text_input("Find runs", key=f"board_find_{metric}",
+                                   placeholder="part of a run's name").strip().lower()
+            kept = tuple(r for r in block.records if wanted in str(r["run"]).lower())
+            show_table(replace(block, records=kept), key=f"board_table_{metric}")
+        else:
+            show_block(block)
+            if isinstance(block, Paragraph):
+                show_figures(report, metric, rows)
+
+
+def show_figures(report: LeaderboardReport, metric: str, rows: Sequence[RankRow]) -> None:
+    """How many runs could be the best, how many tiers, how many ranks are known exactly."""
     best = sum(r.rank_low == 1 for r in rows)
     tiers = report.params.get("tiers", {}).get(metric, 0)
     exact = sum(r.rank_low == r.rank_high for r in rows)
@@ -182,46 +197,11 @@ def show_metric(report: LeaderboardReport, metric: str, rows: Sequence[RankRow],
     cells[0].metric("Could be the best", f"{best} of {len(rows)}",
                     help="Runs whose rank interval reaches 1: the queries do not tell them "
                          "from the top run.")
-    cells[1].metric("Tiers (letters)", f"{tiers:,}" if tiers else "not drawn",
+    cells[1].metric("Tiers", f"{tiers:,}" if tiers else "not drawn",
                     help="Groups of runs no two of which are told apart; a run can sit in "
                          "several.")
     cells[2].metric("Rank known exactly", f"{exact} of {len(rows)}",
                     help="Runs whose rank interval is a single rank.")
-    st.altair_chart(rank_interval_chart(rows, metric), key=f"board_chart_{metric}")
-    st.caption("Each row is a run, from the highest mean down. The bar spans the ranks its "
-               "true mean could hold, all runs' bars holding together; the black mark is the rank "
-               "its mean got. Red: the bar reaches rank 1.")
-    table = rank_data(rows)
-    wanted = st.text_input("Find runs", key=f"board_find_{metric}",
-                           placeholder="part of a run's name")
-    if wanted:
-        table = table[table["run"].str.contains(wanted, case=False, regex=False)]
-    shown = table.assign(rank=[rank_text(lo, hi) for lo, hi in
-                               zip(table["rank_low"], table["rank_high"], strict=True)])
-    st.dataframe(shown[["rank", "tier", "mean", "run"]], hide_index=True, width="stretch",
-                 height=min(420, 38 + 35 * len(shown)), key=f"board_table_{metric}",
-                 column_config={
-                     "rank": st.column_config.TextColumn("Rank interval"),
-                     "tier": st.column_config.TextColumn("Tier", help="Runs sharing a letter "
-                                                                     "are not told apart."),
-                     "mean": st.column_config.NumberColumn(metric, format="%.4f"),
-                     "run": st.column_config.TextColumn("Run")})
-
-
-def show_against(title: str, lead: Paragraph, report: LeaderboardReport, key: str) -> None:
-    """The candidates against the baselines: the section's words, then one row per candidate
-    and a column per baseline (mark, B − baseline, adjusted p)."""
-    metric = next(m for m in report.ranks if key == f"{board_key(m)}-baselines")
-    alpha = float(report.params["alpha"])
-    st.subheader(title, anchor=False)
-    show_block(lead)
-    cells: dict[str, dict[str, str]] = {}
-    for row in report.against[metric]:
-        cells.setdefault(row.run, {})[row.baseline] = (
-            f"{mark(row, alpha)} {format_delta(row.delta)} (p {format_p(row.p_adjusted)})")
-    table = pd.DataFrame.from_dict(cells, orient="index").rename_axis("Candidate")
-    st.dataframe(table.reset_index(), hide_index=True, width="stretch",
-                 height=min(420, 38 + 35 * len(table)), key=f"board_against_{metric}")
 
 
 def show_downloads(report: LeaderboardReport) -> None:
@@ -255,12 +235,11 @@ def main() -> None:
         st.warning(markup.text(warning), icon=":material/warning:")
     boards = {board_key(metric): metric for metric in report.ranks}
     for section in leaderboard_sections(report):
-        lead = next(b for b in section.blocks if isinstance(b, Paragraph))
         if section.key in boards:
-            metric = boards[section.key]
-            show_metric(report, metric, report.ranks[metric], lead)
+            show_board(section, report, boards[section.key])
         else:
-            show_against(section.title, lead, report, section.key)
+            st.subheader(section.title, anchor=False)
+            show_blocks(section)
     show_downloads(report)
 
 
