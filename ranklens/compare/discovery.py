@@ -49,7 +49,8 @@ def with_discovery(report: Report, inputs: LoadedInputs, seed: int = 0) -> Repor
     found = discover_slices(deltas, features, seed=seed, split=SPLIT)
     alpha = float(report.params.get("alpha", 0.05))
     slices = tuple(DiscoveredSlice(dict(s.columns), s.n_queries, s.delta, s.ci_low, s.ci_high,
-                                   s.rest_delta, s.p_value, s.q_value, s.q_value <= alpha)
+                                   s.rest_delta, s.p_value, s.q_value, s.q_value <= alpha,
+                                   members(ids, features, dict(s.columns)))
                    for s in found.slices)
     params = {**report.params, "discover": {
         "metric": metric, "split": SPLIT, "seed": seed, "min_size": MIN_SLICE,
@@ -59,4 +60,11 @@ def with_discovery(report: Report, inputs: LoadedInputs, seed: int = 0) -> Repor
     return dataclasses.replace(report, params=params, discovered=slices)
 
 
-__all__ = ["DiscoveredSlice", "with_discovery"]
+def members(ids: list[str], features: dict[str, list[str]], columns: dict[str, str]
+            ) -> tuple[str, ...]:
+    """The queries of ``ids`` whose every feature named in ``columns`` has its value."""
+    return tuple(q for i, q in enumerate(ids)
+                 if all(features[name][i] == value for name, value in columns.items()))
+
+
+__all__ = ["DiscoveredSlice", "members", "with_discovery"]

@@ -14,7 +14,8 @@ from ranklens import codec
 @dataclass(frozen=True)
 class DiscoveredSlice:
     """One slice as confirmed on the held-out queries (`ranklens.stats.slices.Slice`):
-    ``columns`` maps each column (or feature) to its value."""
+    ``columns`` maps each column (or feature) to its value; ``queries`` are every query it
+    holds (searched and held-out alike, in id order): what the drill-down opens."""
 
     columns: dict[str, str]
     n_queries: int
@@ -25,11 +26,20 @@ class DiscoveredSlice:
     p_value: float
     q_value: float
     confirmed: bool
+    queries: tuple[str, ...] = ()
+
+    def label(self, chosen_column: str | None = None) -> str:
+        """``intent = navigational & locale = de``; a value of ``chosen_column`` (the forest
+        plot's) says so."""
+        named = " & ".join(f"{k} = {v}" for k, v in self.columns.items())
+        return (f"{named} (a segment of the forest plot)"
+                if chosen_column is not None and list(self.columns) == [chosen_column]
+                else named)
 
 
 codec.register(DiscoveredSlice, codec.Form(
     order=("columns", "n_queries", "delta", "ci_low", "ci_high", "rest_delta", "p_value",
-           "q_value", "confirmed")))
+           "q_value", "confirmed"), omit_default=("queries",)))
 
 
 __all__ = ["DiscoveredSlice"]

@@ -35,13 +35,8 @@ def discovered_section(report: Report) -> Section | None:
                f"None is confirmed at q <= {alpha:g}: no group of queries was found whose "
                "B \u2212 A differs from the rest's beyond chance.")
     chosen = report.params.get("segment_column")
-
-    def shown(columns: dict[str, str]) -> str:
-        named = " & ".join(f"{k} = {v}" for k, v in columns.items())
-        return f"{named} (a segment of the forest plot)" if list(columns) == [chosen] else named
-
     lines = tuple(
-        f"{shown(s.columns)}: B \u2212 A {format_delta(s.delta)} ({level} CI "
+        f"{s.label(chosen)}: B \u2212 A {format_delta(s.delta)} ({level} CI "
         f"{format_interval(s.ci_low, s.ci_high)}) on {s.n_queries} held-out queries, the rest "
         f"{format_delta(s.rest_delta)}; p {_p(s.p_value)}, q {_p(s.q_value)}"
         f"{' (confirmed)' if s.confirmed else ''}"
