@@ -2,12 +2,12 @@
 ``evaluate``.
 
 ``compare_runs`` answers "is each candidate better than the baseline, by how much, where"
-with the same ``Report`` the CLI and the app build from the same inputs (it calls the same
-pipeline, ``ranklens.compare.analysis``); ``evaluate`` answers "what does each query score" as
-a DataFrame. Runs and judgements may be paths, ``InputFile``s, pandas or polars DataFrames,
-pyarrow Tables or ``{query: {doc: score}}`` dicts (``ranklens.io.objects``); a bad one is an
-``InputError`` naming it. Nothing here computes: it turns Python objects into the pipeline's
-inputs and settings.
+with the same ``Report`` the CLI and the app build from the same inputs (it makes the CLI's
+request, ``ranklens.compare.request``, of Python objects); ``evaluate`` answers "what does
+each query score" as a DataFrame. Runs and judgements may be paths, ``InputFile``s, pandas or
+polars DataFrames, pyarrow Tables or ``{query: {doc: score}}`` dicts
+(``ranklens.io.objects``); a bad one is an ``InputError`` naming it. Nothing here computes or
+chooses: it turns Python objects into the request.
 """
 
 from __future__ import annotations
@@ -18,13 +18,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ranklens import io
-from ranklens.compare.analysis import CompareSettings, load_inputs
-from ranklens.compare.choices import metrics_to_compare
-from ranklens.compare.choices import segment_column as pick_segment_column
+from ranklens.compare.analysis import CompareSettings
 from ranklens.compare.family import run_role
 from ranklens.compare.leaderboard import LeaderboardReport
-from ranklens.compare.pipeline import build_report
 from ranklens.compare.report import Report
+from ranklens.compare.request import CompareRequest, report_for
 from ranklens.compare.seed_inputs import flatten, split_seed_table
 from ranklens.io.objects import ACCEPTED, input_file
 
@@ -93,25 +91,17 @@ def compare_runs(
     extra = {role: None if value is None else input_file(value, role)
              for role, value in (("qrels", qrels), ("segments", segments),
                                  ("qrels_proxy", proxy_qrels))}
-    inputs = load_inputs(*files, qrels=extra["qrels"], segments=extra["segments"],
-                         proxy_qrels=extra["qrels_proxy"])
-    asked = (metrics,) if isinstance(metrics, str) else None if metrics is None else \
-        tuple(metrics)
-    column = None
-    if extra["segments"] is not None:
-        column = pick_segment_column(inputs, extra["segments"].name, segment_column,
-                                     example="segment_column={column!r}")
-    elif segment_column is not None:
+    if extra["segments"] is None and segment_column is not None:
         raise ValueError(f"segment_column={segment_column!r} needs segments= (a segment map)")
-    if seed_runs is not None:
-        settings["seed_runs"] = seed_runs
-        if "run_names" not in settings and system_names is not None:
-            settings["run_names"] = system_names
-    elif "run_names" not in settings and all(name is not None for name in names):
+    if seed_runs is None and "run_names" not in settings and \
+            all(name is not None for name in names):
         settings["run_names"] = tuple(names)
-    chosen = CompareSettings(metrics=metrics_to_compare(inputs, asked),
-                             segment_column=column, **settings)
-    return build_report(inputs, chosen)
+    return report_for(CompareRequest(
+        tuple(files), qrels=extra["qrels"], segments=extra["segments"],
+        segment_column=segment_column, segment_example="segment_column={column!r}",
+        proxy_qrels=extra["qrels_proxy"],
+        metrics=(metrics,) if isinstance(metrics, str) else None if metrics is None else
+        tuple(metrics), settings=settings, seed_runs=seed_runs, system_names=system_names))
 
 
 def evaluate(run: RunLike, qrels: RunLike, metrics: str | Iterable[str] = ("nDCG@10",), *,

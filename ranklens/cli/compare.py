@@ -4,9 +4,9 @@ the local engine or on Spark."""
 from __future__ import annotations
 
 import argparse
-import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from ranklens import io
 from ranklens.cli.common import (
@@ -30,15 +30,13 @@ from ranklens.cli.health import (
 )
 from ranklens.compare import seed_inputs
 from ranklens.compare import text as compare_text
-from ranklens.compare.analysis import DEFAULT_METRICS, CompareSettings, LoadedInputs, load_inputs
-from ranklens.compare.choices import metrics_to_compare as chosen_metrics
+from ranklens.compare.analysis import DEFAULT_METRICS, CompareSettings
 from ranklens.compare.choices import metrics_to_score as chosen_metrics_for_runs
-from ranklens.compare.choices import segment_column
 from ranklens.compare.coverage import TREATMENTS
 from ranklens.compare.family import Q_FAMILIES
-from ranklens.compare.pipeline import Collections, build_report
-from ranklens.compare.query_texts import read_texts, run_queries
+from ranklens.compare.pipeline import Collections
 from ranklens.compare.report import Report
+from ranklens.compare.request import CompareRequest, report_for
 from ranklens.compare.steps import with_macro
 from ranklens.compare.tie_reading import TIE_RULES, with_ties
 from ranklens.io import InputFile
@@ -175,36 +173,20 @@ def run_compare(args: argparse.Namespace) -> int:
                          "(per-query tables carry their values already)")
     if args.unjudged == "proxy" and args.proxy_qrels is None:
         raise UsageError(f"{PROG} compare: --unjudged proxy needs --proxy-qrels FILE")
-    qrels = None if args.qrels is None else Path(args.qrels)
-    segments = None if segments_path is None else Path(segments_path)
-    proxy_qrels = None if args.proxy_qrels is None else Path(args.proxy_qrels)
-    columns = health_columns(args)
-    if qrels is not None and len(args.runs) > 2:
-        # Several runs to score: each is scored as soon as it is read and let go, so ten
-        # 7M-row candidates need the memory of two. Two runs are read as they always were.
-        metrics = chosen_metrics_for_runs(args.metric)
-        status("reading and scoring the runs")
-        inputs = load_inputs(*args.runs, qrels=qrels, segments=segments,
-                             proxy_qrels=proxy_qrels, columns=columns,
-                             settings=settings_from_args(args, metrics))
-    else:
-        status("reading the inputs")
-        inputs = load_inputs(*args.runs, qrels=qrels, segments=segments,
-                             proxy_qrels=proxy_qrels, columns=columns)
-        metrics = chosen_metrics(inputs, args.metric)
-    settings = settings_from_args(args, metrics, None if segments_path is None else
-                                  chosen_segment_column(inputs, segments_path, column))
-    if seed_runs is not None:
-        settings = dataclasses.replace(settings, seed_runs=seed_runs,
-                                       run_names=settings.run_names or system_names)
-    texts = None
-    if args.queries is not None or args.docs is not None:
-        status("reading the query and document texts")
-        texts = read_texts(args.queries, args.docs, query_ids=run_queries(inputs.runs))
-    collections = None if args.collection is None else read_collections(args.collection)
-    report = build_report(inputs, settings, texts=texts, collections=collections,
-                          progress=status, discover=args.discover)
-    return write_report(report, args, status)
+    request = CompareRequest(
+        tuple(args.runs), qrels=None if args.qrels is None else Path(args.qrels),
+        segments=None if segments_path is None else Path(segments_path),
+        segment_column=column, segment_example=f"--segments {segments_path}:{{column}}",
+        proxy_qrels=None if args.proxy_qrels is None else Path(args.proxy_qrels),
+        metrics=None if args.metric is None else tuple(args.metric), ties=args.ties,
+        settings=settings_fields(args), seed_runs=seed_runs, system_names=system_names,
+        columns=health_columns(args),
+        # several runs to score: each is scored as soon as it is read and let go, so ten
+        # 7M-row candidates need the memory of two; two runs are read as they always were
+        score_as_read=len(args.runs) > 2, queries=args.queries, documents=args.docs,
+        collections=None if args.collection is None else read_collections(args.collection),
+        discover=args.discover)
+    return write_report(report_for(request, status), args, status)
 
 
 def _systems(args: argparse.Namespace) -> tuple[tuple[int, ...] | None, tuple[str, ...] | None]:
@@ -259,8 +241,14 @@ def settings_from_args(args: argparse.Namespace, metrics: Sequence[str],
     """
     if getattr(args, "ties", "trec_eval") != "trec_eval":
         metrics = with_ties(metrics, args.ties)
-    return CompareSettings(
-        metrics=tuple(metrics), segment_column=segment_column,
+    return CompareSettings(metrics=tuple(metrics), segment_column=segment_column,
+                           **settings_fields(args))
+
+
+def settings_fields(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``CompareSettings`` fields ``ranklens compare``'s arguments set, other than the
+    metrics and the segment column (chosen from the inputs too)."""
+    return dict(
         alpha=args.alpha, n_resamples=args.n_resamples, n_permutations=args.n_permutations,
         seed=args.seed, missing=args.missing, interval=args.interval, adjust_method=args.adjust,
         order=args.order, unjudged=args.unjudged,
@@ -356,12 +344,6 @@ def split_segments_argument(text: str | None) -> tuple[str | None, str | None]:
     if colon and path and Path(path).exists():
         return path, column or None
     return text, None  # reading it says "file not found"
-
-
-def chosen_segment_column(inputs: LoadedInputs, path: str, column: str | None) -> str:
-    """The segment column to compare by: the one asked for, or the file's only one."""
-    return segment_column(inputs, Path(path).name, column,
-                          example=f"--segments {path}:{{column}}")
 
 
 def run_compare_spark(args: argparse.Namespace) -> int:

@@ -20,7 +20,7 @@ from ranklens.cli.common import (
     probability,
     write,
 )
-from ranklens.cli.compare import chosen_metrics
+from ranklens.compare.choices import metrics_to_compare as chosen_metrics
 from ranklens.compare.inputs import load_inputs
 from ranklens.io import InputFile
 from ranklens.stats import MIN_POWER_QUERIES, POWER_METHODS

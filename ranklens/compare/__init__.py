@@ -8,7 +8,8 @@ the inputs), ``segments`` and ``family`` (the comparisons),
 ``rankings`` (two rankings side by side), ``query_texts`` (query and document texts beside a
 report), ``verdict_words`` and ``coverage_words`` (sentences), ``report_tables`` (the report as
 DataFrames), ``charts``, ``text`` (the report as text and Markdown), ``csv_report`` (CSV),
-``html`` (the export); ``sections`` one module per report section.
+``html`` (the export); ``sections`` one module per report section; ``request`` (what a face
+asks, and the one way it becomes a Report).
 What differs between a stored and a recomputed report is ``ranklens.share.differences``.
 """
 

@@ -4,9 +4,10 @@
 shows it: the comparison with its health checks (or the seeds' report,
 ``ranklens.compare.analysis.inputs_report``), the drill-down (query texts, tie notes, the
 moves behind the queries B lost and won most: ``ranklens.compare.drilldown``) and, with
-`Collections`, the macro average over test collections (``ranklens.compare.steps``). A face
-only turns its input (arguments, uploads, Python objects) into ``LoadedInputs`` and
-``CompareSettings``, calls this, and draws the result. Nothing here reads a file or draws.
+`Collections`, the macro average over test collections (``ranklens.compare.steps``). The
+library and the CLI reach it through ``ranklens.compare.request.report_for`` (their input
+turned into one request); the page calls it with its cached inputs. Nothing here reads a
+file or draws.
 """
 
 from __future__ import annotations
