@@ -17,14 +17,17 @@ from ranklens.app.state import cached, input_key
 from ranklens.compare.discovery import with_discovery
 from ranklens.compare.family import run_key
 from ranklens.compare.loaded import LoadedInputs
+from ranklens.compare.query_texts import Texts
 from ranklens.compare.report import Report
 from ranklens.compare.sections.discovered import TITLE, discovered_section
 from ranklens.compare.settings import CompareSettings
 
 
-def show_discovery(report: Report, inputs: LoadedInputs, settings: CompareSettings) -> None:
+def show_discovery(report: Report, inputs: LoadedInputs, settings: CompareSettings,
+                   texts: Texts | None = None) -> None:
     """An expander that, when its toggle is on, shows the slices of ``report``'s first metric
-    where B - A differs from the rest's (B: the first candidate)."""
+    where B - A differs from the rest's (B: the first candidate); with ``texts``, the
+    queries' length is searched too."""
     if len(report.run_names) < 2 or report.seeds is not None:
         return
     # open while the search is on: the toggle's rerun would otherwise fold it shut and hide
@@ -32,14 +35,18 @@ def show_discovery(report: Report, inputs: LoadedInputs, settings: CompareSettin
     with st.expander(TITLE, icon=":material/travel_explore:",
                      expanded=bool(st.session_state.get("discover_slices", False))):
         st.caption("Search every segment column, their pairs, the judged relevant documents, "
-                   "the top-10 overlap and the baseline's own score for queries whose B − A "
+                   "each run's judged@10, the top-10 overlap, the query's length (with query "
+                   "texts) and the baseline's own score for queries whose B − A "
                    "differs from the rest's: on a random half of the queries, then confirmed "
                    "on the other half, which the search never saw.")
         if not st.toggle("Search for slices", key="discover_slices"):
             return
-        key = (input_key(inputs.files), repr(settings), report.metrics[0])
+        query_texts = None if texts is None else texts.queries
+        key = (input_key(inputs.files), repr(settings), report.metrics[0],
+               input_key(texts.files) if texts is not None else ())
         found = cached("discovery", key,
-                       lambda: with_discovery(report, inputs, settings.seed),
+                       lambda: with_discovery(report, inputs, settings.seed,
+                                              query_texts=query_texts),
                        label="Searching for slices…")
         show_blocks(discovered_section(found))
         show_slice_queries(found)

@@ -3,8 +3,9 @@
 `with_discovery` answers, for a two-run report (or the first candidate of several), on the
 first metric: which groups of queries have a B - A unlike the rest's, searched over every
 column of the segment map, their pairs, and what ranklens knows of each query (judged relevant
-documents; the baseline's own score, with its regression-to-the-mean caveat; the top-10
-overlap of the two runs when the runs are at hand), on a random half of the queries, and
+documents; each run's judged@k; the top-10 overlap of the two runs when the runs are at hand;
+the query's length in terms when its text is given; the baseline's own score, with its
+regression-to-the-mean caveat), on a random half of the queries, and
 confirmed on the other half (`ranklens.stats.slices`). It keeps the report's numbers as they
 are and adds ``Report.discovered`` and ``params["discover"]`` (the split, its seed, how many
 slices were searched). Per-query tables (no judgements) get the segment map's columns and the
@@ -14,11 +15,17 @@ baseline's score only.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 
 import numpy as np
 
 from ranklens.compare.loaded import LoadedInputs
-from ranklens.compare.query_features import BASELINE_CAVEAT, judged_relevant, top_k_overlap
+from ranklens.compare.query_features import (
+    BASELINE_CAVEAT,
+    judged_relevant,
+    query_terms,
+    top_k_overlap,
+)
 from ranklens.compare.report import Report
 from ranklens.compare.slice_result import DiscoveredSlice
 from ranklens.stats.slices import MIN_SLICE, binned, discover_slices
@@ -26,8 +33,10 @@ from ranklens.stats.slices import MIN_SLICE, binned, discover_slices
 SPLIT = 0.5
 
 
-def with_discovery(report: Report, inputs: LoadedInputs, seed: int = 0) -> Report:
-    """``report`` with the slices found on its first metric (see the module's text)."""
+def with_discovery(report: Report, inputs: LoadedInputs, seed: int = 0, *,
+                   query_texts: Mapping[str, str] | None = None) -> Report:
+    """``report`` with the slices found on its first metric (see the module's text); with
+    ``query_texts``, the queries' length in terms is searched too."""
     metric = report.metrics[0]
     values = report.per_query.get(metric, {})
     keys = list(values)
@@ -45,6 +54,15 @@ def with_discovery(report: Report, inputs: LoadedInputs, seed: int = 0) -> Repor
     run_a, run_b = (*tuple(inputs.runs or ()), None, None)[:2]
     if run_a is not None and run_b is not None and qrels is not None:
         features["top-10 overlap"] = top_k_overlap(ids, run_a, run_b, 10)
+    coverage = None if report.coverage is None else report.coverage.metric(metric)
+    if coverage is not None:  # judged@k of each run, as the coverage step measured it
+        for side, key in (("A", "judged_a"), ("B", "judged_b")):
+            judged = coverage.per_query.get(key)
+            if judged:
+                features[f"judged@{coverage.depth} {side}"] = binned(
+                    [judged.get(q, 0.0) for q in ids])
+    if query_texts:
+        features["query terms"] = query_terms(ids, query_texts)
     features["baseline score"] = binned([a[q] for q in ids])
     found = discover_slices(deltas, features, seed=seed, split=SPLIT)
     alpha = float(report.params.get("alpha", 0.05))

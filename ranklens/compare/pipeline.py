@@ -56,5 +56,6 @@ def build_report(inputs: LoadedInputs, settings: CompareSettings, *,
     if discover:
         if progress:
             progress("searching for slices where B - A differs")
-        report = with_discovery(report, inputs, settings.seed)
+        report = with_discovery(report, inputs, settings.seed,
+                                query_texts=None if texts is None else texts.queries)
     return report

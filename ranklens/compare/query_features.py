@@ -44,7 +44,7 @@ def query_features(query_ids: Sequence[str], run_a: Run, run_b: Run, qrels: Qrel
         features[f"judged@{k} {side}"] = binned([judged.get(q, 0.0) for q in ids], bins)
     features[f"top-{k} overlap"] = top_k_overlap(ids, run_a, run_b, k, bins)
     if query_texts:
-        features["query terms"] = [_terms(query_texts.get(q, "")) for q in ids]
+        features["query terms"] = query_terms(ids, query_texts)
     if baseline_scores is not None:
         features["baseline score"] = binned([baseline_scores.get(q, 0.0) for q in ids], bins)
     return features
@@ -65,9 +65,15 @@ def top_k_overlap(query_ids: Sequence[str], run_a: Run, run_b: Run, k: int = 10,
     return binned([float(shared.get(q, 0)) for q in query_ids], bins)
 
 
+def query_terms(query_ids: Sequence[str], query_texts: Mapping[str, str]) -> list[str]:
+    """Each query's length in whitespace terms (1, 2, 3, 4, 5+; "no text" without one)."""
+    return [_terms(query_texts[q]) if q in query_texts else "no text" for q in query_ids]
+
+
 def _terms(text: str) -> str:
     count = len(text.split())
     return f"{count} term{'s' if count != 1 else ''}" if count < 5 else "5+ terms"
 
 
-__all__ = ["BASELINE_CAVEAT", "judged_relevant", "query_features", "top_k_overlap"]
+__all__ = ["BASELINE_CAVEAT", "judged_relevant", "query_features", "query_terms",
+           "top_k_overlap"]

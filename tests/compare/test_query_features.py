@@ -25,7 +25,7 @@ def test_the_demo_features_and_what_the_search_confirms():
     assert set(features) == {"judged relevant", "judged@10 A", "judged@10 B", "top-10 overlap",
                              "query terms", "baseline score"}
     assert all(len(labels) == len(ids) for labels in features.values())
-    assert features["query terms"][0] == "3 terms" and features["query terms"][1] == "0 terms"
+    assert features["query terms"][0] == "3 terms" and features["query terms"][1] == "no text"
     assert len(set(features["baseline score"])) == 4
     segments, _ = io.read_segments(paths["segments"])
     for column, mapping in segments.by_column.items():

@@ -422,7 +422,7 @@ def main() -> None:
     health_view.show_health(report)
     show_warnings(report)
     inputs_view.show_inputs(report.inputs)
-    discovery_view.show_discovery(report, inputs, settings)  # issue 48: where B differs
+    discovery_view.show_discovery(report, inputs, settings, texts)  # issue 48: where B differs
     compare_macro.show_macro(report)  # several collections: the macro average leads
     segments = (inputs.segment_maps.get(settings.segment_column)
                 if settings.segment_column else None)
