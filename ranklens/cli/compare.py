@@ -38,6 +38,7 @@ from ranklens.compare.coverage import TREATMENTS
 from ranklens.compare.family import Q_FAMILIES
 from ranklens.compare.pipeline import Collections, build_report
 from ranklens.compare.report import Report
+from ranklens.compare.run_pieces import run_pieces
 from ranklens.compare.steps import with_macro
 from ranklens.compare.texts import read_texts, run_queries
 from ranklens.compare.tie_reading import TIE_RULES, with_ties
@@ -172,9 +173,11 @@ def run_compare(args: argparse.Namespace) -> int:
     segments = None if segments_path is None else Path(segments_path)
     proxy_qrels = None if args.proxy_qrels is None else Path(args.proxy_qrels)
     columns = health_columns(args)
-    if qrels is not None and len(args.runs) > 2:
-        # Several runs to score: each is scored as soon as it is read and let go, so ten
-        # 7M-row candidates need the memory of two. Two runs are read as they always were.
+    if qrels is not None and (len(args.runs) > 2 or _read_by_pieces(args)):
+        # Several runs to score, or two of which one is big enough to be read a piece of whole
+        # queries at a time: each is scored as soon as it is read and let go, so ten 7M-row
+        # candidates need the memory of two and a 21M-row pair that of a few pieces. Other
+        # pairs are read as they always were (their rankings kept for the report's extras).
         metrics = chosen_metrics_for_runs(args.metric)
         status("reading and scoring the runs")
         inputs = load_inputs(*args.runs, qrels=qrels, segments=segments,
@@ -198,6 +201,15 @@ def run_compare(args: argparse.Namespace) -> int:
     report = build_report(inputs, settings, texts=texts, collections=collections,
                           progress=status, discover=args.discover)
     return write_report(report, args, status)
+
+
+def _read_by_pieces(args: argparse.Namespace) -> bool:
+    """Whether two runs are scored while read: one of them is a file that
+    ``ranklens.compare.run_pieces`` cuts, and nothing asked for needs the rankings kept (query
+    and document texts, slice discovery, systems of several seeds)."""
+    if args.discover or args.queries is not None or args.docs is not None:
+        return False
+    return any(run_pieces(path, None) is not None for path in args.runs)
 
 
 def _systems(args: argparse.Namespace) -> tuple[tuple[int, ...] | None, tuple[str, ...] | None]:
