@@ -92,13 +92,24 @@ def facts_of_ids(docs: pa.Array, exhaustive: bool, qrels: Qrels,
     sample `sample_rows` picks), with the fold found on ``fold_sample()`` (run ids, judged
     ids; called only when few ids are found)."""
     judged_ids = pc.cast(qrels.docs, pa.string())
-    found = int(pc.sum(pc.is_in(docs, value_set=judged_ids)).as_py() or 0)
+    found = _found(docs, judged_ids)
     facts = DocumentFacts(len(docs), found, tuple(docs.slice(0, 3).to_pylist()),
                           tuple(judged_ids.slice(0, 3).to_pylist()), None, exhaustive)
     if facts.share >= 1 - FOLD_GAIN or not len(judged_ids):
         return facts
     return DocumentFacts(facts.checked, facts.in_qrels, facts.run_examples,
                          facts.qrels_examples, find_fold(*fold_sample()), exhaustive)
+
+
+def _found(docs: pa.Array, judged_ids: pa.Array) -> int:
+    """How many of ``docs`` (a few thousand) occur among ``judged_ids`` (millions, perhaps):
+    the judged ids are looked up in a set of ``docs``, not ``docs`` in a set of every judged
+    id (a hash table of the qrels' ids would cost hundreds of MB, 90 bytes an id)."""
+    if not len(docs) or not len(judged_ids):
+        return 0
+    cast = pc.cast(docs, pa.string())
+    present = pc.unique(judged_ids.filter(pc.is_in(judged_ids, value_set=pc.unique(cast))))
+    return int(pc.sum(pc.is_in(cast, value_set=present)).as_py() or 0)
 
 
 FOLD_QUERIES = 100
