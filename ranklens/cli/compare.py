@@ -37,6 +37,7 @@ from ranklens.compare.family import Q_FAMILIES
 from ranklens.compare.pipeline import Collections
 from ranklens.compare.report import Report
 from ranklens.compare.request import CompareRequest, report_for
+from ranklens.compare.run_pieces import run_pieces
 from ranklens.compare.steps import with_macro
 from ranklens.compare.tie_reading import TIE_RULES, with_ties
 from ranklens.io import InputFile
@@ -181,12 +182,24 @@ def run_compare(args: argparse.Namespace) -> int:
         metrics=None if args.metric is None else tuple(args.metric), ties=args.ties,
         settings=settings_fields(args), seed_runs=seed_runs, system_names=system_names,
         columns=health_columns(args),
-        # several runs to score: each is scored as soon as it is read and let go, so ten
-        # 7M-row candidates need the memory of two; two runs are read as they always were
-        score_as_read=len(args.runs) > 2, queries=args.queries, documents=args.docs,
+        # Several runs to score, or two of which one is big enough to be read a piece of whole
+        # queries at a time: each is scored as soon as it is read and let go, so ten 7M-row
+        # candidates need the memory of two and a 21M-row pair that of a few pieces. Other
+        # pairs are read as they always were (their rankings kept for the report's extras).
+        score_as_read=len(args.runs) > 2 or _read_by_pieces(args), queries=args.queries,
+        documents=args.docs,
         collections=None if args.collection is None else read_collections(args.collection),
         discover=args.discover)
     return write_report(report_for(request, status), args, status)
+
+
+def _read_by_pieces(args: argparse.Namespace) -> bool:
+    """Whether two runs are scored while read: one of them is a file that
+    ``ranklens.compare.run_pieces`` cuts, and nothing asked for needs the rankings kept (query
+    and document texts, slice discovery, systems of several seeds)."""
+    if args.discover or args.queries is not None or args.docs is not None:
+        return False
+    return any(run_pieces(path, None) is not None for path in args.runs)
 
 
 def _systems(args: argparse.Namespace) -> tuple[tuple[int, ...] | None, tuple[str, ...] | None]:

@@ -16,7 +16,7 @@ import functools
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import Any, NamedTuple, TypedDict
 
 from ranklens import io
 from ranklens.compare import coverage as cov
@@ -25,8 +25,10 @@ from ranklens.compare.assemble import input_record
 from ranklens.compare.coverage import Treatment
 from ranklens.compare.family import MAX_RUNS, run_role
 from ranklens.compare.loaded import LoadedInputs, relabelled
+from ranklens.compare.run_pieces import run_pieces, streamed_by_pieces
 from ranklens.compare.scoring import ScoreCache, StreamedRun, score, scored_names, scoring_key
 from ranklens.compare.settings import CompareSettings
+from ranklens.compare.tie_reading import other_readings, ties_key
 from ranklens.data import Qrels, Run
 from ranklens.health import checks as health_checks
 from ranklens.health.self_retrieval import without_self_retrieval
@@ -35,6 +37,7 @@ from ranklens.io.id_columns import with_id_columns_chosen
 from ranklens.io.shared_queries import RUN_AND_QRELS_FIX, check_shared_queries
 from ranklens.metrics.checks import tied_scores
 from ranklens.metrics.holes import fill_holes
+from ranklens.metrics.ties import has_ties
 
 __all__ = ["ComparisonFiles", "Input", "as_file", "load_inputs", "streamed_treatments"]
 
@@ -165,6 +168,18 @@ def _id_columns_chosen(read: tuple[Run, io.ReadSummary], qrels: Qrels, file: Inp
         columns={**(columns or {}), **chosen}))
 
 
+def streamed_scorings(settings: CompareSettings, rows: int, proxy: bool, runs: int
+                      ) -> tuple[tuple[Treatment, tuple[str, ...]], ...]:
+    """What one of ``runs`` runs of ``rows`` rows scored while read is scored for: under each
+    of its `streamed_treatments`, the settings' metrics and the judged@k of their coverage
+    (``scoring.scored_names``); with two runs, under the settings' own treatment the metrics
+    under the other tie rule too, which the tie sentence reads (``tie_reading.tie_notes``)."""
+    others = other_readings(settings) if runs == 2 else ()
+    return tuple((t, tuple(dict.fromkeys((*scored_names(settings.metrics, t),
+                                          *(others if t == settings.unjudged else ())))))
+                 for t in streamed_treatments(settings, rows, proxy))
+
+
 def streamed_treatments(settings: CompareSettings, rows: int, proxy: bool
                          ) -> tuple[Treatment, ...]:
     """Treatments a run scored while read is scored under: the settings' own; non-relevant
@@ -178,17 +193,40 @@ def streamed_treatments(settings: CompareSettings, rows: int, proxy: bool
     return ("nonrelevant",)
 
 
+class _Judgements(NamedTuple):
+    """What the runs' reads share: the reads of the judgements (and the other files) that a
+    run waits for to be scored, how many runs there are, and where each run keeps its health
+    facts (by its file's digest) and whether it has ties (by its index)."""
+
+    reads: dict[str, Future[Any]]
+    filled: Future[Any] | None
+    name: str
+    runs: int
+    facts: dict[str, Any]
+    ties: dict[int, bool]
+
+    def failed(self) -> bool:
+        """Whether the judgements failed to read (their error is raised after the runs')."""
+        return self.reads["qrels"].exception() is not None
+
+    def labels(self, treatment: Treatment) -> Qrels:
+        """The judgements a run is scored against under ``treatment``."""
+        if treatment == "proxy" and self.filled is not None:
+            filled: Qrels = self.filled.result().qrels
+            return filled
+        judged: Qrels = self.reads["qrels"].result()[0]
+        return judged
+
+
 def _load_streaming(given: Sequence[Input], qrels: Input, segments: Input | None,
                     proxy_qrels: Input | None, max_bytes: int | None,
                     settings: CompareSettings,
                     columns: Mapping[str, str] | None = None) -> LoadedInputs:
-    """`load_inputs` scoring each run as it is read: two runs in memory at a time.
+    """`load_inputs` scoring each run as it is read: two runs in memory at a time, or two
+    pieces of runs read by pieces (`_read_and_score`).
 
     The judgements, the segment map and the proxy judgements are read on a thread of their own
-    meanwhile; a run waits for the judgements only to be scored. Besides the settings' metrics
-    each run keeps what its judgement coverage needs: judged@k, residuals, the documents
-    retrieved per query, and the robustness view's treatments when they would be shown
-    (`_streamed_treatments`).
+    meanwhile; a run waits for the judgements only to be scored.
     """
     extra = _extra_files(qrels, segments, proxy_qrels)
     with ThreadPoolExecutor(max_workers=1) as side, ThreadPoolExecutor(max_workers=2) as pool:
@@ -199,42 +237,10 @@ def _load_streaming(given: Sequence[Input], qrels: Input, segments: Input | None
         if proxy_qrels is not None:
             filled = side.submit(lambda: fill_holes(reads["qrels"].result()[0],
                                                     reads["qrels_proxy"].result()[0]))
-
-        def read_and_score(index: int) -> StreamedRun:
-            file = as_file(given[index], run_role(index))
-            run, summary = io.read_run(file.data, name=file.name, max_bytes=max_bytes,
-                                       keep_ranks=True, columns=columns)
-            if summary.id_samples and reads["qrels"].exception() is None:
-                run, summary = _id_columns_chosen((run, summary), reads["qrels"].result()[0],
-                                                  file, max_bytes, columns)
-            record = input_record(file, summary)
-            del file  # the bytes go as soon as the run is parsed
-            if reads["qrels"].exception() is not None:
-                # raised below, after every run's error
-                return StreamedRun(None, summary, record, None, {})
-            judged: Qrels = reads["qrels"].result()[0]
-            health_checks.remember(facts, record.sha256, health_checks.run_facts(run, judged))
-            if settings.drop_self_retrieval:
-                run = without_self_retrieval(run)
-            # what LoadedInputs checks on runs it keeps, checked while this one is here
-            check_shared_queries((record.name, run.query_ids()),
-                                 (qrels_name, judged.query_ids()), RUN_AND_QRELS_FIX)
-            tied = tied_scores(run) if settings.order == "score" else None
-            scored = {}
-            for treatment in streamed_treatments(settings, len(run), filled is not None):
-                names = scored_names(settings.metrics, treatment)
-                key = scoring_key(names, settings.missing, settings.order, settings.gain,
-                                   settings.relevance_level, treatment)
-                labels = (filled.result().qrels if treatment == "proxy" and filled is not None
-                          else judged)
-                scored[key] = score(run, labels, names, settings.missing, settings.order,
-                                     settings.gain, settings.relevance_level, treatment)
-            return StreamedRun(scored, summary, record, tied, cov.ranking_depths(run))
-
-        qrels_name = next(f.name for f in extra if f.role == "qrels")
-        facts: dict[str, Any] = {}  # the health checks' counts of each run, by digest
-
-        futures = [pool.submit(read_and_score, i) for i in range(len(given))]
+        judgements = _Judgements(reads, filled, next(f.name for f in extra if f.role == "qrels"),
+                                 len(given), {}, {})
+        futures = [pool.submit(_read_and_score, given[i], i, judgements, settings, max_bytes,
+                               columns) for i in range(len(given))]
         try:  # errors in the order of the arguments: the runs, then qrels and the others
             done = [future.result() for future in futures]
             side_results = {role: future.result() for role, future in reads.items()}
@@ -243,25 +249,91 @@ def _load_streaming(given: Sequence[Input], qrels: Input, segments: Input | None
             pool.shutdown(wait=False, cancel_futures=True)
             side.shutdown(wait=False, cancel_futures=True)
             raise
+    derived: dict[str, Any] = {"depths": tuple(d.depths for d in done), **judgements.facts,
+                               health_checks.DROPPED: settings.drop_self_retrieval,
+                               ties_key(settings.order): any(judgements.ties.values())}
+    if filled_qrels is not None:
+        derived["filled"] = filled_qrels
+    return _streamed_inputs(extra, done, side_results, derived)
+
+
+def _streamed_inputs(extra: tuple[InputFile, ...], done: Sequence[StreamedRun],
+                     side_results: Mapping[str, Any], derived: dict[str, Any]) -> LoadedInputs:
+    """The `LoadedInputs` of runs scored while read (``done``, in role order) and of the
+    other files' reads (``side_results``, by role)."""
     summaries: dict[str, io.ReadSummary] = {run_role(i): streamed.summary
                                             for i, streamed in enumerate(done)}
     summaries.update({role: summary for role, (_, summary) in side_results.items()})
-    segment_maps = (dict(side_results["segments"][0].by_column) if segments is not None
-                    else {})
+    segments = side_results.get("segments")
+    proxy = side_results.get("qrels_proxy")
     # a key every run was scored for (runs of other sizes may have more treatments)
     keys = [key for key in (done[0].scored or {})
             if all(key in (d.scored or {}) for d in done)]
-    derived: dict[str, Any] = {"depths": tuple(d.depths for d in done), **facts,
-                               health_checks.DROPPED: settings.drop_self_retrieval}
-    if filled_qrels is not None:
-        derived["filled"] = filled_qrels
-    proxy = side_results.get("qrels_proxy")
-
     return LoadedInputs(
-        extra, summaries, runs=(None,) * len(given), qrels=side_results["qrels"][0],
-        segment_maps=segment_maps, proxy_qrels=None if proxy is None else proxy[0],
+        extra, summaries, runs=(None,) * len(done), qrels=side_results["qrels"][0],
+        segment_maps={} if segments is None else dict(segments[0].by_column),
+        proxy_qrels=None if proxy is None else proxy[0],
         cache=ScoreCache({key: tuple((d.scored or {})[key] for d in done) for key in keys},
                          derived),
         streamed=tuple(d.record for d in done),
         streamed_checks=tuple((index, d.tied) for index, d in enumerate(done)
                               if d.tied is not None and d.tied.warns))
+
+
+def _read_and_score(given: Input, index: int, judgements: _Judgements,
+                    settings: CompareSettings, max_bytes: int | None,
+                    columns: Mapping[str, str] | None) -> StreamedRun:
+    """Run ``index`` read and scored for ``settings``, its health facts and ties kept in
+    ``judgements``: a
+    big file grouped by query a piece at a time (``ranklens.compare.run_pieces``), any other
+    read whole (`_read_whole_and_score`)."""
+    pieces = run_pieces(given, max_bytes)
+    if pieces is not None and not judgements.failed():
+        found = streamed_by_pieces(
+            Path(str(given)), pieces, (run_role(index), Path(str(given)).name),
+            judgements.labels, settings,
+            lambda rows: streamed_scorings(settings, rows, judgements.filled is not None,
+                                           judgements.runs),
+            columns)
+        if found is not None:
+            streamed, facts, judgements.ties[index] = found
+            health_checks.remember(judgements.facts, streamed.record.sha256, facts)
+            return streamed
+    return _read_whole_and_score(as_file(given, run_role(index)), index, judgements, settings,
+                                 max_bytes, columns)
+
+
+def _read_whole_and_score(file: InputFile, index: int, judgements: _Judgements,
+                          settings: CompareSettings, max_bytes: int | None,
+                          columns: Mapping[str, str] | None) -> StreamedRun:
+    """``file`` read whole and scored, then let go: what `StreamedRun` keeps of it. Besides
+    the settings' metrics it keeps what its judgement coverage needs: judged@k, residuals, the
+    documents retrieved per query, and the robustness view's treatments when they would be
+    shown (`streamed_treatments`)."""
+    run, summary = io.read_run(file.data, name=file.name, max_bytes=max_bytes,
+                               keep_ranks=True, columns=columns)
+    if summary.id_samples and not judgements.failed():
+        run, summary = _id_columns_chosen((run, summary), judgements.labels("nonrelevant"),
+                                          file, max_bytes, columns)
+    record = input_record(file, summary)
+    del file  # the bytes go as soon as the run is parsed
+    if judgements.failed():
+        return StreamedRun(None, summary, record, None, {})  # raised after every run's error
+    judged = judgements.labels("nonrelevant")
+    health_checks.remember(judgements.facts, record.sha256,
+                           health_checks.run_facts(run, judged))
+    if settings.drop_self_retrieval:
+        run = without_self_retrieval(run)
+    # what LoadedInputs checks on runs it keeps, checked while this one is here
+    check_shared_queries((record.name, run.query_ids()),
+                         (judgements.name, judged.query_ids()), RUN_AND_QRELS_FIX)
+    tied = tied_scores(run) if settings.order == "score" else None
+    judgements.ties[index] = has_ties(run, settings.order)
+    scored = {}
+    for treatment, names in streamed_scorings(settings, len(run), judgements.filled is not None,
+                                              judgements.runs):
+        key = scoring_key(names, settings.missing, settings.order, settings.gain,
+                          settings.relevance_level, treatment)
+        scored[key] = score(run, judgements.labels(treatment), names, settings.missing,
+                            settings.order, settings.gain, settings.relevance_level, treatment)
+    return StreamedRun(scored, summary, record, tied, cov.ranking_depths(run))

@@ -23,6 +23,7 @@ from typing import NamedTuple
 
 from ranklens.compare.loaded import LoadedInputs
 from ranklens.compare.report import Report
+from ranklens.compare.scoring import scoring_key
 from ranklens.compare.settings import CompareSettings
 from ranklens.formats import format_delta, format_p
 from ranklens.metrics import CutoffTies, cutoff_ties, parse_metric
@@ -88,14 +89,27 @@ def readings_to_score(inputs: LoadedInputs, settings: CompareSettings) -> tuple[
             or inputs.run_a is None or inputs.run_b is None
             or not any_ties(inputs, settings.order)):
         return ()
+    return other_readings(settings)
+
+
+def other_readings(settings: CompareSettings) -> tuple[str, ...]:
+    """The settings' metrics under the other tie rule (those that have a tie-averaged form):
+    what the tie sentence compares. Two runs scored while read (``load_inputs`` with
+    settings) are scored for them too, beside the settings' metrics."""
     others = (other_reading(m) for m in settings.canonical().metrics)
     return tuple(dict.fromkeys(m for m in others if m is not None))
+
+
+def ties_key(order: str) -> str:
+    """Where ``LoadedInputs.derived`` keeps whether a run of the inputs has ties under
+    ``order`` (`any_ties`; set while reading for runs scored while read)."""
+    return f"has_ties:{order}"
 
 
 def any_ties(inputs: LoadedInputs, order: str) -> bool:
     """Whether a run of ``inputs`` has two documents of one query with the same ranking key
     under ``order`` (`ranklens.metrics.ties.has_ties`), computed once per order."""
-    key = f"has_ties:{order}"
+    key = ties_key(order)
     if key not in inputs.derived:
         inputs.derived[key] = any(has_ties(run, order) for run in inputs.runs
                                   if run is not None)
@@ -112,11 +126,11 @@ def tie_notes(inputs: LoadedInputs, settings: CompareSettings, report: Report
     permutation p are computed (same options and seed), which is all a verdict reads. Empty
     for per-query tables, for runs scored while read (not kept), for systems of several seeds
     (their B is a mean over seeds) and for runs whose documents never share a score."""
-    if (report.several or settings.seed_runs is not None or inputs.run_a is None
-            or inputs.run_b is None or inputs.qrels is None):
+    if report.several or settings.seed_runs is not None or inputs.qrels is None:
         return {}  # systems of several seeds: B is a seed mean, not one run to score again
     pairs = {m: other for m in report.metrics if (other := other_reading(m)) is not None}
-    if not pairs or not any_ties(inputs, settings.order):
+    if not pairs or not _scorable(inputs, settings, tuple(pairs.values())) \
+            or not any_ties(inputs, settings.order):
         return {}
     evaluations = inputs.evaluations(
         tuple(pairs.values()), missing=settings.missing, order=settings.order,
@@ -136,6 +150,17 @@ def tie_notes(inputs: LoadedInputs, settings: CompareSettings, report: Report
                                   overall.interval.high):
             notes[metric] = _moved_sentence(metric, shown, other, alternative, report)
     return notes
+
+
+def _scorable(inputs: LoadedInputs, settings: CompareSettings, metrics: tuple[str, ...]
+              ) -> bool:
+    """Whether both rankings are kept, or were scored while read for ``metrics`` (and their
+    ties noted) under ``settings``."""
+    if inputs.run_a is not None and inputs.run_b is not None:
+        return True
+    return ties_key(settings.order) in inputs.derived and scoring_key(
+        metrics, settings.missing, settings.order, settings.gain, settings.relevance_level,
+        settings.unjudged) in inputs.cache
 
 
 TIE_NOTE_SHARE = 0.1
@@ -196,5 +221,5 @@ def tie_shares(inputs: LoadedInputs, metric: str, *, order: str = "score"
 
 
 __all__ = ["TIE_NOTE_SHARE", "TIE_RULES", "TIE_WORDS", "Reading", "any_ties",
-           "moves_the_difference", "other_reading", "readings_to_score", "tie_notes",
-           "tie_shares", "with_ties"]
+           "moves_the_difference", "other_reading", "other_readings", "readings_to_score",
+           "tie_notes", "tie_shares", "ties_key", "with_ties"]

@@ -76,40 +76,74 @@ def document_facts(run: Run, qrels: Qrels) -> DocumentFacts:
     run); look for a fold when few are found."""
     docs = run.docs
     exhaustive = len(docs) <= CHECKED
-    if exhaustive:
-        docs = pc.unique(docs)
-    else:
-        docs = take(docs, np.linspace(0, len(docs) - 1, CHECKED).astype(np.int64))
+    docs = pc.unique(docs) if exhaustive else take(docs, sample_rows(len(docs)))
+    return facts_of_ids(docs, exhaustive, qrels, lambda: fold_ids(*_same_queries(run, qrels),
+                                                                   qrels))
+
+
+def sample_rows(count: int) -> np.ndarray:
+    """The positions of the `CHECKED` ids looked up among ``count`` (more than `CHECKED`)."""
+    return np.linspace(0, count - 1, CHECKED).astype(np.int64)
+
+
+def facts_of_ids(docs: pa.Array, exhaustive: bool, qrels: Qrels,
+                 fold_sample: Callable[[], tuple[list[str], list[str]]]) -> DocumentFacts:
+    """The facts of the run ids ``docs`` (every distinct id when ``exhaustive``, else the
+    sample `sample_rows` picks), with the fold found on ``fold_sample()`` (run ids, judged
+    ids; called only when few ids are found)."""
     judged_ids = pc.cast(qrels.docs, pa.string())
-    found = int(pc.sum(pc.is_in(docs, value_set=judged_ids)).as_py() or 0)
+    found = _found(docs, judged_ids)
     facts = DocumentFacts(len(docs), found, tuple(docs.slice(0, 3).to_pylist()),
                           tuple(judged_ids.slice(0, 3).to_pylist()), None, exhaustive)
     if facts.share >= 1 - FOLD_GAIN or not len(judged_ids):
         return facts
-    run_ids, qrels_ids = _same_queries(run, qrels)
     return DocumentFacts(facts.checked, facts.in_qrels, facts.run_examples,
-                         facts.qrels_examples, find_fold(run_ids, qrels_ids), exhaustive)
+                         facts.qrels_examples, find_fold(*fold_sample()), exhaustive)
+
+
+def _found(docs: pa.Array, judged_ids: pa.Array) -> int:
+    """How many of ``docs`` (a few thousand) occur among ``judged_ids`` (millions, perhaps):
+    the judged ids are looked up in a set of ``docs``, not ``docs`` in a set of every judged
+    id (a hash table of the qrels' ids would cost hundreds of MB, 90 bytes an id)."""
+    if not len(docs) or not len(judged_ids):
+        return 0
+    cast = pc.cast(docs, pa.string())
+    present = pc.unique(judged_ids.filter(pc.is_in(judged_ids, value_set=pc.unique(cast))))
+    return int(pc.sum(pc.is_in(cast, value_set=present)).as_py() or 0)
 
 
 FOLD_QUERIES = 100
 """Queries (shared by run and judgements) whose documents folding is tried on."""
 
 
-def _same_queries(run: Run, qrels: Qrels) -> tuple[list[str], list[str]]:
-    """Up to `SAMPLE` document ids of the run and the judged ids of the same `FOLD_QUERIES`
-    queries: folding is tried where the two should meet, in milliseconds."""
-    judged_queries = set(qrels.queries.to_pylist())
+def fold_queries(run: Run, judged: set[str], wanted: int | None = None
+                 ) -> tuple[list[str], pa.Array]:
+    """The first ``wanted`` (default `FOLD_QUERIES`) queries of ``run`` (in its order) among
+    ``judged``, and the document ids of their rows in row order."""
+    wanted = FOLD_QUERIES if wanted is None else wanted
     names = run.queries.to_pylist()
-    codes = [code for code, name in enumerate(names) if name in judged_queries][:FOLD_QUERIES]
-    chosen = {names[code] for code in codes}
+    codes = [code for code, name in enumerate(names) if name in judged][:wanted]
     rows = np.flatnonzero(np.isin(run.query_codes, codes))
-    if len(rows) > SAMPLE:
-        rows = rows[np.linspace(0, len(rows) - 1, SAMPLE).astype(np.int64)]
-    run_ids = take(run.docs, run.doc_codes[rows]).to_pylist()
-    qrels_codes = [code for code, name in enumerate(qrels.queries.to_pylist()) if name in chosen]
+    return [names[code] for code in codes], take(run.docs, run.doc_codes[rows])
+
+
+def fold_ids(chosen: Sequence[str], run_docs: pa.Array, qrels: Qrels
+             ) -> tuple[list[str], list[str]]:
+    """Up to `SAMPLE` of ``run_docs`` (the rows of the ``chosen`` queries), spread evenly,
+    and the judged ids of the same queries: folding is tried where the two should meet."""
+    if len(run_docs) > SAMPLE:
+        run_docs = take(run_docs, np.linspace(0, len(run_docs) - 1, SAMPLE).astype(np.int64))
+    wanted = set(chosen)
+    qrels_codes = [code for code, name in enumerate(qrels.queries.to_pylist()) if name in wanted]
     qrels_rows = np.flatnonzero(np.isin(qrels.query_codes, qrels_codes))
     qrels_ids = take(qrels.docs, qrels.doc_codes[qrels_rows]).to_pylist()
-    return [str(v) for v in run_ids], [str(v) for v in qrels_ids]
+    return [str(v) for v in run_docs.to_pylist()], [str(v) for v in qrels_ids]
+
+
+def _same_queries(run: Run, qrels: Qrels) -> tuple[list[str], pa.Array]:
+    """The queries and rows of ``run`` that folding is tried on (`fold_queries` of the
+    queries ``qrels`` judges)."""
+    return fold_queries(run, set(qrels.queries.to_pylist()))
 
 
 def find_fold(run_ids: Sequence[str], qrels_ids: Sequence[str]) -> IdFold | None:

@@ -18,7 +18,7 @@ import numpy as np
 
 from ranklens.data import Qrels, Run
 from ranklens.data.grades import format_grade
-from ranklens.metrics.ordering import ordering_keys, sort_blocks
+from ranklens.metrics.ordering import ordering_keys, run_blocks
 
 TIED_SHARE = 0.5
 """A run is warned about when more than this share of its queries have one score throughout."""
@@ -58,7 +58,7 @@ def tied_queries(run: Run) -> tuple[int, int]:
     """
     if not len(run):
         return 0, 0
-    order = sort_blocks(run.query_codes, ordering_keys(run, "score"))
+    order = run_blocks(run, ordering_keys(run, "score"))
     starts, lengths = order.starts[:-1], order.lengths
     several = lengths >= 2
     highest = order.keys[starts[several]]

@@ -25,7 +25,7 @@ from ranklens.metrics.names import MetricSpec, parse_metric
 from ranklens.metrics.ndcg import ndcg
 from ranklens.metrics.ordering import (
     ordering_keys,
-    sort_blocks,
+    run_blocks,
     tie_break_permutation,
     tie_group_starts,
     top_positions,
@@ -297,7 +297,7 @@ def rank_and_label(
     specs: list[MetricSpec],
 ) -> RankedLabels:
     """The evaluated queries' rows in trec_eval order, as deep as ``specs`` read, labelled."""
-    blocks = sort_blocks(run.query_codes, keys)
+    blocks = run_blocks(run, keys)
     block_query = join.index_of_run_code[blocks.query_codes]
     evaluated = block_query >= 0
     depth = np.zeros(len(block_query), dtype=np.int64)

@@ -101,11 +101,41 @@ def sort_blocks(query_codes: np.ndarray, keys: np.ndarray,
         rows = None
         sorted_queries, sorted_keys = query_codes, keys
     else:
-        rows = np.lexsort((-keys, query_codes))
+        rows = _by_query_then_key(query_codes, keys)
         sorted_queries, sorted_keys = query_codes[rows], keys[rows]
         block_starts = np.flatnonzero(sorted_queries[1:] != sorted_queries[:-1]) + 1
     starts = np.concatenate(([0], block_starts, [n])).astype(np.int64)
     return BlockOrder(rows, starts, sorted_queries[starts[:-1]], sorted_keys)
+
+
+def run_blocks(run: Run, keys: np.ndarray, counts: np.ndarray | None = None) -> BlockOrder:
+    """`sort_blocks` of ``run``'s rows by ``keys`` (``ordering_keys(run, ...)``), kept with
+    the run while it is asked for the same ``keys`` array: a shuffled run is sorted once for
+    its scores, its tie counts and its checks instead of once for each (kept: 20 bytes a row,
+    the sorted rows, keys and query codes; nothing for a run already in order, whose keys are
+    its own). The arrays sorted here are read-only."""
+    held = run._memo.get("blocks")
+    if held is not None and held[0] is keys:
+        blocks: BlockOrder = held[1]
+        return blocks
+    blocks = sort_blocks(run.query_codes, keys, counts)
+    if blocks.rows is not None:
+        for array in (blocks.rows, blocks.starts, blocks.query_codes, blocks.keys):
+            array.flags.writeable = False
+    run._memo["blocks"] = (keys, blocks)
+    return blocks
+
+
+def _by_query_then_key(query_codes: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """The rows ordered by query code, then ``keys`` descending, then row: what
+    ``np.lexsort((-keys, query_codes))`` answers, in two stable sorts (keys, then codes) that
+    cost about half as much on a shuffled run (the codes' sort is a radix sort when they fit
+    16 bits, as the queries of most runs do)."""
+    rows = np.argsort(-keys, kind="stable")
+    codes = query_codes[rows]
+    if len(codes) and int(codes.min()) >= 0 and int(codes.max()) < 1 << 16:
+        codes = codes.astype(np.uint16)
+    return rows[np.argsort(codes, kind="stable")]
 
 
 def tie_group_starts(keys: np.ndarray, starts: np.ndarray) -> np.ndarray:

@@ -19,7 +19,7 @@ import numpy as np
 
 from ranklens.data import Run
 from ranklens.metrics.arrow import take
-from ranklens.metrics.ordering import ordering_keys, sort_blocks, tie_group_starts
+from ranklens.metrics.ordering import ordering_keys, run_blocks, tie_group_starts
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -85,7 +85,7 @@ def cutoff_ties(run: Run, cutoff: int, *, order: str = "score",
     if cutoff < 1:
         raise ValueError(f"the cutoff must be a positive integer, not {cutoff}")
     keys = ordering_keys(run, order)
-    blocks = sort_blocks(run.query_codes, keys)
+    blocks = run_blocks(run, keys)
     ids = take(run.queries, blocks.query_codes).to_numpy(zero_copy_only=False).astype(object)
     looked_at = np.ones(len(ids), dtype=bool)
     if query_ids is not None:
@@ -111,7 +111,7 @@ def has_ties(run: Run, order: str = "score") -> bool:
     run grouped by query (a sort only when its rows are not in that order already)."""
     if len(run) < 2:
         return False
-    blocks = sort_blocks(run.query_codes, ordering_keys(run, order))
+    blocks = run_blocks(run, ordering_keys(run, order))
     same = blocks.keys[1:] == blocks.keys[:-1]
     boundaries = blocks.starts[1:-1]
     same[boundaries[(boundaries > 0) & (boundaries < len(run))] - 1] = False  # across queries

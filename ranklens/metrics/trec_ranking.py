@@ -30,7 +30,7 @@ from ranklens.metrics.ordering import (
     expand_ranges,
     of_block,
     ordering_keys,
-    sort_blocks,
+    run_blocks,
     tie_break_moves,
     top_positions,
 )
@@ -232,7 +232,7 @@ def trec_ranking(
     wanted = np.full(n, FULL, dtype=np.int64) if depth is None else \
         np.broadcast_to(np.asarray(depth, dtype=np.int64), (n,)).copy()
     keys = ordering_keys(run, "score")
-    blocks = sort_blocks(run.query_codes, keys, run.rows_per_query())
+    blocks = run_blocks(run, keys, run.rows_per_query())
     block_query = join.index_of_run_code[blocks.query_codes]
     evaluated = block_query >= 0
     first = np.zeros(len(block_query), dtype=np.int64)
