@@ -60,7 +60,7 @@ from ranklens.stats import (
     sign_flip_interval,
 )
 from ranklens.stats.distributions import normal_quantile, t_quantile
-from ranklens.stats.interval import SIGN_FLIP_BELOW
+from ranklens.stats.interval import FAMILY_INTERVAL, SIGN_FLIP_BELOW
 from ranklens.stats.ppi import estimate, optimal_lambda, regression_lambda
 from ranklens.stats.seed_interval import generalized_intervals
 
@@ -185,6 +185,7 @@ def fcr_simulation(
     replications: int, *, n_segments: int = FCR_SEGMENTS, n_alternatives: int = FCR_ALTERNATIVES,
     n_queries: int = FCR_QUERIES, effect: float = FCR_EFFECT, n_resamples: int = 2000,
     seed: int = 32, sizes: tuple[int, int] | None = None, distribution: str = "normal",
+    interval: str = FAMILY_INTERVAL,
 ) -> dict[str, float]:
     """False coverage rate of the selected intervals, adjusted and marginal, over replications.
 
@@ -194,7 +195,10 @@ def fcr_simulation(
     is a false coverage. Also counted: intervals that read differently from their q-value.
     ``sizes`` (low, high) draws each segment's query count uniformly in that range once per
     run (fixed seed) instead; ``distribution="exponential"`` makes the differences centred
-    exponential (sd 0.1, skewness 2) around the true delta (issue 45's small skewed segments).
+    exponential (sd 0.1, skewness 2) around the true delta (issue 45's small skewed segments),
+    ``"tied"`` makes 70% of the differences exactly 0 and the rest centred exponential around
+    the true delta / 0.3 (mean: the true delta). ``interval`` is the segments' method:
+    `compare_segments` uses `FAMILY_INTERVAL` (skew-guarded); "sign-flip" is 0.3's first one.
     """
     rng = np.random.default_rng(seed)
     truth = np.array([effect] * n_alternatives + [0.0] * (n_segments - n_alternatives))
@@ -207,15 +211,19 @@ def fcr_simulation(
         for k in range(n_segments):
             size = int(counts[k])
             a = rng.uniform(0.2, 0.8, size)
-            noise = (rng.normal(0.0, 0.1, size) if distribution == "normal" else
-                     rng.exponential(0.1, size) - 0.1)
-            b = a + truth[k] + noise
+            if distribution == "tied":
+                b = a + np.where(rng.random(size) < 0.7, 0.0,
+                                 truth[k] / 0.3 + rng.exponential(0.1, size) - 0.1)
+            else:
+                noise = (rng.normal(0.0, 0.1, size) if distribution == "normal" else
+                         rng.exponential(0.1, size) - 0.1)
+                b = a + truth[k] + noise
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # small samples, skewed differences
                 comparisons.append(compare(
                     MetricResult.from_arrays("m", ids[:size], a),
                     MetricResult.from_arrays("m", ids[:size], b),
-                    n_resamples=n_resamples, n_permutations=n_resamples,
+                    n_resamples=n_resamples, n_permutations=n_resamples, interval=interval,
                     seed=np.random.SeedSequence([seed, replication, k])))
             deltas.append(b - a)
         adjusted = fcr_adjust(comparisons, 0.05, deltas=deltas)

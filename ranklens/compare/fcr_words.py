@@ -81,9 +81,10 @@ def disagreement_sentence(comparison: MetricComparison, shown: IntervalChoice = 
     which = "FCR-adjusted" if shown == "fcr" and comparison.fcr is not None else "marginal"
     first = rows[0].result
     method = first.interval.method if first is not None else "interval"
+    test = "skew-guarded test" if method == "skew-guarded" else "sign-flip permutation test"
     return (f"The {which} interval and the q-value of {len(rows)} segment"
             f"{'' if len(rows) == 1 else 's'} read differently: {names}{more}. The "
-            f"interval ({method}) and the q-value (sign-flip permutation test, BH across "
+            f"interval ({method}) and the q-value ({test}, BH across "
             "segments) can disagree near the boundary; the q-value decides.")
 
 

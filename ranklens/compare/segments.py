@@ -33,6 +33,7 @@ from ranklens.stats import (
     adjust,
 )
 from ranklens.stats.compare import compare_with_notes
+from ranklens.stats.interval import FAMILY_INTERVAL
 from ranklens.stats.pairing import pair_quietly
 from ranklens.stats.results import Interval, Seed
 
@@ -153,7 +154,9 @@ def compare_segments(
     have a result; the overall row keeps q None (it is not a member of the family).
 
     The overall row uses the options' seed itself, so it equals ``ranklens.stats.compare`` on
-    the same inputs; each segment uses `segment_seed`. Warnings (unpaired queries, small
+    the same inputs; each segment uses `segment_seed`, and, with ``interval="auto"``, the
+    skew-guarded test and interval (`ranklens.stats.skew_guard`: BH's small levels are where
+    skewed differences make the sign-flip p too small). Warnings (unpaired queries, small
     samples) are returned in ``warnings`` rather than raised.
     """
     options = options or SegmentOptions()
@@ -176,6 +179,8 @@ def compare_segments(
 
     rows: list[SegmentRow] = []
     deltas = {}
+    if statistics.interval == "auto":  # a BH family's small levels: ranklens.stats.skew_guard
+        statistics = replace(statistics, interval=FAMILY_INTERVAL)
     for name in names:  # each segment is a mask over each run's queries
         a, b = result_a.restrict(segment_a == name), result_b.restrict(segment_b == name)
         try:

@@ -28,6 +28,7 @@ from ranklens.stats.permutation import permutation_test
 from ranklens.stats.results import ComparisonResult, Outcomes, Seed
 from ranklens.stats.shape import shape_notes
 from ranklens.stats.sign_flip import sign_flip_test
+from ranklens.stats.skew_guard import GUARDED, skew_guarded_test
 from ranklens.stats.tolerance import no_difference_tolerance, snap
 from ranklens.stats.ttest import paired_t_test
 
@@ -70,10 +71,12 @@ def compare(
     ``interval`` is "auto" by default: the sign-flip interval, the permutation test inverted
     with the very sign patterns of the p-value, so the interval excludes 0 exactly when
     ``p_value <= alpha``; "studentized", "percentile" or "sign-flip" ask for one by name (see
-    `ranklens.stats.interval`). The result's ``interval`` is the one used (its ``method``
-    says which). When the differences are too skewed or too tied for their number to hold
-    any interval's level, a note says so (`ranklens.stats.shape`); when they are all one
-    non-zero value the t-test is undefined (NaN) and a note says so.
+    `ranklens.stats.interval`), and "skew-guarded" (what segments use,
+    `ranklens.stats.skew_guard`) makes the p-value the larger of the sign-flip p and a
+    skewness-corrected t-test's, with the interval of both. The result's ``interval`` is the
+    one used (its ``method`` says which). When the differences are too skewed or too tied for
+    their number to hold any interval's level, a note says so (`ranklens.stats.shape`); when
+    they are all one non-zero value the t-test is undefined (NaN) and a note says so.
 
     Per-query differences within float noise of 0 (`ranklens.stats.tolerance`: 1e-6 of the
     largest metric value, at least of 1) are set to exactly 0 before anything is computed, so
@@ -166,9 +169,11 @@ def _compare_paired(metric: str, paired: Paired, options: PairedOptions
                     ) -> tuple[ComparisonResult, tuple[Note, ...]]:
     """The comparison on paired values, and what the interval has to say about itself."""
     deltas, n_snapped = _snapped(paired)
-    if resolve_interval(options.interval, deltas.size) == "sign-flip":
+    method = resolve_interval(options.interval, deltas.size)
+    if method in ("sign-flip", GUARDED):
         # one test: the interval and the p-value from the same sign patterns
-        bootstrap, p_value, interval_notes = sign_flip_test(
+        bootstrap, p_value, interval_notes = (sign_flip_test if method == "sign-flip" else
+                                              skew_guarded_test)(
             deltas, alpha=options.alpha, n_permutations=options.n_permutations,
             seed=options.seed)
     else:

@@ -22,7 +22,9 @@ not have.
 The result records the interval actually used ("sign-flip" for "auto"), never "auto";
 `interval_description` says it in words for the pages and reports. "percentile" and
 "studentized" (bootstrap-t) can still be asked for by name; they do not agree with the p-value
-by construction.
+by construction. "skew-guarded" (`ranklens.stats.skew_guard`) is what ``auto`` means for the
+segments of a BH family (`FAMILY_INTERVAL`): its p-value is the larger of the sign-flip p and a
+skewness-corrected t-test's, and its interval the hull of both, so they still agree.
 """
 
 from __future__ import annotations
@@ -36,8 +38,9 @@ from ranklens.stats.notes import Note, emitted
 from ranklens.stats.pairing import MIN_QUERIES, Deltas, as_deltas
 from ranklens.stats.results import MeanDifferenceInterval, Seed
 from ranklens.stats.sign_flip import sign_flip_with_notes
+from ranklens.stats.skew_guard import GUARDED, skew_guarded_test
 
-IntervalMethod = Literal["auto", "studentized", "percentile", "sign-flip"]
+IntervalMethod = Literal["auto", "studentized", "percentile", "sign-flip", "skew-guarded"]
 """An interval method by name (one declaration: validation, the CLI's choices, the pages)."""
 
 DEFAULT_INTERVAL: IntervalMethod = "auto"
@@ -45,6 +48,11 @@ DEFAULT_INTERVAL: IntervalMethod = "auto"
 
 INTERVAL_METHODS: tuple[IntervalMethod, ...] = get_args(IntervalMethod)
 """What ``interval=`` accepts in `compare` and `mean_interval`."""
+
+FAMILY_INTERVAL: IntervalMethod = "skew-guarded"
+"""What ``auto`` is for the segments of a BH family (`ranklens.compare.segments`): the
+sign-flip test guarded by a skewness-corrected t-test (`ranklens.stats.skew_guard`), because
+BH's small levels are where skewed differences make the sign-flip p-value too small."""
 
 SIGN_FLIP_BELOW = MIN_QUERIES
 """In 0.2 ``auto`` used the sign-flip interval below this many queries only; kept for
@@ -95,6 +103,10 @@ def mean_interval_with_notes(deltas: Sequence[float] | Deltas, interval: str, al
     method = resolve_interval(interval, values.size)
     if method == "sign-flip":
         return sign_flip_with_notes(values, alpha=alpha, n_permutations=n_resamples, seed=seed)
+    if method == GUARDED:
+        guarded, _, notes = skew_guarded_test(values, alpha=alpha, n_permutations=n_resamples,
+                                              seed=seed)
+        return guarded, notes
     return bootstrap_with_notes(values, n_resamples, alpha, seed, method)
 
 
@@ -119,6 +131,12 @@ _DESCRIPTIONS = {
         "mean difference that test would not rule out; it excludes 0 exactly when the "
         "permutation p-value is at most {alpha}"
     ),
+    "skew-guarded": (
+        "skew-guarded {level}% interval: every mean difference that the sign-flip test or a "
+        "skewness-corrected t-test would not rule out; its p-value is the larger of the two, "
+        "so skewed differences are not told apart from 0 too easily, and the interval "
+        "excludes 0 exactly when that p-value is at most {alpha}"
+    ),
 }
 
 
@@ -127,6 +145,7 @@ _LABELS = {
     "percentile": "bootstrap percentile interval",
     "sign-flip": "sign-flip interval (permutation test inverted)",
     "auto": "sign-flip interval (permutation test inverted)",
+    "skew-guarded": "skew-guarded interval (sign-flip or skew-corrected t, the wider)",
 }
 
 

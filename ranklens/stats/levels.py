@@ -9,7 +9,9 @@ interval shown. A `ConfidenceCurve` keeps what the interval is read from:
 - bootstrap percentile: the resampled means;
 - bootstrap-t (studentized): the resampled t statistics and the observed standard error;
 - sign-flip: the ends ``L_s``/``R_s`` of every sign pattern (`ranklens.stats.sign_flip`);
-- t: the t-test's standard error and degrees of freedom (what a report read back still holds).
+- t: the t-test's standard error and degrees of freedom (what a report read back still holds);
+- skew-guarded: the sign-flip ends, and the changed queries' count, standard deviation and
+  skewness (`ranklens.stats.skew_guard`: the hull of the sign-flip and Hall's interval).
 
 `ConfidenceCurve.interval` then reads the interval at any ``alpha`` with no new draws. With the
 same deltas, method, resample count and seed as a comparison, the interval at the comparison's
@@ -32,9 +34,10 @@ from ranklens.stats.notes import Note, emitted
 from ranklens.stats.pairing import Deltas, as_deltas, sample_sd
 from ranklens.stats.results import ComparisonResult, Interval, Seed
 from ranklens.stats.sign_flip import bounded_from, pattern_ends
+from ranklens.stats.skew_guard import GUARDED, changed_summary, guard_ends
 
-CURVE_METHODS = ("percentile", "studentized", "sign-flip", "t")
-"""The intervals a curve can be read from: the three of `compare`, and the t-interval."""
+CURVE_METHODS = ("percentile", "studentized", "sign-flip", "t", "skew-guarded")
+"""The intervals a curve can be read from: those of `compare`, and the t-interval."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -52,6 +55,9 @@ class ConfidenceCurve:
     seed: Seed
     standard_error: float
     df: float = math.inf
+    skewness: float = 0.0
+    n_changed: int = 0
+    changed_sd: float = 0.0
     draws: npt.NDArray[np.float64] = field(default_factory=lambda: np.empty(0), repr=False)
     draws_high: npt.NDArray[np.float64] = field(default_factory=lambda: np.empty(0), repr=False)
 
@@ -74,7 +80,7 @@ class ConfidenceCurve:
                 f"{self.method} interval on {self.n_queries} differences at level "
                 f"{1 - alpha:.6g} has an infinite end: at that level the draws cannot bound it"
                 + (f" (sign-flip needs {bounded_from(alpha)} queries)"
-                   if self.method == "sign-flip" else ""),
+                   if self.method in ("sign-flip", GUARDED) else ""),
                 SmallSampleWarning),)
         return Interval(low, high, 1.0 - alpha, self.method), notes
 
@@ -147,14 +153,17 @@ def confidence_curve(
     standard_error = sample_sd(values) / math.sqrt(n)
     empty = np.empty(0)
 
+    k, changed_sd, g = changed_summary(values) if method == GUARDED else (0, 0.0, 0.0)
+
     def curve(n_draws: int, seed: Seed, draws: npt.NDArray[np.float64] = empty,
               draws_high: npt.NDArray[np.float64] = empty) -> ConfidenceCurve:
         return ConfidenceCurve(estimate, method, n, n_draws, seed, standard_error,
-                               df=n - 1.0, draws=draws, draws_high=draws_high)
+                               df=n - 1.0, draws=draws, draws_high=draws_high, skewness=g,
+                               n_changed=k, changed_sd=changed_sd)
 
     if method == "t":
         return curve(0, 0)
-    if method == "sign-flip":
+    if method in ("sign-flip", GUARDED):
         low_ends, high_ends = pattern_ends(values, n_permutations=n_resamples, seed=seed)
         exact = low_ends.size == 2**n
         return curve(low_ends.size if exact else n_resamples, 0 if exact else seed,
@@ -188,10 +197,15 @@ def _ends(curve: ConfidenceCurve, alpha: float) -> tuple[float, float]:
     estimate, method = curve.estimate, curve.method
     if method == "t":
         return t_ends(estimate, curve.standard_error, curve.df, alpha)
-    if method == "sign-flip":
+    if method in ("sign-flip", GUARDED):
         patterns = curve.draws.size
         needed = min(math.floor(alpha * patterns) + 1, patterns)
-        return float(curve.draws[needed - 1]), float(curve.draws_high[patterns - needed])
+        low, high = float(curve.draws[needed - 1]), float(curve.draws_high[patterns - needed])
+        if method == "sign-flip":
+            return low, high
+        hall_low, hall_high = guard_ends(estimate, curve.n_queries, curve.n_changed,
+                                         curve.changed_sd, curve.skewness, alpha)
+        return min(low, hall_low), max(high, hall_high)
     if method == "percentile":
         low, high = np.quantile(curve.draws, [alpha / 2, 1.0 - alpha / 2])
         return float(low), float(high)

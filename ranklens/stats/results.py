@@ -272,7 +272,7 @@ class ComparisonResult(_Decided):
         """
         # values as stored, not coerced: a report read back writes the same bytes
         method, n, alpha, delta = row["interval"], row["n_queries"], row["alpha"], row["delta"]
-        sign_flip = method == "sign-flip"
+        sign_flip = method in ("sign-flip", "skew-guarded")  # the patterns are the test's
         enumerated = sign_flip and n < 63 and 2**n <= row["n_permutations"]
         interval = MeanDifferenceInterval(
             delta=delta, low=row["ci_low"], high=row["ci_high"], alpha=alpha, n_queries=n,

@@ -177,7 +177,7 @@ def test_auto_is_the_sign_flip_interval_at_every_n() -> None:
 
 def test_each_method_can_be_asked_for_by_name() -> None:
     deltas = list(np.random.default_rng(2).normal(0.02, 0.1, 12))
-    for method in ("percentile", "studentized", "sign-flip"):
+    for method in ("percentile", "studentized", "sign-flip", "skew-guarded"):
         assert _compare(deltas, interval=method).interval.method == method
     with pytest.raises(ValueError, match="interval must be one of"):
         _compare(deltas, interval="bca")
@@ -194,7 +194,10 @@ def test_descriptions_name_the_interval_in_words() -> None:
     assert "permutation test turned into an interval" in sign_flip
     assert "excludes 0 exactly when the permutation p-value is at most 0.05" in sign_flip
     assert interval_description("auto") == sign_flip
-    assert len({interval_description(method) for method in INTERVAL_METHODS}) == 3
+    assert len({interval_description(method) for method in INTERVAL_METHODS}) == 4
+    assert interval_description("skew-guarded", alpha=0.01).startswith(
+        "skew-guarded 99% interval: every mean difference that the sign-flip test or a "
+        "skewness-corrected t-test would not rule out")
     with pytest.raises(ValueError, match="interval must be one of"):
         interval_description("bca")
 
