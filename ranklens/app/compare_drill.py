@@ -21,6 +21,7 @@ from ranklens.compare.query_lines import describe, scored_rankings
 from ranklens.compare.query_texts import Texts, short
 from ranklens.compare.rankings import UNJUDGED, ranking
 from ranklens.compare.report import Report
+from ranklens.compare.term_matches import query_terms, term_spans
 from ranklens.compare.tie_reading import tie_shares
 from ranklens.data import Run
 from ranklens.formats import format_delta
@@ -159,11 +160,19 @@ def _moves_sentence(difference: QueryDifference, texts: Texts | None) -> str:
             f"(together {format_delta(together)}).")
 
 
+def marked(text: str, terms: tuple[str, ...]) -> str:
+    """``text`` as Markdown showing exactly its characters, the query's ``terms`` marked."""
+    return "".join(f":orange-background[{markup.text(span.text)}]" if span.match
+                   else markup.text(span.text) for span in term_spans(text, terms))
+
+
 def show_texts(frames: tuple[pd.DataFrame, pd.DataFrame], names: tuple[str, str],
-               texts: Texts | None) -> None:
-    """The full text of each shown document, on demand (one expander per run)."""
+               texts: Texts | None, query_text: str = "") -> None:
+    """The full text of each shown document, on demand (one expander per run), the query's
+    terms marked in titles and texts (`ranklens.compare.term_matches`)."""
     if texts is None or texts.documents is None:
         return
+    terms = query_terms(query_text)
     columns = st.columns(2)
     for column, frame, name in zip(columns, frames, names, strict=True):
         found = texts.lookup(frame["doc_id"])
@@ -175,9 +184,9 @@ def show_texts(frames: tuple[pd.DataFrame, pd.DataFrame], names: tuple[str, str]
                 if document is None:
                     st.markdown(f"**{rank}. {markup.text(doc)}** · not in the documents file")
                     continue
-                title = f" · {markup.text(document.title)}" if document.title else ""
+                title = f" · {marked(document.title, terms)}" if document.title else ""
                 st.markdown(f"**{rank}. {markup.text(doc)}**{title}  \n"
-                            f"{markup.text(document.text)}")
+                            f"{marked(document.text, terms)}")
 
 
 def tie_rule_note(crossing: bool, cutoff: int) -> None:

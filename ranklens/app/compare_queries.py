@@ -162,24 +162,28 @@ def show_rankings(report: Report, metric: str, inputs: LoadedInputs, per_query: 
             frame.style.map(_label_colour, subset=["label"]).map(_change_colour,
                                                                  subset=["change"]),
             hide_index=True, key=f"ranking:{title}:{metric}{scope}",
-            # the title beside the id, the score last: half a page holds what matters most
-            column_order=[c for c in ("rank", "doc_id", "title", "label", "tie", "change",
-                                      "score") if c in frame.columns],
+            # every number and the move first, the title last: at 1400 px half a page holds
+            # rank to score whole, and a long title is what gets cut (its full text is in
+            # "Full texts" below); the tie column only when a shown rank is in a tie group
+            column_order=[c for c in ("rank", "doc_id", "label", "change", "score", "tie",
+                                      "title") if c in frame.columns
+                          and (c != "tie" or frame["tie"].astype(bool).any())],
             column_config={
-                "rank": st.column_config.NumberColumn("Rank", width="small"),
-                "doc_id": "Document",
-                "score": st.column_config.NumberColumn("Score", format="%.4g"),
-                "label": st.column_config.TextColumn("Label", width="small"),
-                "change": moved,
-                "title": st.column_config.TextColumn("Title", width=130),
+                "rank": st.column_config.NumberColumn("Rank", width=40),
+                "doc_id": st.column_config.TextColumn("Document", width=78),
+                "score": st.column_config.NumberColumn("Score", format="%.4g", width=60),
+                "label": st.column_config.TextColumn("Label", width=70),
+                "change": st.column_config.TextColumn(moved, width=122),
+                "title": st.column_config.TextColumn("Title", width="medium"),
                 "tie": st.column_config.TextColumn(
-                    "Tie", width="small",
+                    "Tie", width=48,
                     help="Documents with equal scores share a tie group; \u2702 marks the "
                          f"group that rank {cutoff} falls inside."),
             },
         )
     compare_drill.tie_rule_note(cross_a or cross_b, cutoff)
-    compare_drill.show_texts((frame_a, frame_b), report.pair_names, texts)
+    compare_drill.show_texts((frame_a, frame_b), report.pair_names, texts,
+                             texts.query_text(str(query)) if texts is not None else text)
     compare_drill.show_explanation(report, metric, inputs, str(query), texts, int(k), scope)
 
 

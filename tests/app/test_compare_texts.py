@@ -4,6 +4,8 @@ order. Every value shown is checked against the library on the same files."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -73,8 +75,15 @@ def test_rankings_show_titles_and_tie_marks(first_visit, demo_runs) -> None:
     texts = [e for e in first_visit.expander if e.label.startswith("Full texts:")]
     assert len(texts) == 2
     first_doc = tables[0]["doc_id"][0]
-    assert any(COLLECTION.lookup([first_doc])[first_doc].text in m.value
+    assert any(COLLECTION.lookup([first_doc])[first_doc].text in _unmarked(m.value)
                for m in texts[0].markdown)
+    # the query's terms are marked (issue 51): the demo's first query is "fabrikam tv"
+    assert any(":orange-background[tv]" in m.value for m in texts[0].markdown)
+
+
+def _unmarked(shown: str) -> str:
+    """A text the page shows with the query's terms marked, without the marks."""
+    return re.sub(r":orange-background\[([^\]]*)\]", r"\1", shown)
 
 
 def test_contributions_sum_to_the_per_query_values(first_visit, demo_runs) -> None:
