@@ -18,12 +18,15 @@ from ranklens.app import state as app_state
 from ranklens.compare import charts, report_tables
 from ranklens.compare.analysis import LoadedInputs
 from ranklens.compare.query_texts import Texts, short
-from ranklens.compare.rankings import UNJUDGED, query_rbo, side_by_side
+from ranklens.compare.rankings import UNJUDGED, most_reordered, query_rbo, side_by_side
 from ranklens.compare.report import Report
 from ranklens.formats import format_delta
 
-PER_QUERY_COLUMNS = ("query_id", "text", "a", "b", "delta", "judged_a", "judged_b", "residual_a",
-                     "residual_b", "segment")
+DELTA_ORDER, RBO_ORDER = "B \u2212 A", "Rankings (RBO)"
+# B − A right after the query: at 1400 px half a page cut it to "B" when it came after the
+# text and both runs' values; the text, which may be cut, comes last
+PER_QUERY_COLUMNS = ("query_id", "delta", "a", "b", "judged_a", "judged_b", "residual_a",
+                     "residual_b", "segment", "text")
 
 
 def show_per_query(report: Report, metric: str, inputs: LoadedInputs,
@@ -69,7 +72,7 @@ def show_per_query(report: Report, metric: str, inputs: LoadedInputs,
                                                    help=markup.text(f"{metric} of {name_a} (A)")),
                 "b": st.column_config.NumberColumn(name_b, format="%.4f", width=75,
                                                    help=markup.text(f"{metric} of {name_b} (B)")),
-                "delta": st.column_config.NumberColumn("B \u2212 A", format="%+.4f", width=70),
+                "delta": st.column_config.NumberColumn("B \u2212 A", format="%+.4f", width=75),
                 "segment": "Segment",
                 "judged_a": st.column_config.NumberColumn("Judged A", format="percent",
                                                           help=judged_help, width=70),
@@ -122,16 +125,29 @@ def show_rankings(report: Report, metric: str, inputs: LoadedInputs, per_query: 
         return
     name_a, name_b = report.pair_names
     deltas = dict(zip(per_query["query_id"], per_query["delta"], strict=True))
-    options = list(deltas)
     if st.session_state.get(pick_key) not in deltas:
         st.session_state.pop(pick_key, None)
-    left, right, _ = st.columns([2, 1, 3])
+    left, middle, right, _ = st.columns([2, 1.3, 0.7, 2])
+    orderings = app_state.cached_rbo(inputs, order=str(report.params.get("order", "score")),
+                                     compute=False)
+    by_rbo = orderings is not None and middle.radio(
+        "Order queries by", (DELTA_ORDER, RBO_ORDER), key=f"query_order:{metric}{scope}",
+        help="B \u2212 A: biggest losses first. Rankings: the queries the two runs rank most "
+             f"differently first (lowest RBO, p={app_state.RBO_P:g}), whatever the metric "
+             "says.") == RBO_ORDER
+    rbo_of = dict(orderings.per_query) if by_rbo and orderings is not None else {}
+    options = most_reordered(deltas, rbo_of) if by_rbo else list(deltas)
     query_texts = report.query_texts
+
+    def shown_query(q: str) -> str:  # the same words in either order (the pick is kept)
+        said = f"{q} · {short(query_texts[q], 60)}  " if q in query_texts else f"{q}  "
+        return said + f"({format_delta(deltas[q], 3)})"
+
     query = left.selectbox(
-        "Query", options, key=pick_key,
-        format_func=lambda q: (f"{q} · {short(query_texts[q], 60)}  " if q in query_texts
-                               else f"{q}  ") + f"({format_delta(deltas[q], 3)})",
-        help=f"Ordered by B \u2212 A on {metric}, biggest losses first."
+        "Query", options, key=pick_key, format_func=shown_query,
+        help=(f"Ordered by how differently the runs rank them (RBO), then B \u2212 A on "
+              f"{metric}." if by_rbo else
+              f"Ordered by B \u2212 A on {metric}, biggest losses first.")
              + (" Type to search by id or text." if query_texts else ""))
     k = right.number_input("Top k", min_value=1, max_value=100, value=10, step=1,
                            key=f"k:{metric}{scope}")

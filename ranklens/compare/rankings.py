@@ -3,12 +3,13 @@
 ``side_by_side`` answers "for this query, which documents does A show and which does B show,
 how are they judged, and which moved up or down, entered or left the top k". Documents are in
 trec_eval's order (score descending, ties by document id descending), the order the metrics
-score. ``query_rbo`` says how alike the two orderings of one query are. It looks at one query;
-it computes no statistic.
+score. ``query_rbo`` says how alike the two orderings of one query are; ``most_reordered``
+orders queries by it. It computes no statistic.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -83,6 +84,17 @@ def query_rbo(run_a: Run, run_b: Run, query_id: str, *, p: float = 0.9,
     if one_a is None or one_b is None:
         return None
     return rbo(one_a, one_b, p=p, order=order).per_query.get(query_id)
+
+
+def most_reordered(deltas: Mapping[str, float], overlap: Mapping[str, float]) -> list[str]:
+    """The queries of ``deltas`` ordered by how differently the two runs rank them: lowest
+    RBO (``overlap``, query -> RBO) first, then the larger loss of B - A; queries with no RBO
+    last. It says where the rankings changed most, not where the metric did."""
+    def key(query: str) -> tuple[int, float, float, str]:
+        found = overlap.get(query)
+        return (found is None, 0.0 if found is None else found, deltas[query], query)
+
+    return sorted(deltas, key=key)
 
 
 def _only(run: Run, query_id: str) -> Run | None:

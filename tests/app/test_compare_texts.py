@@ -81,6 +81,15 @@ def test_rankings_show_titles_and_tie_marks(first_visit, demo_runs) -> None:
     assert any(":orange-background[tv]" in m.value for m in texts[0].markdown)
 
 
+def cached_rbo_of_demo():
+    from ranklens import demo
+    from ranklens.io import read_run
+    from ranklens.metrics import rbo
+
+    paths = demo.paths()
+    return rbo(read_run(paths["run_a"]).run, read_run(paths["run_b"]).run, p=0.9)
+
+
 def _unmarked(shown: str) -> str:
     """A text the page shows with the query's terms marked, without the marks."""
     return re.sub(r":orange-background\[([^\]]*)\]", r"\1", shown)
@@ -148,3 +157,18 @@ def test_a_bad_queries_file_is_said_and_the_comparison_still_shows() -> None:
     assert any(e.startswith("**This text file cannot be read.**") and "queries.jsonl" in e
                and "line 2" in e for e in errors), errors
     assert labelled(at.selectbox, "Query").options[0].startswith("q0313  (")
+
+
+def test_queries_can_be_ordered_by_how_differently_the_runs_rank_them(first_visit) -> None:
+    from ranklens.app.compare_queries import DELTA_ORDER, RBO_ORDER
+
+    order = next(r for r in first_visit.radio if r.label == "Order queries by")
+    order.set_value(RBO_ORDER).run()
+    assert not first_visit.exception
+    picker = next(s for s in first_visit.selectbox if s.label == "Query")
+    shown = [option.split(" ")[0] for option in picker.options]
+    overlap = dict(cached_rbo_of_demo().per_query)
+    rbo = [overlap[q] for q in shown[:50]]
+    assert rbo == sorted(rbo) and rbo[0] < rbo[-1]  # most reordered first
+    assert len(shown) == len(set(shown)) > 100  # every query, once
+    order.set_value(DELTA_ORDER).run()  # the module's page as the other tests expect it

@@ -34,3 +34,12 @@ def test_the_page_marks_terms_and_escapes_the_rest():
     shown = marked("Berlin *marathon* [link](http://x)", ("berlin", "marathon"))
     assert shown.startswith(":orange-background[Berlin]")
     assert ":orange-background[marathon]" in shown and "\\*" in shown and "\\[link\\]" in shown
+
+
+def test_queries_most_reordered_first():
+    from ranklens.compare.rankings import most_reordered
+
+    deltas = {"q1": -0.2, "q2": 0.1, "q3": 0.0, "q4": -0.5}
+    rbo = {"q1": 0.9, "q2": 0.3, "q3": 0.3}
+    # lowest RBO first; equal RBO: the bigger loss first (q3's 0.0 before q2's +0.1); no RBO last
+    assert most_reordered(deltas, rbo) == ["q3", "q2", "q1", "q4"]
