@@ -25,7 +25,8 @@ from ranklens.compare.assemble import input_record
 from ranklens.compare.coverage import Treatment
 from ranklens.compare.family import MAX_RUNS, run_role
 from ranklens.compare.loaded import LoadedInputs, relabelled
-from ranklens.compare.run_pieces import run_pieces, streamed_by_pieces
+from ranklens.compare.report import InputRecord
+from ranklens.compare.run_pieces import path_record, run_pieces, streamed_by_pieces
 from ranklens.compare.scoring import ScoreCache, StreamedRun, score, scored_names, scoring_key
 from ranklens.compare.settings import CompareSettings
 from ranklens.compare.tie_reading import other_readings, ties_key
@@ -299,24 +300,51 @@ def _read_and_score(given: Input, index: int, judgements: _Judgements,
             streamed, facts, judgements.ties[index] = found
             health_checks.remember(judgements.facts, streamed.record.sha256, facts)
             return streamed
-    return _read_whole_and_score(as_file(given, run_role(index)), index, judgements, settings,
-                                 max_bytes, columns)
+    return _read_whole_and_score(_WholeRun.of(given, run_role(index)), index, judgements,
+                                 settings, max_bytes, columns)
 
 
-def _read_whole_and_score(file: InputFile, index: int, judgements: _Judgements,
+class _WholeRun(NamedTuple):
+    """A run to read whole: a file on disk by its path (its bytes are never held whole, its
+    digest is streamed), anything else as an `InputFile` (its bytes)."""
+
+    source: InputFile | Path
+    name: str
+
+    @classmethod
+    def of(cls, given: Input, role: str) -> _WholeRun:
+        if isinstance(given, (str, Path)) and Path(given).is_file():
+            return cls(Path(given), Path(given).name)
+        file = as_file(given, role)
+        return cls(file, file.name)
+
+    def read(self, max_bytes: int | None, columns: Mapping[str, str] | None
+             ) -> tuple[Run, io.ReadSummary]:
+        data = self.source.data if isinstance(self.source, InputFile) else self.source
+        return io.read_run(data, name=self.name, max_bytes=max_bytes, keep_ranks=True,
+                           columns=columns)
+
+    def record(self, role: str, summary: io.ReadSummary) -> InputRecord:
+        if isinstance(self.source, InputFile):
+            return input_record(self.source, summary)
+        return path_record((role, self.name), self.source, summary)
+
+
+def _read_whole_and_score(whole: _WholeRun, index: int, judgements: _Judgements,
                           settings: CompareSettings, max_bytes: int | None,
                           columns: Mapping[str, str] | None) -> StreamedRun:
-    """``file`` read whole and scored, then let go: what `StreamedRun` keeps of it. Besides
-    the settings' metrics it keeps what its judgement coverage needs: judged@k, residuals, the
+    """``whole`` read and scored, then let go: what `StreamedRun` keeps of it. Besides the
+    settings' metrics it keeps what its judgement coverage needs: judged@k, residuals, the
     documents retrieved per query, and the robustness view's treatments when they would be
     shown (`streamed_treatments`)."""
-    run, summary = io.read_run(file.data, name=file.name, max_bytes=max_bytes,
-                               keep_ranks=True, columns=columns)
+    run, summary = whole.read(max_bytes, columns)
     if summary.id_samples and not judgements.failed():
-        run, summary = _id_columns_chosen((run, summary), judgements.labels("nonrelevant"),
-                                          file, max_bytes, columns)
-    record = input_record(file, summary)
-    del file  # the bytes go as soon as the run is parsed
+        reread = functools.partial(_WholeRun.read, whole, max_bytes)
+        run, summary = with_id_columns_chosen((run, summary), judgements.labels("nonrelevant"),
+                                              lambda chosen: reread({**(columns or {}), **chosen}))
+        del reread
+    record = whole.record(run_role(index), summary)
+    del whole  # the bytes go as soon as the run is parsed
     if judgements.failed():
         return StreamedRun(None, summary, record, None, {})  # raised after every run's error
     judged = judgements.labels("nonrelevant")

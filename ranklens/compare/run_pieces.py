@@ -21,6 +21,7 @@ from ranklens import io
 from ranklens.compare import coverage as cov
 from ranklens.compare.assemble import input_record
 from ranklens.compare.coverage import Treatment
+from ranklens.compare.report import InputRecord
 from ranklens.compare.scoring import ScoringKey, StreamedRun, score, scoring_key
 from ranklens.compare.settings import CompareSettings
 from ranklens.data import Qrels, Run
@@ -28,6 +29,7 @@ from ranklens.health.checks import RunFacts
 from ranklens.health.piece_facts import PieceFacts
 from ranklens.health.self_retrieval import without_self_retrieval
 from ranklens.io import InputFile, build
+from ranklens.io.input_file import file_sha256
 from ranklens.io.pieces import query_pieces, read_piece
 from ranklens.metrics import Evaluation
 from ranklens.metrics.checks import TiedScores, tied_queries
@@ -83,13 +85,22 @@ def streamed_by_pieces(path: str | Path, pieces: list[tuple[int, int]], file: tu
     if facts is None or not sums.shared or not set(wanted) <= set(planned):
         return None
     summary = _summary(sums.summaries)
-    record = dataclasses.replace(input_record(InputFile.with_digest(
-        file[0], file[1], b"", sums.digest.hexdigest()), summary), size=Path(path).stat().st_size)
+    record = path_record(file, path, summary, sums.digest.hexdigest())
     scored = dict(_joined(sums.scored[job], labels(job[0]), job[1], settings, job[0])
                   for job in wanted)
     tied = (TiedScores(sums.tied, sums.counted, sums.has_ranks) if settings.order == "score"
             else None)
     return StreamedRun(scored, summary, record, tied, sums.depths), facts, sums.ties
+
+
+def path_record(file: tuple[str, str], path: str | Path, summary: io.ReadSummary,
+                digest: str | None = None) -> InputRecord:
+    """How a report lists the file at ``path`` (``file``: its role and name) read without its
+    bytes held: what ``assemble.input_record`` says of it, the digest streamed from the file
+    unless given."""
+    digest = file_sha256(path) if digest is None else digest
+    return dataclasses.replace(input_record(InputFile.with_digest(file[0], file[1], b"", digest),
+                                            summary), size=Path(path).stat().st_size)
 
 
 class _Sums:
@@ -179,4 +190,4 @@ def _data_lines(path: str | Path) -> int:
     return lines + (last != b"\n")
 
 
-__all__ = ["run_pieces", "streamed_by_pieces"]
+__all__ = ["path_record", "run_pieces", "streamed_by_pieces"]

@@ -487,6 +487,16 @@ def _match_sorted(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.n
     hit = hit[high[partner[hit]] == high[left_at[hit]]]
     found, mate = row[left_at[hit]], row[partner[hit]]
     same = keys[found] == keys[mate]
+    if len(twins) and not same.all():
+        # right keys that share their top bits: the right row just before a left row is the
+        # last of them, and the left row's key may be another's: looked up by the whole key
+        missed = np.flatnonzero(~same)
+        by_key = np.argsort(right)
+        wanted = keys[found[missed]]
+        at = np.minimum(np.searchsorted(right[by_key], wanted), n_right - 1)
+        equal = right[by_key[at]] == wanted
+        mate[missed[equal]] = by_key[at[equal]]
+        same[missed[equal]] = True
     return found[same] - n_right, mate[same]
 
 

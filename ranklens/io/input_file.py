@@ -24,6 +24,15 @@ def sha256_hex(data: bytes | memoryview) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def file_sha256(path: str | Path) -> str:
+    """`sha256_hex` of the file at ``path``, read 16 MiB at a time (not held whole)."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as stream:
+        while chunk := stream.read(16 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
 _EXPANDED: OrderedDict[tuple[str, int | None], int] = OrderedDict()
 _CHECKED: OrderedDict[tuple[str, int | None], bool] = OrderedDict()
 _EXPANDED_ENTRIES = 4096

@@ -331,3 +331,21 @@ def test_contiguous_pieces_cut_at_group_starts_after_each_piece_size():
         assert id_keys._contiguous_pieces(np.array([0, 0, 1, 0])) is None
     finally:
         id_keys._PIECE = pieces
+
+
+def test_a_left_key_equal_to_one_of_right_keys_sharing_their_top_bits_is_matched():
+    """Right keys that agree on the bits the one sort compares (all but the low ones that hold
+    the row) are told apart by the whole key: a left key equal to the first of them is found
+    (it was lost when the nearest right key before it in the sort was another of them)."""
+    from ranklens.data.id_keys import _match_sorted
+
+    rng = np.random.default_rng(5)
+    tops = rng.integers(0, 1 << 20, 300, dtype=np.uint64) << np.uint64(40)
+    right = np.unique(tops[rng.integers(0, 300, 2_000)]
+                      | rng.integers(0, 1 << 12, 2_000, dtype=np.uint64))
+    left = np.concatenate((right[rng.integers(0, len(right), 5_000)],
+                           rng.integers(0, 1 << 63, 1_000, dtype=np.uint64)))
+    found, mate = _match_sorted(left, right)
+    expected = {i: int(np.flatnonzero(right == key)[0]) for i, key in enumerate(left)
+                if key in set(right.tolist())}
+    assert dict(zip(found.tolist(), mate.tolist(), strict=True)) == expected
