@@ -53,8 +53,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="difference of interest, repeatable (default +0.02, +0.01, +0.005)")
     add_alpha(p)
     p.add_argument("--power", type=probability, default=0.8, help="power (default 0.8)")
-    p.add_argument("--method", choices=POWER_METHODS, default="z",
-                   help="normal approximation (default) or the paired t-test's noncentral t")
+    p.add_argument("--method", choices=("auto", *POWER_METHODS), default="auto",
+                   help="auto (default: the paired t-test's noncentral t where the normal "
+                        "approximation overstates power, below 78 queries at alpha 0.05 and "
+                        "power 0.8; z from there on), z (normal approximation) or t")
     add_output(p, ("text", "json", "html"), help="")
 
 

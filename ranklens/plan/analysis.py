@@ -45,9 +45,11 @@ from ranklens.stats import (
     required_queries,
     standard_deviation,
 )
+from ranklens.stats import power as ranklens_power
 from ranklens.stats.distributions import t_quantile
 from ranklens.stats.errors import InsufficientSampleError
 from ranklens.stats.pairing import MissingPolicy, pair_quietly
+from ranklens.stats.power import auto_method, z_kept_from
 
 if TYPE_CHECKING:
     from ranklens.compare.analysis import LoadedInputs
@@ -105,7 +107,11 @@ class PlanRow:
 
 @dataclass(frozen=True)
 class QueryPlan:
-    """MDE at ``n_queries`` (when given) and one row per difference of interest."""
+    """MDE at ``n_queries`` (when given) and one row per difference of interest.
+
+    ``method`` is the one the MDE was computed with ("z" or "t"; "auto" when the plan has no
+    number of queries and each row chose by the rule); ``method_reason`` says in words why,
+    when the rule chose it ("" when a method was asked for by name)."""
 
     sd: float
     n_queries: int | None
@@ -115,6 +121,7 @@ class QueryPlan:
     method: str
     rows: tuple[PlanRow, ...]
     pilot: Pilot | None = None
+    method_reason: str = ""
 
     # faces are writers' (a result imports no renderer): `imported` loads each on the call
 
@@ -241,16 +248,24 @@ def plan_queries(
     deltas: Sequence[float] = DEFAULT_DELTAS,
     alpha: float = 0.05,
     target_power: float = 0.8,
-    method: str = "z",
+    method: str = "auto",
     pilot: Pilot | None = None,
 ) -> QueryPlan:
     """The MDE of ``n_queries`` (if given) and, per difference, the queries it needs.
 
     ``sd`` is the standard deviation of per-query differences; ``method`` "z" is the methods
-    page's normal approximation, "t" the paired t-test's noncentral t.
+    page's normal approximation, "t" the paired t-test's noncentral t, "auto" (default) the
+    rule of `ranklens.stats.power` (t below 78 queries at alpha .05 and power .8, where the z
+    MDE's real power falls more than a point short): one MDE, the method it used in the
+    plan's ``method`` and why in ``method_reason`` (`method_reason`). Each row's queries
+    needed and power follow the same rule at their own number of queries.
     """
+    used, reason = method, ""
+    if method == "auto" and n_queries is not None:
+        used = auto_method(n_queries, alpha=alpha, power=target_power)
+        reason = method_reason(used, sd, n_queries, alpha=alpha, power=target_power)
     mde = None if n_queries is None else minimum_detectable_effect(
-        sd, n_queries, alpha=alpha, power=target_power, method=method)
+        sd, n_queries, alpha=alpha, power=target_power, method=used)
     rows = tuple(
         PlanRow(
             delta,
@@ -260,7 +275,28 @@ def plan_queries(
         )
         for delta in deltas
     )
-    return QueryPlan(sd, n_queries, mde, alpha, target_power, method, rows, pilot)
+    return QueryPlan(sd, n_queries, mde, alpha, target_power, used, rows, pilot, reason)
+
+
+def method_reason(method: str, sd: float, n_queries: int, *, alpha: float = 0.05,
+                  power: float = 0.8) -> str:
+    """Why the "auto" rule answers the MDE of ``n_queries`` with ``method`` ("z" or "t"), in
+    one sentence for the page and the CLI: the threshold at these alpha and power
+    (`ranklens.stats.power.z_kept_from`) and, for t, the real power the z MDE would have.
+    It explains the choice; it does not check that ``method`` is the rule's."""
+    start = z_kept_from(alpha=alpha, power=power)
+    level = f"alpha {alpha:g} and {power:.0%} power"
+    if method == "z":
+        return (f"z-based (normal approximation): from {start:,} queries on, at {level}, "
+                "its power is within one point of what the paired t-test achieves")
+    real = ""
+    if sd > 0.0:
+        z_mde = minimum_detectable_effect(sd, n_queries, alpha=alpha, power=power, method="z")
+        real = (f" (the normal approximation's MDE, {z_mde:.4g}, would have "
+                f"{ranklens_power(z_mde, sd, n_queries, alpha=alpha, method='t'):.0%} real "
+                "power)")
+    return (f"t-based (paired t-test): below {start:,} queries, at {level}, the normal "
+            f"approximation overstates power{real}")
 
 
 codec.register(Pilot, codec.Form(omit_default=("inputs",)))  # older pilots' JSON as it was
@@ -277,13 +313,18 @@ NON_SIGNIFICANT_MEANING = (
 """The Methods page's words, shown wherever a number of queries is chosen."""
 
 METHOD_SUMMARY = (
-    f"**z** (default): the normal-approximation formula of the {methods_link('mde')}; it "
+    "**auto** (default): one MDE, t where the reader could tell the two apart (below 78 "
+    "queries at alpha 0.05 and 80% power), z from there on; the page says which and why. "
+    f"**z**: the normal-approximation formula of the {methods_link('mde')}; it "
     "treats the spread as known. **t**: what a paired t-test achieves when the spread is "
     "estimated from the same queries; it asks for a slightly larger difference on small "
     "samples and agrees with z from a few hundred queries on."
 )
 METHOD_NOTE = (
-    "**z (default)** is the normal approximation, MDE = (z₁₋α/₂ + z_power) · sd / √n "
+    "**auto (default)** gives the t MDE where the z one's real power under the paired t-test "
+    "falls more than one point short of the asked power (below 78 queries at alpha 0.05 and "
+    "80% power: a z MDE at 10 queries has 70% real power), and the z MDE from there on. "
+    "**z** is the normal approximation, MDE = (z₁₋α/₂ + z_power) · sd / √n "
     f"({methods_link('mde')}). It treats the spread as known, which is accurate from a few "
     "dozen queries on. "
     "**t** (noncentral t, as in Sakai's topic set size design) is what the paired t-test "

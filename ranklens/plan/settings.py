@@ -29,7 +29,7 @@ judgements, the user's per-query table(s), or an sd typed in."""
 ORDERS = metric_orders.ORDERS
 """How pilot runs order their documents: by score (ties by doc id, as trec_eval) or by the
 rank column."""
-METHODS = POWER_METHODS
+METHODS = ("auto", *POWER_METHODS)
 OLD_ORDER = "score"
 """The document order of links written before the page stored it (the only order then)."""
 

@@ -27,7 +27,8 @@ def render_plan(plan: QueryPlan, width: int = 100) -> str:
     pilot was measured on and its warnings (judgements without a relevant document, tied
     runs) come last.
     """
-    approximation = "normal approximation" if plan.method == "z" else "paired t-test"
+    approximation = {"z": "normal approximation", "t": "paired t-test"}.get(
+        plan.method, "normal approximation, or the paired t-test where that overstates power")
     settings = (f"alpha {plan.alpha:g}, power {format_percent(plan.power)}, two-sided, "
                 f"{approximation}")
     out = []
@@ -45,6 +46,8 @@ def render_plan(plan: QueryPlan, width: int = 100) -> str:
     if plan.mde is not None and plan.n_queries is not None:
         out.append(f"Minimum detectable effect with {plan.n_queries:,} queries: "
                    f"{format_value(plan.mde)} ({settings}).")
+        if plan.method_reason:
+            out.append(f"Method: {plan.method_reason}.")
         out.append(f"A true difference below {format_value(plan.mde)} is under what "
                    f"{plan.n_queries:,} queries resolve: a non-significant result there is "
                    "not evidence of no effect.")

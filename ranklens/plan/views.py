@@ -6,8 +6,10 @@ Sentences are the Markdown dialect of ``ranklens.formats``: ``**bold**``, links 
 page, user strings (the metric, column names) through ``literal``.
 
 One number is worked out here for the page with one library call: the MDE under the other
-method (``other_method_mde``). Everything else only formats what ``ranklens.plan.analysis``
-returned; nothing here draws.
+method (``other_method_mde``), shown only when a method was asked for by name (the reason for
+two: the other one is what the reader did not pick); with ``method="auto"`` the page shows one
+MDE and the plan's ``method_reason``. Everything else only formats what
+``ranklens.plan.analysis`` returned; nothing here draws.
 """
 
 from __future__ import annotations
@@ -25,6 +27,16 @@ MDE_CHART_CAPTION = ("Red: your choice. Dashed: target differences; the curve cr
 def other_method(method: str) -> str:
     """The method the plan did not use: "t" for "z", "z" for "t"."""
     return "t" if method == "z" else "z"
+
+
+def method_words(plan: QueryPlan, other_mde: float) -> str:
+    """Which MDE this is and why, in one sentence: the rule's reason when ``method="auto"``
+    chose it, else the method asked for with the other one's MDE beside it (the reader picked
+    one; the other is there to compare)."""
+    if plan.method_reason:
+        return f"Method: {plan.method_reason}."
+    return (f"Method: {plan.method}-based, as chosen in the settings; with the "
+            f"{other_method(plan.method)}-method: {format_value(other_mde)}.")
 
 
 def other_method_mde(plan: QueryPlan) -> float:
@@ -46,13 +58,12 @@ def spread_caption(sd: float, note: str | None, mean_delta: float | None) -> str
 def mde_cards(plan: QueryPlan, target_row: PlanRow, other_mde: float) -> tuple[Card, ...]:
     """The four headline cards: MDE at n, queries needed and power now for the target, sd."""
     assert plan.mde is not None and plan.n_queries is not None
-    other = other_method(plan.method)
     target = format_delta(target_row.delta)
     power_now = target_row.power_at_n
     return (
         Card(f"MDE with {plan.n_queries:,} queries", format_value(plan.mde), plan.mde,
              f"Smallest true difference detected with {format_percent(plan.power)} power at "
-             f"alpha {plan.alpha:g}. With the {other}-method: {format_value(other_mde)}."),
+             f"alpha {plan.alpha:g}. {method_words(plan, other_mde)}"),
         Card(f"Queries needed for {target}", f"{target_row.queries_needed:,}",
              target_row.queries_needed, "The target difference is set in the sidebar."),
         Card(f"Power for {target} now",
@@ -64,13 +75,12 @@ def mde_cards(plan: QueryPlan, target_row: PlanRow, other_mde: float) -> tuple[C
 
 
 def mde_sentence(plan: QueryPlan, other_mde: float) -> str:
-    """What the MDE means for a non-significant result, with the z- and t-based MDE."""
+    """What the MDE means for a non-significant result, with which MDE it is and why
+    (`method_words`)."""
     assert plan.mde is not None and plan.n_queries is not None
-    z_and_t = {plan.method: plan.mde, other_method(plan.method): other_mde}
     return (f"With {plan.n_queries:,} queries, a true difference smaller than "
-            f"**{format_value(plan.mde)}** will often come out non-significant "
-            f"(z-based MDE {format_value(z_and_t['z'])}, t-based "
-            f"{format_value(z_and_t['t'])}). {NON_SIGNIFICANT_MEANING}")
+            f"**{format_value(plan.mde)}** will often come out non-significant. "
+            f"{method_words(plan, other_mde)} {NON_SIGNIFICANT_MEANING}")
 
 
 def plan_table(plan: QueryPlan) -> pd.DataFrame:

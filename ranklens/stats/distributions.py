@@ -90,6 +90,11 @@ def t_ends(estimate: float, standard_error: float, df: float, alpha: float
     return estimate - half, estimate + half
 
 
+FAR_NONCENTRALITY = 40.0
+"""From this many times the critical value (at least 1) the noncentral t's power is 1 to
+below 1e-80 (`t_power`)."""
+
+
 def t_power(noncentrality: float, df: float, critical: float) -> float:
     """P(|T'| > critical) for the noncentral t with ``df`` and ``noncentrality`` >= 0.
 
@@ -102,6 +107,11 @@ def t_power(noncentrality: float, df: float, critical: float) -> float:
     _check_df(df)
     if noncentrality < 0:
         raise ValueError(f"noncentrality must be >= 0, got {noncentrality}")
+    if noncentrality >= FAR_NONCENTRALITY * max(abs(critical), 1.0):
+        # nctdtr gives NaN from noncentrality about 1e10 (a difference against no spread to
+        # speak of). T' = (Z + nc) / S with S = sqrt(chi2_df / df): missing |critical| needs
+        # Z <= -nc / 2 or S >= nc / (2 |critical|) >= 20, each below 1e-80 for every df >= 1
+        return 1.0
     special = _special()
     upper = 1.0 - float(special.nctdtr(df, noncentrality, critical))
     lower = float(special.nctdtr(df, noncentrality, -critical))

@@ -17,6 +17,7 @@ when it differs from the z one by more than that tolerance.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from typing import Literal, get_args
@@ -121,6 +122,29 @@ def minimum_detectable_effect(
     return _solve_delta(sd, n_queries, alpha, power, start=closed_form)
 
 
+def auto_method(n_queries: int, *, alpha: float = 0.05, power: float = 0.8) -> PowerMethod:
+    """The method ``minimum_detectable_effect(..., method="auto")`` answers with at
+    ``n_queries``: "z" when the z MDE's real power under the paired t-test is at most
+    `AUTO_TOLERANCE` short of ``power``, else "t" (the module docstring's rule; it does not
+    depend on the spread). It says which formula, not whether the plan's spread is right."""
+    _check(alpha, power)
+    _check_n(n_queries)
+    closed_form = float(_factor(alpha, power) / np.sqrt(n_queries))  # sd 1: the rule is in sd
+    return "z" if _power_t(closed_form, 1.0, n_queries, alpha) >= power - AUTO_TOLERANCE else "t"
+
+
+@functools.lru_cache(maxsize=256)
+def z_kept_from(*, alpha: float = 0.05, power: float = 0.8) -> int:
+    """Fewest queries from which `auto_method` keeps z (78 at alpha .05 and power .8): below
+    it ``method="auto"`` gives the t MDE. Found by counting up from 2 (the rule moves to z once
+    and stays: the t-test's loss against z shrinks as n grows); at most 1,000,000."""
+    _check(alpha, power)
+    n = MIN_POWER_QUERIES
+    while n < 1_000_000 and auto_method(n, alpha=alpha, power=power) == "t":
+        n += 1
+    return n
+
+
 def _solve_delta(sd: float, n_queries: int, alpha: float, target: float, start: float) -> float:
     """Smallest delta whose t-test power reaches ``target`` (bisection; power rises with delta)."""
     low, high = 0.0, start
@@ -162,11 +186,24 @@ def required_queries(
         return n
     if method == "auto" and _power_t(delta, sd, n, alpha) >= power - AUTO_TOLERANCE:
         return n
-    while _power_t(delta, sd, n, alpha) < power:
-        n += 1
-    while n > MIN_POWER_QUERIES and _power_t(delta, sd, n - 1, alpha) >= power:
-        n -= 1
-    return n
+    return _smallest_t_n(delta, sd, alpha, power, n)
+
+
+def _smallest_t_n(delta: float, sd: float, alpha: float, target: float, start: int) -> int:
+    """Fewest queries (at least `MIN_POWER_QUERIES`) whose paired t-test has power ``target``
+    for ``delta``: steps up from ``start`` by doubling strides until one passes, then bisects
+    (power rises with n). Logarithmic in n: a plan of millions of queries (a tiny difference
+    against a wide spread) takes some 50 power evaluations, not millions."""
+    failing, passing, stride = MIN_POWER_QUERIES - 1, start, 1
+    while _power_t(delta, sd, passing, alpha) < target:
+        failing, passing, stride = passing, passing + stride, stride * 2
+    while passing - failing > 1:
+        middle = (failing + passing) // 2
+        if _power_t(delta, sd, middle, alpha) >= target:
+            passing = middle
+        else:
+            failing = middle
+    return passing
 
 
 def standard_deviation(deltas: Sequence[float] | Deltas) -> float:

@@ -160,3 +160,37 @@ def test_an_unknown_metric_is_a_value_error() -> None:
     files = demo_files()
     with pytest.raises(ValueError):
         pilot_from_files(files["run_a"], files["run_b"], files["qrels"], "nonsense@3")
+
+
+def test_one_mde_with_its_reason_below_and_above_78_queries() -> None:
+    from ranklens.plan.views import mde_cards, mde_sentence, other_method_mde
+
+    # issue 45: a 6-query pilot showed the z and the t MDE side by side with no word
+    small = plan_queries(0.2, n_queries=6)
+    assert small.method == "t"
+    assert small.mde == minimum_detectable_effect(0.2, 6, method="t")
+    assert small.mde == pytest.approx(0.28691, abs=5e-6)
+    assert small.method_reason == (
+        "t-based (paired t-test): below 78 queries, at alpha 0.05 and 80% power, the normal "
+        "approximation overstates power (the normal approximation's MDE, 0.2287, would have "
+        "61% real power)")
+    sentence = mde_sentence(small, other_method_mde(small))
+    assert "0.2869" in sentence and "0.2287" in sentence.split("Method:")[1]
+    assert "z-based MDE" not in sentence and "t-based 0." not in sentence
+    large = plan_queries(0.1, n_queries=200)
+    assert large.method == "z" and large.mde == pytest.approx(0.0198, abs=5e-5)
+    assert large.method_reason.startswith("z-based (normal approximation): from 78 queries on")
+    card = mde_cards(large, large.rows[0], other_method_mde(large))[0]
+    assert card.help.endswith("within one point of what the paired t-test achieves.")
+    assert "z-method" not in card.help and "t-method" not in card.help
+
+
+def test_a_method_asked_for_by_name_keeps_the_other_beside_it() -> None:
+    from ranklens.plan.views import mde_sentence, other_method_mde
+
+    plan = plan_queries(0.2, n_queries=6, method="z")
+    assert plan.method == "z" and plan.method_reason == ""
+    other = other_method_mde(plan)
+    assert other == minimum_detectable_effect(0.2, 6, method="t")
+    assert ("Method: z-based, as chosen in the settings; with the t-method: 0.2869."
+            in mde_sentence(plan, other))

@@ -137,3 +137,35 @@ def test_auto_gives_t_where_z_would_overpromise_and_z_where_they_agree() -> None
         assert power(mde, 0.1, n, method="t") >= 0.8 - AUTO_TOLERANCE - 1e-9
     assert power(z10, 0.1, 10) == power(z10, 0.1, 10, method="t")
     assert power(0.02, 0.1, 200) == power(0.02, 0.1, 200, method="z")
+
+
+def test_auto_rule_moves_to_z_at_78_queries_and_stays() -> None:
+    from ranklens.stats.power import auto_method, z_kept_from
+
+    assert z_kept_from() == 78
+    assert [auto_method(n) for n in (2, 10, 77, 78, 79, 200)] == ["t", "t", "t", "z", "z", "z"]
+    assert all(auto_method(n) == "z" for n in range(78, 2000, 13))
+    # the rule is in sd units: the auto MDE is the t one below 78 at any spread
+    for sd in (0.05, 0.3):
+        assert minimum_detectable_effect(sd, 77) == minimum_detectable_effect(sd, 77, method="t")
+        assert minimum_detectable_effect(sd, 78) == minimum_detectable_effect(sd, 78, method="z")
+    # stricter alpha and higher power keep t longer
+    assert z_kept_from(alpha=0.01, power=0.9) == 118
+
+
+def test_t_queries_needed_search_equals_counting_one_by_one() -> None:
+    from ranklens.stats.power import _power_t
+
+    for delta, sd in ((0.2, 0.3), (0.05, 0.1), (0.5, 0.4), (0.01, 0.1)):
+        n = 2
+        while _power_t(delta, sd, n, 0.05) < 0.8:
+            n += 1
+        assert required_queries(delta, sd, method="t") == n
+
+
+def test_power_against_no_spread_to_speak_of_is_one() -> None:
+    # a difference of 0.02 against an sd of float noise: scipy's noncentral t gives NaN there
+    # (noncentrality ~ 1e15), which read as power 0 and sent the t search counting to millions
+    assert power(0.02, 1e-17, 3, method="t") == 1.0
+    assert required_queries(0.02, 1e-17) == 2
+    assert power(0.02, 1e-17, 3, method="t") == power(0.02, 1e-17, 3, method="z")

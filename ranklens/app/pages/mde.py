@@ -40,7 +40,7 @@ DEMO, PILOT, TABLES, TYPED = ("Demo pilot runs", "My pilot runs", "My per-query 
 DIFFERENCES_ONLY = "(none: column B already holds B − A)"
 TYPED_QUERIES = 200  # a typed-in spread starts at the Methods page's example (sd 0.1, n 200)
 ORDER_LABELS = {"score": "score (trec_eval)", "rank": "rank column"}
-METHOD_LABELS = {"z": "z (normal)", "t": "t (noncentral)"}
+METHOD_LABELS = {"auto": "auto", "z": "z (normal)", "t": "t (noncentral)"}
 
 
 # ---- results, kept in the app's cache ---------------------------------------------------------
@@ -155,7 +155,7 @@ def choose_settings(default_n: int) -> tuple[int, float, float, str, float]:
                           key="mde_power",
                           help="Chance that a true difference of the MDE comes out significant.")
         method = st.radio(
-            "Method", POWER_METHODS, key="mde_method", horizontal=True,
+            "Method", ("auto", *POWER_METHODS), key="mde_method", horizontal=True,
             format_func=METHOD_LABELS.__getitem__,
             help=planning.METHOD_NOTE)
         target = st.number_input(
@@ -388,7 +388,9 @@ def main() -> None:
                   dataclasses.replace(export, mde_curve=mde_curve, power_curve=power_curve),
                   shared, stored)
     show_charts(plan, mde_curve, power_curve)
-    mde_seeds.show(alpha=alpha, power=power, method=method, target=target,
+    # the seeds' plan has no "auto": it takes the method the MDE above was computed with
+    mde_seeds.show(alpha=alpha, power=power,
+                   method=plan.method if plan.method in POWER_METHODS else "z", target=target,
                    metric=measured.metric if isinstance(measured, planning.Pilot)
                    and measured.metric else "nDCG@10")
 
