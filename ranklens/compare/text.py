@@ -203,12 +203,15 @@ def _robustness_lines(report: Report, metric: str) -> list[str]:
 
 
 def render_text(report: Report, width: int = 100) -> str:
-    """What ``ranklens compare`` prints: per metric a table and the verdict; warnings last.
+    """What ``ranklens compare`` prints: the health checks and the warnings, then per metric a
+    table and the verdict.
 
     Several candidates: the leaderboards first, then each candidate's tables and verdicts.
     """
-    health = health_section(report.health)
-    out: list[str] = [] if health is None else [*text_writer.section_lines(health, width), ""]
+    out: list[str] = []
+    for section in (health_section(report.health), warnings_section(report)):  # seen early
+        if section is not None:
+            out += [*text_writer.section_lines(section, width), ""]
     for pair_names, sections in macro_parts(report):  # several collections lead (issue 32)
         out += _body(collections_section(sections, pair_names), width)
     if report.several:
@@ -226,9 +229,6 @@ def render_text(report: Report, width: int = 100) -> str:
     if discovered is not None:
         out += [*text_writer.section_lines(discovered, width), ""]
     out.extend(inputs_text(report.inputs))
-    warnings = warnings_section(report)
-    if warnings is not None:
-        out += ["", *text_writer.section_lines(warnings, width)]
     return "\n".join(out) + "\n"
 
 
@@ -360,15 +360,13 @@ def render_markdown(report: Report) -> str:
     if discovered is not None:
         out += [*markdown_writer.section_lines(discovered), ""]
     out += ["## Inputs", ""] + [f"- {line}" for line in input_lines(report.inputs)]
-    warnings = warnings_section(report)
-    if warnings is not None:
-        out += ["", *markdown_writer.section_lines(warnings)]
     return "\n".join(out) + "\n"
 
 
 def _health_markdown(report: Report) -> list[str]:
-    """The Health section in Markdown and the blank line after it (nothing without checks)."""
-    return _markdown(health_section(report.health))
+    """The Health section, then the Warnings (seen early, as in every face), in Markdown with
+    a blank line after each (nothing for a section with nothing to say)."""
+    return [*_markdown(health_section(report.health)), *_markdown(warnings_section(report))]
 
 
 def _markdown(section: Section | None) -> list[str]:
