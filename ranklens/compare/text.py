@@ -22,7 +22,12 @@ from ranklens.compare.columns import MARK, Column
 from ranklens.compare.csv_report import render_csv
 from ranklens.compare.fcr_words import disagreement_sentence, fcr_caption, level_text
 from ranklens.compare.report import Report, result_row
-from ranklens.compare.report_tables import interval_levels, leaderboard_table, pairs_table
+from ranklens.compare.report_tables import (
+    interval_levels,
+    leaderboard_table,
+    pairs_table,
+    plot_order,
+)
 from ranklens.compare.sections.collections import collections_section, macro_parts
 from ranklens.compare.sections.coverage_banner import coverage_banner
 from ranklens.compare.sections.discovered import discovered_section
@@ -76,14 +81,15 @@ _NO_RESULT = {key: None for key in ("mean_a", "mean_b", "delta", "ci_low", "ci_h
 
 def segment_records(comparison: MetricComparison, *,
                     withheld: bool = False) -> list[dict[str, object]]:
-    """The rows of one metric (overall first, in the report's order) as records of
+    """The rows of one metric in the forest plot's order (`report_tables.plot_order`: overall
+    first, then the segments by difference) as records of
     `ranklens.compare.columns.SEGMENT_COLUMNS`; a too-small segment has its size, its note and
     None numbers (dashes). With ``withheld`` (no verdict drawn) no row is significant: the
     numbers stay, the marks go."""
     return [{**(_NO_RESULT if row.result is None else result_row(row.result)),
              "segment": row.segment, "n_queries": row.n_queries, "note": row.note,
              **interval_levels(row), **({"significant": False} if withheld else {})}
-            for row in comparison.rows]
+            for row in plot_order(comparison)]
 
 
 def segment_cells(comparison: MetricComparison, run_names: tuple[str, str], *,
