@@ -64,8 +64,9 @@ def narrow(columns: Sequence[Column]) -> tuple[Column, ...]:
 
 
 def wide(columns: Sequence[Column]) -> tuple[Column, ...]:
-    """The columns the wide faces of a report's own tables draw (the HTML export, the page),
-    in order: every one but the mark (they say the finding in words, a detail column)."""
+    """The columns the HTML export draws in its tables of differences (segments, leaderboard,
+    pairs), in order: every one but the mark, which their finding column says in words. The
+    writers' `Table` (``ranklens.document.html``, the page) draws every column, marks too."""
     return tuple(c for c in columns if c.kind != "mark")
 
 
