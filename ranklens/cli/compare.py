@@ -58,6 +58,18 @@ DESCRIPTION = (
     "metric, long form, or trec_eval -q output).")
 
 
+TEXT_FILES = {
+    "--queries": "query texts (TSV id<TAB>text, TREC topics, BEIR queries.jsonl, a table): "
+                 "shown beside the ids of the queries B lost and won most, kept in the JSON "
+                 "(each cut to 300 characters)",
+    "--docs": "document texts (TSV, BEIR corpus.jsonl, a table; gzip too): the moves that "
+              "explain those queries name each document's title; indexed in one pass, only "
+              "the needed documents are read",
+}
+"""The text files ``ranklens compare`` reads beside the runs, and what each is for (the
+drill-down of the queries B lost and won most, ``ranklens.compare.query_lines``)."""
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("runs", nargs="+", metavar="RUN",
                    help="the baseline run first, then one or more candidates (up to 25 runs "
@@ -103,14 +115,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "descending) or average (the expected value over every order of each tie "
                    "group, for nDCG, P, R, R-Prec, RBP, RR and AP; same as naming the metric "
                    "nDCG(ties=average)@10)")
-    p.add_argument("--queries", metavar="FILE",
-                   help="query texts (TSV id<TAB>text, TREC topics, BEIR queries.jsonl, a "
-                   "table): shown beside the ids of the queries B lost and won most, kept in "
-                   "the JSON (each cut to 300 characters)")
-    p.add_argument("--docs", metavar="FILE",
-                   help="document texts (TSV, BEIR corpus.jsonl, a table; gzip too): the "
-                   "moves that explain those queries name each document's title; indexed in "
-                   "one pass, only the needed documents are read")
+    for flag, said in TEXT_FILES.items():
+        p.add_argument(flag, metavar="FILE", help=said)
     p.add_argument("--all-pairs", action="store_true",
                    help="several candidates: adjust p for every pair of runs, not only each "
                    "candidate against the baseline (and show every pair)")

@@ -27,10 +27,12 @@ from ranklens.document.columns import (
     cells,
     display_frame,
     headers,
+    narrow,
     number_keys,
     parts,
     pick,
     right,
+    wide,
     win_tie_loss,
 )
 
@@ -38,7 +40,7 @@ __all__ = [
     "LEADERBOARD_COLUMNS", "LEADERBOARD_HTML", "LEADERBOARD_TEXT", "MACRO_COLUMNS", "MARK",
     "PAIR_COLUMNS", "PAIR_HTML", "PAIR_TEXT", "PARTS", "SEGMENT_COLUMNS", "SEGMENT_HTML",
     "SEGMENT_TEXT", "Column", "Kind", "cell", "cells", "display_frame", "headers",
-    "number_keys", "parts", "pick", "right", "win_tie_loss",
+    "narrow", "number_keys", "parts", "pick", "right", "win_tie_loss",
 ]
 
 # the columns every table of differences has
@@ -47,41 +49,48 @@ _DELTA = Column("delta", "B \u2212 A", "delta")
 _CI = Column("ci", "{level}% CI", "interval", "Interval")
 _FCR = Column("fcr", "FCR {fcr_level} CI", "interval", "FCR-adjusted {fcr_level} interval")
 _P = Column("p_value", "p", "p", "p (permutation)")
-_T_P = Column("t_p_value", "p (t-test)", "p")
+_T_P = Column("t_p_value", "p (t-test)", "p", detail=True)
 _ADJUSTED = Column("adjusted_p", "adj. p", "p", "Adjusted p")
 _WTL = Column("wtl", "W / T / L", "wtl")
 _MARK = Column("significant", "", "mark")
-_FINDING = Column("finding", "finding", "text", "Finding")
+_FINDING = Column("finding", "finding", "text", "Finding", detail=True)
 
 SEGMENT_COLUMNS: tuple[Column, ...] = (
     Column("segment", "{segment}", "label", "{segment}"), _N,
     Column("mean_a", "A: {a}", "value", "Mean {a}"),
     Column("mean_b", "B: {b}", "value", "Mean {b}"),
     Column("delta", "B \u2212 A", "delta", "{b} \u2212 {a}"), _CI, _FCR, _P, _T_P,
-    Column("q_value", "q", "p"), _MARK, _WTL, _FINDING, Column("note", "note", "text", "Note"),
+    Column("q_value", "q", "p"), _MARK, Column("wtl", "W / T / L", "wtl", detail=True),
+    _FINDING, Column("note", "note", "text", "Note"),
 )
 """One metric of two runs: the overall row, then a row per segment (``fcr``: the segment's
 FCR-adjusted interval, `ranklens.compare.fcr`; headers name its level, ``{fcr_level}``)."""
 
-SEGMENT_TEXT = ("segment", "n_queries", "mean_a", "mean_b", "delta", "ci", "fcr", "p_value",
-                "q_value", "significant", "note")
+
+def _keys(shown: tuple[Column, ...]) -> tuple[str, ...]:
+    """The keys of ``shown`` but the health column (its place is the report's to choose:
+    ``ranklens.health.check_words.with_health_column``)."""
+    return tuple(c.key for c in shown if c.key != "health")
+
+
+SEGMENT_TEXT = _keys(narrow(SEGMENT_COLUMNS))
 """The `SEGMENT_COLUMNS` the text and Markdown tables show, in order (``fcr`` only when a
 segment has an FCR interval)."""
 
-SEGMENT_HTML = ("segment", "n_queries", "mean_a", "mean_b", "delta", "ci", "fcr", "p_value",
-                "t_p_value", "q_value", "wtl", "finding", "note")
+SEGMENT_HTML = _keys(wide(SEGMENT_COLUMNS))
 """The `SEGMENT_COLUMNS` the HTML export shows, in order."""
 
 LEADERBOARD_COLUMNS: tuple[Column, ...] = (
-    Column("run", "run", "label", "Run"), _N, Column("mean", "mean", "value", "Mean"), _DELTA,
-    _CI, _P, _ADJUSTED, _T_P, _WTL, _MARK, _FINDING,
+    Column("run", "run", "label", "Run"), Column("n_queries", "n", "count", "Queries",
+                                                 detail=True),
+    Column("mean", "mean", "value", "Mean"), _DELTA, _CI, _P, _ADJUSTED, _T_P, _WTL, _MARK,
+    _FINDING,
     Column("health", "health", "text", "Health"),  # each run's health checks (ranklens.health)
 )
 """One metric of several candidates: the baseline first, then each candidate against it."""
 
-LEADERBOARD_TEXT = ("run", "mean", "delta", "ci", "p_value", "adjusted_p", "wtl", "significant")
-LEADERBOARD_HTML = ("run", "n_queries", "mean", "delta", "ci", "p_value", "adjusted_p",
-                    "t_p_value", "wtl", "finding")
+LEADERBOARD_TEXT = _keys(narrow(LEADERBOARD_COLUMNS))
+LEADERBOARD_HTML = _keys(wide(LEADERBOARD_COLUMNS))
 
 PAIR_COLUMNS: tuple[Column, ...] = (
     Column("run_b", "B", "label"), Column("run_a", "A", "label"), _DELTA, _CI, _P, _ADJUSTED,
@@ -99,5 +108,5 @@ MACRO_COLUMNS: tuple[Column, ...] = (
 """Several collections, BEIR-style: one row per collection, the macro average last
 (``ranklens.compare.sections.collections.macro_records``)."""
 
-PAIR_TEXT = tuple(c.key for c in PAIR_COLUMNS)
-PAIR_HTML = ("run_b", "run_a", "delta", "ci", "p_value", "adjusted_p", "wtl")
+PAIR_TEXT = _keys(narrow(PAIR_COLUMNS))
+PAIR_HTML = _keys(wide(PAIR_COLUMNS))

@@ -29,12 +29,10 @@ from typing import Any
 
 from ranklens.compare import charts, columns, coverage_words, query_lines, report_tables, seed_html
 from ranklens.compare.fcr_words import disagreement_sentence, fcr_caption, fcr_level_text
+from ranklens.compare.outline import Part, outline
 from ranklens.compare.report import Report
-from ranklens.compare.sections.collections import collections_section, macro_parts
 from ranklens.compare.sections.coverage_banner import coverage_banner
-from ranklens.compare.sections.discovered import discovered_section
 from ranklens.compare.sections.ties import tie_banner
-from ranklens.compare.sections.warnings import warnings_section
 from ranklens.compare.text import family_lines
 from ranklens.compare.verdict_words import (
     caveat,
@@ -44,9 +42,9 @@ from ranklens.compare.verdict_words import (
     segments_summary,
 )
 from ranklens.document import html_shell as html_common
+from ranklens.document.blocks import Section
 from ranklens.document.html import CHART_WIDTH, block_html, section_html
 from ranklens.health import check_words as health_words
-from ranklens.health.section import health_section
 
 JSON_ID = "ranklens-report"
 """The id of the ``<script type="application/json">`` block that holds the report."""
@@ -94,30 +92,39 @@ def render(report: Report) -> str:
         title = f"ranklens: {len(report.candidates)} candidates against {names[0]}"
         heading = (f"{len(report.candidates)} candidates against {_text(names[0])} "
                    "(A, baseline)")
-        body = (*(_leaderboard_section(report, metric) + seed_html.leaderboard(report, metric)
-                  for metric in report.metrics),
-                *(_candidate_sections(report, j) for j in report.candidates))
     else:
         name_a, name_b = report.pair_names
         title = f"ranklens: {name_b} against {name_a}"
         heading = f"{_text(name_b)} (B) against {_text(name_a)} (A)"
-        body = (*(_metric_section(report, metric) for metric in report.metrics),
-                _coverage_section(report))
     return html_common.document(
         title=title,
         heading=heading,
         subtitle=counted,
         version=report.version,
-        sections=(section_html(health_section(report.health)),
-                  section_html(warnings_section(report)),
-                  *(section_html(collections_section(sections, names))  # collections lead
-                    for names, sections in macro_parts(report)), *body,
-                  section_html(discovered_section(report)),
-                  _inputs_section(report), _parameters_section(report)),
+        sections=(_part_html(report, part) for part in outline(report)),
         footer=f"Made with ranklens {_text(report.version)}. The complete report (every "
                "per-query value) is embedded in this file as JSON "
                "(<code>script#ranklens-report</code>).",
         json_id=JSON_ID, json_text=report.to_json(indent=None))
+
+
+def _part_html(report: Report, part: Part) -> str:
+    """One part of the outline (``ranklens.compare.outline``) as HTML: a section through the
+    document's writer, a slot drawn here."""
+    if isinstance(part, Section):
+        return section_html(part)
+    if part.key == "leaderboard":
+        return (_leaderboard_section(report, part.metric)
+                + seed_html.leaderboard(report, part.metric))
+    if part.key == "inputs":
+        return _inputs_section(report)
+    if part.key == "parameters":
+        return _parameters_section(report)
+    if report.several:
+        return "\n".join(_candidate_sections(report, j) for j in report.candidates)
+    parts = [*(_metric_section(report, metric) for metric in report.metrics),
+             _coverage_section(report)]
+    return "\n".join(part for part in parts if part)
 
 
 def notebook_html(report: Report) -> str:

@@ -83,18 +83,25 @@ def segment_table(comparison: MetricComparison, run_names: tuple[str, str], *,
     With ``withheld`` (the report draws no verdict, ``ranklens.health``) every compared row's
     ``finding`` is `NO_VERDICT` and none is ``significant``: the numbers stay, no reading.
     """
-    rows = comparison.rows
-    overall, segments = rows[0], list(rows[1:])
-    scored = sorted((r for r in segments if r.result is not None),
-                    key=lambda r: (-_delta(r), r.segment))
-    unscored = [r for r in segments if r.result is None]
-    records = [_record(row, row is overall, run_names) for row in [overall, *scored, *unscored]]
+    ordered = plot_order(comparison)
+    records = [_record(row, i == 0, run_names) for i, row in enumerate(ordered)]
     table = pd.DataFrame.from_records(records, columns=list(SEGMENT_COLUMNS))
     if withheld:
         compared = table["finding"] != TOO_SMALL
         table.loc[compared, "finding"] = NO_VERDICT
         table["significant"] = False
     return table
+
+
+def plot_order(comparison: MetricComparison) -> list[SegmentRow]:
+    """The rows of ``comparison`` in the forest plot's order, the one order of every table of
+    them (text, Markdown, HTML, the page, CSV): the overall row first, then the segments by
+    difference B - A, largest first (ties by name), then those too small to compare."""
+    rows = comparison.rows
+    segments = list(rows[1:])
+    scored = sorted((r for r in segments if r.result is not None),
+                    key=lambda r: (-_delta(r), r.segment))
+    return [rows[0], *scored, *(r for r in segments if r.result is None)]
 
 
 def _delta(row: SegmentRow) -> float:

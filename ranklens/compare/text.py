@@ -21,17 +21,20 @@ from ranklens.compare import columns, coverage_words, query_lines, seed_views
 from ranklens.compare.columns import MARK, Column
 from ranklens.compare.csv_report import render_csv
 from ranklens.compare.fcr_words import disagreement_sentence, fcr_caption, level_text
+from ranklens.compare.outline import Part, outline
 from ranklens.compare.report import Report, result_row
-from ranklens.compare.report_tables import interval_levels, leaderboard_table, pairs_table
-from ranklens.compare.sections.collections import collections_section, macro_parts
+from ranklens.compare.report_tables import (
+    interval_levels,
+    leaderboard_table,
+    pairs_table,
+    plot_order,
+)
 from ranklens.compare.sections.coverage_banner import coverage_banner
-from ranklens.compare.sections.discovered import discovered_section
 from ranklens.compare.sections.inputs import input_lines, inputs_text
 from ranklens.compare.sections.inputs import read_as as read_as  # their old home
 from ranklens.compare.sections.inputs import set_aside_lines as set_aside_lines
 from ranklens.compare.sections.ties import tie_banner
 from ranklens.compare.sections.ties import tie_note as tie_note  # its old home
-from ranklens.compare.sections.warnings import warnings_section
 from ranklens.compare.segments import MetricComparison
 from ranklens.compare.verdict_words import (
     caveat,
@@ -50,7 +53,6 @@ from ranklens.document.blocks import Section
 from ranklens.document.markdown import markdown_table
 from ranklens.formats import level_number, plain_table
 from ranklens.health import check_words as health_words
-from ranklens.health.section import health_section
 from ranklens.stats import interval_label
 
 FORMATS = ("text", "json", "csv", "markdown")
@@ -76,14 +78,15 @@ _NO_RESULT = {key: None for key in ("mean_a", "mean_b", "delta", "ci_low", "ci_h
 
 def segment_records(comparison: MetricComparison, *,
                     withheld: bool = False) -> list[dict[str, object]]:
-    """The rows of one metric (overall first, in the report's order) as records of
+    """The rows of one metric in the forest plot's order (`report_tables.plot_order`: overall
+    first, then the segments by difference) as records of
     `ranklens.compare.columns.SEGMENT_COLUMNS`; a too-small segment has its size, its note and
     None numbers (dashes). With ``withheld`` (no verdict drawn) no row is significant: the
     numbers stay, the marks go."""
     return [{**(_NO_RESULT if row.result is None else result_row(row.result)),
              "segment": row.segment, "n_queries": row.n_queries, "note": row.note,
              **interval_levels(row), **({"significant": False} if withheld else {})}
-            for row in comparison.rows]
+            for row in plot_order(comparison)]
 
 
 def segment_cells(comparison: MetricComparison, run_names: tuple[str, str], *,
@@ -203,33 +206,36 @@ def _robustness_lines(report: Report, metric: str) -> list[str]:
 
 
 def render_text(report: Report, width: int = 100) -> str:
-    """What ``ranklens compare`` prints: per metric a table and the verdict; warnings last.
-
-    Several candidates: the leaderboards first, then each candidate's tables and verdicts.
-    """
-    health = health_section(report.health)
-    out: list[str] = [] if health is None else [*text_writer.section_lines(health, width), ""]
-    for pair_names, sections in macro_parts(report):  # several collections lead (issue 32)
-        out += _body(collections_section(sections, pair_names), width)
-    if report.several:
-        for metric in report.metrics:
-            out.extend(_leaderboard_text(report, metric, width))
-            out.extend(seed_views.leaderboard_lines(report, metric))
-        for j in report.candidates:
-            names = report.run_names
-            out += [f"== {names[j]} against {names[0]} ==", ""]
-            out.extend(_metric_sections(report.candidate_report(j), width,
-                                        len(report.candidates)))
-    else:
-        out.extend(_metric_sections(report, width))
-    discovered = discovered_section(report)
-    if discovered is not None:
-        out += [*text_writer.section_lines(discovered, width), ""]
-    out.extend(inputs_text(report.inputs))
-    warnings = warnings_section(report)
-    if warnings is not None:
-        out += ["", *text_writer.section_lines(warnings, width)]
+    """What ``ranklens compare`` prints: the parts of `ranklens.compare.outline.outline` in
+    its order (health checks, warnings, collections, leaderboards, per metric a table and the
+    verdict, what differs, the inputs)."""
+    out: list[str] = []
+    for part in outline(report):
+        out += _text_part(report, part, width)
     return "\n".join(out) + "\n"
+
+
+def _text_part(report: Report, part: Part, width: int) -> list[str]:
+    """One part of the outline as text lines: a section of subsections as a body of the
+    report (the collections), any other section as a listing; a slot drawn here."""
+    if isinstance(part, Section):
+        if any(isinstance(block, Section) for block in part.blocks):
+            return text_writer.body_lines(part, width)
+        return [*text_writer.section_lines(part, width), ""]
+    if part.key == "leaderboard":
+        return [*_leaderboard_text(report, part.metric, width),
+                *seed_views.leaderboard_lines(report, part.metric)]
+    if part.key == "inputs":
+        return inputs_text(report.inputs)
+    if part.key == "parameters":  # the HTML export's: the text names its settings per metric
+        return []
+    if not report.several:
+        return _metric_sections(report, width)
+    out: list[str] = []
+    for j in report.candidates:
+        out += [f"== {report.run_names[j]} against {report.run_names[0]} ==", ""]
+        out += _metric_sections(report.candidate_report(j), width, len(report.candidates))
+    return out
 
 
 def _metric_sections(report: Report, width: int, n_candidates: int = 1) -> list[str]:
@@ -327,58 +333,55 @@ def _leaderboard_text(report: Report, metric: str, width: int) -> list[str]:
 
 
 def render_markdown(report: Report) -> str:
-    """The text report as Markdown: a heading and a table per metric, then the verdict.
-
-    Several candidates: a leaderboard per metric first, then a section per candidate.
+    """The text report as Markdown: a title, then the parts of
+    `ranklens.compare.outline.outline` in its order (a heading and a table per metric, then
+    the verdict; several candidates: a leaderboard per metric, then a section per candidate).
     """
-    if not report.several:
-        name_a, name_b = report.pair_names
-        out = [f"# {name_b} vs {name_a}", "", *_health_markdown(report),
-               *_markdown(collections_section(report.macro, report.pair_names)),
-               *_markdown_sections(report, "##")]
-    else:
-        names = report.run_names
-        out = [f"# {len(report.candidates)} candidates vs {names[0]}", "",
-               *_health_markdown(report)]
-        for pair_names, sections in macro_parts(report):
-            out += _markdown(collections_section(sections, pair_names))
-        for metric in report.metrics:
-            _, header, rows = leaderboard_cells(report, metric, markdown=True)
-            out += [f"## Leaderboard: {metric}", "", *markdown_table(header, rows), ""]
-            family = report.family(metric)
-            if family is not None and family.family == "all-pairs":
-                _, pair_header, pair_rows = pairs_cells(report, metric, markdown=True)
-                out += ["Every pair:", "", *markdown_table(pair_header, pair_rows), ""]
-            for sentence in family_lines(report, metric):
-                out += [sentence, ""]
-            out += seed_views.leaderboard_lines(report, metric, markdown=True)
-        for j in report.candidates:
-            out += [f"## {names[j]} vs {names[0]}", ""]
-            out += _markdown_sections(report.candidate_report(j), "###",
-                                      len(report.candidates))
-    discovered = discovered_section(report)
-    if discovered is not None:
-        out += [*markdown_writer.section_lines(discovered), ""]
-    out += ["## Inputs", ""] + [f"- {line}" for line in input_lines(report.inputs)]
-    warnings = warnings_section(report)
-    if warnings is not None:
-        out += ["", *markdown_writer.section_lines(warnings)]
+    names = report.run_names
+    out = ([f"# {len(report.candidates)} candidates vs {names[0]}", ""] if report.several
+           else [f"# {report.pair_names[1]} vs {report.pair_names[0]}", ""])
+    for part in outline(report):
+        out += _markdown_part(report, part)
     return "\n".join(out) + "\n"
 
 
-def _health_markdown(report: Report) -> list[str]:
-    """The Health section in Markdown and the blank line after it (nothing without checks)."""
-    return _markdown(health_section(report.health))
+def _markdown_part(report: Report, part: Part) -> list[str]:
+    """One part of the outline as Markdown lines (a slot drawn here)."""
+    if isinstance(part, Section):
+        return _markdown(part)
+    if part.key == "leaderboard":
+        return _leaderboard_markdown(report, part.metric)
+    if part.key == "inputs":
+        return ["## Inputs", ""] + [f"- {line}" for line in input_lines(report.inputs)]
+    if part.key == "parameters":  # the HTML export's: the Markdown names them per metric
+        return []
+    if not report.several:
+        return _markdown_sections(report, "##")
+    names = report.run_names
+    out: list[str] = []
+    for j in report.candidates:
+        out += [f"## {names[j]} vs {names[0]}", ""]
+        out += _markdown_sections(report.candidate_report(j), "###", len(report.candidates))
+    return out
+
+
+def _leaderboard_markdown(report: Report, metric: str) -> list[str]:
+    """The leaderboard of ``metric`` in Markdown: the table, every pair (all-pairs families),
+    the family's sentences and the seeds' lines."""
+    _, header, rows = leaderboard_cells(report, metric, markdown=True)
+    out = [f"## Leaderboard: {metric}", "", *markdown_table(header, rows), ""]
+    family = report.family(metric)
+    if family is not None and family.family == "all-pairs":
+        _, pair_header, pair_rows = pairs_cells(report, metric, markdown=True)
+        out += ["Every pair:", "", *markdown_table(pair_header, pair_rows), ""]
+    for sentence in family_lines(report, metric):
+        out += [sentence, ""]
+    return out + seed_views.leaderboard_lines(report, metric, markdown=True)
 
 
 def _markdown(section: Section | None) -> list[str]:
     """``section`` in Markdown and the blank line after it (nothing for None)."""
     return [] if section is None else [*markdown_writer.section_lines(section), ""]
-
-
-def _body(section: Section | None, width: int) -> list[str]:
-    """``section`` as a body of the text report (nothing for None)."""
-    return [] if section is None else text_writer.body_lines(section, width)
 
 
 def _markdown_sections(report: Report, level: str, n_candidates: int = 1) -> list[str]:

@@ -1,7 +1,9 @@
 """A table's columns, declared once for every face: text, Markdown, HTML, CSV and the page.
 
 A `Column` says what a cell holds: the record key it reads, its header (short, for text and
-Markdown; ``title`` the long form the HTML export and the page use), and its ``kind``, which
+Markdown; ``title`` the long form the HTML export and the page use), whether it is a detail
+(`narrow`: text and Markdown leave it out; `wide`: what the HTML export and the page draw),
+and its ``kind``, which
 fixes how the number is written (through ``ranklens.formats``, so a p, a difference or an
 interval reads the same everywhere) and how it aligns (numbers right, words left). `cell`
 writes a record's value of a column; `headers` fills the names in the headers.
@@ -36,7 +38,8 @@ _RIGHT: frozenset[Kind] = frozenset({"count", "value", "delta", "p", "wtl"})
 @dataclass(frozen=True)
 class Column:
     """One column: the record ``key`` it reads, its ``header`` (text and Markdown) and
-    ``title`` (HTML and the page; the header when empty), and its `Kind`.
+    ``title`` (HTML and the page; the header when empty), its `Kind`, and whether it is a
+    ``detail`` (drawn by the wide faces only).
 
     Headers may name the runs and the level: ``{a}``, ``{b}``, ``{level}`` (see `headers`).
     """
@@ -45,12 +48,26 @@ class Column:
     header: str
     kind: Kind
     title: str = ""
+    detail: bool = False
+    """A column only the wide faces draw (`wide`: the HTML export, the page), such as the
+    t-test's p or the finding in words; text and Markdown leave it out (`narrow`)."""
 
     @property
     def align(self) -> Literal["left", "right"]:
         """Numbers and counts right, names, words, intervals and marks left."""
         return "right" if self.kind in _RIGHT else "left"
 
+
+def narrow(columns: Sequence[Column]) -> tuple[Column, ...]:
+    """The columns text and Markdown draw, in order: every one but the details."""
+    return tuple(c for c in columns if not c.detail)
+
+
+def wide(columns: Sequence[Column]) -> tuple[Column, ...]:
+    """The columns the HTML export draws in its tables of differences (segments, leaderboard,
+    pairs), in order: every one but the mark, which their finding column says in words. The
+    writers' `Table` (``ranklens.document.html``, the page) draws every column, marks too."""
+    return tuple(c for c in columns if c.kind != "mark")
 
 
 def pick(columns: Sequence[Column], keys: Sequence[str]) -> tuple[Column, ...]:

@@ -46,11 +46,12 @@ def section_lines(section: blocks.Section, level: int = 2) -> list[str]:
 
 
 def table_lines(table: blocks.Table) -> list[str]:
-    """``table`` as a Markdown table; the mark column is headed ``sig.``."""
-    names = columns.headers(table.columns, table.names)
-    header = ["sig." if c.kind == "mark" else h
-              for c, h in zip(table.columns, names, strict=True)]
-    return markdown_table(header, columns.cells(table.columns, table.records))
+    """``table`` as a Markdown table without its detail columns
+    (`ranklens.document.columns.narrow`); the mark column is headed ``sig.``."""
+    shown = columns.narrow(table.columns)
+    names = columns.headers(shown, table.names)
+    header = ["sig." if c.kind == "mark" else h for c, h in zip(shown, names, strict=True)]
+    return markdown_table(header, columns.cells(shown, table.records))
 
 
 def _listed(block: blocks.Block) -> bool:

@@ -74,10 +74,11 @@ def body_lines(section: blocks.Section, width: int = 100) -> list[str]:
 
 
 def table_lines(table: blocks.Table) -> list[str]:
-    """``table`` aligned in columns: the headers, a rule, a line per record (numbers right)."""
-    return plain_table(columns.headers(table.columns, table.names),
-                       columns.cells(table.columns, table.records),
-                       columns.right(table.columns))
+    """``table`` aligned in columns: the headers, a rule, a line per record (numbers right);
+    its detail columns left out (`ranklens.document.columns.narrow`)."""
+    shown = columns.narrow(table.columns)
+    return plain_table(columns.headers(shown, table.names), columns.cells(shown, table.records),
+                       columns.right(shown))
 
 
 def banner_lines(banner: blocks.Banner, width: int = 100) -> list[str]:

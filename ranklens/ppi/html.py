@@ -30,6 +30,7 @@ from ranklens.ppi import charts as ppi_charts
 from ranklens.ppi import judge_views, verdict_words
 from ranklens.ppi import views as ppi_views
 from ranklens.ppi.analysis import PPIAnalysis
+from ranklens.ppi.outline import SECTIONS
 from ranklens.ppi.payload import (  # the JSON lives there; kept here for callers
     PPIExport as PPIExport,
 )
@@ -64,15 +65,23 @@ def render(export: PPIExport) -> str:
                   f"</strong> (A) on {text(analysis.metric)} · {best.n_gold:,} gold queries · "
                   f"{best.n_proxy:,} proxy-only · ranklens {text(export.version)}"),
         version=export.version,
-        sections=(_verdict_section(analysis), _warnings_section(analysis),
-                  _notes_section(analysis), _intervals_section(analysis),
-                  _bias_section(analysis), _judge_section(analysis),
-                  _budget_section(export)),
+        sections=_sections(export),
         inputs=export.inputs, settings=settings_data(export),
         read_as=read_as(analysis.inputs),
         holds="The analysis (every estimate, the bias, the variance model and the gold "
               "budget) is",
         json_id=JSON_ID, payload=payload(export))
+
+
+def _sections(export: PPIExport) -> list[str]:
+    """The sections of ``ranklens.ppi.outline`` in its order (the inputs and the settings
+    close the document: ``html_shell.planning_document`` draws them)."""
+    analysis = export.analysis
+    drawn = {"verdict": _verdict_section(analysis), "warnings": _warnings_section(analysis),
+             "notes": _notes_section(analysis), "estimates": _intervals_section(analysis),
+             "bias": _bias_section(analysis), "judge": _judge_section(analysis),
+             "budget": _budget_section(export)}
+    return [drawn[key] for key in SECTIONS if key in drawn]
 
 
 def embedded(document: str) -> dict[str, Any]:

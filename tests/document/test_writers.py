@@ -89,9 +89,12 @@ def _table_section() -> Section:
     from ranklens.document.columns import Column
 
     shown = (Column("name", "{a}", "label"), Column("delta", "B \u2212 A", "delta"),
-             Column("significant", "", "mark"))
-    table = Table("demo", shown, ({"name": "x|y", "delta": 0.5, "significant": True},
-                                  {"name": "all", "delta": -0.25, "significant": False}),
+             Column("significant", "", "mark"), Column("finding", "finding", "text",
+                                                       detail=True))
+    table = Table("demo", shown, ({"name": "x|y", "delta": 0.5, "significant": True,
+                                   "finding": "B better"},
+                                  {"name": "all", "delta": -0.25, "significant": False,
+                                   "finding": "no reliable difference"}),
                   {"a": "run"}, set_apart=(1,))
     drawn: list[int] = []
 
@@ -126,5 +129,7 @@ def test_a_table_in_html_sets_its_summary_rows_apart_and_escapes_its_cells() -> 
     drawn = html.table_html(table)
     assert '<table class="demo">' in drawn and "<th>run</th>" in drawn
     assert '<tr class="overall"><td>all</td>' in drawn and "<td>x|y</td>" in drawn
+    # a detail column: drawn by the wide faces, left out of text and Markdown (tested above)
+    assert "<th>finding</th>" in drawn and "<td>no reliable difference</td>" in drawn
     assert html.block_html(metric.blocks[0]) == '<p class="conclusion">B is better.</p>'
     assert html.block_html(Paragraph("<b>", literal=True)) == "<p>&lt;b&gt;</p>"

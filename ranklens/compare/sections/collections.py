@@ -18,6 +18,7 @@ from typing import Any
 from ranklens.compare import columns
 from ranklens.compare.macro import MacroSection, candidate_sections
 from ranklens.compare.report import Report
+from ranklens.compare.report_tables import plot_order
 from ranklens.document.blocks import Chart, Paragraph, Section, Table
 from ranklens.formats import format_delta, format_interval, format_p, level_number
 from ranklens.stats.results import at_most
@@ -50,7 +51,7 @@ def macro_parts(report: Report) -> list[tuple[tuple[str, str], tuple[MacroSectio
 
 
 def _metric(section: MacroSection, run_names: tuple[str, str]) -> Section:
-    records = macro_records(section)
+    records = macro_records(section, plotted=True)
     level = level_number(1 - section.collections.overall.alpha)
     names = {"a": run_names[0], "b": run_names[1], "collection": section.column,
              "level": level}
@@ -73,11 +74,15 @@ def _forest_plot(section: MacroSection, run_names: tuple[str, str]) -> Any:
                               alpha=section.collections.overall.alpha, intervals="marginal")
 
 
-def macro_records(section: MacroSection) -> list[dict[str, Any]]:
-    """One record per collection (in name order), then the macro average: the columns of
-    `columns.MACRO_COLUMNS` plus ``macro`` (True on the last row)."""
+def macro_records(section: MacroSection, *, plotted: bool = False) -> list[dict[str, Any]]:
+    """One record per collection, then the macro average: the columns of
+    `columns.MACRO_COLUMNS` plus ``macro`` (True on the last row). The collections in name
+    order (the CSV and LaTeX tables, as the report holds them), or ``plotted``: in the forest
+    plot's order, by difference (the table under the plot, `report_tables.plot_order`)."""
+    rows = (plot_order(section.collections)[1:] if plotted
+            else section.collections.segments)
     records = []
-    for row in section.collections.segments:
+    for row in rows:
         result = row.result
         record: dict[str, Any] = {"collection": row.segment, "n_queries": row.n_queries,
                                   "macro": False}
