@@ -2,8 +2,9 @@
 
 Answers "what does a compare report say, in which order": the health checks, the warnings (a
 reader must see them early), the several collections (one section per candidate), the
-leaderboard of each metric (several candidates), the metrics (each candidate's, when there
-are several), what differs (discovered slices), the inputs and the parameters.
+leaderboard of each metric (several candidates), every run on every metric in one table (two
+metrics or more), the metrics (each candidate's, when there are several), what differs
+(discovered slices), the inputs and the parameters.
 
 A part is a `Section` of blocks where the section is written once
 (``ranklens.compare.sections``, ``ranklens.health.section``), or a `Slot` that each face still
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ranklens.compare.report import Report
+from ranklens.compare.sections.all_metrics import all_metrics_section
 from ranklens.compare.sections.collections import collections_section, macro_parts
 from ranklens.compare.sections.discovered import discovered_section
 from ranklens.compare.sections.warnings import warnings_section
@@ -53,7 +55,8 @@ def outline(report: Report) -> list[Part]:
         *(collections_section(sections, names) for names, sections in macro_parts(report))]
     if report.several:
         parts += [Slot("leaderboard", metric) for metric in report.metrics]
-    parts += [Slot("metrics"), discovered_section(report), Slot("inputs"), Slot("parameters")]
+    parts += [all_metrics_section(report), Slot("metrics"), discovered_section(report),
+              Slot("inputs"), Slot("parameters")]
     return [part for part in parts if part is not None]
 
 

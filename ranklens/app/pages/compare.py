@@ -33,7 +33,7 @@ from ranklens.app import (
     widgets,
 )
 from ranklens.app import state as app_state
-from ranklens.app.blocks import show_block, show_blocks
+from ranklens.app.blocks import show_block, show_blocks, show_section
 from ranklens.app.cards import show_card
 from ranklens.app.compare_queries import show_per_query
 from ranklens.app.compare_tables import (
@@ -50,6 +50,7 @@ from ranklens.compare.coverage import TREATMENT_NAMES, Treatment
 from ranklens.compare.family import Q_FAMILIES, run_key
 from ranklens.compare.query_texts import Texts
 from ranklens.compare.report import Report
+from ranklens.compare.sections.all_metrics import all_metrics_section
 from ranklens.compare.sections.ties import tie_banner
 from ranklens.compare.sections.warnings import warnings_section
 from ranklens.compare.tie_reading import with_ties
@@ -424,6 +425,7 @@ def main() -> None:
     inputs_view.show_inputs(report.inputs)
     discovery_view.show_discovery(report, inputs, settings, texts)  # issue 48: where B differs
     compare_macro.show_macro(report)  # several collections: the macro average leads
+    show_section(all_metrics_section(report))  # two metrics or more: the paper's table
     segments = (inputs.segment_maps.get(settings.segment_column)
                 if settings.segment_column else None)
     if report.seeds is not None and not report.several:
