@@ -35,6 +35,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         help="expected number of documents to judge")
     p.add_argument("--gold-qrels", metavar="QRELS",
                    help="gold judgements you have already: their documents are not asked again")
+    p.add_argument("--judge-confidence", metavar="FILE",
+                   help="how sure the judge was of each label: a table (it may be the proxy "
+                   "qrels as CSV) with query_id, doc_id and 'confidence' (the label's "
+                   "probability, 0.5-1) or 'spread' (several judges' grade spread): a "
+                   "query's probability then follows its own labels' doubt")
     p.add_argument("--seed", type=int, default=0, help="seed of the draw (default 0)")
     p.add_argument("--target-width", type=float, metavar="W",
                    help="also say how many queries an interval of width W needs")
@@ -53,11 +58,13 @@ def run_plan_labels(args: argparse.Namespace) -> int:
     run_b, _ = io.read_run(args.run_b)
     proxy, _ = io.read_qrels(args.proxy_qrels)
     gold = io.read_qrels(args.gold_qrels)[0] if args.gold_qrels else None
+    spread = (io.read_judge_confidence(args.judge_confidence)
+              if args.judge_confidence else None)
     status("planning")
     try:
         plan = plan_labels(run_a, run_b, proxy, metric=args.metric,
                            budget_queries=args.budget_queries, budget_docs=args.budget_docs,
-                           seed=args.seed, gold=gold, alpha=args.alpha)
+                           seed=args.seed, gold=gold, alpha=args.alpha, judge_spread=spread)
     except PlanError as error:
         raise UsageError(str(error)) from None
     status.done()

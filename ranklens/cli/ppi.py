@@ -36,6 +36,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--design", metavar="PLAN",
                    help="the plan (CSV of 'ranklens plan-labels') the gold labels were drawn "
                    "by: B - A from the drawn queries, weighted by their probabilities")
+    p.add_argument("--judge-confidence", metavar="FILE",
+                   help="with --design: the judge-confidence table the plan was made with "
+                   "(see ranklens plan-labels --judge-confidence)")
     add_alpha(p)
     add_order(p)
     add_output(p, ("text", "json", "html"), help="")
@@ -100,10 +103,12 @@ def _run_design(args: argparse.Namespace) -> int:
     run_b, _ = io.read_run(args.run_b)
     proxy, _ = io.read_qrels(args.proxy_qrels)
     gold, _ = io.read_qrels(args.gold_qrels)
+    spread = (io.read_judge_confidence(args.judge_confidence)
+              if args.judge_confidence else None)
     try:
         estimate, _plan = design_estimate_from_gold(plan, run_a, run_b, proxy, gold,
                                                     alpha=args.alpha, gold_name=args.gold_qrels,
-                                                    plan_name=args.design)
+                                                    plan_name=args.design, judge_spread=spread)
     except PlanError as error:
         raise UsageError(str(error)) from None
     level = round(100 * estimate.level)

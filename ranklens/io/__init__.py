@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from ranklens.io.doc_text import Document
     from ranklens.io.documents import DocumentCollection, read_documents
     from ranklens.io.input_file import InputFile, sha256_hex
+    from ranklens.io.judge_confidence import read_judge_confidence
     from ranklens.io.per_query import PerQueryRead, read_per_query
     from ranklens.io.queries import QueriesRead, QueryTexts, read_queries
     from ranklens.io.runs import QrelsRead, RunRead, read_qrels, read_run
@@ -49,6 +50,7 @@ _HOMES = {
     "SetAside": ".summary", "Document": ".doc_text", "DocumentCollection": ".documents",
     "read_documents": ".documents", "QueriesRead": ".queries", "QueryTexts": ".queries",
     "read_queries": ".queries", "ReadOptions": ".source",
+    "read_judge_confidence": ".judge_confidence",
 }
 __getattr__, __dir__ = lazy_names(__name__, globals(), _HOMES)
 
@@ -70,6 +72,7 @@ __all__ = [
     "SegmentsRead",
     "SetAside",
     "read_documents",
+    "read_judge_confidence",
     "read_per_query",
     "read_qrels",
     "read_queries",

@@ -20,10 +20,12 @@ grades for every query, under the gold ones for the drawn queries, so that the t
 the grades alone.
 
 How far a query's gold B - A may lie from the proxy's is scored from the documents that move
-it: sqrt(sum over them of (weight in B - weight in A)^2) x the assumed grade error
-(``grade_noise``, in grade levels), divided by the query's ideal DCG under the proxy
-judgements (nDCG) or by k (P). It only ranks queries against each other and sizes the
-expected widths; the estimate's validity does not rest on it.
+it: sqrt(sum over them of ((weight in B - weight in A) x the grade's spread)^2), divided by
+the query's ideal DCG under the proxy judgements (nDCG) or by k (P). A grade's spread is the
+judge's own where a judge-confidence table gives it (``judge_spread``,
+``ranklens.io.read_judge_confidence``: a label's probability, or several judges' spread),
+else the assumed ``grade_noise`` (in grade levels). It only ranks queries against each other
+and sizes the expected widths; the estimate's validity does not rest on it.
 
 `plan_labels` makes the plan; `design_estimate_from_gold` reads the gold labels of the drawn
 queries and gives the interval (`ranklens.stats.active_ppi.design_estimate`). Metrics:
@@ -33,6 +35,7 @@ nDCG@k and P@k. It does not run rounds nor stop early (one draw per plan).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -105,9 +108,11 @@ def _weights(family: str, k: int, ranks: pd.Series) -> np.ndarray:
 def plan_labels(run_a: Run, run_b: Run, proxy: Qrels, *, metric: str = "nDCG@10",
                 budget_queries: float | None = None, budget_docs: float | None = None,
                 seed: int = 0, gold: Qrels | None = None, grade_noise: float = GRADE_NOISE,
-                alpha: float = 0.05) -> LabelPlan:
+                alpha: float = 0.05,
+                judge_spread: Mapping[tuple[str, str], float] | None = None) -> LabelPlan:
     """The labelling plan for B - A on ``metric`` (see the module's text): a budget of
-    expected labelled queries, or of expected documents to judge."""
+    expected labelled queries, or of expected documents to judge; ``judge_spread`` gives a
+    (query, document) label's own spread in grade levels (others: ``grade_noise``)."""
     if (budget_queries is None) == (budget_docs is None):
         raise PlanError("give one budget: of queries (budget_queries) or of documents "
                         "(budget_docs)")
@@ -134,11 +139,16 @@ def plan_labels(run_a: Run, run_b: Run, proxy: Qrels, *, metric: str = "nDCG@10"
               for side, run in (("a", run_a), ("b", run_b))}
     query_ids = sorted(set(top_a["query_id"]) | set(top_b["query_id"]))
     scale = _scale(family, k, listed_qrels, query_ids)
-    moving = asked[asked["moves"]].groupby("query_id")["shift"].apply(
-        lambda s: float(np.sqrt(np.sum(np.square(s)))))
+    moves = asked[asked["moves"]]
+    spread = np.full(len(moves), grade_noise)
+    if judge_spread:
+        spread = np.array([judge_spread.get((q, d), grade_noise) for q, d in
+                           zip(moves["query_id"], moves["doc_id"], strict=True)])
+    moving = (moves["shift"].to_numpy() * spread) ** 2
+    moving = pd.Series(moving, index=moves.index).groupby(moves["query_id"]).sum() ** 0.5
     n_docs = asked.groupby("query_id").size()
     queries = pd.DataFrame({"query_id": query_ids})
-    queries["uncertainty"] = [grade_noise * moving.get(q, 0.0) / scale[q] for q in query_ids]
+    queries["uncertainty"] = [float(moving.get(q, 0.0)) / scale[q] for q in query_ids]
     queries["proxy_delta"] = [scores["b"].get(q, 0.0) - scores["a"].get(q, 0.0)
                               for q in query_ids]
     queries["n_docs"] = [int(n_docs.get(q, 0)) for q in query_ids]
@@ -192,7 +202,9 @@ def _queries_for_docs(u: np.ndarray, cost: np.ndarray, docs: float) -> float:
 
 def design_estimate_from_gold(plan: pd.DataFrame, run_a: Run, run_b: Run, proxy: Qrels,
                               gold: Qrels, *, alpha: float = 0.05, gold_name: str = "gold",
-                              plan_name: str = "plan") -> tuple[DesignEstimate, LabelPlan]:
+                              plan_name: str = "plan",
+                              judge_spread: Mapping[tuple[str, str], float] | None = None
+                              ) -> tuple[DesignEstimate, LabelPlan]:
     """B - A's estimate and interval from the gold labels of a plan's drawn queries.
 
     The plan is made again from the runs, the proxy judgements and its settings (metric,
@@ -205,13 +217,14 @@ def design_estimate_from_gold(plan: pd.DataFrame, run_a: Run, run_b: Run, proxy:
     metric, budget, seed = (plan["metric"].iloc[0], float(plan["budget"].iloc[0]),
                             int(plan["seed"].iloc[0]))
     again = plan_labels(run_a, run_b, proxy, metric=metric, budget_queries=budget, seed=seed,
-                        alpha=alpha)
+                        alpha=alpha, judge_spread=judge_spread)
     drawn = set(plan["query_id"].astype(str))
     drawn_again = set(again.queries.loc[again.queries["drawn"], "query_id"])
     if drawn != drawn_again:
         raise PlanError(f"{plan_name}: its drawn queries are not those the runs and proxy "
                         f"judgements give ({len(drawn ^ drawn_again)} differ): make the plan "
-                        "again from these files, or give the files it was made from")
+                        "again from these files, or give the files it was made from (and "
+                        "the judge-confidence table, if the plan used one)")
     labels = grades_frame(gold)
     asked = set(zip(plan["query_id"].astype(str), plan["doc_id"].astype(str), strict=True))
     extra = [(q, d) for q, d in zip(labels["query_id"], labels["doc_id"], strict=True)

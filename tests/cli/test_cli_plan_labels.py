@@ -155,3 +155,50 @@ def test_one_budget_is_needed_and_the_metric_needs_a_cutoff(ranklens: Runner, tm
     done = ranklens("plan-labels", paths["run_a"], paths["run_b"], "--proxy-qrels",
                     paths["proxy"], "--budget-queries", 5, "--metric", "AP")
     assert done.code == 2 and "nDCG@k or P@k" in done.err
+
+
+def test_the_judges_confidence_steers_the_plan_and_the_estimate_reads_it(ranklens: Runner,
+                                                                        tmp_path):
+    """The judge is sure of every label of queries q00-q39 and unsure of the others': the
+    plan draws the unsure queries more, the estimate needs the same table to find its draws,
+    and a confidence outside [0.5, 1] is refused naming the line."""
+    paths = _world(tmp_path)
+    table = tmp_path / "confidence.csv"
+    proxy = pd.read_csv(paths["proxy"], sep=" ", header=None, names=["q", "i", "d", "r"],
+                        dtype=str)
+    sure = proxy["q"].str[1:].astype(int) < 40
+    pd.DataFrame({"query_id": proxy["q"], "doc_id": proxy["d"],
+                  "confidence": np.where(sure, 0.99, 0.55)}).to_csv(table, index=False)
+    run_a, run_b = read(paths["run_a"]), read(paths["run_b"])
+    proxy_qrels = io.read_qrels(paths["proxy"])[0]
+    spread = io.read_judge_confidence(table)
+    assert spread[("q00", "q00_d0")] == pytest.approx(0.02)
+    plain = plan_labels(run_a, run_b, proxy_qrels, budget_queries=12, seed=1)
+    steered = plan_labels(run_a, run_b, proxy_qrels, budget_queries=12, seed=1,
+                          judge_spread=spread)
+    unsure = steered.queries["query_id"].str[1:].astype(int) >= 40
+    moving = steered.queries["uncertainty"] > 0
+    assert steered.queries.loc[unsure & moving, "probability"].min() > \
+        steered.queries.loc[~unsure & moving, "probability"].max()
+    assert not plain.queries["probability"].equals(steered.queries["probability"])
+
+    plan_csv, gold_path = tmp_path / "plan.csv", tmp_path / "gold.trec"
+    done = ranklens("plan-labels", paths["run_a"], paths["run_b"], "--proxy-qrels",
+                    paths["proxy"], "--budget-queries", 12, "--seed", 1, "-o", plan_csv,
+                    "--judge-confidence", table)
+    assert done.code == 0, done.err
+    _labelled(plan_csv, paths["truth"], gold_path)
+    args = ("ppi", paths["run_a"], paths["run_b"], "--proxy-qrels", paths["proxy"],
+            "--gold-qrels", gold_path, "--design", plan_csv)
+    with_table = ranklens(*args, "--judge-confidence", table)
+    assert with_table.code == 0, with_table.err
+    without = ranklens(*args)
+    assert without.code == 2 and "judge-confidence table" in without.err
+
+    bad = tmp_path / "bad.csv"
+    bad.write_text("query_id,doc_id,confidence\nq00,q00_d0,0.9\nq00,q00_d1,0.3\n",
+                   encoding="utf-8")
+    refused = ranklens("plan-labels", paths["run_a"], paths["run_b"], "--proxy-qrels",
+                       paths["proxy"], "--budget-queries", 12, "--judge-confidence", bad)
+    assert refused.code == 2 and "confidence 0.3 is outside [0.5, 1]" in refused.err
+    assert "line 3" in refused.err
