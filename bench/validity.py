@@ -262,10 +262,13 @@ FCR_DESIGNS = (
 def _print_fcr(r: int) -> None:
     started = time.perf_counter()
     print(f"## FCR-adjusted segment intervals (`fcr_adjust`; {r:,} simulated reports each)\n")
+    print("This section alone: `nice -n 5 .venv/bin/python bench/validity.py --only fcr "
+          f"--fcr-replications {r}`.\n")
     print("After BH at alpha selects R of m segments, `fcr_adjust` shows every interval at level "
           "1 - R alpha / m (Benjamini and Yekutieli, JASA 2005), read from the comparison's own "
-          "draws (`ConfidenceCurve`): for the default sign-flip interval the same sign patterns "
-          "as its p-value. Per-query differences have sd 0.1 around the true delta (0.04 where "
+          "draws (`ConfidenceCurve`): for the segments' skew-guarded interval the same sign "
+          "patterns as its p-value and Hall's closed form. Per-query differences have sd 0.1 "
+          "around the true delta (0.04 where "
           "there is an effect, else 0); `compare` per segment with 2,000 permutations; BH at "
           ".05. False coverage rate = mean over reports of (selected intervals missing their "
           "true delta) / max(R, 1); its target is at most .05.\n")
@@ -579,6 +582,9 @@ the time, not the numbers.
   interval may miss its level (`ranklens.stats.shape`).
 - **Float noise**: per-query differences within 1e-6 of the largest metric value (at least 1)
   are exactly 0 before anything is computed (`ranklens.stats.tolerance`).
+- **Segments** (a BH family, and a macro report's collections): the skew-guarded test and
+  interval (`ranklens.stats.skew_guard`: the larger of the sign-flip p and Hall's
+  skewness-corrected t-test's on the changed queries); see the FCR section.
 """
 
 JUDGE = """## The judge checked on the gold queries (`judge_agreement`)

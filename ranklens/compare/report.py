@@ -282,9 +282,9 @@ def _result_from_dict(data: Mapping[str, Any]) -> ComparisonResult:
 # of the JSON reports have been written in since schema 1, so their bytes do not change.
 codec.register(ComparisonResult, codec.Form(to_plain=_result_to_dict,
                                             from_plain=_result_from_dict))
-# fcr (the FCR-adjusted interval, issue 32) is written only where there is one
+# fcr (the FCR-adjusted interval, issue 32) and shape_note (issue 45) only where there is one
 codec.register(SegmentRow, codec.Form(order=("segment", "n_queries", "note", "result"),
-                                      omit_default=("fcr",)))
+                                      omit_default=("fcr", "shape_note")))
 # candidate and overall_family are written only with several candidates, fcr with segments
 codec.register(MetricComparison, codec.Form(omit_default=("candidate", "overall_family",
                                                           "fcr")))

@@ -36,6 +36,7 @@ from ranklens.stats.compare import compare_with_notes
 from ranklens.stats.interval import FAMILY_INTERVAL
 from ranklens.stats.pairing import pair_quietly
 from ranklens.stats.results import Interval, Seed
+from ranklens.stats.shape import shape_note_text
 
 OVERALL = "All queries"
 UNSEGMENTED = "(no segment)"
@@ -73,7 +74,10 @@ class SegmentRow:
     which case ``note`` says so; a small but computable segment has a result and a note.
     ``fcr`` is the segment's interval adjusted for the BH selection of the metric's segments
     (`ranklens.compare.fcr`; None for the overall row, a too-small segment, or when no
-    adjustment was made); ``result.interval`` stays the marginal one.
+    adjustment was made); ``result.interval`` stays the marginal one. ``shape_note`` says,
+    when the segment's differences are too skewed or too tied for its number of queries, that
+    its interval and p may miss their level (`ranklens.stats.shape`; "" otherwise): what a
+    table marks beside the row.
     """
 
     segment: str
@@ -81,6 +85,7 @@ class SegmentRow:
     result: ComparisonResult | None
     note: str = ""
     fcr: Interval | None = None
+    shape_note: str = ""
 
     @property
     def too_small(self) -> bool:
@@ -194,7 +199,8 @@ def compare_segments(
         note = (f"small sample: {result.n_queries} paired queries "
                 f"(< {statistics.min_queries})"
                 if small else "")
-        rows.append(SegmentRow(name, result.n_queries, result, note))
+        rows.append(SegmentRow(name, result.n_queries, result, note,
+                               shape_note=shape_note_text(notes)))
         deltas[name] = pair_quietly(a, b, missing=statistics.missing, min_queries=0).deltas
 
     positions = [i for i, row in enumerate(rows) if row.result is not None]

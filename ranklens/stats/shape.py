@@ -27,6 +27,13 @@ import numpy as np
 from ranklens.stats.notes import Note
 from ranklens.stats.pairing import Deltas
 
+
+class ShapeWarning(UserWarning):
+    """The category of `shape_notes`' note: the differences are too skewed or too tied for
+    their number (a `UserWarning`, so filters on that keep working). A caller that keeps
+    notes per row (segments, `ranklens.compare.segments`) picks this one out by it."""
+
+
 COCHRAN_FACTOR = 25
 """Cochran's rule: a mean is near normal from about 25 g^2 observations (g: skewness)."""
 
@@ -44,6 +51,11 @@ def skewness(deltas: Deltas) -> float:
     if m2 == 0.0:
         return 0.0
     return float(np.mean(centred**3)) / m2**1.5
+
+
+def shape_note_text(notes: tuple[Note, ...]) -> str:
+    """The text of the `shape_notes` note among ``notes`` (a comparison's), "" when none."""
+    return " ".join(note.text for note in notes if issubclass(note.category, ShapeWarning))
 
 
 def shape_notes(deltas: Deltas) -> tuple[Note, ...]:
@@ -69,4 +81,4 @@ def shape_notes(deltas: Deltas) -> tuple[Note, ...]:
         f"the per-query differences are {' and '.join(reasons)}: with {n} queries the interval "
         "and the p-value may miss their nominal level (in simulations of such differences no "
         "interval held 95% below 50 changed queries; docs/validity.md); read the interval as "
-        "approximate"),)
+        "approximate", ShapeWarning),)
