@@ -19,7 +19,9 @@ runs as one fresh process, timed from start to exit with its peak resident memor
 
 The table prints each size's seconds, CPU seconds, peak GB, rows per second and the time per
 row as a multiple of the time per row at 3.5M rows (the flat-cost target: within 1.25x at
-21M). Not a test: run on demand, on a quiet machine; the 50M case needs about 6 GB of disk.
+21M). Not a test: run on demand, on a quiet machine; the 50M case needs about 3.7 GB of disk
+for its two runs and qrels, and making it took make_data.py 6 min and 18.5 GB of memory
+(2026-12-05, shared machine): make it while nothing else needs the memory.
 """
 
 from __future__ import annotations

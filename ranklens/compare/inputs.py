@@ -3,8 +3,10 @@
 ``load_inputs`` reads a baseline and one or more candidate runs with their judgements (or
 per-query metric tables), an optional segment map and optional proxy judgements, each file in
 its own thread, and returns a ``LoadedInputs``. Given the settings up front, runs are scored one
-at a time as they are read and let go (`_load_streaming`), so ten 7M-row candidates need the
-memory of about two; only their per-query values (and what their coverage needs) are kept.
+at a time as they are read and let go (`_load_streaming`), a big run file grouped by query a
+piece of whole queries at a time (``ranklens.compare.run_pieces``), so the peak grows neither
+with the number of runs nor with their rows; only their per-query values (and what their
+coverage, health checks and tie sentence need) are kept.
 
 It does not compare: ``ranklens.compare.analysis.inputs_report`` does.
 """
@@ -285,9 +287,8 @@ def _read_and_score(given: Input, index: int, judgements: _Judgements,
                     settings: CompareSettings, max_bytes: int | None,
                     columns: Mapping[str, str] | None) -> StreamedRun:
     """Run ``index`` read and scored for ``settings``, its health facts and ties kept in
-    ``judgements``: a
-    big file grouped by query a piece at a time (``ranklens.compare.run_pieces``), any other
-    read whole (`_read_whole_and_score`)."""
+    ``judgements``: a big file grouped by query a piece at a time
+    (``ranklens.compare.run_pieces``), any other read whole (`_read_whole_and_score`)."""
     pieces = run_pieces(given, max_bytes)
     if pieces is not None and not judgements.failed():
         found = streamed_by_pieces(
