@@ -24,7 +24,6 @@ files.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from ranklens.compare import charts, columns, coverage_words, query_lines, report_tables, seed_html
@@ -42,40 +41,12 @@ from ranklens.compare.verdict_words import (
     segments_summary,
 )
 from ranklens.document import html_shell as html_common
-from ranklens.document.blocks import Section
-from ranklens.document.html import CHART_WIDTH, block_html, section_html
+from ranklens.document.blocks import Section, Table
+from ranklens.document.html import CHART_WIDTH, block_html, section_html, wide_table_html
 from ranklens.health import check_words as health_words
 
 JSON_ID = "ranklens-report"
 """The id of the ``<script type="application/json">`` block that holds the report."""
-
-_WTL_HEADERS = ("Won", "Tied", "Lost")
-
-
-def _headers(shown: tuple[columns.Column, ...], names: Mapping[str, object]) -> list[str]:
-    """The long headers of ``shown``; an interval is two columns, W/T/L three (each cell one
-    exact number in ``data-value``)."""
-    out: list[str] = []
-    for column, header in zip(shown, columns.headers(shown, names, long=True), strict=True):
-        out += ((f"{header} low", f"{header} high") if column.kind == "interval"
-                else _WTL_HEADERS if column.kind == "wtl" else (header,))
-    return out
-
-
-def _cells(shown: tuple[columns.Column, ...], record: dict[Any, Any]) -> list[str]:
-    """One record as ``<td>`` cells of ``shown``: words escaped, numbers with their exact value."""
-    out: list[str] = []
-    for column in shown:
-        if column.kind in columns.PARTS:
-            style = "delta" if column.kind == "interval" else "count"
-            out += [html_common.number_cell(record.get(key), style)
-                    for key in columns.parts(column)]
-        elif column.kind in ("label", "text"):
-            out.append(html_common.text_cell(columns.cell(column, record)))
-        elif column.kind != "mark":
-            out.append(html_common.number_cell(record.get(column.key), column.kind))
-    return out
-
 
 def render(report: Report) -> str:
     """The report as a complete HTML document (UTF-8 text), with no network references.
@@ -146,24 +117,20 @@ def _leaderboard_section(report: Report, metric: str) -> str:
     names = report.run_names
     alpha = report.comparison(metric, report.candidates[0]).overall.alpha
     chart = charts.leaderboard_plot(table, metric=metric, baseline=names[0], alpha=alpha)
-    records = table.to_dict("records")
+    records = tuple({**record, "run": f"{record['run']}"
+                     + (" (A, baseline)" if record["baseline"] else "")}
+                    for record in _records(table))
     shown = columns.pick(columns.LEADERBOARD_COLUMNS,
                          health_words.with_health_column(columns.LEADERBOARD_HTML, table))
-    rows = [_cells(shown, {**record, "run": f"{record['run']}"
-                           + (" (A, baseline)" if record["baseline"] else "")})
-            for record in records]
-    leaderboard = html_common.table(
-        _headers(shown, {}), rows,
-        css_class="leaderboard", row_classes=["overall" if r["baseline"] else ""
-                                              for r in records])
+    leaderboard = wide_table_html(Table(
+        "leaderboard", shown, records,
+        set_apart=tuple(i for i, r in enumerate(records) if r["baseline"])))
     family = report.family(metric)
     pairs = ""
     if family is not None and family.family == "all-pairs":
-        pair_records = report_tables.pairs_table(report, metric).to_dict("records")
-        pair_shown = columns.pick(columns.PAIR_COLUMNS, columns.PAIR_HTML)
-        pairs = "<h3>Every pair</h3>" + html_common.table(
-            _headers(pair_shown, {}), [_cells(pair_shown, r) for r in pair_records],
-            css_class="pairs")
+        pairs = "<h3>Every pair</h3>" + wide_table_html(Table(
+            "pairs", columns.pick(columns.PAIR_COLUMNS, columns.PAIR_HTML),
+            _records(report_tables.pairs_table(report, metric))))
     sentences = family_lines(report, metric)
     return "\n".join(part for part in (
         f'<section class="leaderboard" id="leaderboard-{_slug(metric)}">',
@@ -325,10 +292,10 @@ def _segment_table(table: Any, run_names: tuple[str, str], segment_column: str |
                   if has_fcr or c.key != "fcr")
     names = {"a": run_names[0], "b": run_names[1], "segment": segment_column or "Rows",
              "fcr_level": fcr_level_text(table)}
-    records = table.to_dict("records")
-    rows = [_cells(shown, record) for record in records]
-    return html_common.table(_headers(shown, names), rows, css_class="segments",
-                             row_classes=["overall" if r["overall"] else "" for r in records])
+    records = _records(table)
+    return wide_table_html(Table("segments", shown, records, names,
+                                 set_apart=tuple(i for i, r in enumerate(records)
+                                                 if r["overall"])))
 
 
 def _inputs_section(report: Report) -> str:
@@ -343,6 +310,12 @@ def _parameters_section(report: Report) -> str:
 
 
 # ---- helpers ------------------------------------------------------------------------------
+
+def _records(frame: Any) -> tuple[dict[str, Any], ...]:
+    """The rows of a data frame as records (column name -> value), in order."""
+    return tuple({str(key): value for key, value in record.items()}
+                 for record in frame.to_dict("records"))
+
 
 _text = html_common.text
 _slug = html_common.slug
