@@ -56,7 +56,7 @@ _MARK = Column("significant", "", "mark")
 _FINDING = Column("finding", "finding", "text", "Finding", detail=True)
 
 SEGMENT_COLUMNS: tuple[Column, ...] = (
-    Column("segment", "{segment}", "label", "{segment}"), _N,
+    Column("segment", "{segment}", "label", "{rows}"), _N,
     Column("mean_a", "A: {a}", "value", "Mean {a}"),
     Column("mean_b", "B: {b}", "value", "Mean {b}"),
     Column("delta", "B \u2212 A", "delta", "{b} \u2212 {a}"), _CI, _FCR, _P, _T_P,
@@ -64,7 +64,9 @@ SEGMENT_COLUMNS: tuple[Column, ...] = (
     _FINDING, Column("note", "note", "text", "Note"),
 )
 """One metric of two runs: the overall row, then a row per segment (``fcr``: the segment's
-FCR-adjusted interval, `ranklens.compare.fcr`; headers name its level, ``{fcr_level}``)."""
+FCR-adjusted interval, `ranklens.compare.fcr`; headers name its level, ``{fcr_level}``; the
+first column is headed by the segment column, else ``{segment}`` in text and ``{rows}`` in
+the wide faces: ``ranklens.compare.sections.segments``)."""
 
 
 def _keys(shown: tuple[Column, ...]) -> tuple[str, ...]:

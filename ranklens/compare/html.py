@@ -27,10 +27,11 @@ from __future__ import annotations
 from typing import Any
 
 from ranklens.compare import charts, columns, coverage_words, query_lines, report_tables, seed_html
-from ranklens.compare.fcr_words import disagreement_sentence, fcr_caption, fcr_level_text
+from ranklens.compare.fcr_words import disagreement_sentence, fcr_caption
 from ranklens.compare.outline import Part, outline
 from ranklens.compare.report import Report
 from ranklens.compare.sections.coverage_banner import coverage_banner
+from ranklens.compare.sections.segments import segments_table
 from ranklens.compare.sections.ties import tie_banner
 from ranklens.compare.text import family_lines
 from ranklens.compare.verdict_words import (
@@ -197,7 +198,7 @@ def _metric_section(report: Report, metric: str, level: int = 2, candidate: int 
             _forest_svg(table, metric, run_names, comparison.overall.alpha),
             f"Forest plot of {metric}: the difference {run_names[1]} \u2212 {run_names[0]} "
             "with its interval, per row of the table below"),
-        _segment_table(table, run_names, comparison.segment_column),
+        wide_table_html(segments_table(comparison, run_names, frame=table)),
         *(f'<p class="interval-note">{_text(t)}</p>'
           for t in (fcr_caption(comparison), disagreement_sentence(comparison)) if t),
         f'<p class="interval-note">{_text(interval_note(comparison))}</p>',
@@ -284,18 +285,6 @@ def _robustness(report: Report, metric: str, scope: str = "", level: int = 3) ->
 def _forest_svg(table: Any, metric: str, run_names: tuple[str, str], alpha: float) -> str:
     chart = charts.forest_plot(table, metric=metric, run_names=run_names, alpha=alpha)
     return html_common.chart_svg(chart, CHART_WIDTH)
-
-
-def _segment_table(table: Any, run_names: tuple[str, str], segment_column: str | None) -> str:
-    has_fcr = bool(table["fcr_low"].notna().any())
-    shown = tuple(c for c in columns.pick(columns.SEGMENT_COLUMNS, columns.SEGMENT_HTML)
-                  if has_fcr or c.key != "fcr")
-    names = {"a": run_names[0], "b": run_names[1], "segment": segment_column or "Rows",
-             "fcr_level": fcr_level_text(table)}
-    records = _records(table)
-    return wide_table_html(Table("segments", shown, records, names,
-                                 set_apart=tuple(i for i, r in enumerate(records)
-                                                 if r["overall"])))
 
 
 def _inputs_section(report: Report) -> str:
