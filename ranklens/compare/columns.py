@@ -85,11 +85,13 @@ SEGMENT_HTML = _keys(wide(SEGMENT_COLUMNS))
 LEADERBOARD_COLUMNS: tuple[Column, ...] = (
     Column("run", "run", "label", "Run"), Column("n_queries", "n", "count", "Queries",
                                                  detail=True),
-    Column("mean", "mean", "value", "Mean"), _DELTA, _CI, _P, _ADJUSTED, _T_P, _WTL, _MARK,
-    _FINDING,
+    Column("mean", "mean", "value", "Mean"), _DELTA, _CI, _P, _ADJUSTED, _T_P, _WTL, _FINDING,
     Column("health", "health", "text", "Health"),  # each run's health checks (ranklens.health)
+    _MARK,
 )
-"""One metric of several candidates: the baseline first, then each candidate against it."""
+"""One metric of several candidates: the baseline first, then each candidate against it (the
+health column, when shown, after the finding in the wide faces and before the mark in the
+narrow ones: ``ranklens.health.check_words.with_health_column``)."""
 
 LEADERBOARD_TEXT = _keys(narrow(LEADERBOARD_COLUMNS))
 LEADERBOARD_HTML = _keys(wide(LEADERBOARD_COLUMNS))

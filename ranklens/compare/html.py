@@ -26,10 +26,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ranklens.compare import charts, columns, coverage_words, query_lines, report_tables, seed_html
+from ranklens.compare import charts, coverage_words, query_lines, report_tables, seed_html
 from ranklens.compare.fcr_words import disagreement_sentence, fcr_caption
 from ranklens.compare.outline import Part, outline
 from ranklens.compare.report import Report
+from ranklens.compare.sections.candidates import candidates_table, pairs_block
 from ranklens.compare.sections.coverage_banner import coverage_banner
 from ranklens.compare.sections.segments import segments_table
 from ranklens.compare.sections.ties import tie_banner
@@ -42,7 +43,7 @@ from ranklens.compare.verdict_words import (
     segments_summary,
 )
 from ranklens.document import html_shell as html_common
-from ranklens.document.blocks import Section, Table
+from ranklens.document.blocks import Section
 from ranklens.document.html import CHART_WIDTH, block_html, section_html, wide_table_html
 from ranklens.health import check_words as health_words
 
@@ -118,20 +119,9 @@ def _leaderboard_section(report: Report, metric: str) -> str:
     names = report.run_names
     alpha = report.comparison(metric, report.candidates[0]).overall.alpha
     chart = charts.leaderboard_plot(table, metric=metric, baseline=names[0], alpha=alpha)
-    records = tuple({**record, "run": f"{record['run']}"
-                     + (" (A, baseline)" if record["baseline"] else "")}
-                    for record in _records(table))
-    shown = columns.pick(columns.LEADERBOARD_COLUMNS,
-                         health_words.with_health_column(columns.LEADERBOARD_HTML, table))
-    leaderboard = wide_table_html(Table(
-        "leaderboard", shown, records,
-        set_apart=tuple(i for i, r in enumerate(records) if r["baseline"])))
-    family = report.family(metric)
-    pairs = ""
-    if family is not None and family.family == "all-pairs":
-        pairs = "<h3>Every pair</h3>" + wide_table_html(Table(
-            "pairs", columns.pick(columns.PAIR_COLUMNS, columns.PAIR_HTML),
-            _records(report_tables.pairs_table(report, metric))))
+    leaderboard = wide_table_html(candidates_table(report, metric))
+    pairs_table = pairs_block(report, metric)
+    pairs = "" if pairs_table is None else "<h3>Every pair</h3>" + wide_table_html(pairs_table)
     sentences = family_lines(report, metric)
     return "\n".join(part for part in (
         f'<section class="leaderboard" id="leaderboard-{_slug(metric)}">',

@@ -23,10 +23,7 @@ from ranklens.compare.csv_report import render_csv
 from ranklens.compare.fcr_words import disagreement_sentence, fcr_caption
 from ranklens.compare.outline import Part, outline
 from ranklens.compare.report import Report
-from ranklens.compare.report_tables import (
-    leaderboard_table,
-    pairs_table,
-)
+from ranklens.compare.sections.candidates import candidates_table, pairs_block
 from ranklens.compare.sections.coverage_banner import coverage_banner
 from ranklens.compare.sections.inputs import input_lines, inputs_text
 from ranklens.compare.sections.inputs import read_as as read_as  # their old home
@@ -48,9 +45,9 @@ from ranklens.compare.verdict_words import (
 )
 from ranklens.document import markdown as markdown_writer
 from ranklens.document import text as text_writer
-from ranklens.document.blocks import Section
+from ranklens.document.blocks import Section, Table
 from ranklens.document.markdown import markdown_table
-from ranklens.formats import level_number, plain_table
+from ranklens.formats import plain_table
 from ranklens.health import check_words as health_words
 from ranklens.stats import interval_label
 
@@ -253,27 +250,25 @@ def _metric_sections(report: Report, width: int, n_candidates: int = 1) -> list[
 
 def leaderboard_cells(report: Report, metric: str, *, markdown: bool = False,
                       ) -> tuple[list[Column], list[str], list[list[str]]]:
-    """The leaderboard of ``metric`` as display strings: columns, header and rows (baseline
+    """The leaderboard of ``metric`` as display strings: the narrow columns of
+    ``ranklens.compare.sections.candidates.candidates_table``, header and rows (baseline
     first, its name marked and its other cells empty)."""
-    alpha = report.comparison(metric, report.candidates[0]).overall.alpha
-    table = leaderboard_table(report, metric)
-    keys = health_words.with_health_column(columns.LEADERBOARD_TEXT, table)
-    shown = list(columns.pick(columns.LEADERBOARD_COLUMNS, keys))
-    records = [{"run": f"{r['run']} (A, baseline)", "mean": r["mean"],
-                "health": r.get("health", "")} if r["baseline"] else r
-               for r in table.to_dict("records")]
-    header = columns.headers(shown, {"level": level_number(1 - alpha)})
-    return shown, _sig(shown, header) if markdown else header, columns.cells(shown, records)
+    return _narrow_cells(candidates_table(report, metric), markdown)
 
 
 def pairs_cells(report: Report, metric: str, *, markdown: bool = False,
                 ) -> tuple[list[Column], list[str], list[list[str]]]:
     """Every pair of the family as display strings (all-pairs reports); no rows otherwise."""
-    alpha = report.comparison(metric, report.candidates[0]).overall.alpha
-    shown = list(columns.pick(columns.PAIR_COLUMNS, columns.PAIR_TEXT))
-    header = columns.headers(shown, {"level": level_number(1 - alpha)})
-    rows = columns.cells(shown, pairs_table(report, metric).to_dict("records"))
-    return shown, _sig(shown, header) if markdown else header, rows
+    table = pairs_block(report, metric)
+    if table is None:
+        return list(columns.narrow(columns.PAIR_COLUMNS)), [], []
+    return _narrow_cells(table, markdown)
+
+
+def _narrow_cells(table: Table, markdown: bool) -> tuple[list[Column], list[str], list[list[str]]]:
+    shown = list(columns.narrow(table.columns))
+    header = columns.headers(shown, table.names)
+    return shown, _sig(shown, header) if markdown else header, columns.cells(shown, table.records)
 
 
 def family_lines(report: Report, metric: str) -> list[str]:
