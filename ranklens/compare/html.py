@@ -290,11 +290,5 @@ def _parameters_section(report: Report) -> str:
 
 # ---- helpers ------------------------------------------------------------------------------
 
-def _records(frame: Any) -> tuple[dict[str, Any], ...]:
-    """The rows of a data frame as records (column name -> value), in order."""
-    return tuple({str(key): value for key, value in record.items()}
-                 for record in frame.to_dict("records"))
-
-
 _text = html_common.text
 _slug = html_common.slug

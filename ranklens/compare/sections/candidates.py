@@ -30,7 +30,7 @@ def candidates_table(report: Report, metric: str) -> Table:
     keys = with_health_column([c.key for c in columns.LEADERBOARD_COLUMNS
                                if c.key != "health"], frame)
     records = tuple(_baseline(record) if record["baseline"] else record
-                    for record in _records(frame))
+                    for record in report_tables.frame_records(frame))
     return Table("leaderboard", columns.pick(columns.LEADERBOARD_COLUMNS, keys), records,
                  _names(report, metric),
                  set_apart=tuple(i for i, r in enumerate(records) if r["baseline"]))
@@ -41,8 +41,9 @@ def pairs_block(report: Report, metric: str) -> Table | None:
     family = report.family(metric)
     if family is None or family.family != "all-pairs":
         return None
-    return Table("pairs", columns.PAIR_COLUMNS,
-                 _records(report_tables.pairs_table(report, metric)), _names(report, metric))
+    pairs = report_tables.pairs_table(report, metric)
+    return Table("pairs", columns.PAIR_COLUMNS, report_tables.frame_records(pairs),
+                 _names(report, metric))
 
 
 def _baseline(record: dict[str, Any]) -> dict[str, Any]:
@@ -53,11 +54,6 @@ def _baseline(record: dict[str, Any]) -> dict[str, Any]:
 def _names(report: Report, metric: str) -> dict[str, object]:
     alpha = report.comparison(metric, report.candidates[0]).overall.alpha
     return {"level": level_number(1 - alpha)}
-
-
-def _records(frame: Any) -> tuple[dict[str, Any], ...]:
-    return tuple({str(key): value for key, value in record.items()}
-                 for record in frame.to_dict("records"))
 
 
 __all__ = ["BASELINE_KEYS", "candidates_table", "pairs_block"]

@@ -29,8 +29,7 @@ def segments_table(comparison: MetricComparison, run_names: tuple[str, str], *,
         frame = report_tables.segment_table(comparison, run_names, withheld=withheld)
     has_fcr = any(row.fcr is not None for row in comparison.segments)
     shown = tuple(c for c in SEGMENT_COLUMNS if has_fcr or c.key != "fcr")
-    records = tuple({str(key): value for key, value in record.items()}
-                    for record in frame.to_dict("records"))
+    records = report_tables.frame_records(frame)
     column = comparison.segment_column
     names = {"a": run_names[0], "b": run_names[1], "segment": column or "segment",
              "rows": column or "Rows", "level": level_number(1 - comparison.overall.alpha),
