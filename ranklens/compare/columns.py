@@ -56,7 +56,7 @@ _MARK = Column("significant", "", "mark")
 _FINDING = Column("finding", "finding", "text", "Finding", detail=True)
 
 SEGMENT_COLUMNS: tuple[Column, ...] = (
-    Column("segment", "{segment}", "label", "{segment}"), _N,
+    Column("segment", "{segment}", "label", "{rows}"), _N,
     Column("mean_a", "A: {a}", "value", "Mean {a}"),
     Column("mean_b", "B: {b}", "value", "Mean {b}"),
     Column("delta", "B \u2212 A", "delta", "{b} \u2212 {a}"), _CI, _FCR, _P, _T_P,
@@ -64,7 +64,9 @@ SEGMENT_COLUMNS: tuple[Column, ...] = (
     _FINDING, Column("note", "note", "text", "Note"),
 )
 """One metric of two runs: the overall row, then a row per segment (``fcr``: the segment's
-FCR-adjusted interval, `ranklens.compare.fcr`; headers name its level, ``{fcr_level}``)."""
+FCR-adjusted interval, `ranklens.compare.fcr`; headers name its level, ``{fcr_level}``; the
+first column is headed by the segment column, else ``{segment}`` in text and ``{rows}`` in
+the wide faces: ``ranklens.compare.sections.segments``)."""
 
 
 def _keys(shown: tuple[Column, ...]) -> tuple[str, ...]:
@@ -83,11 +85,13 @@ SEGMENT_HTML = _keys(wide(SEGMENT_COLUMNS))
 LEADERBOARD_COLUMNS: tuple[Column, ...] = (
     Column("run", "run", "label", "Run"), Column("n_queries", "n", "count", "Queries",
                                                  detail=True),
-    Column("mean", "mean", "value", "Mean"), _DELTA, _CI, _P, _ADJUSTED, _T_P, _WTL, _MARK,
-    _FINDING,
+    Column("mean", "mean", "value", "Mean"), _DELTA, _CI, _P, _ADJUSTED, _T_P, _WTL, _FINDING,
     Column("health", "health", "text", "Health"),  # each run's health checks (ranklens.health)
+    _MARK,
 )
-"""One metric of several candidates: the baseline first, then each candidate against it."""
+"""One metric of several candidates: the baseline first, then each candidate against it (the
+health column, when shown, after the finding in the wide faces and before the mark in the
+narrow ones: ``ranklens.health.check_words.with_health_column``)."""
 
 LEADERBOARD_TEXT = _keys(narrow(LEADERBOARD_COLUMNS))
 LEADERBOARD_HTML = _keys(wide(LEADERBOARD_COLUMNS))

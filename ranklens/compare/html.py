@@ -24,14 +24,15 @@ files.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
-from ranklens.compare import charts, columns, coverage_words, query_lines, report_tables, seed_html
-from ranklens.compare.fcr_words import disagreement_sentence, fcr_caption, fcr_level_text
+from ranklens.compare import charts, coverage_words, query_lines, report_tables, seed_html
+from ranklens.compare.fcr_words import disagreement_sentence, fcr_caption
 from ranklens.compare.outline import Part, outline
 from ranklens.compare.report import Report
+from ranklens.compare.sections.candidates import candidates_table, pairs_block
 from ranklens.compare.sections.coverage_banner import coverage_banner
+from ranklens.compare.sections.segments import segments_table
 from ranklens.compare.sections.ties import tie_banner
 from ranklens.compare.text import family_lines
 from ranklens.compare.verdict_words import (
@@ -43,39 +44,11 @@ from ranklens.compare.verdict_words import (
 )
 from ranklens.document import html_shell as html_common
 from ranklens.document.blocks import Section
-from ranklens.document.html import CHART_WIDTH, block_html, section_html
+from ranklens.document.html import CHART_WIDTH, block_html, section_html, wide_table_html
 from ranklens.health import check_words as health_words
 
 JSON_ID = "ranklens-report"
 """The id of the ``<script type="application/json">`` block that holds the report."""
-
-_WTL_HEADERS = ("Won", "Tied", "Lost")
-
-
-def _headers(shown: tuple[columns.Column, ...], names: Mapping[str, object]) -> list[str]:
-    """The long headers of ``shown``; an interval is two columns, W/T/L three (each cell one
-    exact number in ``data-value``)."""
-    out: list[str] = []
-    for column, header in zip(shown, columns.headers(shown, names, long=True), strict=True):
-        out += ((f"{header} low", f"{header} high") if column.kind == "interval"
-                else _WTL_HEADERS if column.kind == "wtl" else (header,))
-    return out
-
-
-def _cells(shown: tuple[columns.Column, ...], record: dict[Any, Any]) -> list[str]:
-    """One record as ``<td>`` cells of ``shown``: words escaped, numbers with their exact value."""
-    out: list[str] = []
-    for column in shown:
-        if column.kind in columns.PARTS:
-            style = "delta" if column.kind == "interval" else "count"
-            out += [html_common.number_cell(record.get(key), style)
-                    for key in columns.parts(column)]
-        elif column.kind in ("label", "text"):
-            out.append(html_common.text_cell(columns.cell(column, record)))
-        elif column.kind != "mark":
-            out.append(html_common.number_cell(record.get(column.key), column.kind))
-    return out
-
 
 def render(report: Report) -> str:
     """The report as a complete HTML document (UTF-8 text), with no network references.
@@ -146,24 +119,9 @@ def _leaderboard_section(report: Report, metric: str) -> str:
     names = report.run_names
     alpha = report.comparison(metric, report.candidates[0]).overall.alpha
     chart = charts.leaderboard_plot(table, metric=metric, baseline=names[0], alpha=alpha)
-    records = table.to_dict("records")
-    shown = columns.pick(columns.LEADERBOARD_COLUMNS,
-                         health_words.with_health_column(columns.LEADERBOARD_HTML, table))
-    rows = [_cells(shown, {**record, "run": f"{record['run']}"
-                           + (" (A, baseline)" if record["baseline"] else "")})
-            for record in records]
-    leaderboard = html_common.table(
-        _headers(shown, {}), rows,
-        css_class="leaderboard", row_classes=["overall" if r["baseline"] else ""
-                                              for r in records])
-    family = report.family(metric)
-    pairs = ""
-    if family is not None and family.family == "all-pairs":
-        pair_records = report_tables.pairs_table(report, metric).to_dict("records")
-        pair_shown = columns.pick(columns.PAIR_COLUMNS, columns.PAIR_HTML)
-        pairs = "<h3>Every pair</h3>" + html_common.table(
-            _headers(pair_shown, {}), [_cells(pair_shown, r) for r in pair_records],
-            css_class="pairs")
+    leaderboard = wide_table_html(candidates_table(report, metric))
+    pairs_table = pairs_block(report, metric)
+    pairs = "" if pairs_table is None else "<h3>Every pair</h3>" + wide_table_html(pairs_table)
     sentences = family_lines(report, metric)
     return "\n".join(part for part in (
         f'<section class="leaderboard" id="leaderboard-{_slug(metric)}">',
@@ -230,7 +188,7 @@ def _metric_section(report: Report, metric: str, level: int = 2, candidate: int 
             _forest_svg(table, metric, run_names, comparison.overall.alpha),
             f"Forest plot of {metric}: the difference {run_names[1]} \u2212 {run_names[0]} "
             "with its interval, per row of the table below"),
-        _segment_table(table, run_names, comparison.segment_column),
+        wide_table_html(segments_table(comparison, run_names, frame=table)),
         *(f'<p class="interval-note">{_text(t)}</p>'
           for t in (fcr_caption(comparison), disagreement_sentence(comparison)) if t),
         f'<p class="interval-note">{_text(interval_note(comparison))}</p>',
@@ -317,18 +275,6 @@ def _robustness(report: Report, metric: str, scope: str = "", level: int = 3) ->
 def _forest_svg(table: Any, metric: str, run_names: tuple[str, str], alpha: float) -> str:
     chart = charts.forest_plot(table, metric=metric, run_names=run_names, alpha=alpha)
     return html_common.chart_svg(chart, CHART_WIDTH)
-
-
-def _segment_table(table: Any, run_names: tuple[str, str], segment_column: str | None) -> str:
-    has_fcr = bool(table["fcr_low"].notna().any())
-    shown = tuple(c for c in columns.pick(columns.SEGMENT_COLUMNS, columns.SEGMENT_HTML)
-                  if has_fcr or c.key != "fcr")
-    names = {"a": run_names[0], "b": run_names[1], "segment": segment_column or "Rows",
-             "fcr_level": fcr_level_text(table)}
-    records = table.to_dict("records")
-    rows = [_cells(shown, record) for record in records]
-    return html_common.table(_headers(shown, names), rows, css_class="segments",
-                             row_classes=["overall" if r["overall"] else "" for r in records])
 
 
 def _inputs_section(report: Report) -> str:

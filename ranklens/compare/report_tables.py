@@ -42,6 +42,13 @@ NO_DIFFERENCE = "no reliable difference"
 TOO_SMALL = "too small to compare"
 
 
+def frame_records(frame: pd.DataFrame) -> tuple[dict[str, Any], ...]:
+    """The rows of one of these tables as records (column name -> value), in order: what a
+    document ``Table`` holds (``ranklens.compare.sections``)."""
+    return tuple({str(key): value for key, value in record.items()}
+                 for record in frame.to_dict("records"))
+
+
 def finding(result: ComparisonResult | None, run_names: tuple[str, str]) -> str:
     """``"<B> better"``, ``"<B> worse"``, ``"no reliable difference"`` or ``"too small..."``.
 

@@ -20,19 +20,15 @@ from collections.abc import Callable
 from ranklens.compare import columns, coverage_words, query_lines, seed_views
 from ranklens.compare.columns import MARK, Column
 from ranklens.compare.csv_report import render_csv
-from ranklens.compare.fcr_words import disagreement_sentence, fcr_caption, level_text
+from ranklens.compare.fcr_words import disagreement_sentence, fcr_caption
 from ranklens.compare.outline import Part, outline
-from ranklens.compare.report import Report, result_row
-from ranklens.compare.report_tables import (
-    interval_levels,
-    leaderboard_table,
-    pairs_table,
-    plot_order,
-)
+from ranklens.compare.report import Report
+from ranklens.compare.sections.candidates import candidates_table, pairs_block
 from ranklens.compare.sections.coverage_banner import coverage_banner
 from ranklens.compare.sections.inputs import input_lines, inputs_text
 from ranklens.compare.sections.inputs import read_as as read_as  # their old home
 from ranklens.compare.sections.inputs import set_aside_lines as set_aside_lines
+from ranklens.compare.sections.segments import segments_table
 from ranklens.compare.sections.ties import tie_banner
 from ranklens.compare.sections.ties import tie_note as tie_note  # its old home
 from ranklens.compare.segments import MetricComparison
@@ -49,9 +45,9 @@ from ranklens.compare.verdict_words import (
 )
 from ranklens.document import markdown as markdown_writer
 from ranklens.document import text as text_writer
-from ranklens.document.blocks import Section
+from ranklens.document.blocks import Section, Table
 from ranklens.document.markdown import markdown_table
-from ranklens.formats import level_number, plain_table
+from ranklens.formats import plain_table
 from ranklens.health import check_words as health_words
 from ranklens.stats import interval_label
 
@@ -72,48 +68,25 @@ def render_json(report: Report) -> str:
     return report.to_json() + "\n"
 
 
-_NO_RESULT = {key: None for key in ("mean_a", "mean_b", "delta", "ci_low", "ci_high",
-                                      "p_value", "q_value")}
-
-
-def segment_records(comparison: MetricComparison, *,
-                    withheld: bool = False) -> list[dict[str, object]]:
-    """The rows of one metric in the forest plot's order (`report_tables.plot_order`: overall
-    first, then the segments by difference) as records of
-    `ranklens.compare.columns.SEGMENT_COLUMNS`; a too-small segment has its size, its note and
-    None numbers (dashes). With ``withheld`` (no verdict drawn) no row is significant: the
-    numbers stay, the marks go."""
-    return [{**(_NO_RESULT if row.result is None else result_row(row.result)),
-             "segment": row.segment, "n_queries": row.n_queries, "note": row.note,
-             **interval_levels(row), **({"significant": False} if withheld else {})}
-            for row in plot_order(comparison)]
-
-
 def segment_cells(comparison: MetricComparison, run_names: tuple[str, str], *,
                   markdown: bool = False, withheld: bool = False
                   ) -> tuple[list[Column], list[str], list[list[str]]]:
-    """The columns, headers and display rows of one metric's table (text and Markdown).
+    """The columns, headers and display rows of one metric's table in text and Markdown: the
+    narrow columns of ``ranklens.compare.sections.segments.segments_table``.
 
     Plain text leaves out the mark and note columns when no row has one; Markdown keeps them
-    and heads the mark column "sig.". ``withheld``: no row is marked (`segment_records`).
+    and heads the mark column "sig.". ``withheld``: no row is marked.
     """
-    has_fcr = any(row.fcr is not None for row in comparison.segments)
-    shown = [c for c in columns.pick(columns.SEGMENT_COLUMNS, columns.SEGMENT_TEXT)
-             if has_fcr or c.key != "fcr"]
-    rows = columns.cells(shown, segment_records(comparison, withheld=withheld))
+    table = segments_table(comparison, run_names, withheld=withheld)
+    shown = list(columns.narrow(table.columns))
+    rows = columns.cells(shown, table.records)
     if not markdown:
         kept = [i for i, c in enumerate(shown)
                 if c.kind not in ("mark", "text") or any(r[i] for r in rows)]
         shown = [shown[i] for i in kept]
         rows = [[r[i] for i in kept] for r in rows]
-    header = columns.headers(shown, _names(comparison, run_names))
+    header = columns.headers(shown, table.names)
     return shown, _sig(shown, header) if markdown else header, rows
-
-
-def _names(comparison: MetricComparison, run_names: tuple[str, str]) -> dict[str, object]:
-    fcr = "" if comparison.fcr is None else level_text(comparison.fcr.level)
-    return {"a": run_names[0], "b": run_names[1], "segment": comparison.segment_column or "segment",
-            "level": level_number(1 - comparison.overall.alpha), "fcr_level": fcr}
 
 
 def _interval_notes(comparison: MetricComparison) -> list[str]:
@@ -277,27 +250,25 @@ def _metric_sections(report: Report, width: int, n_candidates: int = 1) -> list[
 
 def leaderboard_cells(report: Report, metric: str, *, markdown: bool = False,
                       ) -> tuple[list[Column], list[str], list[list[str]]]:
-    """The leaderboard of ``metric`` as display strings: columns, header and rows (baseline
+    """The leaderboard of ``metric`` as display strings: the narrow columns of
+    ``ranklens.compare.sections.candidates.candidates_table``, header and rows (baseline
     first, its name marked and its other cells empty)."""
-    alpha = report.comparison(metric, report.candidates[0]).overall.alpha
-    table = leaderboard_table(report, metric)
-    keys = health_words.with_health_column(columns.LEADERBOARD_TEXT, table)
-    shown = list(columns.pick(columns.LEADERBOARD_COLUMNS, keys))
-    records = [{"run": f"{r['run']} (A, baseline)", "mean": r["mean"],
-                "health": r.get("health", "")} if r["baseline"] else r
-               for r in table.to_dict("records")]
-    header = columns.headers(shown, {"level": level_number(1 - alpha)})
-    return shown, _sig(shown, header) if markdown else header, columns.cells(shown, records)
+    return _narrow_cells(candidates_table(report, metric), markdown)
 
 
 def pairs_cells(report: Report, metric: str, *, markdown: bool = False,
                 ) -> tuple[list[Column], list[str], list[list[str]]]:
     """Every pair of the family as display strings (all-pairs reports); no rows otherwise."""
-    alpha = report.comparison(metric, report.candidates[0]).overall.alpha
-    shown = list(columns.pick(columns.PAIR_COLUMNS, columns.PAIR_TEXT))
-    header = columns.headers(shown, {"level": level_number(1 - alpha)})
-    rows = columns.cells(shown, pairs_table(report, metric).to_dict("records"))
-    return shown, _sig(shown, header) if markdown else header, rows
+    table = pairs_block(report, metric)
+    if table is None:
+        return list(columns.narrow(columns.PAIR_COLUMNS)), [], []
+    return _narrow_cells(table, markdown)
+
+
+def _narrow_cells(table: Table, markdown: bool) -> tuple[list[Column], list[str], list[list[str]]]:
+    shown = list(columns.narrow(table.columns))
+    header = columns.headers(shown, table.names)
+    return shown, _sig(shown, header) if markdown else header, columns.cells(shown, table.records)
 
 
 def family_lines(report: Report, metric: str) -> list[str]:

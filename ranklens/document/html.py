@@ -5,12 +5,16 @@ escaped (a list's items, a paragraph's Markdown-lite through
 ``ranklens.document.html_shell.markdown``); a
 callout is a box coloured by its status, folded callouts a ``<details>``; their classes are the
 section's key and the status (``health-failed``). A subsection is its heading one level down
-and its blocks; a table's cells are its columns' texts (headers short, as in text); a chart is
+and its blocks; a table's cells are its columns' texts (headers short, as in text), or, drawn
+wide (`wide_table_html`), its numbers one per cell with their exact values; a chart is
 inline SVG ``CHART_WIDTH`` pixels wide in a ``<figure>``. The page shell, the style and the embedded
 JSON are ``ranklens.document.html_shell``'s; nothing here knows a feature or formats a number.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ranklens.document import blocks, columns
 from ranklens.document import html_shell as shell
@@ -80,6 +84,48 @@ def table_html(table: blocks.Table) -> str:
          for row in columns.cells(table.columns, table.records)],
         css_class=table.key,
         row_classes=["overall" if i in apart else "" for i in range(len(table.records))])
+
+
+WTL_HEADERS = ("Won", "Tied", "Lost")
+"""The headers of a W/T/L column's three cells in a wide table."""
+
+
+def wide_table_html(table: blocks.Table) -> str:
+    """``table`` as a wide table (the HTML export's tables of differences): its
+    `columns.wide` columns under their long headers (titles), each number in a cell of its
+    own with its exact value in ``data-value`` (an interval two cells, W/T/L three); the rows
+    set apart carry the class ``overall``."""
+    shown = columns.wide(table.columns)
+    apart = set(table.set_apart)
+    return shell.table(
+        wide_headers(shown, table.names), [_wide_cells(shown, r) for r in table.records],
+        css_class=table.key,
+        row_classes=["overall" if i in apart else "" for i in range(len(table.records))])
+
+
+def wide_headers(shown: Sequence[columns.Column], names: Mapping[str, object]) -> list[str]:
+    """The long headers of ``shown``, one per cell: an interval's ``low`` and ``high``, the
+    W/T/L counts' `WTL_HEADERS`."""
+    out: list[str] = []
+    for column, header in zip(shown, columns.headers(shown, names, long=True), strict=True):
+        out += ((f"{header} low", f"{header} high") if column.kind == "interval"
+                else WTL_HEADERS if column.kind == "wtl" else (header,))
+    return out
+
+
+def _wide_cells(shown: Sequence[columns.Column], record: Mapping[Any, Any]) -> list[str]:
+    """One record as ``<td>`` cells of ``shown``: words escaped, numbers with their exact
+    value (a mark has no cell: the wide tables say the finding in words)."""
+    out: list[str] = []
+    for column in shown:
+        if column.kind in columns.PARTS:
+            style = "delta" if column.kind == "interval" else "count"
+            out += [shell.number_cell(record.get(key), style) for key in columns.parts(column)]
+        elif column.kind in ("label", "text"):
+            out.append(shell.text_cell(columns.cell(column, record)))
+        elif column.kind != "mark":
+            out.append(shell.number_cell(record.get(column.key), column.kind))
+    return out
 
 
 BANNER_ROLE = {"guardrail": "alert", "ties": "note"}

@@ -35,10 +35,10 @@ def test_missing_key_is_empty_and_missing_number_a_dash() -> None:
 
 def test_headers_fill_names_and_level() -> None:
     shown = columns.pick(columns.SEGMENT_COLUMNS, ("segment", "mean_a", "delta", "ci"))
-    names = {"segment": "intent", "a": "bm25", "b": "neural", "level": 95}
+    names = {"segment": "intent", "rows": "Intent", "a": "bm25", "b": "neural", "level": 95}
     assert columns.headers(shown, names) == ["intent", "A: bm25", "B \u2212 A", "95% CI"]
-    assert columns.headers(shown, names, long=True) == [
-        "intent", "Mean bm25", "neural \u2212 bm25", "Interval"]
+    assert columns.headers(shown, names, long=True) == [  # the wide faces head it {rows}
+        "Intent", "Mean bm25", "neural \u2212 bm25", "Interval"]
 
 
 def test_display_frame_adds_text_beside_the_numbers() -> None:

@@ -133,3 +133,23 @@ def test_a_table_in_html_sets_its_summary_rows_apart_and_escapes_its_cells() -> 
     assert "<th>finding</th>" in drawn and "<td>no reliable difference</td>" in drawn
     assert html.block_html(metric.blocks[0]) == '<p class="conclusion">B is better.</p>'
     assert html.block_html(Paragraph("<b>", literal=True)) == "<p>&lt;b&gt;</p>"
+
+
+def test_a_wide_table_gives_each_number_its_cell_and_its_exact_value() -> None:
+    from ranklens.document.blocks import Table
+    from ranklens.document.columns import Column, wide
+
+    shown = (Column("name", "{a}", "label", "Run {a}"), Column("ci", "CI", "interval",
+                                                                "Interval"),
+             Column("wtl", "W / T / L", "wtl", detail=True),
+             Column("significant", "", "mark"), Column("p", "p", "p", "p (permutation)"))
+    record = {"name": "x<y", "ci_low": -0.125, "ci_high": 0.5, "wins": 3, "ties": 1,
+              "losses": 2, "significant": True, "p": 0.25}
+    drawn = html.wide_table_html(Table("wide", shown, (record, {"name": "all"}), {"a": "A"},
+                                       set_apart=(1,)))
+    assert html.wide_headers(wide(shown), {"a": "A"}) == [
+        "Run A", "Interval low", "Interval high", "Won", "Tied", "Lost", "p (permutation)"]
+    assert ('<td>x&lt;y</td><td class="num" data-value="-0.125">' in drawn
+            and 'data-value="0.5"' in drawn and 'data-value="3"' in drawn)
+    assert drawn.count("<th>") == 7 and "*" not in drawn  # the mark has no cell
+    assert '<tr class="overall"><td>all</td>' in drawn
