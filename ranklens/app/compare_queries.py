@@ -117,6 +117,8 @@ def _picker(table_key: str, frame: pd.DataFrame, pick_key: str) -> Callable[[], 
     return pick
 
 
+# a query or k picked here reruns this view only, not the page (issue 51)
+@st.fragment
 def show_rankings(report: Report, metric: str, inputs: LoadedInputs, per_query: pd.DataFrame,
                   pick_key: str, scope: str = "", texts: Texts | None = None) -> None:
     st.subheader("One query, both rankings", anchor=False)

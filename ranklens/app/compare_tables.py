@@ -207,6 +207,8 @@ def all_escaped(names: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(markup.text(name) for name in names)
 
 
+# the FCR / marginal toggle reruns this view only, not the page (issue 51)
+@st.fragment
 def show_segments(report: Report, metric: str, scope: str = "") -> None:
     comparison = report.comparison(metric)
     run_names = report.pair_names
