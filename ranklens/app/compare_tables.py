@@ -106,9 +106,11 @@ def show_segment_coverage(report: Report, metric: str, scope: str = "") -> None:
                                                                  if flagged else "")):
         if flagged:
             st.markdown(markup.text(flagged))
+        # words, not greyed-out checkboxes: a verdict at risk must read at a glance
+        at_risk = table["could_change"].map({True: "\u26a0 could change", False: "no"})
         st.dataframe(
             table.assign(judged_a=100 * table["judged_a"], judged_b=100 * table["judged_b"],
-                         gap=100 * table["gap"]),
+                         gap=100 * table["gap"], could_change=at_risk.fillna("\u2014")),
             hide_index=True, key=f"coverage:{metric}{scope}",
             column_config={
                 "segment": st.column_config.TextColumn("Rows", pinned=True),
@@ -124,7 +126,12 @@ def show_segment_coverage(report: Report, metric: str, scope: str = "") -> None:
                                         help="If the less-judged run's extra unjudged "
                                              "documents were relevant as often as its judged "
                                              "ones"),
-                "could_change": st.column_config.CheckboxColumn("Verdict could change"),
+                "could_change": st.column_config.TextColumn(
+                    "Verdict", width=110,
+                    help="Whether unjudged documents could change this row's verdict: the "
+                         f"judged@k gap is at least {100 * coverage.min_gap:g} points and the "
+                         "shift "
+                         "moves its interval to read otherwise (the banner's rule)."),
             })
 
 

@@ -203,18 +203,22 @@ class MetricCoverage:
     def overall(self) -> CoverageRow:
         return self.rows[0]
 
-    @property
-    def alert(self) -> bool:
-        """Whether the verdict needs the banner: the overall coverage gap is at least
-        ``min_gap`` and imputing the extra unjudged documents could change the verdict."""
-        row = self.overall
+    def at_risk(self, row: CoverageRow) -> bool:
+        """The one rule of "unjudged documents could change this row's verdict", which the
+        banner, the card, the sections and every table say: the guardrail applies, the
+        row's judged@k gap is at least ``min_gap``, and its same-rate shift moves the
+        interval to read differently (``row.could_change`` alone is that last test)."""
         return self.guarded and abs(row.gap) >= self.min_gap and row.could_change
 
     @property
+    def alert(self) -> bool:
+        """Whether the verdict needs the banner: `at_risk` of the overall row."""
+        return self.at_risk(self.overall)
+
+    @property
     def flagged_segments(self) -> tuple[CoverageRow, ...]:
-        """Segments whose own verdict could change (same rule as `alert`)."""
-        return tuple(row for row in self.rows[1:]
-                     if self.guarded and abs(row.gap) >= self.min_gap and row.could_change)
+        """Segments whose own verdict could change (`at_risk`, as `alert`)."""
+        return tuple(row for row in self.rows[1:] if self.at_risk(row))
 
 
 @dataclass(frozen=True)

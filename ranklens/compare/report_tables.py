@@ -208,10 +208,10 @@ COVERAGE_COLUMNS = ("segment", "n_queries", "judged_a", "judged_b", "gap", "shif
 
 def coverage_table(report: Report, metric: str) -> pd.DataFrame | None:
     """Judged@k of both runs per row of ``metric``'s comparison (overall first, segments in
-    the comparison's order): the gap in judged@k, the same-rate shift of B - A and whether it
-    could change that row's verdict (None in every row when the report withholds its
-    verdict: there is none to change). None when the report has no coverage (per-query
-    tables).
+    the comparison's order): the gap in judged@k, the same-rate shift of B - A and whether
+    unjudged documents could change that row's verdict (`MetricCoverage.at_risk`, the rule
+    the banner and the card say; None in every row when the report withholds its verdict:
+    there is none to change). None when the report has no coverage (per-query tables).
     """
     coverage = None if report.coverage is None else report.coverage.metric(metric)
     if coverage is None:
@@ -219,7 +219,7 @@ def coverage_table(report: Report, metric: str) -> pd.DataFrame | None:
     withheld = withholds(report.health)
     records = [{"segment": row.segment, "n_queries": row.n_queries, "judged_a": row.judged_a,
                 "judged_b": row.judged_b, "gap": row.gap, "shift": row.shift,
-                "could_change": None if withheld else row.could_change}
+                "could_change": None if withheld else coverage.at_risk(row)}
                for row in coverage.rows]
     return pd.DataFrame.from_records(records, columns=list(COVERAGE_COLUMNS))
 
