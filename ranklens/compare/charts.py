@@ -47,6 +47,10 @@ def forest_data(table: pd.DataFrame, run_names: tuple[str, str],
     edge_high = float(finite.max()) if finite.size else 0.0
     data["bar_low"] = data["shown_low"].astype(float).clip(lower=edge_low)
     data["bar_high"] = data["shown_high"].astype(float).clip(upper=edge_high)
+    # an end past the others' (unbounded, at a handful of queries) is drawn as an arrow at the
+    # edge, so an interval that spans the axis still reads as an interval
+    data["open_low"] = ~np.isfinite(data["shown_low"].astype(float))
+    data["open_high"] = ~np.isfinite(data["shown_high"].astype(float))
     data["row"] = [f"{seg}  (n={n:,})" for seg, n in zip(data["segment"], data["n_queries"],
                                                          strict=True)]
     data["position"] = range(len(data))
@@ -116,6 +120,14 @@ def forest_plot(
                                                 range=[180, 70]), legend=None),
         tooltip=tooltip,
     )
+    # caps at each end; an open end (past the others, unbounded) an arrow at the edge instead
+    caps = [scored.transform_filter(f"!datum.open_{side}").mark_tick(thickness=2, size=10)
+            .encode(x=f"bar_{side}:Q", color=colour, tooltip=tooltip)
+            for side in ("low", "high")]
+    arrows = [scored.transform_filter(f"datum.open_{side}").mark_point(
+        filled=True, opacity=1, size=90,
+        shape=f"triangle-{'left' if side == 'low' else 'right'}").encode(
+        x=f"bar_{side}:Q", color=colour, tooltip=tooltip) for side in ("low", "high")]
     notes = base.transform_filter("!isValid(datum.delta)").mark_text(
         align="left", dx=4, fontStyle="italic", color="#57606a",
     ).encode(x=alt.datum(0), text="note:N", tooltip=tooltip)
@@ -124,7 +136,7 @@ def forest_plot(
     # A thin rule under the overall row sets it apart from the segments.
     separator = alt.Chart(pd.DataFrame({"row": [order[0]]})).mark_rule(
         color="#d0d7de", yOffset=ROW_HEIGHT / 2).encode(y=alt.Y("row:N", sort=order))
-    layers = [zero, bars, points, notes]
+    layers = [zero, bars, *caps, *arrows, points, notes]
     if len(order) > 1:
         layers.insert(0, separator)
     return alt.LayerChart(
@@ -221,7 +233,9 @@ def delta_histogram(
         x=alt.X("bin_start:Q", bin="binned",
                 title=f"{metric}: {name_b} \u2212 {name_a} per query"),
         x2="bin_end:Q",
-        y=alt.Y("sum(queries):Q", title="Queries", stack="zero"),
+        # counts: whole ticks only (six queries read 0.0, 0.2 ... 1.0 on a default axis)
+        y=alt.Y("sum(queries):Q", title="Queries", stack="zero",
+                axis=alt.Axis(format="d", tickMinStep=1)),
         color=alt.Color("outcome:N", title=None,
                         scale=alt.Scale(domain=outcomes, range=list(COLOURS[:3])),
                         legend=alt.Legend(orient="top")),

@@ -140,8 +140,14 @@ def test_forest_plot_spec_is_valid_and_encodes_what_the_issue_asks(forty):
     assert bars[0]["encoding"]["x"]["field"] == "bar_low"
     assert bars[0]["encoding"]["x2"]["field"] == "bar_high"
     assert "FCR-adjusted" in bars[0]["encoding"]["x"]["title"]  # the axis says which
-    points = [layer for layer in layers if layer["mark"]["type"] == "point"]
-    assert points[0]["encoding"]["x"]["field"] == "delta"
+    points = [layer for layer in layers if layer["mark"]["type"] == "point"
+              and layer["encoding"]["x"]["field"] == "delta"]
+    assert len(points) == 1
+    # each bar ends in a cap, or, where it is open (unbounded), in an arrow at the edge
+    caps = [layer for layer in layers if layer["mark"]["type"] == "tick"]
+    arrows = [layer for layer in layers if layer["mark"].get("shape", "").startswith("triangle")]
+    assert {c["encoding"]["x"]["field"] for c in caps} == {"bar_low", "bar_high"}
+    assert {a["mark"]["shape"] for a in arrows} == {"triangle-left", "triangle-right"}
     y = points[0]["encoding"]["y"]
     assert y["sort"] == list(charts.forest_data(table, RUNS)["row"])  # sorted by difference
     colour = points[0]["encoding"]["color"]

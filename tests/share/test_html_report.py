@@ -45,9 +45,18 @@ def test_embedded_json_is_the_report(document: str, report: Report) -> None:
     assert embedded.to_json() == report.to_json()
 
 
+def _segment_tables(parsed):  # type: ignore[no-untyped-def]
+    """The segment tables, each opening with its overall row (the "Every metric" table of a
+    report of several metrics comes before them)."""
+    column = "intent"  # the fixture's segment column heads each segment table
+    return [t for t in parsed.tables if len(t) > 1 and t[0][0][1] == column
+            and t[1][0][1] == "All queries"]
+
+
 def test_table_numbers_equal_the_report(document: str, report: Report) -> None:
     parsed = outline(document)
-    segment_tables = parsed.tables[: len(report.metrics)]
+    segment_tables = _segment_tables(parsed)
+    assert len(segment_tables) == len(report.metrics)
     columns = specs.number_keys(specs.pick(specs.SEGMENT_COLUMNS, specs.SEGMENT_HTML))
     for metric, table in zip(report.metrics, segment_tables, strict=True):
         expected = report_tables.segment_table(report.comparison(metric), report.run_names)
@@ -68,9 +77,10 @@ def test_table_numbers_equal_the_report(document: str, report: Report) -> None:
 
 def test_q_values_are_shown(document: str, report: Report) -> None:
     parsed = outline(document)
-    header = [text for _, text in parsed.tables[0][0]]
+    first = _segment_tables(parsed)[0]
+    header = [text for _, text in first[0]]
     q_column = header.index("q")
-    rows = parsed.tables[0][1:]
+    rows = first[1:]
     segment_rows = report.comparison("nDCG@10").segments
     assert all(row.result is not None and row.result.q_value is not None
                for row in segment_rows)

@@ -137,7 +137,8 @@ def test_ppi_settings_round_trip_through_json(settings: PPISettings) -> None:
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"method": "normal"}, "MDE setting method must be one of 'z', 't', not 'normal'"),
+        ({"method": "normal"},
+         "MDE setting method must be one of 'auto', 'z', 't', not 'normal'"),
         ({"alpha": 1.5}, "MDE setting alpha must be a number above 0 and below 1, not 1.5"),
         ({"alpha": "0.05"}, "alpha must be a number above 0 and below 1, not '0.05'"),
         ({"n_queries": 1}, "n_queries must be a whole number above 1, not 1"),
@@ -231,4 +232,5 @@ def test_a_ppi_link_without_an_order_opens_scored_by_score(store_path: Path) -> 
 def test_a_link_with_a_bad_setting_says_so_without_a_traceback(store_path: Path) -> None:
     settings = {**MDE_FORMAT_2["typed"], "method": "normal"}
     at = run_clean(app(report=put_format_1(store_path, "mde", settings)))
-    assert any("method must be one of 'z', 't', not 'normal'" in e.value for e in at.error)
+    assert any("method must be one of 'auto', 'z', 't', not 'normal'" in e.value
+               for e in at.error)
