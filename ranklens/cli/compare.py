@@ -28,6 +28,7 @@ from ranklens.cli.health import (
     strict_status,
     with_report_health,
 )
+from ranklens.compare import inputs as compare_inputs
 from ranklens.compare import seed_inputs
 from ranklens.compare import text as compare_text
 from ranklens.compare.analysis import DEFAULT_METRICS, CompareSettings
@@ -201,11 +202,15 @@ def run_compare(args: argparse.Namespace) -> int:
 
 def _read_by_pieces(args: argparse.Namespace) -> bool:
     """Whether two runs are scored while read: one of them is a file that
-    ``ranklens.compare.run_pieces`` cuts, and nothing asked for needs the rankings kept (query
-    and document texts, slice discovery, systems of several seeds)."""
+    ``ranklens.compare.run_pieces`` cuts, or one over ``inputs.BIG_WHOLE_BYTES`` (read whole,
+    not side by side with another such run), and nothing asked for needs the rankings kept
+    (query and document texts, slice discovery)."""
     if args.discover or args.queries is not None or args.docs is not None:
         return False
-    return any(run_pieces(path, None) is not None for path in args.runs)
+    big = compare_inputs.BIG_WHOLE_BYTES
+    return any(run_pieces(path, None) is not None
+               or (Path(path).is_file() and Path(path).stat().st_size > big)
+               for path in args.runs)
 
 
 def _systems(args: argparse.Namespace) -> tuple[tuple[int, ...] | None, tuple[str, ...] | None]:

@@ -13,8 +13,10 @@ It does not compare: ``ranklens.compare.analysis.inputs_report`` does.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
+import threading
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
@@ -37,6 +39,7 @@ from ranklens.health import checks as health_checks
 from ranklens.health.self_retrieval import without_self_retrieval
 from ranklens.io import InputFile
 from ranklens.io.id_columns import with_id_columns_chosen
+from ranklens.io.pieces import PIECE_BYTES
 from ranklens.io.shared_queries import RUN_AND_QRELS_FIX, check_shared_queries
 from ranklens.metrics.checks import tied_scores
 from ranklens.metrics.holes import fill_holes
@@ -199,7 +202,9 @@ def streamed_treatments(settings: CompareSettings, rows: int, proxy: bool
 class _Judgements(NamedTuple):
     """What the runs' reads share: the reads of the judgements (and the other files) that a
     run waits for to be scored, how many runs there are, and where each run keeps its health
-    facts (by its file's digest) and whether it has ties (by its index)."""
+    facts (by its file's digest) and whether it has ties (by its index); ``big`` is held by
+    the run read whole whose file is big (`BIG_WHOLE_BYTES`): two such runs are not parsed at
+    once, so their peaks do not add up."""
 
     reads: dict[str, Future[Any]]
     filled: Future[Any] | None
@@ -207,6 +212,7 @@ class _Judgements(NamedTuple):
     runs: int
     facts: dict[str, Any]
     ties: dict[int, bool]
+    big: threading.Lock
 
     def failed(self) -> bool:
         """Whether the judgements failed to read (their error is raised after the runs')."""
@@ -241,7 +247,7 @@ def _load_streaming(given: Sequence[Input], qrels: Input, segments: Input | None
             filled = side.submit(lambda: fill_holes(reads["qrels"].result()[0],
                                                     reads["qrels_proxy"].result()[0]))
         judgements = _Judgements(reads, filled, next(f.name for f in extra if f.role == "qrels"),
-                                 len(given), {}, {})
+                                 len(given), {}, {}, threading.Lock())
         futures = [pool.submit(_read_and_score, given[i], i, judgements, settings, max_bytes,
                                columns) for i in range(len(given))]
         try:  # errors in the order of the arguments: the runs, then qrels and the others
@@ -301,8 +307,15 @@ def _read_and_score(given: Input, index: int, judgements: _Judgements,
             streamed, facts, judgements.ties[index] = found
             health_checks.remember(judgements.facts, streamed.record.sha256, facts)
             return streamed
-    return _read_whole_and_score(_WholeRun.of(given, run_role(index)), index, judgements,
-                                 settings, max_bytes, columns)
+    whole = _WholeRun.of(given, run_role(index))
+    with judgements.big if whole.size > BIG_WHOLE_BYTES else contextlib.nullcontext():
+        return _read_whole_and_score(whole, index, judgements, settings, max_bytes, columns)
+
+
+BIG_WHOLE_BYTES = 2 * PIECE_BYTES
+"""A run read whole from a file over this size (one not grouped by query, or given as bytes)
+is parsed and scored while no other such run is: a shuffled 7M-row run costs about 0.8 GB at
+its peak, and two side by side cost both."""
 
 
 class _WholeRun(NamedTuple):
@@ -318,6 +331,13 @@ class _WholeRun(NamedTuple):
             return cls(Path(given), Path(given).name)
         file = as_file(given, role)
         return cls(file, file.name)
+
+    @property
+    def size(self) -> int:
+        """The file's size in bytes."""
+        if isinstance(self.source, InputFile):
+            return self.source.size
+        return self.source.stat().st_size
 
     def read(self, max_bytes: int | None, columns: Mapping[str, str] | None
              ) -> tuple[Run, io.ReadSummary]:

@@ -46,3 +46,35 @@ def _compared_both_ways(tmp_path, ranklens, monkeypatch, read, seed, options, *,
     whole = ranklens("compare", *given)
     assert whole.code == 0 and by_pieces.out == whole.out
     return whole.out
+
+
+def test_two_big_runs_that_cannot_be_cut_are_read_whole_one_at_a_time_and_print_the_same(
+        tmp_path, small_scale, ranklens, monkeypatch):  # noqa: F811
+    """Shuffled runs are not cut; over ``BIG_WHOLE_BYTES`` they are scored while read, one
+    after the other, and print what the runs kept whole print (the tie sentence too)."""
+    import random
+
+    from ranklens.compare import inputs
+
+    paths = _write_inputs(tmp_path, 17)
+    for name in ("a", "b"):
+        lines = paths[name].read_text().splitlines()
+        random.Random(1).shuffle(lines)
+        paths[name].write_text("\n".join(lines) + "\n")
+    given = [paths["a"], paths["b"], "--qrels", paths["qrels"], "--n-resamples", 300,
+             "--n-permutations", 300, "--format", "json", "--metric", "map"]
+    held: list[bool] = []
+    monkeypatch.setattr(inputs, "BIG_WHOLE_BYTES", 100)
+    real = inputs._read_whole_and_score
+
+    def spy(whole, index, judgements, *rest):
+        held.append(judgements.big.locked())
+        return real(whole, index, judgements, *rest)
+
+    monkeypatch.setattr(inputs, "_read_whole_and_score", spy)
+    streamed = ranklens("compare", *given)
+    assert streamed.code == 0, streamed.err
+    assert held == [True, True] and not small_scale  # read whole, each under the lock
+    monkeypatch.setattr(inputs, "BIG_WHOLE_BYTES", 1 << 40)
+    kept = ranklens("compare", *given)
+    assert kept.code == 0 and streamed.out == kept.out and "Score ties" in kept.out
