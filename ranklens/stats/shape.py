@@ -24,11 +24,12 @@ import math
 
 import numpy as np
 
+from ranklens.errors import RanklensWarning
 from ranklens.stats.notes import Note
 from ranklens.stats.pairing import Deltas
 
 
-class ShapeWarning(UserWarning):
+class ShapeWarning(RanklensWarning):
     """The category of `shape_notes`' note: the differences are too skewed or too tied for
     their number (a `UserWarning`, so filters on that keep working). A caller that keeps
     notes per row (segments, `ranklens.compare.segments`) picks this one out by it."""
