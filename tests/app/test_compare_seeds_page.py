@@ -75,3 +75,14 @@ def test_a_run_slot_takes_several_files() -> None:
     assert ("Interval", format_interval(new_run.low, new_run.high)) in [
         (m.label, m.value) for m in at.metric]
     assert any("**neural** (B) against **bm25** (A)" in c.value for c in at.caption)
+
+
+def test_the_seeds_view_says_it_leaves_the_dense_retriever_out() -> None:
+    """Issue 51: the toggle used to drop the demo's third run without a word."""
+    from ranklens.app.compare_seeds import SEEDS_LEAVE_OUT
+
+    at = run_page(ROOT / "app.py")
+    assert all(SEEDS_LEAVE_OUT not in c.value for c in at.caption)
+    at.toggle(key="demo_seeds").set_value(True).run()
+    assert not at.exception
+    assert any(SEEDS_LEAVE_OUT in c.value for c in at.caption)
