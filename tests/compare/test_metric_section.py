@@ -1,0 +1,56 @@
+"""One metric's section (``ranklens.compare.sections.metric``): the verdict before the table
+in text and Markdown, as in the HTML export; the settings line and the notes one paragraph
+each; the robustness view a table in text and Markdown."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from ranklens.compare import text
+from ranklens.compare.analysis import CompareSettings, build_report, demo_files
+from ranklens.compare.report import Report
+from ranklens.compare.sections.metric import (
+    robustness_section,
+    settings_line,
+    table_blocks,
+    verdict_blocks,
+)
+from ranklens.compare.verdict_words import headline
+from ranklens.document.blocks import Paragraph, Table
+
+FILES = demo_files()
+
+
+@pytest.fixture(scope="module")
+def report() -> Report:
+    return build_report(FILES["run_a"], FILES["run_b"], qrels=FILES["qrels"],
+                        segments=FILES["segments"],
+                        settings=CompareSettings(metrics=("nDCG@10",), segment_column="intent",
+                                                 n_resamples=200, n_permutations=200, seed=3))
+
+
+def test_the_verdict_comes_before_the_table_in_text_and_markdown(report: Report) -> None:
+    comparison = report.comparisons[0]
+    said = headline(comparison, report.pair_names)
+    for face in ("text", "markdown"):
+        out = text.render(report, face).replace("\n", " ")
+        verdict = " ".join(said.split()[:6])
+        assert out.index(verdict) < out.index("All queries")
+        assert out.index("All queries") < out.index("sign-flip permutation p")
+
+
+def test_the_blocks_say_the_verdict_then_the_table_then_its_settings(report: Report) -> None:
+    comparison = report.comparisons[0]
+    verdict = verdict_blocks(report, comparison)
+    assert isinstance(verdict[0], Paragraph)
+    assert verdict[0].text == headline(comparison, report.pair_names)
+    table, settings, *notes = table_blocks(report, comparison)
+    assert isinstance(table, Table) and table.key == "segments"
+    assert settings == Paragraph(settings_line(comparison))
+    assert all(isinstance(note, Paragraph) for note in notes)
+
+
+def test_no_robustness_view_without_coverage(report: Report) -> None:
+    assert robustness_section(dataclasses.replace(report, coverage=None), "nDCG@10") is None
