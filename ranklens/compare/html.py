@@ -26,12 +26,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ranklens.compare import charts, coverage_words, query_lines, report_tables, seed_html
+from ranklens.compare import charts, coverage_words, report_tables, seed_html
 from ranklens.compare.fcr_words import disagreement_sentence, fcr_caption
 from ranklens.compare.outline import Part, outline
 from ranklens.compare.report import Report
 from ranklens.compare.sections.candidates import candidates_table, pairs_block
 from ranklens.compare.sections.coverage_banner import coverage_banner
+from ranklens.compare.sections.queries import queries_sections
 from ranklens.compare.sections.segments import segments_table
 from ranklens.compare.sections.ties import tie_banner
 from ranklens.compare.text import family_lines
@@ -43,7 +44,7 @@ from ranklens.compare.verdict_words import (
     segments_summary,
 )
 from ranklens.document import html_shell as html_common
-from ranklens.document.blocks import Section
+from ranklens.document.blocks import Section, Table
 from ranklens.document.html import CHART_WIDTH, block_html, section_html, wide_table_html
 from ranklens.health import check_words as health_words
 
@@ -193,9 +194,21 @@ def _metric_section(report: Report, metric: str, level: int = 2, candidate: int 
           for t in (fcr_caption(comparison), disagreement_sentence(comparison)) if t),
         f'<p class="interval-note">{_text(interval_note(comparison))}</p>',
         f'<p class="caveat">{_text(caveat(metric))}</p>',
-        query_lines.html_section(report, metric),
+        _queries(report, metric),
         "</section>",
     ) if part)
+
+
+def _queries(report: Report, metric: str) -> str:
+    """The queries B lost and won most (``ranklens.compare.sections.queries``), each side's
+    table wide under its heading; nothing without them."""
+    sections = queries_sections(report, metric)
+    if not sections:
+        return ""
+    return "\n".join(['<section class="queries">',
+                      *(f"<h3>{_text(s.title)}</h3>\n" + wide_table_html(table)
+                        for s in sections for table in s.blocks if isinstance(table, Table)),
+                      "</section>"])
 
 
 def _banner(report: Report, metric: str, scope: str = "") -> str:

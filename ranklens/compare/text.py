@@ -17,7 +17,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Callable
 
-from ranklens.compare import columns, coverage_words, query_lines, seed_views
+from ranklens.compare import columns, coverage_words, seed_views
 from ranklens.compare.columns import MARK, Column
 from ranklens.compare.csv_report import render_csv
 from ranklens.compare.outline import Part, outline
@@ -27,6 +27,7 @@ from ranklens.compare.sections.candidates import candidates_table, pairs_block
 from ranklens.compare.sections.inputs import input_lines, inputs_text
 from ranklens.compare.sections.inputs import read_as as read_as  # their old home
 from ranklens.compare.sections.inputs import set_aside_lines as set_aside_lines
+from ranklens.compare.sections.queries import queries_sections
 from ranklens.compare.sections.segments import segments_table
 from ranklens.compare.sections.ties import tie_note as tie_note  # its old home
 from ranklens.compare.segments import MetricComparison
@@ -131,7 +132,8 @@ def _metric_sections(report: Report, width: int, n_candidates: int = 1) -> list[
         robustness = metric_section.robustness_section(report, metric)
         if robustness is not None:
             out += text_writer.body_lines(robustness, width)
-        out += query_lines.text_lines(report, metric, width)
+        for queries in queries_sections(report, metric):
+            out += text_writer.body_lines(queries, width)
     return out
 
 
@@ -261,6 +263,8 @@ def _markdown_sections(report: Report, level: str, n_candidates: int = 1) -> lis
         robustness = metric_section.robustness_section(report, metric)
         if robustness is not None:
             out += [*markdown_writer.section_lines(robustness, depth + 1), ""]
+        for queries in queries_sections(report, metric):
+            out += [*markdown_writer.section_lines(queries, depth + 1), ""]
     return out
 
 

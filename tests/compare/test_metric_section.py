@@ -17,6 +17,7 @@ from ranklens.compare.sections.metric import (
     table_blocks,
     verdict_blocks,
 )
+from ranklens.compare.sections.queries import queries_sections
 from ranklens.compare.verdict_words import headline
 from ranklens.document.blocks import Paragraph, Table
 
@@ -54,3 +55,20 @@ def test_the_blocks_say_the_verdict_then_the_table_then_its_settings(report: Rep
 
 def test_no_robustness_view_without_coverage(report: Report) -> None:
     assert robustness_section(dataclasses.replace(report, coverage=None), "nDCG@10") is None
+
+
+def test_queries_lost_and_won_are_one_table_each_in_markdown_too(report: Report) -> None:
+    assert queries_sections(report, "nDCG@10") == []  # no texts, no moves: nothing to say
+    texts = {str(q): f"text of {q}" for q in report.per_query["nDCG@10"]["a"]}
+    with_texts = dataclasses.replace(report, query_texts=texts)
+    lost, won = queries_sections(with_texts, "nDCG@10", n=3)
+    assert [lost.title, won.title] == ["Queries neural_reranker lost most",
+                                       "Queries neural_reranker won most"]
+    table = lost.blocks[0]
+    assert isinstance(table, Table) and len(table.records) == 3
+    assert [c.key for c in table.columns] == ["query", "text", "delta"]  # no moves: no column
+    deltas = [r["delta"] for r in table.records]
+    assert deltas == sorted(deltas) and deltas[0] < 0
+    markdown = text.render(with_texts, "markdown")
+    assert "### Queries neural_reranker won most" in markdown
+    assert f"| {table.records[0]['query']} | {texts[table.records[0]['query']]} |" in markdown
