@@ -32,6 +32,7 @@ from ranklens.compare.outline import Part, outline
 from ranklens.compare.report import Report
 from ranklens.compare.sections.candidates import candidates_table, pairs_block
 from ranklens.compare.sections.coverage_banner import coverage_banner
+from ranklens.compare.sections.metric import robustness_section
 from ranklens.compare.sections.queries import queries_sections
 from ranklens.compare.sections.segments import segments_table
 from ranklens.compare.sections.ties import tie_banner
@@ -44,7 +45,7 @@ from ranklens.compare.verdict_words import (
     segments_summary,
 )
 from ranklens.document import html_shell as html_common
-from ranklens.document.blocks import Section, Table
+from ranklens.document.blocks import Paragraph, Section, Table
 from ranklens.document.html import CHART_WIDTH, block_html, section_html, wide_table_html
 from ranklens.health import check_words as health_words
 
@@ -244,26 +245,18 @@ def _coverage_section(report: Report, scope: str = "", level: int = 2) -> str:
 
 def _robustness(report: Report, metric: str, scope: str = "", level: int = 3) -> str:
     """The same comparison under each treatment of unjudged documents, and judged@k per row."""
-    if report.coverage is None:
+    section = robustness_section(report, metric)
+    if section is None or report.coverage is None:
         return ""
-    withheld = health_words.withholds(report.health)
-    rows = coverage_words.treatment_rows(report.coverage, metric, report.pair_names,
-                                         withheld=withheld)
-    if not rows:
-        return "".join(f"<p>{_text(note)}</p>" for note in report.coverage.notes)
+    said = [f"<p>{_text(block.text)}</p>" for block in section.blocks
+            if isinstance(block, Paragraph)]
+    tables = [wide_table_html(block) for block in section.blocks if isinstance(block, Table)]
+    if not tables:  # no treatment was compared: the coverage notes say why
+        return "".join(said)
     name_a, name_b = report.pair_names
-    keys = ("treatment", "mean_a", "mean_b", "delta", "interval", "p", "reads", "note")
-    headers = ["Unjudged documents", f"Mean {name_a}", f"Mean {name_b}",
-               f"{name_b} \u2212 {name_a}", "Interval", "p", "Reads", "Note"]
-    treatments = html_common.table(
-        headers, [[html_common.text_cell(row[key]) for key in keys] for row in rows],
-        css_class="robustness")
-    summary = coverage_words.robustness_summary(report.coverage, metric, report.pair_names,
-                                                withheld=withheld)
     parts = [f'<h{level} id="{coverage_words.robustness_anchor(metric, scope)}">'
-             f"{_text(metric)}: {_text(coverage_words.ROBUSTNESS_TITLE)}</h{level}>", treatments]
-    if summary:
-        parts.append(f"<p>{_text(summary)}</p>")
+             f"{_text(metric)}: {_text(coverage_words.ROBUSTNESS_TITLE)}</h{level}>",
+             *tables, *said]
     parts.append(f'<p class="caveat">{_text(coverage_words.TREATMENTS_CAPTION)}</p>')
     coverage = report.coverage.metric(metric)
     table = report_tables.coverage_table(report, metric)
