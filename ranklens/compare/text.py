@@ -28,6 +28,7 @@ from ranklens.compare.sections.inputs import input_lines, inputs_text
 from ranklens.compare.sections.inputs import read_as as read_as  # their old home
 from ranklens.compare.sections.inputs import set_aside_lines as set_aside_lines
 from ranklens.compare.sections.queries import queries_sections
+from ranklens.compare.sections.seeds import seeds_section
 from ranklens.compare.sections.segments import segments_table
 from ranklens.compare.sections.ties import tie_note as tie_note  # its old home
 from ranklens.compare.segments import MetricComparison
@@ -126,7 +127,9 @@ def _metric_sections(report: Report, width: int, n_candidates: int = 1) -> list[
         metric = comparison.metric
         out += [metric, "", *_text_blocks(metric_section.verdict_blocks(report, comparison),
                                           width)]
-        out += seed_views.text_lines(report, metric, width)
+        seeds = seeds_section(report, metric)
+        if seeds is not None:
+            out += text_writer.body_lines(seeds, width)
         out += _text_blocks(metric_section.table_blocks(report, comparison, n_candidates),
                             width)
         robustness = metric_section.robustness_section(report, metric)
@@ -258,7 +261,9 @@ def _markdown_sections(report: Report, level: str, n_candidates: int = 1) -> lis
         metric = comparison.metric
         out += [f"{level} {metric}", ""]
         out += _markdown_blocks(metric_section.verdict_blocks(report, comparison))
-        out += seed_views.markdown_lines(report, metric, f"{level}#")
+        seeds = seeds_section(report, metric)
+        if seeds is not None:
+            out += [*markdown_writer.section_lines(seeds, depth + 1), ""]
         out += _markdown_blocks(metric_section.table_blocks(report, comparison, n_candidates))
         robustness = metric_section.robustness_section(report, metric)
         if robustness is not None:
