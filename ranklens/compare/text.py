@@ -27,8 +27,6 @@ from ranklens.compare.sections.candidates import candidates_table, pairs_block
 from ranklens.compare.sections.inputs import input_lines, inputs_text
 from ranklens.compare.sections.inputs import read_as as read_as  # their old home
 from ranklens.compare.sections.inputs import set_aside_lines as set_aside_lines
-from ranklens.compare.sections.queries import queries_sections
-from ranklens.compare.sections.seeds import seeds_section
 from ranklens.compare.sections.segments import segments_table
 from ranklens.compare.sections.ties import tie_note as tie_note  # its old home
 from ranklens.compare.segments import MetricComparison
@@ -39,7 +37,7 @@ from ranklens.compare.verdict_words import (
 )
 from ranklens.document import markdown as markdown_writer
 from ranklens.document import text as text_writer
-from ranklens.document.blocks import Block, Section, Table
+from ranklens.document.blocks import Section, Table
 from ranklens.document.markdown import markdown_table
 from ranklens.formats import plain_table
 from ranklens.health import check_words as health_words
@@ -120,29 +118,10 @@ def _text_part(report: Report, part: Part, width: int) -> list[str]:
 
 
 def _metric_sections(report: Report, width: int, n_candidates: int = 1) -> list[str]:
-    """Each metric's section (`ranklens.compare.sections.metric`) as text: its name, the
-    verdict, the seeds, the table and its notes, the robustness view, the queries."""
-    out: list[str] = []
-    for comparison in report.comparisons:
-        metric = comparison.metric
-        out += [metric, "", *_text_blocks(metric_section.verdict_blocks(report, comparison),
-                                          width)]
-        seeds = seeds_section(report, metric)
-        if seeds is not None:
-            out += text_writer.body_lines(seeds, width)
-        out += _text_blocks(metric_section.table_blocks(report, comparison, n_candidates),
-                            width)
-        robustness = metric_section.robustness_section(report, metric)
-        if robustness is not None:
-            out += text_writer.body_lines(robustness, width)
-        for queries in queries_sections(report, metric):
-            out += text_writer.body_lines(queries, width)
-    return out
-
-
-def _text_blocks(blocks: list[Block], width: int) -> list[str]:
-    """``blocks`` as a body of the report, each followed by a blank line (no title)."""
-    return text_writer.body_lines(Section("", "", tuple(blocks)), width)[2:]
+    """Each metric's section (`ranklens.compare.sections.metric.metric_section`) as text."""
+    return [line for comparison in report.comparisons
+            for line in text_writer.body_lines(
+                metric_section.metric_section(report, comparison, n_candidates), width)]
 
 
 def leaderboard_cells(report: Report, metric: str, *, markdown: bool = False,
@@ -253,28 +232,9 @@ def _markdown(section: Section | None) -> list[str]:
 
 
 def _markdown_sections(report: Report, level: str, n_candidates: int = 1) -> list[str]:
-    """Each metric's section (`ranklens.compare.sections.metric`) in Markdown, in the order
-    of the text's."""
-    out: list[str] = []
-    depth = len(level)
-    for comparison in report.comparisons:
-        metric = comparison.metric
-        out += [f"{level} {metric}", ""]
-        out += _markdown_blocks(metric_section.verdict_blocks(report, comparison))
-        seeds = seeds_section(report, metric)
-        if seeds is not None:
-            out += [*markdown_writer.section_lines(seeds, depth + 1), ""]
-        out += _markdown_blocks(metric_section.table_blocks(report, comparison, n_candidates))
-        robustness = metric_section.robustness_section(report, metric)
-        if robustness is not None:
-            out += [*markdown_writer.section_lines(robustness, depth + 1), ""]
-        for queries in queries_sections(report, metric):
-            out += [*markdown_writer.section_lines(queries, depth + 1), ""]
-    return out
-
-
-def _markdown_blocks(blocks: list[Block]) -> list[str]:
-    """``blocks`` in Markdown, each followed by a blank line (no heading)."""
-    if not blocks:
-        return []
-    return [*markdown_writer.section_lines(Section("", "", tuple(blocks)))[2:], ""]
+    """Each metric's section (`ranklens.compare.sections.metric.metric_section`) in Markdown,
+    its heading at ``level`` (``##``)."""
+    return [line for comparison in report.comparisons
+            for line in (*markdown_writer.section_lines(
+                metric_section.metric_section(report, comparison, n_candidates), len(level)),
+                "")]

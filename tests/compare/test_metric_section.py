@@ -72,3 +72,16 @@ def test_queries_lost_and_won_are_one_table_each_in_markdown_too(report: Report)
     markdown = text.render(with_texts, "markdown")
     assert "### Queries neural_reranker won most" in markdown
     assert f"| {table.records[0]['query']} | {texts[table.records[0]['query']]} |" in markdown
+
+
+def test_one_section_per_metric_is_what_text_and_markdown_print(report: Report) -> None:
+    from ranklens.compare.sections.metric import metric_section
+    from ranklens.document import markdown as markdown_writer
+    from ranklens.document import text as text_writer
+
+    section = metric_section(report, report.comparisons[0])
+    assert section.title == "nDCG@10"
+    assert isinstance(section.blocks[0], Paragraph)  # no guardrail here: the verdict leads
+    drawn = "\n".join(text_writer.body_lines(section))
+    assert drawn in text.render(report, "text")
+    assert "\n".join(markdown_writer.section_lines(section)) in text.render(report, "markdown")

@@ -4,8 +4,8 @@ Answers "what does the report say about this metric, in which order": the covera
 the verdict (before the table, as the HTML export and the page put it), the tie sentence, the
 coverage sentences, then the table of rows with its settings line and its interval notes (one
 paragraph each), then the robustness view (`robustness_section`: the same comparison under each
-treatment of unjudged documents, as a `Table`). The seeds and the queries lost and won are still
-drawn by each face between and after these parts (docs/architecture.md). It computes no
+treatment of unjudged documents, as a `Table`); `metric_section` puts them in one section with
+the seeds (``sections.seeds``) and the queries lost and won (``sections.queries``). It computes no
 statistic and formats no number: the words are ``ranklens.compare.verdict_words``',
 ``coverage_words``' and ``fcr_words``', the table is `segments_table`.
 """
@@ -17,6 +17,8 @@ from ranklens.compare.columns import MARK
 from ranklens.compare.fcr_words import disagreement_sentence, fcr_caption
 from ranklens.compare.report import Report
 from ranklens.compare.sections.coverage_banner import coverage_banner
+from ranklens.compare.sections.queries import queries_sections
+from ranklens.compare.sections.seeds import seeds_section
 from ranklens.compare.sections.segments import segments_table
 from ranklens.compare.sections.ties import tie_banner
 from ranklens.compare.segments import MetricComparison
@@ -121,6 +123,21 @@ def settings_line(comparison: MetricComparison, n_candidates: int = 1) -> str:
             f"q: {adjusted} {family}; {decided} \u2264 {result.alpha:g}")
 
 
+def metric_section(report: Report, comparison: MetricComparison,
+                   n_candidates: int = 1) -> Section:
+    """One metric's whole section for text and Markdown, titled by the metric: the verdict
+    (`verdict_blocks`), the seeds, the table and its notes (`table_blocks`), the robustness
+    view, the queries lost and won. The HTML export draws its own around the same parts (its
+    forest plot, its ids and classes); the page keeps its interactive parts."""
+    metric = comparison.metric
+    parts: list[Block | None] = [*verdict_blocks(report, comparison),
+                                 seeds_section(report, metric),
+                                 *table_blocks(report, comparison, n_candidates),
+                                 robustness_section(report, metric),
+                                 *queries_sections(report, metric)]
+    return Section("metric", metric, tuple(part for part in parts if part is not None))
+
+
 def robustness_section(report: Report, metric: str) -> Section | None:
     """The same comparison of ``metric`` under each treatment of unjudged documents, as a
     `Table`, its notes and whether the treatments agree; the coverage notes when there are
@@ -143,5 +160,6 @@ def robustness_section(report: Report, metric: str) -> Section | None:
     return Section("robustness", f"{coverage_words.ROBUSTNESS_TITLE} ({metric})", tuple(blocks))
 
 
-__all__ = ["ADJUSTED", "ROBUSTNESS_COLUMNS", "coverage_sentences", "robustness_section",
+__all__ = ["ADJUSTED", "ROBUSTNESS_COLUMNS", "coverage_sentences", "metric_section",
+           "robustness_section",
            "settings_line", "table_blocks", "verdict_blocks", "verdict_sentences"]
