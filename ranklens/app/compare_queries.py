@@ -172,6 +172,18 @@ def show_rankings(report: Report, metric: str, inputs: LoadedInputs, per_query: 
                                                     cutoff, order)
     frame_b, cross_b = compare_drill.with_documents(shown.b, inputs.run_b, str(query), texts,
                                                     cutoff, order)
+    _show_two_rankings(frame_a, frame_b, report.pair_names, f"{metric}{scope}", cutoff)
+    compare_drill.tie_rule_note(cross_a or cross_b, cutoff)
+    compare_drill.show_texts((frame_a, frame_b), report.pair_names, texts,
+                             texts.query_text(str(query)) if texts is not None else text)
+    compare_drill.show_explanation(report, metric, inputs, str(query), texts, int(k), scope)
+
+
+def _show_two_rankings(frame_a: pd.DataFrame, frame_b: pd.DataFrame, names: tuple[str, str],
+                       key: str, cutoff: int) -> None:
+    """A's and B's top documents side by side (``key``: the metric and scope of the widgets;
+    ``cutoff``: the rank whose tie group is marked); draws, answers nothing."""
+    name_a, name_b = names
     columns = st.columns(2)
     for column, frame, title, moved in ((columns[0], frame_a, f"A: {name_a}", "Where in B"),
                                         (columns[1], frame_b, f"B: {name_b}", "Moved vs A")):
@@ -179,7 +191,7 @@ def show_rankings(report: Report, metric: str, inputs: LoadedInputs, per_query: 
         column.dataframe(
             frame.style.map(_label_colour, subset=["label"]).map(_change_colour,
                                                                  subset=["change"]),
-            hide_index=True, key=f"ranking:{title}:{metric}{scope}",
+            hide_index=True, key=f"ranking:{title}:{key}",
             # every number and the move first, the title last: at 1400 px half a page holds
             # rank to score whole, and a long title is what gets cut (its full text is in
             # "Full texts" below); the tie column only when a shown rank is in a tie group
@@ -199,10 +211,6 @@ def show_rankings(report: Report, metric: str, inputs: LoadedInputs, per_query: 
                          f"group that rank {cutoff} falls inside."),
             },
         )
-    compare_drill.tie_rule_note(cross_a or cross_b, cutoff)
-    compare_drill.show_texts((frame_a, frame_b), report.pair_names, texts,
-                             texts.query_text(str(query)) if texts is not None else text)
-    compare_drill.show_explanation(report, metric, inputs, str(query), texts, int(k), scope)
 
 
 def _label_colour(label: object) -> str:

@@ -26,12 +26,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ranklens.compare import charts, coverage_words, query_lines, report_tables, seed_html
+from ranklens.compare import charts, coverage_words, report_tables, seed_html
 from ranklens.compare.fcr_words import disagreement_sentence, fcr_caption
 from ranklens.compare.outline import Part, outline
 from ranklens.compare.report import Report
 from ranklens.compare.sections.candidates import candidates_table, pairs_block
 from ranklens.compare.sections.coverage_banner import coverage_banner
+from ranklens.compare.sections.metric import robustness_section
+from ranklens.compare.sections.queries import queries_sections
 from ranklens.compare.sections.segments import segments_table
 from ranklens.compare.sections.ties import tie_banner
 from ranklens.compare.text import family_lines
@@ -43,7 +45,7 @@ from ranklens.compare.verdict_words import (
     segments_summary,
 )
 from ranklens.document import html_shell as html_common
-from ranklens.document.blocks import Section
+from ranklens.document.blocks import Paragraph, Section, Table
 from ranklens.document.html import CHART_WIDTH, block_html, section_html, wide_table_html
 from ranklens.health import check_words as health_words
 
@@ -193,9 +195,21 @@ def _metric_section(report: Report, metric: str, level: int = 2, candidate: int 
           for t in (fcr_caption(comparison), disagreement_sentence(comparison)) if t),
         f'<p class="interval-note">{_text(interval_note(comparison))}</p>',
         f'<p class="caveat">{_text(caveat(metric))}</p>',
-        query_lines.html_section(report, metric),
+        _queries(report, metric),
         "</section>",
     ) if part)
+
+
+def _queries(report: Report, metric: str) -> str:
+    """The queries B lost and won most (``ranklens.compare.sections.queries``), each side's
+    table wide under its heading; nothing without them."""
+    sections = queries_sections(report, metric)
+    if not sections:
+        return ""
+    return "\n".join(['<section class="queries">',
+                      *(f"<h3>{_text(s.title)}</h3>\n" + wide_table_html(table)
+                        for s in sections for table in s.blocks if isinstance(table, Table)),
+                      "</section>"])
 
 
 def _banner(report: Report, metric: str, scope: str = "") -> str:
@@ -231,26 +245,18 @@ def _coverage_section(report: Report, scope: str = "", level: int = 2) -> str:
 
 def _robustness(report: Report, metric: str, scope: str = "", level: int = 3) -> str:
     """The same comparison under each treatment of unjudged documents, and judged@k per row."""
-    if report.coverage is None:
+    section = robustness_section(report, metric)
+    if section is None or report.coverage is None:
         return ""
-    withheld = health_words.withholds(report.health)
-    rows = coverage_words.treatment_rows(report.coverage, metric, report.pair_names,
-                                         withheld=withheld)
-    if not rows:
-        return "".join(f"<p>{_text(note)}</p>" for note in report.coverage.notes)
+    said = [f"<p>{_text(block.text)}</p>" for block in section.blocks
+            if isinstance(block, Paragraph)]
+    tables = [wide_table_html(block) for block in section.blocks if isinstance(block, Table)]
+    if not tables:  # no treatment was compared: the coverage notes say why
+        return "".join(said)
     name_a, name_b = report.pair_names
-    keys = ("treatment", "mean_a", "mean_b", "delta", "interval", "p", "reads", "note")
-    headers = ["Unjudged documents", f"Mean {name_a}", f"Mean {name_b}",
-               f"{name_b} \u2212 {name_a}", "Interval", "p", "Reads", "Note"]
-    treatments = html_common.table(
-        headers, [[html_common.text_cell(row[key]) for key in keys] for row in rows],
-        css_class="robustness")
-    summary = coverage_words.robustness_summary(report.coverage, metric, report.pair_names,
-                                                withheld=withheld)
     parts = [f'<h{level} id="{coverage_words.robustness_anchor(metric, scope)}">'
-             f"{_text(metric)}: {_text(coverage_words.ROBUSTNESS_TITLE)}</h{level}>", treatments]
-    if summary:
-        parts.append(f"<p>{_text(summary)}</p>")
+             f"{_text(metric)}: {_text(coverage_words.ROBUSTNESS_TITLE)}</h{level}>",
+             *tables, *said]
     parts.append(f'<p class="caveat">{_text(coverage_words.TREATMENTS_CAPTION)}</p>')
     coverage = report.coverage.metric(metric)
     table = report_tables.coverage_table(report, metric)

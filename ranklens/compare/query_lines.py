@@ -3,23 +3,22 @@
 ``explained_moves`` answers, for the queries a two-run report shows as lost and won most, which
 documents' moves make B - A (``ranklens.metrics.explain_difference``, with document titles when
 a collection is given) and keeps those sentences in the report (``Report.query_moves``), so the
-CLI's text, the HTML export and the JSON say them without the runs. ``text_lines`` and
-``html_section`` draw them; both are empty for a report without query texts or moves.
+CLI's text, the HTML export and the JSON say them without the runs
+(``ranklens.compare.sections.queries`` draws them).
 ``scored_rankings`` gives the runs and judgements the report's per-query values were computed
 on (after the unjudged treatment), which the page's contributions table uses too.
 """
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from ranklens.compare import report_tables
 from ranklens.compare.query_texts import Texts, short
 from ranklens.compare.report import Report
+from ranklens.compare.sections.queries import SHOWN
 from ranklens.data import Qrels, Run
-from ranklens.document import html_shell as html_common
 from ranklens.formats import format_delta
 from ranklens.metrics import condense_to_judged, explain_difference, parse_metric
 from ranklens.metrics.contributions import DECOMPOSABLE
@@ -29,8 +28,6 @@ if TYPE_CHECKING:
     from ranklens.compare.loaded import LoadedInputs
     from ranklens.compare.settings import CompareSettings
 
-SHOWN = 5
-"""Queries listed per side (lost most, won most) in the text and HTML reports."""
 TITLE_CHARS = 60
 
 
@@ -90,62 +87,4 @@ def explained_moves(inputs: LoadedInputs, settings: CompareSettings, report: Rep
     return found
 
 
-def _rows(report: Report, metric: str, n: int) -> tuple[list[tuple[str, float]],
-                                                         list[tuple[str, float]]]:
-    lost, won = report_tables.biggest_changes(report_tables.per_query_table(report, metric), n=n)
-    return ([(str(q), float(d)) for q, d in zip(lost["query_id"], lost["delta"], strict=True)],
-            [(str(q), float(d)) for q, d in zip(won["query_id"], won["delta"], strict=True)])
-
-
-def _shown(report: Report, metric: str) -> bool:
-    return bool(report.query_texts or report.query_moves.get(metric)) and \
-        metric in report.per_query and not report.several
-
-
-def text_lines(report: Report, metric: str, width: int = 100, n: int = SHOWN) -> list[str]:
-    """The queries B lost and won most on ``metric``: id, B - A, text, and the moves."""
-    if not _shown(report, metric):
-        return []
-    name_b = report.pair_names[1]
-    moves = report.query_moves.get(metric, {})
-    out: list[str] = []
-    for title, rows in zip((f"Queries {name_b} lost most", f"Queries {name_b} won most"),
-                           _rows(report, metric, n), strict=True):
-        if not rows:
-            continue
-        out.append(f"{title}:")
-        for query, delta in rows:
-            text = report.query_texts.get(query, "")
-            head = f"  {query}  {format_delta(delta)}" + (f'  "{text}"' if text else "")
-            out.extend(textwrap.wrap(head, width, subsequent_indent="      "))
-            if query in moves:
-                out.extend(textwrap.wrap(moves[query], width, initial_indent="      ",
-                                         subsequent_indent="      "))
-        out.append("")
-    return out
-
-
-def html_section(report: Report, metric: str, n: int = SHOWN) -> str:
-    """The same as `text_lines`, as an HTML section of tables (every text escaped)."""
-    if not _shown(report, metric):
-        return ""
-    name_b = report.pair_names[1]
-    moves = report.query_moves.get(metric, {})
-    parts = ['<section class="queries">']
-    for title, rows in zip((f"Queries {name_b} lost most", f"Queries {name_b} won most"),
-                           _rows(report, metric, n), strict=True):
-        if not rows:
-            continue
-        parts.append(f"<h3>{html_common.text(title)}</h3>")
-        parts.append(html_common.table(
-            ["Query", "Text", "B \u2212 A", "What moved"],
-            ([html_common.text_cell(query),
-              html_common.text_cell(report.query_texts.get(query, "")),
-              html_common.number_cell(delta, "delta"),
-              html_common.text_cell(moves.get(query, ""))] for query, delta in rows)))
-    parts.append("</section>")
-    return "\n".join(parts)
-
-
-__all__ = ["SHOWN", "describe", "explained_moves", "html_section", "scored_rankings",
-           "text_lines"]
+__all__ = ["describe", "explained_moves", "scored_rankings"]

@@ -3,14 +3,12 @@
 For a report whose systems were given as several runs (`ranklens.compare.seed_section`): the
 two answers side by side (`answers_table`), the variance components (`components_table`),
 each seed of the candidate against the baseline (`per_seed_table`), the new-run leaderboard of
-several candidates (`leaderboard_table`) and the sentences (`sentences`). Text, Markdown and
-CSV lines are built here from those (`text_lines`, `markdown_lines`, `csv_rows`); the HTML
-export and the page draw the same tables. It reads numbers from the report, computes none.
+several candidates (`leaderboard_table`) and the sentences (`sentences`). The seeds section
+(``ranklens.compare.sections.seeds``), the HTML export and the page draw these tables; the
+leaderboard's text and CSV lines are built here. It reads numbers from the report, computes none.
 """
 
 from __future__ import annotations
-
-import textwrap
 
 from ranklens.compare.report import Report
 from ranklens.compare.seed_section import (
@@ -150,53 +148,11 @@ def sentences(answer: SeedAnswer, names: tuple[str, str]) -> list[str]:
     return out
 
 
-def _wrap(sentence: str, width: int) -> list[str]:
-    return textwrap.wrap(sentence, width) or [""]
-
-
 def _plain(table: Table) -> list[str]:
     from ranklens.formats import plain_table
 
     header, rows = table
     return plain_table(header, rows, set(range(2, len(header))) - {len(header) - 1})
-
-
-def text_lines(report: Report, metric: str, width: int = 100) -> list[str]:
-    """The seeds section of one metric of a two-run (or candidate) report as text lines;
-    none for a report without seeds."""
-    if report.seeds is None:
-        return []
-    answer = report.seeds.answer(metric)
-    names = report.pair_names
-    out = [f"Two answers ({names[1]}: {answer.comparison.n_seeds_b} runs, {names[0]}: "
-           f"{answer.comparison.n_seeds_a})", ""]
-    header, rows = answers_table(answer)
-    out += _plain((header[:1] + header[2:], [r[:1] + r[2:] for r in rows]))
-    out += [f"  {THESE_RUNS.lower()}: {THESE_RUNS_QUESTION}",
-            f"  {NEW_RUN.lower()}: {NEW_RUN_QUESTION}", ""]
-    for sentence in sentences(answer, names):
-        out += [*_wrap(sentence, width), ""]
-    if answer.measured:
-        out += ["Variance components", "", *_plain(components_table(answer)), ""]
-    out += [f"Each run of {names[1]} against the mean of {names[0]}'s runs", "",
-            *_plain(per_seed_table(answer)), ""]
-    return out
-
-
-def markdown_lines(report: Report, metric: str, level: str) -> list[str]:
-    """The seeds section of one metric as Markdown (``level`` is its heading's ``#``s)."""
-    if report.seeds is None:
-        return []
-    answer = report.seeds.answer(metric)
-    names = report.pair_names
-    out = [f"{level} Two answers: {THESE_RUNS.lower()} and {NEW_RUN.lower()}", "",
-           *markdown_table(*answers_table(answer)), ""]
-    out += [line for sentence in sentences(answer, names) for line in (sentence, "")]
-    if answer.measured:
-        out += ["Variance components:", "", *markdown_table(*components_table(answer)), ""]
-    out += [f"Each run of {names[1]} against the mean of {names[0]}'s runs:", "",
-            *markdown_table(*per_seed_table(answer)), ""]
-    return out
 
 
 def leaderboard_lines(report: Report, metric: str, *, markdown: bool = False) -> list[str]:

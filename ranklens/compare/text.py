@@ -17,31 +17,23 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Callable
 
-from ranklens.compare import columns, coverage_words, query_lines, seed_views
+from ranklens.compare import columns, coverage_words, seed_views
 from ranklens.compare.columns import MARK, Column
 from ranklens.compare.csv_report import render_csv
-from ranklens.compare.fcr_words import disagreement_sentence, fcr_caption
 from ranklens.compare.outline import Part, outline
 from ranklens.compare.report import Report
+from ranklens.compare.sections import metric as metric_section
 from ranklens.compare.sections.candidates import candidates_table, pairs_block
-from ranklens.compare.sections.coverage_banner import coverage_banner
 from ranklens.compare.sections.inputs import input_lines, inputs_text
 from ranklens.compare.sections.inputs import read_as as read_as  # their old home
 from ranklens.compare.sections.inputs import set_aside_lines as set_aside_lines
 from ranklens.compare.sections.segments import segments_table
-from ranklens.compare.sections.ties import tie_banner
 from ranklens.compare.sections.ties import tie_note as tie_note  # its old home
 from ranklens.compare.segments import MetricComparison
 from ranklens.compare.verdict_words import (
-    caveat,
-    effect_size_note,
     family_sentence,
-    headline,
-    interval_note,
     leaderboard_summary,
     pairing_sentence,
-    q_family_words,
-    segments_summary,
 )
 from ranklens.document import markdown as markdown_writer
 from ranklens.document import text as text_writer
@@ -49,7 +41,6 @@ from ranklens.document.blocks import Section, Table
 from ranklens.document.markdown import markdown_table
 from ranklens.formats import plain_table
 from ranklens.health import check_words as health_words
-from ranklens.stats import interval_label
 
 FORMATS = ("text", "json", "csv", "markdown")
 def render(report: Report, fmt: str) -> str:
@@ -89,93 +80,8 @@ def segment_cells(comparison: MetricComparison, run_names: tuple[str, str], *,
     return shown, _sig(shown, header) if markdown else header, rows
 
 
-def _interval_notes(comparison: MetricComparison) -> list[str]:
-    """Which segment intervals the table shows, and where one reads differently from its q."""
-    return [t for t in (fcr_caption(comparison), disagreement_sentence(comparison)) if t]
-
-
 def _sig(shown: list[Column], header: list[str]) -> list[str]:
     return ["sig." if c.kind == "mark" else h for c, h in zip(shown, header, strict=True)]
-
-
-def aligned_table(comparison: MetricComparison, run_names: tuple[str, str], *,
-                  withheld: bool = False) -> list[str]:
-    """The rows of one metric as aligned plain-text lines (header and rule first)."""
-    shown, header, rows = segment_cells(comparison, run_names, withheld=withheld)
-    return plain_table(header, rows, columns.right(shown))
-
-
-def _settings_line(comparison: MetricComparison, n_candidates: int = 1) -> str:
-    result = comparison.overall
-    adjusted = {"bh": "Benjamini-Hochberg", "by": "Benjamini-Yekutieli", "holm": "Holm"}.get(
-        comparison.adjust_method, comparison.adjust_method)
-    family = q_family_words(comparison.family if comparison.segments else "metrics",
-                            n_candidates)
-    decided = (f"{MARK} = q, overall: adjusted p {comparison.overall_family}"
-               if comparison.overall_family else f"{MARK} = q (else p)")
-    method = result.interval.method
-    resamples = "" if method == "sign-flip" else f" ({result.n_resamples:,} resamples)"
-    return (f"{interval_label(method)}{resamples}, "
-            f"sign-flip permutation p ({result.n_permutations:,} permutations), "
-            f"q: {adjusted} {family}; {decided} \u2264 {result.alpha:g}")
-
-
-def _verdict(comparison: MetricComparison, run_names: tuple[str, str],
-             report: Report | None = None) -> list[str]:
-    if report is not None and health_words.withholds(report.health):
-        return [*health_words.verdict_or_withheld(report.health, []),
-                *filter(None, [segments_summary(comparison, run_names, withheld=True)])]
-    sentences = [headline(comparison, run_names)]
-    summary = segments_summary(comparison, run_names)
-    if summary:
-        sentences.append(summary)
-    sentences.append(interval_note(comparison))
-    infinite = effect_size_note(comparison)
-    if infinite:
-        sentences.append(infinite)
-    sentences.append(caveat(comparison.metric))
-    return sentences
-
-
-def _coverage_sentences(report: Report, comparison: MetricComparison) -> list[str]:
-    """The coverage line, why there is no banner (or which segments are flagged)."""
-    coverage = None if report.coverage is None else report.coverage.metric(comparison.metric)
-    if coverage is None:
-        return []
-    withheld = health_words.withholds(report.health)
-    sentences = [coverage_words.coverage_line(coverage, report.pair_names),
-                 coverage_words.coverage_note(coverage, comparison.overall, report.pair_names,
-                                              withheld=withheld),
-                 coverage_words.segments_flagged(coverage, withheld=withheld)]
-    return [s for s in sentences if s]
-
-
-def _robustness_lines(report: Report, metric: str) -> list[str]:
-    """The robustness view as an aligned table, and whether the treatments agree."""
-    if report.coverage is None:
-        return []
-    withheld = health_words.withholds(report.health)
-    rows = coverage_words.treatment_rows(report.coverage, metric, report.pair_names,
-                                         withheld=withheld)
-    if not rows:
-        return list(report.coverage.notes)
-    keys = ("treatment", "mean_a", "mean_b", "delta", "interval", "p", "reads")
-    header = {"treatment": "unjudged documents", "mean_a": "A", "mean_b": "B",
-              "delta": "B \u2212 A", "interval": "interval", "p": "p", "reads": "reads"}
-    table = [header, *rows]
-    widths = {k: max(len(r[k]) for r in table) for k in keys}
-    lines = [f"{coverage_words.ROBUSTNESS_TITLE} ({metric}):"]
-    for r in table:
-        lines.append("  " + "  ".join(r[k].rjust(widths[k]) if k in ("mean_a", "mean_b",
-                                                                      "delta", "p")
-                                      else r[k].ljust(widths[k]) for k in keys).rstrip())
-    notes = [r["note"] for r in rows if r["note"]]
-    lines += [f"  note: {note}" for note in notes]
-    summary = coverage_words.robustness_summary(report.coverage, metric, report.pair_names,
-                                                withheld=withheld)
-    if summary:
-        lines.append(f"  {summary}")
-    return lines
 
 
 def render_text(report: Report, width: int = 100) -> str:
@@ -212,40 +118,10 @@ def _text_part(report: Report, part: Part, width: int) -> list[str]:
 
 
 def _metric_sections(report: Report, width: int, n_candidates: int = 1) -> list[str]:
-    out: list[str] = []
-    for comparison in report.comparisons:
-        out.append(f"{comparison.metric}")
-        out.append("")
-        banner = coverage_banner(report, comparison.metric)
-        if banner is not None:
-            out += [*text_writer.banner_lines(banner, width), ""]
-        withheld = health_words.withholds(report.health)
-        out.extend(aligned_table(comparison, report.pair_names, withheld=withheld))
-        out.append("")
-        out.append(_settings_line(comparison, n_candidates))
-        if withheld:
-            out.append(health_words.NO_MARKS)
-        for note in _interval_notes(comparison):
-            out.extend(textwrap.wrap(note, width))
-        out.append("")
-        for sentence in _verdict(comparison, report.pair_names, report):
-            out.extend(textwrap.wrap(sentence, width) or [""])
-            out.append("")
-        ties = tie_banner(report, comparison.metric)
-        if ties is not None:
-            out += [*text_writer.banner_lines(ties, width), ""]
-        out.extend(seed_views.text_lines(report, comparison.metric, width))
-        coverage = _coverage_sentences(report, comparison)
-        for sentence in coverage:
-            out.extend(textwrap.wrap(sentence, width) or [""])
-        if coverage:
-            out.append("")
-        robustness = _robustness_lines(report, comparison.metric)
-        if robustness:
-            out.extend(robustness)
-            out.append("")
-        out.extend(query_lines.text_lines(report, comparison.metric, width))
-    return out
+    """Each metric's section (`ranklens.compare.sections.metric.metric_section`) as text."""
+    return [line for comparison in report.comparisons
+            for line in text_writer.body_lines(
+                metric_section.metric_section(report, comparison, n_candidates), width)]
 
 
 def leaderboard_cells(report: Report, metric: str, *, markdown: bool = False,
@@ -356,38 +232,9 @@ def _markdown(section: Section | None) -> list[str]:
 
 
 def _markdown_sections(report: Report, level: str, n_candidates: int = 1) -> list[str]:
-    out: list[str] = []
-    for comparison in report.comparisons:
-        out += [f"{level} {comparison.metric}", ""]
-        banner = coverage_banner(report, comparison.metric)
-        if banner is not None:
-            out += [*markdown_writer.block_lines(banner), ""]
-        withheld = health_words.withholds(report.health)
-        _, header, cells = segment_cells(comparison, report.pair_names, markdown=True,
-                                         withheld=withheld)
-        out += markdown_table(header, cells)
-        out += ["", f"_{_settings_line(comparison, n_candidates)}_", ""]
-        if withheld:
-            out += [health_words.NO_MARKS, ""]
-        for note in _interval_notes(comparison):
-            out += [note, ""]
-        for sentence in _verdict(comparison, report.pair_names, report):
-            out += [sentence, ""]
-        ties = tie_banner(report, comparison.metric)
-        if ties is not None:
-            out += [*markdown_writer.block_lines(ties), ""]
-        out += seed_views.markdown_lines(report, comparison.metric, f"{level}#")
-        for sentence in _coverage_sentences(report, comparison):
-            out += [sentence, ""]
-        if report.coverage is not None:
-            rows = coverage_words.treatment_rows(report.coverage, comparison.metric,
-                                                 report.pair_names, withheld=withheld)
-            if rows:  # a list, so that each metric keeps one Markdown table
-                out += [f"{level}# {coverage_words.ROBUSTNESS_TITLE}", ""]
-                out += [f"- **{r['treatment']}**: A {r['mean_a']}, B {r['mean_b']}, "
-                        f"B \u2212 A {r['delta']} ({r['interval']}), p {r['p']}: {r['reads']}"
-                        + (f" ({r['note']})" if r["note"] else "") for r in rows]
-                summary = coverage_words.robustness_summary(report.coverage, comparison.metric,
-                                                            report.pair_names, withheld=withheld)
-                out += ["", summary, ""] if summary else [""]
-    return out
+    """Each metric's section (`ranklens.compare.sections.metric.metric_section`) in Markdown,
+    its heading at ``level`` (``##``)."""
+    return [line for comparison in report.comparisons
+            for line in (*markdown_writer.section_lines(
+                metric_section.metric_section(report, comparison, n_candidates), len(level)),
+                "")]

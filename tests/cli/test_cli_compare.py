@@ -106,7 +106,8 @@ def test_markdown_table_shape(ranklens: Runner, runs: list[object],
     done = ranklens("compare", *runs, "--segments", f"{demo_paths['segments']}:intent", *FAST,
                     "-f", "markdown")
     lines = done.out.splitlines()
-    table = [line for line in lines if line.startswith("|")]
+    start = next(i for i, line in enumerate(lines) if line.startswith("|"))
+    table = lines[start:lines.index("", start)]  # the segments' table, the first
     widths = {line.replace("\\|", "").count("|") for line in table}
     assert len(widths) == 1
     assert set(table[1].replace("|", "")) == {"-"}

@@ -13,9 +13,9 @@ import pytest
 from ranklens import demo
 from ranklens.compare.analysis import CompareSettings, load_inputs
 from ranklens.compare.html import embedded_report
-from ranklens.compare.query_lines import SHOWN
 from ranklens.compare.query_texts import DOCS_ENV, QUERY_TEXT_CHARS
 from ranklens.compare.report_tables import biggest_changes, per_query_table
+from ranklens.compare.sections.queries import SHOWN
 from ranklens.formats import format_delta
 from ranklens.io import read_documents, read_queries
 from ranklens.metrics import evaluate, explain_difference
@@ -48,11 +48,11 @@ def test_text_output_names_the_lost_and_won_queries_with_their_text_and_moves(
     assert outcome.code == 0, outcome.err
     lost, won, deltas = lost_and_won
     lines = outcome.out.splitlines()
-    start = lines.index("Queries neural_reranker lost most:")
-    assert lines.index("Queries neural_reranker won most:") > start
-    for query in (*lost, *won):
-        head = f'  {query}  {format_delta(deltas[query])}  "{demo_queries[query]}"'
-        assert any(line.startswith(head[:90]) for line in lines), head
+    start = lines.index("Queries neural_reranker lost most")
+    assert lines.index("Queries neural_reranker won most") > start
+    for query in (*lost, *won):  # a row of the table: id, text, B - A
+        row = next(line for line in lines if line.startswith(f"{query}  "))
+        assert f"  {demo_queries[query]}  " in row and f"  {format_delta(deltas[query])}  " in row
     # the worst query's biggest move, with its document's title (from the collection)
     paths = demo.paths()
     inputs = load_inputs(paths["run_a"], paths["run_b"], qrels=paths["qrels"])

@@ -262,7 +262,7 @@ def test_text_shows_banner_coverage_line_and_robustness(dense_report):
     first_table = text.index("All queries")
     assert text.index(coverage_words.BANNER_TITLE) < first_table  # before the result
     assert "Judged@10: bm25_baseline 71%, dense_retriever 5" in text
-    assert coverage_words.ROBUSTNESS_TITLE + " (nDCG@10):" in text
+    assert f"\n{coverage_words.ROBUSTNESS_TITLE} (nDCG@10)\n" in text
     assert "Judged-only (-J)" in text and "Proxy labels" in text
     markdown = compare_text.render(dense_report, "markdown")
     assert f"> **{coverage_words.BANNER_TITLE}**" in markdown

@@ -95,13 +95,14 @@ def test_text_shows_no_mark_no_finding_and_says_why(unmatched: Report) -> None:
     after = _after_health(text)
     for word in READINGS:
         assert word not in after, word
-    table = after.split("\n\n")[1].splitlines()
+    table = next(block for block in after.split("\n\n")
+                 if block.startswith("intent")).splitlines()
     assert table[0].split()[-1] == "note" and "*" not in "\n".join(table)
     assert NO_MARKS in after
     assert " ".join(SEGMENTS_WITHHELD.split()) in " ".join(after.split())
-    robustness = [line for line in after.splitlines() if line.startswith("  Non-relevant")]
-    assert robustness[0].endswith(f"  {NO_VERDICT}") and "0.7211" in robustness[0]
-    assert ROBUSTNESS_WITHHELD in after
+    robustness = [line for line in after.splitlines() if line.startswith("Non-relevant")]
+    assert f"  {NO_VERDICT}" in robustness[0] and "0.7211" in robustness[0]
+    assert ROBUSTNESS_WITHHELD in " ".join(after.split())
     assert "Judged@10: pyterrier_bm25 78%, neural_docid 0%" in after
 
 
@@ -110,12 +111,14 @@ def test_markdown_shows_no_mark_no_finding_and_says_why(unmatched: Report) -> No
     after = _after_health(markdown)
     for word in READINGS:
         assert word not in after, word
-    header, *rows = [line for line in after.splitlines() if line.startswith("| ")]
-    sig = [cell.strip() for cell in header.split("|")].index("sig.")
-    assert len(rows) == 4 and all(line.split("|")[sig].strip() == "" for line in rows)
+    lines = after.splitlines()
+    header = lines.index(next(line for line in lines if line.startswith("| intent")))
+    rows = lines[header + 2:lines.index("", header)]
+    assert "sig." not in lines[header] and len(rows) == 4  # no row marked: no mark column
+    assert "*" not in "\n".join(rows)
     for sentence in (NO_MARKS, SEGMENTS_WITHHELD, ROBUSTNESS_WITHHELD):
         assert sentence in after
-    assert "p 0.0050: no verdict" in after
+    assert "| 0.0050 | no verdict |" in after
 
 
 def test_html_shows_no_finding_and_says_why(unmatched: Report) -> None:

@@ -8,8 +8,9 @@ per-query detail down to two rankings side by side. With more than one candidate
 opens with a leaderboard (a forest plot of the candidates against the baseline, each in its own
 colour, the table with the family's adjusted p and every run's judgement coverage); picking a
 candidate shows its banner, verdict, segments, robustness view and per-query detail as for two
-runs. The page collects files and settings and draws what the library returns: no statistics,
-no parsing here.
+runs. What differs (the discovery expander) and the inputs come after the metrics, in the
+order of ``ranklens.compare.outline``. The page collects files and settings and draws what the
+library returns: no statistics, no parsing here.
 """
 
 from __future__ import annotations
@@ -422,10 +423,18 @@ def main() -> None:
         share_widget.show_recomputed(shared, report_changes(stored, report))
     health_view.show_health(report)
     show_warnings(report)
-    inputs_view.show_inputs(report.inputs)
-    discovery_view.show_discovery(report, inputs, settings, texts)  # issue 48: where B differs
     compare_macro.show_macro(report)  # several collections: the macro average leads
     show_section(all_metrics_section(report))  # two metrics or more: the paper's table
+    show_metrics(report, inputs, settings, texts)
+    discovery_view.show_discovery(report, inputs, settings, texts)  # issue 48: where B differs
+    inputs_view.show_inputs(report.inputs)
+
+
+def show_metrics(report: Report, inputs: LoadedInputs, settings: CompareSettings,
+                 texts: Texts | None) -> None:
+    """Every metric (several: a tab each, only the open one drawn), in the place the outline
+    (``ranklens.compare.outline``) gives them: after the collections, before what differs and
+    the inputs."""
     segments = (inputs.segment_maps.get(settings.segment_column)
                 if settings.segment_column else None)
     if report.seeds is not None and not report.several:
@@ -441,6 +450,5 @@ def main() -> None:
         if tab.open is not False:
             with tab:
                 show(report, metric, inputs, segments, texts=texts)
-
 
 main()

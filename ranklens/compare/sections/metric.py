@@ -1,0 +1,165 @@
+"""One metric's section of a two-run comparison, as blocks for text and Markdown.
+
+Answers "what does the report say about this metric, in which order": the coverage guardrail,
+the verdict (before the table, as the HTML export and the page put it), the tie sentence, the
+coverage sentences, then the table of rows with its settings line and its interval notes (one
+paragraph each), then the robustness view (`robustness_section`: the same comparison under each
+treatment of unjudged documents, as a `Table`); `metric_section` puts them in one section with
+the seeds (``sections.seeds``) and the queries lost and won (``sections.queries``). It computes no
+statistic and formats no number: the words are ``ranklens.compare.verdict_words``',
+``coverage_words``' and ``fcr_words``', the table is `segments_table`.
+"""
+
+from __future__ import annotations
+
+from ranklens.compare import coverage_words
+from ranklens.compare.columns import MARK
+from ranklens.compare.fcr_words import disagreement_sentence, fcr_caption
+from ranklens.compare.report import Report
+from ranklens.compare.sections.coverage_banner import coverage_banner
+from ranklens.compare.sections.queries import queries_sections
+from ranklens.compare.sections.seeds import seeds_section
+from ranklens.compare.sections.segments import segments_table
+from ranklens.compare.sections.ties import tie_banner
+from ranklens.compare.segments import MetricComparison
+from ranklens.compare.verdict_words import (
+    caveat,
+    effect_size_note,
+    headline,
+    interval_note,
+    q_family_words,
+    segments_summary,
+)
+from ranklens.document import columns
+from ranklens.document.blocks import Block, Paragraph, Section, Table
+from ranklens.health import check_words as health_words
+from ranklens.stats import interval_label
+
+ADJUSTED = {"bh": "Benjamini-Hochberg", "by": "Benjamini-Yekutieli", "holm": "Holm"}
+"""The long names of the p-value adjustments, for the settings line."""
+
+ROBUSTNESS_COLUMNS = (
+    columns.Column("treatment", "unjudged documents", "text", "Unjudged documents"),
+    columns.Column("mean_a", "A", "text", "Mean {a}"),
+    columns.Column("mean_b", "B", "text", "Mean {b}"),
+    columns.Column("delta", "B \u2212 A", "text", "{b} \u2212 {a}"),
+    columns.Column("interval", "interval", "text", "Interval"),
+    columns.Column("p", "p", "text"),
+    columns.Column("reads", "reads", "text", "Reads"),
+    columns.Column("note", "note", "text", "Note"),
+)
+"""The robustness view's columns: its rows are display texts already
+(`coverage_words.treatment_rows`)."""
+
+
+def verdict_blocks(report: Report, comparison: MetricComparison) -> list[Block]:
+    """The guardrail, the verdict's sentences, the tie sentence and the coverage sentences of
+    one metric, in that order; not its table."""
+    metric = comparison.metric
+    said: list[Block | None] = [coverage_banner(report, metric)]
+    said += [Paragraph(s) for s in verdict_sentences(report, comparison)]
+    said.append(tie_banner(report, metric))
+    said += [Paragraph(s) for s in coverage_sentences(report, comparison)]
+    return [block for block in said if block is not None]
+
+
+def verdict_sentences(report: Report, comparison: MetricComparison) -> list[str]:
+    """The verdict on one metric: the headline, where it differs by row, how to read the
+    interval, an infinite effect size, the metric's caveat; under "No verdict", why not."""
+    run_names = report.pair_names
+    if health_words.withholds(report.health):
+        return [*health_words.verdict_or_withheld(report.health, []),
+                *filter(None, [segments_summary(comparison, run_names, withheld=True)])]
+    sentences = [headline(comparison, run_names), segments_summary(comparison, run_names),
+                 interval_note(comparison), effect_size_note(comparison),
+                 caveat(comparison.metric)]
+    return [s for s in sentences if s]
+
+
+def coverage_sentences(report: Report, comparison: MetricComparison) -> list[str]:
+    """The coverage line, why there is no banner (or which segments are flagged); nothing
+    when the report measured no coverage."""
+    coverage = None if report.coverage is None else report.coverage.metric(comparison.metric)
+    if coverage is None:
+        return []
+    withheld = health_words.withholds(report.health)
+    sentences = [coverage_words.coverage_line(coverage, report.pair_names),
+                 coverage_words.coverage_note(coverage, comparison.overall, report.pair_names,
+                                              withheld=withheld),
+                 coverage_words.segments_flagged(coverage, withheld=withheld)]
+    return [s for s in sentences if s]
+
+
+def table_blocks(report: Report, comparison: MetricComparison,
+                 n_candidates: int = 1) -> list[Block]:
+    """The table of one metric (its mark and note columns only when a row has one), the
+    settings line, why no row is marked (under "No verdict") and the interval notes."""
+    withheld = health_words.withholds(report.health)
+    table = segments_table(comparison, report.pair_names, withheld=withheld)
+    shown = columns.narrow(table.columns)
+    kept = tuple(c for c in shown if c.kind not in ("mark", "text")
+                 or any(columns.cell(c, r) for r in table.records))
+    notes = [fcr_caption(comparison), disagreement_sentence(comparison)]
+    said: list[Block] = [Table(table.key, kept, table.records, table.names, table.set_apart),
+            Paragraph(settings_line(comparison, n_candidates)),
+            *([Paragraph(health_words.NO_MARKS)] if withheld else []),
+            *(Paragraph(note) for note in notes if note)]
+    return said
+
+
+def settings_line(comparison: MetricComparison, n_candidates: int = 1) -> str:
+    """How the table was computed: the interval, the permutations, the adjustment and its
+    family, and what the mark means."""
+    result = comparison.overall
+    adjusted = ADJUSTED.get(comparison.adjust_method, comparison.adjust_method)
+    family = q_family_words(comparison.family if comparison.segments else "metrics",
+                            n_candidates)
+    decided = (f"{MARK} = q, overall: adjusted p {comparison.overall_family}"
+               if comparison.overall_family else f"{MARK} = q (else p)")
+    method = result.interval.method
+    resamples = "" if method == "sign-flip" else f" ({result.n_resamples:,} resamples)"
+    return (f"{interval_label(method)}{resamples}, "
+            f"sign-flip permutation p ({result.n_permutations:,} permutations), "
+            f"q: {adjusted} {family}; {decided} \u2264 {result.alpha:g}")
+
+
+def metric_section(report: Report, comparison: MetricComparison,
+                   n_candidates: int = 1) -> Section:
+    """One metric's whole section for text and Markdown, titled by the metric: the verdict
+    (`verdict_blocks`), the seeds, the table and its notes (`table_blocks`), the robustness
+    view, the queries lost and won. The HTML export draws its own around the same parts (its
+    forest plot, its ids and classes); the page keeps its interactive parts."""
+    metric = comparison.metric
+    parts: list[Block | None] = [*verdict_blocks(report, comparison),
+                                 seeds_section(report, metric),
+                                 *table_blocks(report, comparison, n_candidates),
+                                 robustness_section(report, metric),
+                                 *queries_sections(report, metric)]
+    return Section("metric", metric, tuple(part for part in parts if part is not None))
+
+
+def robustness_section(report: Report, metric: str) -> Section | None:
+    """The same comparison of ``metric`` under each treatment of unjudged documents, as a
+    `Table`, its notes and whether the treatments agree; the coverage notes when there are
+    no rows; None when the report measured no coverage."""
+    if report.coverage is None:
+        return None
+    withheld = health_words.withholds(report.health)
+    rows = coverage_words.treatment_rows(report.coverage, metric, report.pair_names,
+                                         withheld=withheld)
+    if not rows:
+        notes = tuple(Paragraph(note) for note in report.coverage.notes)
+        return Section("robustness", coverage_words.ROBUSTNESS_TITLE, notes) if notes else None
+    shown = tuple(c for c in ROBUSTNESS_COLUMNS if c.key != "note" or any(r["note"] for r in rows))
+    name_a, name_b = report.pair_names
+    summary = coverage_words.robustness_summary(report.coverage, metric, report.pair_names,
+                                                withheld=withheld)
+    blocks: list[Block] = [Table("robustness", shown, tuple(rows), {"a": name_a, "b": name_b})]
+    if summary:
+        blocks.append(Paragraph(summary))
+    return Section("robustness", f"{coverage_words.ROBUSTNESS_TITLE} ({metric})", tuple(blocks))
+
+
+__all__ = ["ADJUSTED", "ROBUSTNESS_COLUMNS", "coverage_sentences", "metric_section",
+           "robustness_section",
+           "settings_line", "table_blocks", "verdict_blocks", "verdict_sentences"]

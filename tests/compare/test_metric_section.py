@@ -1,0 +1,87 @@
+"""One metric's section (``ranklens.compare.sections.metric``): the verdict before the table
+in text and Markdown, as in the HTML export; the settings line and the notes one paragraph
+each; the robustness view a table in text and Markdown."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from ranklens.compare import text
+from ranklens.compare.analysis import CompareSettings, build_report, demo_files
+from ranklens.compare.report import Report
+from ranklens.compare.sections.metric import (
+    robustness_section,
+    settings_line,
+    table_blocks,
+    verdict_blocks,
+)
+from ranklens.compare.sections.queries import queries_sections
+from ranklens.compare.verdict_words import headline
+from ranklens.document.blocks import Paragraph, Table
+
+FILES = demo_files()
+
+
+@pytest.fixture(scope="module")
+def report() -> Report:
+    return build_report(FILES["run_a"], FILES["run_b"], qrels=FILES["qrels"],
+                        segments=FILES["segments"],
+                        settings=CompareSettings(metrics=("nDCG@10",), segment_column="intent",
+                                                 n_resamples=200, n_permutations=200, seed=3))
+
+
+def test_the_verdict_comes_before_the_table_in_text_and_markdown(report: Report) -> None:
+    comparison = report.comparisons[0]
+    said = headline(comparison, report.pair_names)
+    for face in ("text", "markdown"):
+        out = text.render(report, face).replace("\n", " ")
+        verdict = " ".join(said.split()[:6])
+        assert out.index(verdict) < out.index("All queries")
+        assert out.index("All queries") < out.index("sign-flip permutation p")
+
+
+def test_the_blocks_say_the_verdict_then_the_table_then_its_settings(report: Report) -> None:
+    comparison = report.comparisons[0]
+    verdict = verdict_blocks(report, comparison)
+    assert isinstance(verdict[0], Paragraph)
+    assert verdict[0].text == headline(comparison, report.pair_names)
+    table, settings, *notes = table_blocks(report, comparison)
+    assert isinstance(table, Table) and table.key == "segments"
+    assert settings == Paragraph(settings_line(comparison))
+    assert all(isinstance(note, Paragraph) for note in notes)
+
+
+def test_no_robustness_view_without_coverage(report: Report) -> None:
+    assert robustness_section(dataclasses.replace(report, coverage=None), "nDCG@10") is None
+
+
+def test_queries_lost_and_won_are_one_table_each_in_markdown_too(report: Report) -> None:
+    assert queries_sections(report, "nDCG@10") == []  # no texts, no moves: nothing to say
+    texts = {str(q): f"text of {q}" for q in report.per_query["nDCG@10"]["a"]}
+    with_texts = dataclasses.replace(report, query_texts=texts)
+    lost, won = queries_sections(with_texts, "nDCG@10", n=3)
+    assert [lost.title, won.title] == ["Queries neural_reranker lost most",
+                                       "Queries neural_reranker won most"]
+    table = lost.blocks[0]
+    assert isinstance(table, Table) and len(table.records) == 3
+    assert [c.key for c in table.columns] == ["query", "text", "delta"]  # no moves: no column
+    deltas = [r["delta"] for r in table.records]
+    assert deltas == sorted(deltas) and deltas[0] < 0
+    markdown = text.render(with_texts, "markdown")
+    assert "### Queries neural_reranker won most" in markdown
+    assert f"| {table.records[0]['query']} | {texts[table.records[0]['query']]} |" in markdown
+
+
+def test_one_section_per_metric_is_what_text_and_markdown_print(report: Report) -> None:
+    from ranklens.compare.sections.metric import metric_section
+    from ranklens.document import markdown as markdown_writer
+    from ranklens.document import text as text_writer
+
+    section = metric_section(report, report.comparisons[0])
+    assert section.title == "nDCG@10"
+    assert isinstance(section.blocks[0], Paragraph)  # no guardrail here: the verdict leads
+    drawn = "\n".join(text_writer.body_lines(section))
+    assert drawn in text.render(report, "text")
+    assert "\n".join(markdown_writer.section_lines(section)) in text.render(report, "markdown")
