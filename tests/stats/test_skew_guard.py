@@ -123,7 +123,7 @@ def test_curve_gives_back_the_comparisons_interval_to_the_bit(rng: np.random.Gen
     assert result.interval.low <= flip.low and result.interval.high >= flip.high
 
 
-def test_segments_use_the_guard_and_the_overall_row_does_not(rng: np.random.Generator) -> None:
+def test_segments_and_the_overall_row_use_the_guard(rng: np.random.Generator) -> None:
     ids = [f"q{i:03d}" for i in range(90)]
     a = rng.uniform(0.2, 0.8, 90)
     b = a + rng.exponential(0.1, 90) - 0.1
@@ -132,7 +132,10 @@ def test_segments_use_the_guard_and_the_overall_row_does_not(rng: np.random.Gene
         warnings.simplefilter("ignore")
         out = compare_segments(MetricResult.from_arrays("m", ids, a),
                                MetricResult.from_arrays("m", ids, b), segments)
-    assert out.overall.interval.method == "sign-flip"
+    assert out.overall.interval.method == "skew-guarded"  # the default since issue 45's grid
+    flip_p = sign_flip_test(b - a, n_permutations=out.overall.n_permutations,
+                            seed=out.overall.seed)[1]
+    assert out.overall.p_value == max(flip_p, hall_p_value(b - a))
     for row in out.segments:
         assert row.result is not None and row.result.interval.method == "skew-guarded"
         rows = [i for i, q in enumerate(ids) if segments[q] == row.segment]
