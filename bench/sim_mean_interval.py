@@ -173,7 +173,8 @@ def hall_changed(x):
 
         def w_at(t):
             r = t / np.sqrt(kk) - g / (6.0 * kk)
-            return np.where(g == 0, r, 3.0 * (np.cbrt(1.0 + g * r) - 1.0) / np.where(g == 0, 1, g))
+            c = np.cbrt(1.0 + g * r)  # 3 (c - 1) / g without cancellation at tiny g
+            return 3.0 * r / (c * c + c + 1.0)
 
         low = (mean_changed - sd * w_at(c)) * kk / n
         high = (mean_changed - sd * w_at(-c)) * kk / n

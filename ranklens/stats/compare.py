@@ -75,7 +75,7 @@ def compare(
     mean difference either test keeps, so it excludes 0 exactly when ``p_value <= alpha``.
     "sign-flip" asks for the permutation test alone and its inversion with the very sign
     patterns of its p-value (the default before issue 45's grid: it lets skewed differences
-    through, 7-9% at alpha .05 on centred exponential ones of 10-50 queries);
+    through, 7-10% at alpha .05 on centred exponential ones of 10-50 queries);
     "studentized" and "percentile" ask for a bootstrap interval beside the sign-flip p (see
     `ranklens.stats.interval`). The result's ``interval`` is the one used (its ``method`` says
     which). When the differences are too skewed or too tied for

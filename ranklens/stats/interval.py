@@ -10,7 +10,8 @@ interval from 20 queries on; with many tied queries it excluded 0 beside p = .25
 zeros and three small losses gave (-inf, -0.00015) beside p .253). Before the guard (0.3 until
 issue 45's grid was run for it) "auto" was the sign-flip test alone, which is exact only when
 the differences are symmetric under no difference: on centred exponential differences it
-rejected 7-9% at 10-50 queries where the guard rejects 4-6% (docs/validity.md).
+rejected 7-10% at 10-50 queries where the guard rejects 4-6.4% (docs/validity.md; at 10
+queries the guard is still a little above .05).
 
 Measured (``bench/sim_mean_interval.py``, 1,000 samples a cell, Monte Carlo error +-.007;
 docs/validity.md): the sign-flip interval covers .94-.96 on normal, t(3), P@10-like steps and
