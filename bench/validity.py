@@ -569,22 +569,24 @@ the time, not the numbers.
 ## What `compare` shows
 
 - **The interval** (`interval="auto"`, the default of the library, the CLI, the app, reports
-  and share links; since 0.3): the sign-flip interval at every n, i.e. the permutation test
-  turned into an interval with the very sign patterns of the p-value printed beside it, so it
-  excludes 0 exactly when that p-value is at most alpha. `percentile` and `studentized`
-  (bootstrap-t) can be asked for by name.
-- **The p-value**: the sign-flip permutation test (all 2^n sign patterns when that is no more
-  than the number of permutations, i.e. up to 13 queries by default). The paired t-test is
-  reported beside it; with no spread at all (every difference the same) it is undefined and
-  left empty.
+  and share links): the skew-guarded interval at every n (`ranklens.stats.skew_guard`): every
+  mean difference that the sign-flip permutation test or Hall's skewness-corrected t-test (on
+  the changed queries) keeps, the hull of the two intervals, so it excludes 0 exactly when the
+  p-value printed beside it is at most alpha. `sign-flip` (the permutation test alone,
+  inverted; the default before issue 45's grid was run for the guard), `percentile` and
+  `studentized` (bootstrap-t) can be asked for by name.
+- **The p-value**: the larger of the sign-flip permutation p (all 2^n sign patterns when that
+  is no more than the number of permutations, i.e. up to 13 queries by default) and Hall's p.
+  With `interval="sign-flip"` or a bootstrap interval it is the sign-flip p alone. The paired
+  t-test is reported beside it; with no spread at all (every difference the same) it is
+  undefined and left empty.
 - **Notes**: when the differences are too skewed (n < 25 skewness^2) or mostly tied (half or
   more exact ties and fewer than 50 changed queries) for their number, a note says the
   interval may miss its level (`ranklens.stats.shape`).
 - **Float noise**: per-query differences within 1e-6 of the largest metric value (at least 1)
   are exactly 0 before anything is computed (`ranklens.stats.tolerance`).
-- **Segments** (a BH family, and a macro report's collections): the skew-guarded test and
-  interval (`ranklens.stats.skew_guard`: the larger of the sign-flip p and Hall's
-  skewness-corrected t-test's on the changed queries); see the FCR section.
+- **Segments** (a BH family, and a macro report's collections): the same skew-guarded test
+  and interval; see the FCR section.
 """
 
 JUDGE = """## The judge checked on the gold queries (`judge_agreement`)
@@ -713,7 +715,8 @@ def _print_labels(worlds: int) -> None:
 
 
 MEAN_METHODS = {
-    "sign-flip": "sign-flip (permutation test inverted) = **default**",
+    "skew-guarded": "skew-guarded: sign-flip or Hall's t, the wider = **default**",
+    "sign-flip": "sign-flip (permutation test inverted), the default before the guard",
     "t": "t-interval / t-test",
     "boot-t sym": "symmetric bootstrap-t, its own p",
     "auto-0.6": "0.2's default: bootstrap-t from 20 (sign-flip below), sign-flip p",
@@ -731,27 +734,38 @@ def _print_mean(r: int, sizes: tuple[int, ...]) -> None:
           "type-I error of the method's own p-value and of \"the interval excludes 0\", and how "
           "often the two disagree) and an *alternative* one (the zero-inflated, discrete and "
           "nDCG-like families move their non-zero part, which makes the differences asymmetric "
-          "about the true mean; coverage of the true mean, median width). Zero-inflated: that "
+          "about the true mean; coverage of the true mean, median width, power: the share "
+          "where the interval excludes 0). Zero-inflated: that "
           "share of exact ties, the rest normal (symmetric) or exponential (skewed). P@10 "
           "steps: differences in steps of 0.1 from -0.3 to 0.3. nDCG-like: two runs' clipped "
           "scores on a shared query difficulty, 40% of queries untouched. Candidates "
           f"(`bench/sim_mean_interval.py`): the sign-flip test inverted ({N_FLIPS} random sign "
           "patterns, all 2^n up to 12 queries), the t-interval, the symmetric bootstrap-t and "
-          f"BCa ({N_BOOT} resamples), and 0.2's default. Studentizing the sign-flip statistic "
+          f"BCa ({N_BOOT} resamples), 0.2's default, and the skew-guarded test "
+          "(`ranklens.stats.skew_guard`: p = the larger of the sign-flip p and Hall's "
+          "skewness-corrected t-test's on the changed queries, interval = the hull of both). "
+          "Studentizing the sign-flip statistic "
           "gives the same test (|t| is monotone in |mean| when the sum of squares is fixed), so "
-          "the studentized sign-flip inversion is the first row. Targets: coverage >= .945, "
+          "the studentized sign-flip inversion is the second row. Targets: coverage >= .945, "
           "type-I <= .055, and no disagreement between interval and p.\n")
-    print("The default since 0.3 is the sign-flip interval: it agrees with the p-value `compare` "
-          "prints by construction and holds on symmetric, heavy-tailed (t(3)), discrete and "
-          "nDCG-like differences. No candidate holds skewed or mostly tied differences with a "
-          "non-zero mean at small n (the rows below .94); `compare` says so in a note "
-          "(`ranklens.stats.shape`). At 5 queries the sign-flip interval is unbounded: the "
-          "smallest p-value is 2/32 > .05, and the result says so.\n")
+    print("The default is the skew-guarded test (since issue 45's grid was run for it; the "
+          "sign-flip test alone before): it agrees with the p-value `compare` prints by "
+          "construction, holds on symmetric, heavy-tailed (t(3)), discrete and nDCG-like "
+          "differences like the sign-flip test, and holds centred exponential differences of "
+          "either sign from 20 queries, where the sign-flip test alone rejected .065-.076 and "
+          "covered .92-.93 (at 10 queries the guard rejects .047-.064 and covers .940-.943, "
+          "the sign-flip test .078-.101 and .90). It costs width where the sign-flip test "
+          "already held: a few percent from 50 queries, more at 10-20 queries (the rows "
+          "below). No candidate holds "
+          "lognormal differences below about 50 queries or mostly tied skewed differences with "
+          "a non-zero mean at small n (the rows below .94); `compare` says so in a note "
+          "(`ranklens.stats.shape`). At 5 queries the sign-flip part is unbounded (the "
+          "smallest p-value is 2/32 > .05), so the interval is too, and the result says so.\n")
     for name, (null, alt, mu) in families().items():
         print(f"### {name}\n")
         print("| n | method | coverage | type-I (p) | type-I (interval) | p/interval disagree | "
-              "median width | infinite ends | MC error |")
-        print("|---:|---|---:|---:|---:|---:|---:|---:|---:|")
+              "power | median width | infinite ends | MC error |")
+        print("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|")
         for n in sizes:
             reps = r if n < 1000 else max(200, r // 4)
             rows = cell(name, null, alt, mu, n, reps)
@@ -759,7 +773,8 @@ def _print_mean(r: int, sizes: tuple[int, ...]) -> None:
                 row = rows[method]
                 print(f"| {n} | {label} | {row['coverage']:.3f} | {row['type-I p']:.3f} | "
                       f"{row['type-I interval']:.3f} | {row['disagree']:.3f} | "
-                      f"{row['width']:.4g} | {row['infinite']:.3f} | {row['mc']:.3f} |",
+                      f"{row['power']:.3f} | {row['width']:.4g} | {row['infinite']:.3f} | "
+                      f"{row['mc']:.3f} |",
                       flush=True)
         print()
     print(f"_{time.perf_counter() - started:.0f} s._\n", file=sys.stderr)

@@ -172,7 +172,9 @@ def show_leaderboard(report: Report, metric: str) -> None:
             "adjusted_p_text": st.column_config.TextColumn(
                 "Adjusted p", width=85, help=family.describe(len(names))),
             "p_value_text": st.column_config.TextColumn(
-                "p", width=60, help="The candidate's own permutation p"),
+                "p", width=60, help="The candidate's own p: its comparison's test (by "
+                "default the sign-flip permutation p, or the skewness-corrected t-test's when "
+                "larger)"),
             "t_p_value_text": st.column_config.TextColumn("t-test p", width=65),
             "wtl_text": st.column_config.TextColumn(
                 "W / T / L", width=text_width(shown["wtl_text"], 95),

@@ -51,7 +51,7 @@ DEFAULTS = CompareSettings()
 HELP = "is B better than A, by how much, where (per segment), how sure"
 DESCRIPTION = (
     "Compare run B with run A: per metric (and per segment) the means, the "
-    "difference B - A with its interval, the permutation p-value and q-values. "
+    "difference B - A with its interval, the p-value (sign-flip test, skew-guarded) and q-values. "
     "With several candidates (BASELINE CAND CAND ...), each is compared with the baseline "
     "and its p adjusted for the number of candidates (a leaderboard, then each candidate's "
     "segments). Runs are rankings (TREC run, CSV/TSV/Parquet/JSONL) scored against "
@@ -107,8 +107,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=count(0), default=DEFAULTS.seed,
                    help=f"random seed (default {DEFAULTS.seed})")
     p.add_argument("--interval", choices=INTERVAL_METHODS, default=DEFAULTS.interval,
-                   help="interval of the difference (default auto: the sign-flip interval, i.e. "
-                   "the permutation test inverted, which excludes 0 exactly when p <= alpha)")
+                   help="interval of the difference (default auto: the skew-guarded interval, "
+                   "i.e. the sign-flip permutation test or a skewness-corrected t-test inverted, "
+                   "whichever keeps more; it excludes 0 exactly when p <= alpha; sign-flip: the "
+                   "permutation test alone)")
     p.add_argument("--adjust", choices=ADJUST_METHODS, default=DEFAULTS.adjust_method,
                    help="multiple-comparison adjustment of q-values (default bh)")
     p.add_argument("--ties", choices=TIE_RULES, default="trec_eval",

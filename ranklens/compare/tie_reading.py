@@ -123,7 +123,7 @@ def tie_notes(inputs: LoadedInputs, settings: CompareSettings, report: Report
 
     The other rule's scores come from the report's own scoring pass (`readings_to_score`;
     scored here only for a report made otherwise), and of its comparison only B - A and the
-    permutation p are computed (same options and seed), which is all a verdict reads. Empty
+    p-value are computed (same options and seed), which is all a verdict reads. Empty
     for per-query tables, for runs scored while read (not kept), for systems of several seeds
     (their B is a mean over seeds) and for runs whose documents never share a score."""
     if report.several or settings.seed_runs is not None or inputs.qrels is None:

@@ -14,7 +14,7 @@ from ranklens.compare.family import FamilyComparison, family_phrase
 from ranklens.compare.segments import MetricComparison, SegmentRow
 from ranklens.formats import format_delta, format_interval, format_p, level_number
 from ranklens.health.check_words import SEGMENTS_WITHHELD
-from ranklens.stats import ComparisonResult, interval_description, interval_label
+from ranklens.stats import ComparisonResult, interval_description, interval_label, p_label
 from ranklens.stats.results import at_most
 
 _Z = NormalDist()
@@ -55,7 +55,7 @@ def headline(comparison: MetricComparison, run_names: tuple[str, str]) -> str:
     name_a, name_b = run_names
     level = level_number(1 - result.alpha)
     interval = f"{level}% CI {format_interval(result.interval.low, result.interval.high)}"
-    tests = (f"permutation p {_p_phrase(result.p_value)}, "
+    tests = (f"{p_label(result.interval.method)} {_p_phrase(result.p_value)}, "
              f"t-test p {_p_phrase(result.t_test.p_value)}")
     if result.q_value is not None and comparison.overall_family:
         tests += f", adjusted p {_p_phrase(result.q_value)} {comparison.overall_family}"
@@ -107,7 +107,7 @@ def interval_note(comparison: MetricComparison) -> str:
     result = comparison.overall
     method = result.interval.method
     sentence = interval_description(method, alpha=result.alpha)
-    if method != "sign-flip":
+    if method not in ("sign-flip", "skew-guarded"):
         sentence += f" ({result.n_resamples:,} resamples)"
     others = sorted({row.result.interval.method for row in comparison.segments
                      if row.result is not None and row.result.interval.method != method})

@@ -46,6 +46,7 @@ from ranklens.stats.interval import (
     interval_description,
     interval_label,
     mean_interval,
+    p_label,
 )
 from ranklens.stats.levels import ConfidenceCurve, confidence_curve
 from ranklens.stats.macro import CollectionMean, MacroComparison, collection_seed, macro_compare
@@ -182,6 +183,7 @@ __all__ = [
     "new_run_family",
     "new_run_mde",
     "new_run_variance",
+    "p_label",
     "pair_runs",
     "paired_bootstrap",
     "paired_deltas",

@@ -1,12 +1,17 @@
 """Which confidence interval of the mean difference a comparison shows, and how to say it.
 
 ``interval="auto"`` (the default of `compare`, hence of the CLI, the app, reports and share
-links) is, since 0.3, the sign-flip interval at every n: the permutation test whose p-value
-`compare` prints, turned into an interval with the very same sign patterns
-(`ranklens.stats.sign_flip`). The interval excludes 0 exactly when that p-value is at most
-alpha, by construction. In 0.2 "auto" was the bootstrap-t interval from 20 queries on; with
-many tied queries it excluded 0 beside p = .25 (issue 45: 17 zeros and three small losses gave
-(-inf, -0.00015) beside p .253).
+links) is, since 0.3, the skew-guarded test at every n (`ranklens.stats.skew_guard`): the
+p-value `compare` prints is the larger of the sign-flip permutation p and Hall's
+skewness-corrected t-test's p on the changed queries, and the interval is every mean difference
+that either test keeps (the hull of the sign-flip interval and Hall's), so it excludes 0
+exactly when that p-value is at most alpha, by construction. In 0.2 "auto" was the bootstrap-t
+interval from 20 queries on; with many tied queries it excluded 0 beside p = .25 (issue 45: 17
+zeros and three small losses gave (-inf, -0.00015) beside p .253). Before the guard (0.3 until
+issue 45's grid was run for it) "auto" was the sign-flip test alone, which is exact only when
+the differences are symmetric under no difference: on centred exponential differences it
+rejected 7-10% at 10-50 queries where the guard rejects 4-6.4% (docs/validity.md; at 10
+queries the guard is still a little above .05).
 
 Measured (``bench/sim_mean_interval.py``, 1,000 samples a cell, Monte Carlo error +-.007;
 docs/validity.md): the sign-flip interval covers .94-.96 on normal, t(3), P@10-like steps and
@@ -19,12 +24,12 @@ the symmetric bootstrap-t somewhat better (.89-.96) but not with the p-value pri
 `compare` says so in a note (`ranklens.stats.shape`) instead of printing a precision it does
 not have.
 
-The result records the interval actually used ("sign-flip" for "auto"), never "auto";
-`interval_description` says it in words for the pages and reports. "percentile" and
-"studentized" (bootstrap-t) can still be asked for by name; they do not agree with the p-value
-by construction. "skew-guarded" (`ranklens.stats.skew_guard`) is what ``auto`` means for the
-segments of a BH family (`FAMILY_INTERVAL`): its p-value is the larger of the sign-flip p and a
-skewness-corrected t-test's, and its interval the hull of both, so they still agree.
+The result records the interval actually used ("skew-guarded" for "auto"), never "auto";
+`interval_description` says it in words for the pages and reports. "sign-flip" (the
+permutation test alone, inverted with the very sign patterns of its p-value), "percentile" and
+"studentized" (bootstrap-t) can still be asked for by name; the bootstrap ones do not agree
+with the p-value by construction. The segments of a BH family use the same skew-guarded test
+(`FAMILY_INTERVAL`).
 """
 
 from __future__ import annotations
@@ -71,7 +76,7 @@ def resolve_interval(interval: str, n_queries: int) -> str:
     if interval != "auto":
         return interval
     del n_queries  # the same at every n since 0.3; kept so callers need not change
-    return "sign-flip"
+    return GUARDED
 
 
 def mean_interval(
@@ -84,10 +89,11 @@ def mean_interval(
 ) -> MeanDifferenceInterval:
     """The ``1 - alpha`` interval of the mean difference that ``interval`` names.
 
-    ``"auto"`` is the sign-flip interval (module docstring); the returned ``method`` says which
-    interval it was. ``n_resamples`` and ``seed`` are the bootstrap's resamples, or the
-    sign-flip's random sign patterns (those of ``permutation_test(deltas,
-    n_permutations=n_resamples, seed=seed)``; all 2^n when they are no more).
+    ``"auto"`` is the skew-guarded interval (module docstring); the returned ``method`` says
+    which interval it was. ``n_resamples`` and ``seed`` are the bootstrap's resamples, or the
+    random sign patterns of the sign-flip test (the skew-guarded test's sign-flip part): those
+    of ``permutation_test(deltas, n_permutations=n_resamples, seed=seed)``; all 2^n when they
+    are no more.
     What it warns, `mean_interval_with_notes` returns as notes instead.
     """
     return emitted(mean_interval_with_notes(deltas, interval, alpha, n_resamples, seed))
@@ -127,9 +133,10 @@ _DESCRIPTIONS = {
         "permutation p-value is at most {alpha}"
     ),
     "auto": (
-        "sign-flip {level}% interval (the permutation test turned into an interval): every "
-        "mean difference that test would not rule out; it excludes 0 exactly when the "
-        "permutation p-value is at most {alpha}"
+        "skew-guarded {level}% interval: every mean difference that the sign-flip test or a "
+        "skewness-corrected t-test would not rule out; its p-value is the larger of the two, "
+        "so skewed differences are not told apart from 0 too easily, and the interval "
+        "excludes 0 exactly when that p-value is at most {alpha}"
     ),
     "skew-guarded": (
         "skew-guarded {level}% interval: every mean difference that the sign-flip test or a "
@@ -144,7 +151,7 @@ _LABELS = {
     "studentized": "bootstrap-t (studentized) interval",
     "percentile": "bootstrap percentile interval",
     "sign-flip": "sign-flip interval (permutation test inverted)",
-    "auto": "sign-flip interval (permutation test inverted)",
+    "auto": "skew-guarded interval (sign-flip or skew-corrected t, the wider)",
     "skew-guarded": "skew-guarded interval (sign-flip or skew-corrected t, the wider)",
 }
 
@@ -153,6 +160,15 @@ def interval_label(method: str) -> str:
     """A few words naming the interval ``method``, for a settings line or a column header."""
     check_interval(method)
     return _LABELS[method]
+
+
+def p_label(method: str) -> str:
+    """A few words naming the p-value printed beside the interval ``method`` (as a result
+    records it): "skew-guarded p" for the skew-guarded test (the sign-flip permutation p, or
+    the skewness-corrected t-test's when larger), else "permutation p" (the sign-flip test's,
+    which the bootstrap intervals are printed beside)."""
+    check_interval(method)
+    return "skew-guarded p" if method in (GUARDED, "auto") else "permutation p"
 
 
 def interval_description(method: str, *, alpha: float = 0.05) -> str:

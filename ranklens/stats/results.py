@@ -190,9 +190,10 @@ class ComparisonResult(_Decided):
     """Run B against run A on one metric: means, interval, p-values and effect sizes.
 
     ``interval`` is the interval of the mean difference (``interval.low``/``interval.high``)
-    and its ``method`` ("studentized", "percentile" or "sign-flip";
-    `ranklens.stats.interval_description` says it in words). ``p_value`` is the sign-flip
-    permutation p-value; ``t_test`` the paired t-test beside it (its own ``p_value`` and
+    and its ``method`` ("skew-guarded", the default, "sign-flip", "studentized" or
+    "percentile"; `ranklens.stats.interval_description` says it in words). ``p_value`` is the
+    sign-flip permutation p-value, for "skew-guarded" the larger of it and Hall's
+    skewness-corrected t-test's; ``t_test`` the paired t-test beside it (its own ``p_value`` and
     t-interval). ``outcomes`` counts the queries B won, tied and lost. ``effect_size`` is the
     standardized mean difference of the per-query deltas (mean / sd, Cohen's d_z).
     ``n_resamples``, ``n_permutations`` and ``seed`` are the settings the comparison was asked

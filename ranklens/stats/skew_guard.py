@@ -107,9 +107,11 @@ def hall_ends(estimate: float, standard_error: float, g: float, n: int, alpha: f
 
     def w_at(t: float) -> float:  # W with T = t
         r = t / math.sqrt(n) - g / (6.0 * n)
-        if g == 0.0:
-            return r
-        return 3.0 * (float(np.cbrt(1.0 + g * r)) - 1.0) / g
+        # W = 3 (c - 1) / g with c = cbrt(1 + g r), written as 3 r / (c^2 + c + 1) (c^3 - 1 =
+        # (c - 1)(c^2 + c + 1)): no cancellation when g is tiny (a symmetric sample's skewness
+        # is float noise, 1e-16, and 1 + g r rounds to 1), and W = r at g = 0
+        c = float(np.cbrt(1.0 + g * r))
+        return 3.0 * r / (c * c + c + 1.0)
 
     return estimate - sd * w_at(c), estimate - sd * w_at(-c)
 

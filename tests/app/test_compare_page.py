@@ -120,7 +120,7 @@ def assert_headline(at: AppTest, report: Report, metric: str) -> None:
     level = round(100 * (1 - result.alpha))
     assert shown[f"{level}% interval of B \u2212 A"] == (
         f"{format_delta(result.interval.low)} to {format_delta(result.interval.high)}")
-    assert shown["p (permutation)"] == format_p(result.p_value)
+    assert shown["p (skew-guarded)"] == format_p(result.p_value)
     assert shown["p (t-test)"] == format_p(result.t_test.p_value)
 
 
@@ -227,9 +227,10 @@ def test_forest_plot_and_table_carry_every_segment_with_q_values(first_visit, de
     # display-only cells: the interval and the win/tie/loss counts, one cell each
     overall = comparison.overall
     assert shown["ci_text"].iloc[0] == format_interval(overall.interval.low, overall.interval.high)
-    # the demo, as the page shows it: the sign-flip interval, the default since 0.3 (issue 45;
-    # the bootstrap-t of 0.2 gave +0.0151 to +0.0451, the percentile interval +0.0148 to +0.0447)
-    assert overall.interval.method == "sign-flip"
+    # the demo, as the page shows it: the skew-guarded interval, the default since issue 45's
+    # grid (the sign-flip interval alone gave +0.0146 to +0.0454 too; the bootstrap-t of 0.2
+    # +0.0151 to +0.0451, the percentile interval +0.0148 to +0.0447)
+    assert overall.interval.method == "skew-guarded"
     assert shown["ci_text"].iloc[0] == "+0.0146 to +0.0454"
     # the segments' cells: their FCR-adjusted interval, as the forest plot draws it (issue 32)
     drawn = report_tables.shown_intervals(expected)

@@ -29,7 +29,7 @@ def test_banner_line_before_the_table_and_three_treatments(ranklens: Runner,
     table = next(i for i, line in enumerate(lines) if line.startswith("All queries"))
     assert banner < table
     assert "dense_retriever's top 10 is 5" in done.out
-    robustness = done.out[done.out.index(f"{ROBUSTNESS_TITLE} (nDCG@10):"):]
+    robustness = done.out[done.out.index(f"{ROBUSTNESS_TITLE} (nDCG@10)"):]
     for name in ("Non-relevant (default) \u2190 used", "Judged-only (-J)", "Proxy labels"):
         assert name in robustness
 

@@ -9,6 +9,11 @@ number moved (p-values, q-values, t-tests, FCR levels are as before). Then the s
 became the skew-guarded one (`ranklens.stats.skew_guard`): in compare_two.json the segments'
 ``ci_low``/``ci_high`` that Hall's interval widens, and one AP segment's p-value (.4987 to
 .5065), were updated; nothing else moved.
+Then (issue 45's grid) the overall comparison's default became the skew-guarded test too:
+the overall ``ci_low`` of nDCG@10 (.014601 to .014583) and AP (.007921 to .007857) in
+compare_two.json, and in compare_three.json the nDCG@10 ``ci_low`` of neural_reranker and one
+robustness row's ``ci_high`` (.055126 to .055249) were updated (and the ``interval`` names);
+no p-value moved.
 
 Only numbers (and booleans) are compared, by their path in the JSON; strings (paths, digests,
 words) and the version are left out. A number present in the golden but missing now fails, so a

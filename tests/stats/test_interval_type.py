@@ -59,7 +59,7 @@ def test_a_comparison_and_its_t_test_answer_with_the_one_type() -> None:
     a, b = _results(60, 0.03)
     result = compare(a, b, n_resamples=300, n_permutations=300)
     assert isinstance(result.interval, Interval)
-    assert result.interval.method == "sign-flip"  # the default at every n since 0.3
+    assert result.interval.method == "skew-guarded"  # the default at every n (issue 45)
     t = result.t_test.interval
     assert isinstance(t, Interval) and t.method == "t"
     assert (t.low, t.high) == (result.t_test.low, result.t_test.high)
@@ -67,9 +67,9 @@ def test_a_comparison_and_its_t_test_answer_with_the_one_type() -> None:
 
 
 def test_the_sign_flip_interval_says_it_is_no_bootstrap() -> None:
-    a, b = _results(8, 0.05)  # below MIN_QUERIES: "auto" inverts the exact sign-flip test
+    a, b = _results(8, 0.05)  # below MIN_QUERIES: the exact sign-flip test inverted
     with pytest.warns(UserWarning):
-        result = compare(a, b, n_resamples=300, n_permutations=300)
+        result = compare(a, b, n_resamples=300, n_permutations=300, interval="sign-flip")
     assert isinstance(result.interval, MeanDifferenceInterval)
     assert result.interval.method == "sign-flip" and result.interval.n_resamples == 2**8
 

@@ -48,7 +48,8 @@ def _segments(
         b = a + effect + rng.normal(0.0, 0.1, n)
         comparisons.append(compare(
             MetricResult.from_arrays("m", ids, a), MetricResult.from_arrays("m", ids, b),
-            n_resamples=n_resamples, n_permutations=2000, seed=np.random.SeedSequence([7, k])))
+            n_resamples=n_resamples, n_permutations=2000, seed=np.random.SeedSequence([7, k]),
+            interval="sign-flip"))  # the sign-flip test's adjustment (the guard's: test_skew_guard)
         deltas.append(b - a)
     return comparisons, deltas
 
@@ -74,7 +75,7 @@ def test_levels_and_intervals_against_a_direct_implementation(rng: np.random.Gen
     cutoff = sorted(p_values)[r - 1]
     for comparison, d, item in zip(comparisons, deltas, adjusted.intervals, strict=True):
         assert item.selected == (comparison.p_value <= cutoff)
-        # the default interval (0.3): the comparison's permutation test inverted, at the
+        # the sign-flip interval: the comparison's permutation test inverted, at the
         # adjusted level, with the comparison's own 2,000 sign patterns
         direct = sign_flip_interval(d, alpha=r * 0.05 / 10, n_permutations=2000,
                                     seed=comparison.interval.seed)

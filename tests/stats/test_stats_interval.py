@@ -23,6 +23,7 @@ from ranklens.stats import (
 )
 from ranklens.stats.interval import resolve_interval
 from ranklens.stats.sign_flip import bounded_from, sign_flip_test
+from ranklens.stats.skew_guard import hall_p_value, skew_guarded_test
 from tests.support.stats_helpers import results_from
 
 TENTHS = st.integers(-5, 5).map(lambda k: k / 10)  # many exact ties among flipped sums
@@ -66,8 +67,10 @@ def test_sign_flip_interval_is_the_exact_test_inverted(
 def test_compare_never_excludes_zero_when_the_exact_p_is_above_alpha(deltas: list[float]) -> None:
     # issue 15: at n = 2 the percentile interval of (0.1, 0.2) excluded 0 while p = 0.5
     result = _compare(deltas)
-    assert result.interval.method == "sign-flip"
+    assert result.interval.method == "skew-guarded"
     assert (result.interval.low <= 0.0 <= result.interval.high) == (not result.significant)
+    flip = _compare(deltas, interval="sign-flip")
+    assert (flip.interval.low <= 0.0 <= flip.interval.high) == (not flip.significant)
 
 
 def test_two_queries_give_an_unbounded_interval_and_say_so() -> None:
@@ -130,11 +133,14 @@ def test_interval_and_p_value_are_one_test_at_every_n(
 def test_issue_45_tied_queries_interval_agrees_with_p() -> None:
     # 17 tied queries and three small losses: 0.2 showed (-inf, -0.00015) beside p .25
     deltas = [0.0] * 17 + [-0.012, -0.093, -0.034]
-    result = _compare(deltas)
-    assert result.interval.method == "sign-flip"
-    assert result.p_value == pytest.approx(0.25, abs=0.01)  # 2 of 8 sign patterns of the losses
-    assert result.interval.low < 0.0 <= result.interval.high
-    assert -0.02 < result.interval.low < -0.012  # -0.0159 with these patterns
+    flip = _compare(deltas, interval="sign-flip")
+    assert flip.p_value == pytest.approx(0.25, abs=0.01)  # 2 of 8 sign patterns of the losses
+    assert flip.interval.low < 0.0 <= flip.interval.high
+    assert -0.02 < flip.interval.low < -0.012  # -0.0159 with these patterns
+    result = _compare(deltas)  # the default: the guard's p is the sign-flip p here
+    assert result.interval.method == "skew-guarded" and result.p_value == flip.p_value
+    assert result.interval.low < flip.interval.low < 0.0 <= result.interval.high
+    assert -0.07 < result.interval.low < -0.065  # Hall's, of the three losses: -0.0688
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         compare(*results_from(np.full(20, 0.3), np.full(20, 0.3) + np.asarray(deltas)))
@@ -154,22 +160,25 @@ def test_three_equal_gains_give_no_t_test_and_say_so() -> None:
 # --- the rule by n and its description ----------------------------------------------------
 
 
-def test_auto_is_the_sign_flip_interval_at_every_n() -> None:
+def test_auto_is_the_skew_guarded_interval_at_every_n() -> None:
     assert DEFAULT_INTERVAL == "auto"
-    assert {resolve_interval("auto", n) for n in (2, 19, 20, 5000)} == {"sign-flip"}
+    assert {resolve_interval("auto", n) for n in (2, 19, 20, 5000)} == {"skew-guarded"}
     assert resolve_interval("percentile", 3) == "percentile"
     drawn = np.random.default_rng(1).normal(0.02, 0.1, 40)
-    assert _compare(list(drawn[:19])).interval.method == "sign-flip"
+    assert _compare(list(drawn[:19])).interval.method == "skew-guarded"
     result = _compare(list(drawn))
-    assert result.interval.method == "sign-flip"
+    assert result.interval.method == "skew-guarded"
     assert (result.interval.n_resamples, result.interval.seed) == (10_000, 0)
     base = np.linspace(0.2, 0.3, 40)
     deltas = (base + drawn) - base  # the differences compare sees
     shown = mean_interval(deltas, n_resamples=10_000, seed=0)
     assert (result.interval.low, result.interval.high) == (shown.low, shown.high)
-    expected = sign_flip_interval(deltas, n_permutations=10_000, seed=0)
+    expected, expected_p, _ = skew_guarded_test(deltas, n_permutations=10_000, seed=0)
     assert (result.interval.low, result.interval.high) == (expected.low, expected.high)
-    assert result.p_value == permutation_test(deltas, seed=0)
+    assert result.p_value == expected_p == max(permutation_test(deltas, seed=0),
+                                               hall_p_value(deltas))
+    flip = sign_flip_interval(deltas, n_permutations=10_000, seed=0)
+    assert result.interval.low <= flip.low and result.interval.high >= flip.high
     # the t-interval of these normal differences, within the patterns' Monte Carlo error
     assert result.interval.low == pytest.approx(result.t_test.low, abs=0.004)
     assert result.interval.high == pytest.approx(result.t_test.high, abs=0.004)
@@ -193,7 +202,7 @@ def test_descriptions_name_the_interval_in_words() -> None:
     sign_flip = interval_description("sign-flip")
     assert "permutation test turned into an interval" in sign_flip
     assert "excludes 0 exactly when the permutation p-value is at most 0.05" in sign_flip
-    assert interval_description("auto") == sign_flip
+    assert interval_description("auto") == interval_description("skew-guarded")
     assert len({interval_description(method) for method in INTERVAL_METHODS}) == 4
     assert interval_description("skew-guarded", alpha=0.01).startswith(
         "skew-guarded 99% interval: every mean difference that the sign-flip test or a "

@@ -117,7 +117,7 @@ def assert_headline_equals(page: Page, expected: dict) -> None:
     low, high = card(values, "interval of B").split(" to ")
     assert_rounds_to(low, result["ci_low"])
     assert_rounds_to(high, result["ci_high"])
-    assert_rounds_to(card(values, "p (permutation)"), result["p_value"])
+    assert_rounds_to(card(values, "p (skew-guarded)"), result["p_value"])
     assert_rounds_to(card(values, "p (t-test)"), result["t_p_value"])
     overall = segment_table(page)[0]
     assert overall["Queries"] == str(result["n_queries"])

@@ -314,8 +314,12 @@ def show_verdict(report: Report, metric: str) -> None:
         cells[2].metric(f"{level}% interval of B \u2212 A",
                         format_interval(result.interval.low, result.interval.high),
                         help=interval_note(comparison))
-        cells[3].metric("p (permutation)", format_p(result.p_value),
-                        help=f"Sign-flip permutation test, {result.n_permutations:,} flips.")
+        guarded = result.interval.method == "skew-guarded"
+        cells[3].metric("p (skew-guarded)" if guarded else "p (permutation)",
+                        format_p(result.p_value),
+                        help=(f"Sign-flip permutation test, {result.n_permutations:,} flips"
+                              + (", or Hall's skewness-corrected t-test when its p is larger."
+                                 if guarded else ".")))
         cells[4].metric("p (t-test)", format_p(result.t_test.p_value), help="Paired t-test.")
         coverage = None if report.coverage is None else report.coverage.metric(metric)
         if coverage is not None:

@@ -117,9 +117,12 @@ def settings_line(comparison: MetricComparison, n_candidates: int = 1) -> str:
     decided = (f"{MARK} = q, overall: adjusted p {comparison.overall_family}"
                if comparison.overall_family else f"{MARK} = q (else p)")
     method = result.interval.method
-    resamples = "" if method == "sign-flip" else f" ({result.n_resamples:,} resamples)"
+    resamples = ("" if method in ("sign-flip", "skew-guarded")
+                 else f" ({result.n_resamples:,} resamples)")
+    tested = ("skew-guarded p (sign-flip permutation p or skew-corrected t p, the larger; "
+              if method == "skew-guarded" else "sign-flip permutation p (")
     return (f"{interval_label(method)}{resamples}, "
-            f"sign-flip permutation p ({result.n_permutations:,} permutations), "
+            f"{tested}{result.n_permutations:,} permutations), "
             f"q: {adjusted} {family}; {decided} \u2264 {result.alpha:g}")
 
 
