@@ -48,7 +48,7 @@ _N = Column("n_queries", "n", "count", "Queries")
 _DELTA = Column("delta", "B \u2212 A", "delta")
 _CI = Column("ci", "{level}% CI", "interval", "Interval")
 _FCR = Column("fcr", "FCR {fcr_level} CI", "interval", "FCR-adjusted {fcr_level} interval")
-_P = Column("p_value", "p", "p", "p (permutation)")
+_P = Column("p_value", "p", "p")  # its test is named in the settings line and the notes
 _T_P = Column("t_p_value", "p (t-test)", "p", detail=True)
 _ADJUSTED = Column("adjusted_p", "adj. p", "p", "Adjusted p")
 _WTL = Column("wtl", "W / T / L", "wtl")

@@ -17,6 +17,7 @@ from ranklens.compare.macro import MacroSection
 from ranklens.compare.sections.collections import macro_parts, macro_records
 from ranklens.document.latex import MARK, booktabs, escape, math_text
 from ranklens.formats import format_delta, format_interval, format_p, format_value, level_number
+from ranklens.stats.interval import p_label
 
 if TYPE_CHECKING:
     from ranklens.compare.report import Report
@@ -41,7 +42,8 @@ def report_latex(report: Report, *, caption: str | None = None, label: str = "")
     candidates = ", ".join(escape(name) for name in report.run_names[1:])
     text = caption if caption is not None else (
         f"{candidates} against {escape(report.run_names[0])}: mean per query, the difference "
-        f"with its {level}\\% interval, the permutation $p$ and $q$ ({MARK}: significant at "
+        f"with its {level}\\% interval, its {p_label(_method(report))}, and $q$ ({MARK}: "
+        f"significant at "
         f"$\\alpha = {alpha:g}$).")
     table = booktabs(header, rows, align=align, caption=text, label=label)
     return table + "".join(macro_latex(sections, names) for names, sections in
@@ -112,3 +114,9 @@ def _latex_row(record: dict[str, Any]) -> list[str]:
     return [*cells, marked, "$[" + math_text(interval)[1:-1] + "]$",
             math_text(format_p(record["p_value"])),
             "" if q is None else math_text(format_p(q))]
+
+
+def _method(report: Report) -> str:
+    """The overall interval's method of the report's first comparison (every comparison of one
+    report is computed with the same settings)."""
+    return report.comparisons[0].overall.interval.method if report.comparisons else "auto"

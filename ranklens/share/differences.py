@@ -112,7 +112,7 @@ _HEADLINE: tuple[tuple[str, Callable[[ComparisonResult], str],
     ("interval of B \u2212 A", lambda r: f"{format_interval(r.interval.low, r.interval.high)} "
                                           f"({r.interval.method})",
      ("ci_low", "ci_high", "interval")),
-    ("p (permutation)", lambda r: format_p(r.p_value), ("p_value",)),
+    ("p", lambda r: format_p(r.p_value), ("p_value",)),
     ("p (t-test)", lambda r: format_p(r.t_test.p_value), ("t_p_value",)),
     ("q across metrics", lambda r: "none" if r.q_value is None else format_p(r.q_value),
      ("q_value",)),

@@ -29,7 +29,7 @@ def test_a_changed_number_of_the_serialised_form_is_named_in_words() -> None:
     recomputed["params"]["alpha"] = 0.1
     lines = report_changes(stored, recomputed)
     assert lines[0] == "setting alpha: was 0.05, now 0.1"
-    assert "nDCG@10: p (permutation) was < 0.001, now 0.500" in lines
+    assert "nDCG@10: p was < 0.001, now 0.500" in lines
 
 
 def test_settings_of_a_payload_and_of_a_report_are_said_the_same_way() -> None:
