@@ -62,7 +62,7 @@ def show_per_query(report: Report, metric: str, inputs: LoadedInputs,
         column.markdown(f"**{markup.text(title)}** · click a row to see its rankings")
         column.dataframe(
             frame.drop(columns=["outcome"]), hide_index=True, key=f"{key}:{metric}{scope}",
-            on_select=_picker(f"{key}:{metric}{scope}", frame, pick_key),
+            on_select=row_picker(f"{key}:{metric}{scope}", frame, pick_key),
             selection_mode="single-row",
             column_order=[c for c in PER_QUERY_COLUMNS if c in frame.columns],
             column_config={
@@ -108,7 +108,7 @@ def show_orderings(inputs: LoadedInputs, order: str) -> None:
                        "not which one is better.")
 
 
-def _picker(table_key: str, frame: pd.DataFrame, pick_key: str) -> Callable[[], None]:
+def row_picker(table_key: str, frame: pd.DataFrame, pick_key: str) -> Callable[[], None]:
     """Callback: a click on a row of ``frame`` picks that query in the rankings view."""
     def pick() -> None:
         rows = st.session_state[table_key].selection.rows

@@ -13,6 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from ranklens.app.blocks import show_blocks
+from ranklens.app.compare_queries import row_picker
 from ranklens.app.state import cached, input_key
 from ranklens.compare.discovery import with_discovery
 from ranklens.compare.family import run_key
@@ -77,16 +78,11 @@ def show_slice_queries(report: Report) -> None:
     pick_key = f"query:{metric}" + ("" if len(report.run_names) == 2
                                     else f":{run_key(1)}")
     table_key = "discover_slice_queries"
-
-    def pick() -> None:
-        rows = st.session_state[table_key].selection.rows
-        if rows:
-            st.session_state[pick_key] = frame["query_id"].iloc[rows[0]]
-
     st.caption(f"{len(frame):,} queries ({found.n_queries:,} of them held out for the "
                "estimate above). Click a row to open the query in “One query, both "
                "rankings” below.")
-    st.dataframe(frame, hide_index=True, key=table_key, on_select=pick,
+    st.dataframe(frame, hide_index=True, key=table_key,
+                 on_select=row_picker(table_key, frame, pick_key),
                  selection_mode="single-row", height=min(360, 38 + 35 * len(frame)),
                  column_config={
                      "query_id": st.column_config.TextColumn("Query"),

@@ -70,6 +70,12 @@ def wide(columns: Sequence[Column]) -> tuple[Column, ...]:
     return tuple(c for c in columns if c.kind != "mark")
 
 
+def literal_header(text: str) -> str:
+    """``text`` as a header that `headers` shows as it is: its braces are not ``{names}`` (a
+    run or metric named ``{x}``)."""
+    return text.replace("{", "{{").replace("}", "}}")
+
+
 def pick(columns: Sequence[Column], keys: Sequence[str]) -> tuple[Column, ...]:
     """The ``columns`` named by ``keys``, in the order of ``keys``."""
     by_key = {c.key: c for c in columns}

@@ -17,12 +17,11 @@ from typing import Any
 
 from ranklens.compare.report import Report
 from ranklens.document.blocks import Paragraph, Section, Table
-from ranklens.document.columns import MARK, Column
+from ranklens.document.columns import MARK, Column, literal_header
 from ranklens.formats import format_delta, format_level
+from ranklens.stats.lift import NEAR_ZERO
 
 TITLE = "Every metric"
-NEAR_ZERO = 0.01
-"""A baseline mean under this is too near 0 for a relative lift to mean anything."""
 
 
 def relative_lift(delta: float, baseline_mean: float) -> float | None:
@@ -67,14 +66,10 @@ def all_metrics_section(report: Report) -> Section | None:
             f"difference holds at {format_level(1 - alpha)} after {adjusted_by}. The lift is "
             f"not given where the baseline's mean is under {NEAR_ZERO}.")
     columns = (Column("run", "Run", "label"),
-               *(Column(metric, _literal(metric), "text") for metric in metrics))
+               *(Column(metric, literal_header(metric), "text") for metric in metrics))
     return Section("all-metrics", TITLE, (Paragraph(lead, literal=True),
                                           Table("all-metrics", columns, tuple(records))))
 
 
-def _literal(header: str) -> str:
-    """``header`` kept as it is where headers fill ``{names}``."""
-    return header.replace("{", "{{").replace("}", "}}")
 
-
-__all__ = ["NEAR_ZERO", "TITLE", "all_metrics_section", "lift_text", "relative_lift"]
+__all__ = ["TITLE", "all_metrics_section", "lift_text", "relative_lift"]

@@ -18,7 +18,7 @@ from typing import Any
 
 from ranklens.compare.leaderboard import BaselineRow, LeaderboardReport, RankRow
 from ranklens.document.blocks import Chart, Paragraph, Section, Table
-from ranklens.document.columns import Column
+from ranklens.document.columns import Column, literal_header
 from ranklens.formats import format_delta, format_level, format_p
 
 ABOVE, BELOW, LEVEL = "▲", "▼", "="
@@ -82,10 +82,6 @@ def _rank_chart(rows: Sequence[RankRow], metric: str) -> Any:
     return rank_interval_chart(rows, metric)
 
 
-def _literal(header: str) -> str:
-    """``header`` kept as it is where headers fill ``{names}`` (a run named ``{x}``)."""
-    return header.replace("{", "{{").replace("}", "}}")
-
 
 def _count(number: int, noun: str) -> str:
     return f"{number:,} {noun}{'' if number == 1 else 's'}"
@@ -115,7 +111,7 @@ def against_section(metric: str, rows: Sequence[BaselineRow], alpha: float,
         records[row.run][f"vs {row.baseline}"] = (
             f"{mark(row, alpha)} {format_delta(row.delta)} (p {format_p(row.p_adjusted)})")
     table_columns = (Column("run", "Candidate", "label"),
-                     *(Column(f"vs {b}", _literal(f"vs {b}"), "text") for b in baselines))
+                     *(Column(f"vs {b}", literal_header(f"vs {b}"), "text") for b in baselines))
     return Section(f"{board_key(metric)}-baselines",
                    f"Against the baselines: {metric} (B − baseline)",
                    (Paragraph(lead, literal=True),
