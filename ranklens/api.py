@@ -153,11 +153,10 @@ def rank_runs(runs: Mapping[str, RunLike] | Sequence[RunLike], qrels: RunLike | 
     sources = [run if isinstance(run, (str, os.PathLike)) else
                input_file(run, "run", name or run_role(index))
                for index, (name, run) in enumerate(zip(names, given, strict=True))]
+    # a source is a path or an InputFile (named after its file, else its role)
     labels = [name if name is not None else
-              Path(os.fspath(run)).stem if isinstance(run, (str, os.PathLike)) else
-              Path(source.name).stem if isinstance(source, io.InputFile) else run_role(index)
-              for index, (name, run, source) in enumerate(zip(names, given, sources,
-                                                             strict=True))]
+              Path(source.name if isinstance(source, io.InputFile) else os.fspath(source)).stem
+              for name, source in zip(names, sources, strict=True)]
     asked = [metrics] if isinstance(metrics, str) else list(metrics)
     judged = None if qrels is None else (
         qrels if isinstance(qrels, (str, os.PathLike)) else input_file(qrels, "qrels"))

@@ -143,8 +143,7 @@ def _demo_board(metrics: list[str], alpha: float) -> Chosen:
 
     paths = demo.paths()
     runs = [paths["run_a"], paths["run_dense"], *demo.seed_paths()]
-    names = ["bm25_baseline", "dense_retriever", "neural_reranker", "neural_reranker_seed2",
-             "neural_reranker_seed3"]
+    names = [path.stem for path in runs]  # bm25_baseline, dense_retriever, neural_reranker...
     return Chosen(("demo", tuple(metrics)), names,
                   lambda: score_runs(runs, paths["qrels"], metrics), metrics, alpha)
 
