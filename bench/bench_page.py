@@ -21,12 +21,19 @@ It prints a table of p50 / p95 / max per step (seconds) and the issue's targets 
 (first verdict <= 1.5 s, page complete <= 3 s, every interaction p50 <= 0.5 s and p95 <= 1 s).
 Run it on a quiet machine: on a busy one it measures the other work. Not a timed test. Ten
 concurrent sessions are ``bench/bench_load.py``'s.
+
+Beside each wall time it takes two CPU figures that still mean something on a busy machine:
+**server CPU** (user + system seconds of the server process tree, from /proc, over the step)
+and **browser CPU** (the CPU seconds of the page's renderer process over the step: Chromium's
+``Performance.getMetrics`` ``ProcessTime``, where React redraws the elements, Vega the charts
+and the data grids lay out). Their p50 per step is printed in a second table.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -39,8 +46,10 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import Page, sync_playwright  # noqa: E402
 
+from bench.bench_load import tree_cpu_seconds  # noqa: E402
 from tests.support.app_server import start_app, stop_app  # noqa: E402
 from tests.support.streamlit_page import (  # noqa: E402
+    CHROMIUM_ARGS,
     _dropdown_option,
     expect_rerun,
     open_app,
@@ -48,18 +57,38 @@ from tests.support.streamlit_page import (  # noqa: E402
 )
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+# as the browser tests: raster on the CPU, no emulated GPU (SwiftShader) in the browser's time
+ARGS = CHROMIUM_ARGS
 TARGETS = {"first verdict": 1.5, "page complete": 3.0}
 INTERACTION_P50, INTERACTION_P95 = 0.5, 1.0
 
 
-def timed(page: Page, act: Callable[[], None]) -> float:
-    """Seconds from ``act`` (a click) to its rerun finished and drawn."""
+class Meter:
+    """The CPU a step costs: the server process tree's (``pid``) and the page's renderer
+    process (Chromium's own count, read over the DevTools protocol)."""
+
+    def __init__(self, page: Page, pid: int) -> None:
+        self.pid = pid
+        self.session = page.context.new_cdp_session(page)
+        self.session.send("Performance.enable")
+
+    def browser_seconds(self) -> float:
+        metrics = self.session.send("Performance.getMetrics")["metrics"]
+        return float(next(m["value"] for m in metrics if m["name"] == "ProcessTime"))
+
+    def now(self) -> tuple[float, float, float]:
+        """(wall, server CPU, browser CPU) seconds so far."""
+        return time.perf_counter(), tree_cpu_seconds(self.pid), self.browser_seconds()
+
+
+def timed(page: Page, act: Callable[[], None], meter: Meter) -> tuple[float, float, float]:
+    """(wall, server CPU, browser CPU) seconds from ``act`` (a click) to its rerun finished
+    and drawn."""
     with expect_rerun(page):
-        start = time.perf_counter()
+        start = meter.now()
         act()
-    return time.perf_counter() - start
+    end = meter.now()
+    return end[0] - start[0], end[1] - start[1], end[2] - start[2]
 
 
 def pick(page: Page, label: str, option: str) -> Callable[[], None]:
@@ -112,8 +141,10 @@ def open_times(page: Page, url: str) -> tuple[float, float]:
     return verdict, time.perf_counter() - start
 
 
-def run(rounds: int) -> dict[str, list[float]]:
+def run(rounds: int) -> tuple[dict[str, list[float]], dict[str, list[tuple[float, float]]]]:
+    """(wall seconds per step, (server CPU, browser CPU) seconds per interaction)."""
     times: dict[str, list[float]] = {}
+    cpus: dict[str, list[tuple[float, float]]] = {}
 
     def keep(name: str, seconds: float) -> None:
         times.setdefault(name, []).append(seconds)
@@ -130,6 +161,7 @@ def run(rounds: int) -> dict[str, list[float]]:
                     page = browser.new_page(viewport={"width": 1400, "height": 1000})
                     from tests.support.streamlit_page import _FINISHED_COUNTER
                     page.add_init_script(_FINISHED_COUNTER)
+                    meter = Meter(page, server.pid)
                     verdict, complete = open_times(page, url)
                     keep("first verdict", verdict)
                     keep("page complete", complete)
@@ -151,12 +183,23 @@ def run(rounds: int) -> dict[str, list[float]]:
                         ("collections", pick(page, "Collections", "(none)")),
                     ]
                     for name, act in steps:
-                        keep(name, timed(page, act))
+                        wall, server_cpu, browser_cpu = timed(page, act, meter)
+                        keep(name, wall)
+                        cpus.setdefault(name, []).append((server_cpu, browser_cpu))
                     page.close()
                 browser.close()
         finally:
             stop_app(server)
-    return times
+    return times, cpus
+
+
+def cpu_table(cpus: dict[str, list[tuple[float, float]]]) -> str:
+    """p50 of the server's and the browser's CPU seconds per interaction."""
+    lines = ["| step | n | server CPU p50 (s) | browser CPU p50 (s) |", "|---|---:|---:|---:|"]
+    for name, pairs in cpus.items():
+        lines.append(f"| {name} | {len(pairs)} | {statistics.median(p[0] for p in pairs):.3f} | "
+                     f"{statistics.median(p[1] for p in pairs):.3f} |")
+    return "\n".join(lines)
 
 
 def table(times: dict[str, list[float]]) -> str:
@@ -177,11 +220,16 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
-    times = run(args.rounds)
+    print(f"load average {os.getloadavg()[0]:.1f} (wall times include other work; CPU "
+          "seconds less so)")
+    times, cpus = run(args.rounds)
     print(table(times))
+    print()
+    print(cpu_table(cpus))
     if args.out is not None:
         args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps(times, indent=2), encoding="utf-8")
+        args.out.write_text(json.dumps({"wall": times, "cpu": cpus}, indent=2),
+                            encoding="utf-8")
 
 
 if __name__ == "__main__":

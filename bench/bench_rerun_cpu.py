@@ -5,7 +5,10 @@ wall times (``bench_load.py``, dominated by whatever else runs on the machine) i
 capacity estimate. Runs the app in Streamlit's AppTest (the script in this process, no
 browser) and measures ``time.process_time`` (every thread of the process) of the first run
 and of each rerun after a change: the segment column (two other values), metric AP added,
-back to the default metrics; ``--rounds`` times.
+back to the default metrics, the candidate looked into (the last, then the first);
+``--rounds`` times. AppTest reruns the whole script even for a widget inside a fragment (the
+candidate), so that step is the whole page's cost; ``bench_page.py`` measures the fragment's
+in a browser.
 
     .venv/bin/python bench/bench_rerun_cpu.py [--rounds 3]
 
@@ -53,10 +56,16 @@ def main() -> None:
     segment = next(s for s in at.selectbox if s.label == "Segment by")
     others = [c for c in segment.options if c != segment.value][:2]
     default = list(at.multiselect(key="metrics:runs").value)
+    def look_into(index: int) -> Callable[[], object]:
+        return lambda: next(r for r in at.radio if r.label == "Look into").set_value(index)
+
+    candidates = list(next(r for r in at.radio if r.label == "Look into").options)
     steps: list[tuple[str, Callable[[], object]]] = []
     for _ in range(args.rounds):
         steps += [(f"segment by {value}", segment_by(value)) for value in others]
         steps += [("add AP", metrics([*default, "AP"])), ("default metrics", metrics(default))]
+        # the radio's values are the runs' positions: 1 is the first candidate
+        steps += [(f"look into candidate {i}", look_into(i)) for i in (len(candidates), 1)]
     costs = []
     for name, change in steps:
         change()
@@ -64,6 +73,11 @@ def main() -> None:
         print(f"{name}: {costs[-1]:.2f} CPU-s")
     print(f"reruns: n={len(costs)}, median {statistics.median(costs):.2f}, "
           f"min {min(costs):.2f}, max {max(costs):.2f} CPU-s")
+    by_kind: dict[str, list[float]] = {}
+    for (name, _), cost in zip(steps, costs, strict=True):
+        by_kind.setdefault(name.split(" by ")[0].split(" candidate")[0], []).append(cost)
+    for kind, values in by_kind.items():
+        print(f"  {kind}: median {statistics.median(values):.3f} CPU-s (n={len(values)})")
 
 
 if __name__ == "__main__":

@@ -17,10 +17,13 @@ process of its own:
 
 For each shape, two fresh processes, timed from start to exit with their peak resident memory
 (``wait4``'s ru_maxrss, all threads): ``ranklens evaluate -q -m ndcg_cut.10 QRELS RUN_A`` and
-``ranklens compare RUN_A RUN_B --qrels QRELS --segments SEGMENTS``. The table gives seconds,
-CPU seconds, peak GB, bytes of peak per row, and CPU per row as a multiple of the ordered run's
-(the shape's own cost). Not a test: it prints, it does not assert; on a busy machine read the
-peaks and the CPU ratios, not the seconds.
+``ranklens compare RUN_A RUN_B --qrels QRELS --segments SEGMENTS``. The table gives seconds, CPU
+seconds, peak GB, bytes of peak per row, and CPU per row as a multiple of the ordered run's (the
+shape's own cost), per run row and per line read (runs, judgements and segment map: the
+many-queries case has make_data's 40 judged documents a query, so its judgements outnumber its
+run rows four to one, where the big case has about one judgement for 25 run rows). Not a test:
+it prints, it does not assert; on a busy machine read the peaks and the CPU ratios, not the
+seconds.
 """
 
 from __future__ import annotations
@@ -91,7 +94,7 @@ def main() -> None:
     args = parser.parse_args()
     ranklens = str(Path(sys.executable).parent / "ranklens")
     rows = args.rows * 1e6
-    measured: list[tuple[str, str, tuple[float, float, float]]] = []
+    measured: list[tuple[str, str, tuple[float, float, float, int]]] = []
     for shape in args.only:
         qrels, run_a, run_b, segments = inputs(args.data, args.rows, shape)
         commands = {
@@ -104,18 +107,29 @@ def main() -> None:
             if found is None:
                 print(f"  {command} ({shape}): failed", file=sys.stderr)
                 continue
-            measured.append((command, shape, found))
+            read = [qrels, run_a] + ([run_b, segments] if command == "compare" else [])
+            measured.append((command, shape, (*found, sum(_lines(path) for path in read))))
             print(f"  {command} ({shape}): {found[0]:.2f} s, {found[1]:.2f} CPU-s, "
                   f"{found[2]:.2f} GB", file=sys.stderr)
     print()
     print("| command | shape | seconds | CPU-s | peak GB | peak bytes/row | CPU per row vs "
-          "ordered |")
-    print("|---|---|---:|---:|---:|---:|---:|")
-    for command, shape, (wall, cpu, peak) in measured:
-        ordered = next((m[1] for c, s, m in measured if c == command and s == "ordered"), None)
-        ratio = f"{cpu / ordered:.2f}x" if ordered else "-"
+          "ordered | lines read | CPU per line read vs ordered |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    for command, shape, (wall, cpu, peak, lines) in measured:
+        ordered = next((m for c, s, m in measured if c == command and s == "ordered"), None)
+        ratio = f"{cpu / ordered[1]:.2f}x" if ordered else "-"
+        per_line = f"{cpu / lines / (ordered[1] / ordered[3]):.2f}x" if ordered else "-"
         print(f"| {command} | {shape} | {wall:.2f} | {cpu:.2f} | {peak:.2f} | "
-              f"{peak * 1e9 / rows:.0f} | {ratio} |")
+              f"{peak * 1e9 / rows:.0f} | {ratio} | {lines:,} | {per_line} |")
+
+
+def _lines(path: Path) -> int:
+    """The lines of a file, counted in 16 MiB blocks."""
+    count = 0
+    with path.open("rb") as handle:
+        while block := handle.read(1 << 24):
+            count += block.count(b"\n")
+    return count
 
 
 if __name__ == "__main__":

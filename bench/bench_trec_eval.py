@@ -89,13 +89,14 @@ wall0, cpu0 = time.perf_counter(), time.process_time()
 from ranklens.cli.evaluate import COMMAND  # what `ranklens evaluate` imports
 from ranklens import io
 from ranklens.metrics.trec_eval import plan_measures
-from ranklens.metrics.trec_lines import trec_eval_output
+from ranklens.metrics.trec_lines import TrecOptions, trec_eval_output
 marks = [("imports", time.perf_counter(), time.process_time())]
 run, summary = io.read_run(sys.argv[2])
 marks.append(("read_run", time.perf_counter(), time.process_time()))
 qrels, _ = io.read_qrels(sys.argv[1])
 marks.append(("read_qrels", time.perf_counter(), time.process_time()))
-output = trec_eval_output(run, qrels, plan_measures(["ndcg_cut.10"]), per_query=True,
+output = trec_eval_output(run, qrels, plan_measures(["ndcg_cut.10"]),
+                          TrecOptions(per_query=True),
                           run_tag=summary.run_tag)
 marks.append(("ranking + measures + lines", time.perf_counter(), time.process_time()))
 with open("/dev/null", "w") as sink:

@@ -26,8 +26,10 @@ Candidates:
   |t*| >= |t|); agree by construction;
 - ``BCa``: bias-corrected accelerated percentile interval (no p; "type-I" is excludes-0);
 - ``skew-guarded``: `ranklens.stats.skew_guard`: p = max(sign-flip p, Hall's
-  skewness-corrected t p on the changed queries), interval = the hull of the sign-flip
-  interval and Hall's (changed queries, scaled by k / n); agree by construction.
+  skewness-corrected t p (adjusted skewness G1) on the changed queries and on all, the floor
+  (1 - 1/e)^k where mostly tied), interval = the hull of the sign-flip interval and Hall's
+  (changed queries scaled by k / n; all), reaching 0 where the floor is above alpha; agree by
+  construction.
 
 Bootstrap candidates use 499 resamples per sample (their Monte Carlo error averages out over
 the replications). n = 1,000 cells use a quarter of the replications.
@@ -151,21 +153,21 @@ def sign_flip(x, mu, signs, exact):
 # --- skew-guarded (ranklens.stats.skew_guard, vectorised) ---------------------------------
 
 
-def hall_changed(x):
-    """Hall's p at 0 and its interval's ends on the changed queries of each row of x, scaled
-    back to the mean of all (`ranklens.stats.skew_guard.hall_p_value`, `guard_ends`)."""
+def _hall(x, mask):
+    """Hall's p at 0 and its interval's ends for the mean of the values of each row of x where
+    mask holds (k of them; adjusted skewness G1), the ends scaled back to the mean of all n."""
     n = x.shape[1]
-    changed = x != 0.0
-    k = changed.sum(axis=1)
+    k = mask.sum(axis=1)
     kk = np.maximum(k, 1)
-    mean_changed = x.sum(axis=1) / kk
-    centred = np.where(changed, x - mean_changed[:, None], 0.0)
+    mean_k = np.where(mask, x, 0.0).sum(axis=1) / kk
+    centred = np.where(mask, x - mean_k[:, None], 0.0)
     m2 = (centred**2).sum(axis=1) / kk
     m3 = (centred**3).sum(axis=1) / kk
     with np.errstate(divide="ignore", invalid="ignore"):
         sd = np.sqrt(m2 * kk / np.maximum(k - 1, 1))
-        g = np.where(m2 > 0, m3 / m2**1.5, 0.0)
-        w = mean_changed / sd
+        g = np.where((m2 > 0) & (k >= 3),
+                     m3 / m2**1.5 * np.sqrt(kk * (kk - 1.0)) / np.maximum(kk - 2.0, 1.0), 0.0)
+        w = mean_k / sd
         stat = np.sqrt(kk) * (w + g / (6.0 * kk) + g * w * w / 3.0 + g * g * w**3 / 27.0)
         df = np.maximum(k - 1, 1)
         p = 2 * sps.t.sf(np.abs(stat), df)
@@ -176,15 +178,33 @@ def hall_changed(x):
             c = np.cbrt(1.0 + g * r)  # 3 (c - 1) / g without cancellation at tiny g
             return 3.0 * r / (c * c + c + 1.0)
 
-        low = (mean_changed - sd * w_at(c)) * kk / n
-        high = (mean_changed - sd * w_at(-c)) * kk / n
+        low = (mean_k - sd * w_at(c)) * kk / n
+        high = (mean_k - sd * w_at(-c)) * kk / n
     degenerate = (k < 2) | (sd == 0)
-    p = np.where(degenerate, np.where(mean_changed == 0, 1.0, 0.0), p)
-    p = np.where(k == 0, 1.0, p)
+    p = np.where(degenerate, np.where(mean_k == 0, 1.0, 0.0), p)
     mean = x.mean(axis=1)
     low = np.where(degenerate, mean, low)
     high = np.where(degenerate, mean, high)
     return p, low, high
+
+
+def hall_changed(x):
+    """The Hall part of the guard (`ranklens.stats.skew_guard.guard_p_value`, `guard_ends`):
+    Hall's test on the changed queries (scaled back by k / n) and on all of them, and the
+    floor (1 - 1/e)^k where the queries are mostly tied (half or more, fewer than 50 changed);
+    p at 0 and the hull of the intervals (reaching 0 where the floor is above ALPHA)."""
+    n = x.shape[1]
+    changed = x != 0.0
+    k = changed.sum(axis=1)
+    p_c, lo_c, hi_c = _hall(x, changed)
+    p_a, lo_a, hi_a = _hall(x, np.ones_like(changed))
+    floor = np.where((k < 50) & (n - k >= 0.5 * n), (1.0 - np.exp(-1.0)) ** k, 0.0)
+    floor = np.where(k == 0, 1.0, floor)
+    low, high = np.minimum(lo_c, lo_a), np.maximum(hi_c, hi_a)
+    wide = floor > ALPHA
+    low = np.where(wide, np.minimum(low, 0.0), low)
+    high = np.where(wide, np.maximum(high, 0.0), high)
+    return np.maximum.reduce([p_c, p_a, floor]), low, high
 
 
 # --- bootstrap ------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ its writer without depending on it.
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -50,11 +51,19 @@ def _targets(module: str, node: ast.Import | ast.ImportFrom) -> list[str]:
     return out
 
 
+@functools.cache
+def _tree(module: str) -> ast.Module:
+    """The module's syntax tree, parsed once for every rule."""
+    return ast.parse(MODULES[module].read_text(encoding="utf-8"))
+
+
+@functools.cache
 def imports() -> dict[str, set[str]]:
-    """Module -> the ranklens modules it imports anywhere in its code."""
+    """Module -> the ranklens modules it imports anywhere in its code (read once: the rules
+    below only look at it)."""
     graph: dict[str, set[str]] = {}
-    for module, path in MODULES.items():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+    for module in MODULES:
+        tree = _tree(module)
         graph[module] = {t for node in ast.walk(tree)
                          if isinstance(node, (ast.Import, ast.ImportFrom))
                          for t in _targets(module, node)}
@@ -123,10 +132,10 @@ def test_the_document_knows_no_feature() -> None:
 
 def test_only_the_app_imports_streamlit() -> None:
     outside = []
-    for module, path in MODULES.items():
+    for module in MODULES:
         if module.startswith("ranklens.app") or module == "ranklens.cli.app":
             continue
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = _tree(module)
         for node in ast.walk(tree):
             if isinstance(node, ast.Import) and any(a.name.startswith("streamlit")
                                                     for a in node.names):

@@ -2,14 +2,25 @@
 
 from collections import Counter
 
+import pytest
+
 from ranklens import demo
 from ranklens.demo.generate import generate
 
 
-def test_generator_reproduces_the_bundled_files_byte_for_byte(tmp_path):
-    generate(tmp_path)
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory):
+    """The generator's files, written once for the module's tests (it takes seconds): the
+    tests that read them share one xdist group, so one worker writes them once."""
+    folder = tmp_path_factory.mktemp("demo")
+    generate(folder)
+    return folder
+
+
+@pytest.mark.xdist_group("demo-generator")
+def test_generator_reproduces_the_bundled_files_byte_for_byte(generated):
     for role, path in demo.paths().items():
-        assert (tmp_path / path.name).read_bytes() == path.read_bytes(), role
+        assert (generated / path.name).read_bytes() == path.read_bytes(), role
 
 
 def test_demo_runs_have_tied_scores_within_queries():
@@ -36,13 +47,13 @@ def test_gold_queries_are_a_subset_with_proxy_judgements_for_each():
     assert gold <= proxy
 
 
-def test_generator_reproduces_the_text_files_and_they_read(tmp_path):
+@pytest.mark.xdist_group("demo-generator")
+def test_generator_reproduces_the_text_files_and_they_read(generated):
     from ranklens.io import read_documents, read_queries, read_run
     from ranklens.metrics.contributions import ranking
 
-    generate(tmp_path)
     for role, path in demo.text_paths().items():
-        assert (tmp_path / path.name).read_bytes() == path.read_bytes(), role
+        assert (generated / path.name).read_bytes() == path.read_bytes(), role
     queries, summary = read_queries(demo.text_paths()["queries"])
     assert len(queries) == 400 and not summary.set_aside
     rows = [line.split("\t") for line in demo.paths()["segments"].read_text().splitlines()[1:]]

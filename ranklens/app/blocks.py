@@ -12,10 +12,12 @@ not this writer's; a table's or chart's widget key is the page's too (`show_tabl
 
 from __future__ import annotations
 
+from functools import partial
+
 import pandas as pd
 import streamlit as st
 
-from ranklens.app import markup
+from ranklens.app import chart_cache, markup
 from ranklens.document import columns
 from ranklens.document.blocks import (
     Banner,
@@ -124,6 +126,13 @@ def show_table(table: Table, key: str | None = None) -> None:
 def show_chart(chart: Chart, key: str | None = None) -> None:
     """``chart`` as the page's interactive chart, as wide as its container (a chart of
     several panels keeps its panels' widths)."""
-    drawn = chart.draw()
-    compound = type(drawn).__name__ in COMPOUND_CHARTS
-    st.altair_chart(drawn, width="content" if compound else "stretch", key=key)
+    draw = chart.draw
+    if not isinstance(draw, partial):  # no data to name it by: drawn as it is
+        drawn = draw()
+        compound = type(drawn).__name__ in COMPOUND_CHARTS
+        st.altair_chart(drawn, width="content" if compound else "stretch", key=key)
+        return
+    # a partial names its chart: the function and the data it is given (issue 51)
+    chart_cache.show_altair(draw, (draw.args, draw.keywords),
+                            (draw.func.__module__, draw.func.__qualname__), key=key,
+                            panels_keep_widths=True)

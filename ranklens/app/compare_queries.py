@@ -13,8 +13,9 @@ from collections.abc import Callable, Mapping
 import pandas as pd
 import streamlit as st
 
-from ranklens.app import compare_drill, markup
+from ranklens.app import chart_cache, compare_drill, markup
 from ranklens.app import state as app_state
+from ranklens.app.compare_tables import text_width
 from ranklens.compare import charts, report_tables
 from ranklens.compare.analysis import LoadedInputs
 from ranklens.compare.query_texts import Texts, short
@@ -38,9 +39,10 @@ def show_per_query(report: Report, metric: str, inputs: LoadedInputs,
                                           report_tables.per_query_table(report, metric, segments))
     st.subheader("Per query", anchor=False)
     left, right = st.columns([3, 1])
-    left.altair_chart(charts.delta_histogram(per_query, metric=metric,
-                                             run_names=report.pair_names),
-                      width="stretch", key=f"hist:{metric}{scope}")
+    chart_cache.show_altair(
+        lambda: charts.delta_histogram(per_query, metric=metric, run_names=report.pair_names),
+        (per_query,), ("histogram", metric, report.pair_names), key=f"hist:{metric}{scope}",
+        place=left)
     right.metric(f"{markup.text(name_b)} wins", f"{result.outcomes.wins:,}")
     right.metric("Ties", f"{result.outcomes.ties:,}")
     right.metric(f"{markup.text(name_b)} loses", f"{result.outcomes.losses:,}")
@@ -68,16 +70,19 @@ def show_per_query(report: Report, metric: str, inputs: LoadedInputs,
             column_config={
                 "query_id": st.column_config.TextColumn("Query", width=60),
                 "text": st.column_config.TextColumn("Text", width="medium"),
-                "a": st.column_config.NumberColumn(name_a, format="%.4f", width=75,
+                # headed by the runs' names: as wide as the name, or the header is cut
+                "a": st.column_config.NumberColumn(name_a, format="%.4f",
+                                                   width=text_width([name_a], 75),
                                                    help=markup.text(f"{metric} of {name_a} (A)")),
-                "b": st.column_config.NumberColumn(name_b, format="%.4f", width=75,
+                "b": st.column_config.NumberColumn(name_b, format="%.4f",
+                                                   width=text_width([name_b], 75),
                                                    help=markup.text(f"{metric} of {name_b} (B)")),
                 "delta": st.column_config.NumberColumn("B \u2212 A", format="%+.4f", width=75),
                 "segment": "Segment",
                 "judged_a": st.column_config.NumberColumn("Judged A", format="percent",
-                                                          help=judged_help, width=70),
+                                                          help=judged_help, width=75),
                 "judged_b": st.column_config.NumberColumn("Judged B", format="percent",
-                                                          help=judged_help, width=70),
+                                                          help=judged_help, width=75),
                 "residual_a": st.column_config.NumberColumn(
                     "Residual A", format="+%.3f", help=residual_help),
                 "residual_b": st.column_config.NumberColumn(
@@ -199,11 +204,14 @@ def _show_two_rankings(frame_a: pd.DataFrame, frame_b: pd.DataFrame, names: tupl
                                       "title") if c in frame.columns
                           and (c != "tie" or frame["tie"].astype(bool).any())],
             column_config={
-                "rank": st.column_config.NumberColumn("Rank", width=40),
-                "doc_id": st.column_config.TextColumn("Document", width=78),
+                # each as wide as its longest text at 1400 px (tests/browser/test_legible_at_1400)
+                "rank": st.column_config.NumberColumn("Rank", width=48),
+                "doc_id": st.column_config.TextColumn("Document",
+                                                      width=text_width(frame["doc_id"], 78)),
                 "score": st.column_config.NumberColumn("Score", format="%.4g", width=60),
-                "label": st.column_config.TextColumn("Label", width=70),
-                "change": st.column_config.TextColumn(moved, width=122),
+                "label": st.column_config.TextColumn("Label", width=76),
+                "change": st.column_config.TextColumn(moved,
+                                                      width=text_width(frame["change"], 122)),
                 "title": st.column_config.TextColumn("Title", width="medium"),
                 "tie": st.column_config.TextColumn(
                     "Tie", width=48,

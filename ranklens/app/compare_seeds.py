@@ -19,7 +19,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from ranklens.app import markup
+from ranklens.app import chart_cache, markup
 from ranklens.app import state as app_state
 from ranklens.compare import seed_charts, seed_views
 from ranklens.compare.analysis import CompareSettings, LoadedInputs
@@ -164,17 +164,19 @@ def show_answers(report: Report, metric: str, scope: str = "") -> None:
         words = words[1:]
     for sentence in words if new_run is not None else ():
         st.markdown(markup.text(sentence))
-    st.altair_chart(seed_charts.seeds_forest(answer, metric=metric, names=names,
-                                             alpha=these.alpha),
-                    width="stretch", key=f"seeds_forest:{metric}{scope}")
+    chart_cache.show_altair(
+        lambda: seed_charts.seeds_forest(answer, metric=metric, names=names, alpha=these.alpha),
+        (answer,), ("seeds_forest", metric, names, these.alpha),
+        key=f"seeds_forest:{metric}{scope}")
     if answer.measured:
         st.markdown("**Variance components**")
         left, right = st.columns([3, 2])
         header, rows = seed_views.components_table(answer)
         left.dataframe(pd.DataFrame(rows, columns=header), hide_index=True,
                        width="stretch")
-        right.altair_chart(seed_charts.components_chart(answer, names),
-                           width="stretch", key=f"seeds_components:{metric}{scope}")
+        chart_cache.show_altair(lambda: seed_charts.components_chart(answer, names),
+                                (answer,), ("seeds_components", names),
+                                key=f"seeds_components:{metric}{scope}", place=right)
     with st.expander(f"Each run of {names[1]} against the mean of {names[0]}'s runs"):
         header, rows = seed_views.per_seed_table(answer)
         st.dataframe(pd.DataFrame(rows, columns=header), hide_index=True,

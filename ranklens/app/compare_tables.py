@@ -14,7 +14,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from ranklens.app import markup
+from ranklens.app import chart_cache, markup
 from ranklens.app.blocks import show_block
 from ranklens.app.segment_intervals import choose_intervals, show_interval_notes
 from ranklens.compare import charts, columns, coverage_words, report_tables
@@ -145,9 +145,9 @@ def show_leaderboard(report: Report, metric: str) -> None:
     st.subheader(f"Leaderboard: {metric}", anchor=False)
     withheld = withheld_runs(report.health, report.candidates)
     st.markdown(f"**{leaderboard_summary(all_escaped(names), family, alpha, withheld)}**")
-    st.altair_chart(charts.leaderboard_plot(table, metric=metric, baseline=names[0],
-                                            alpha=alpha),
-                    width="stretch", key=f"leaderboard:{metric}")
+    chart_cache.show_altair(
+        lambda: charts.leaderboard_plot(table, metric=metric, baseline=names[0], alpha=alpha),
+        (table,), ("leaderboard", metric, names[0], alpha), key=f"leaderboard:{metric}")
     shown = columns.display_frame(table, columns.LEADERBOARD_COLUMNS).assign(
         name=[f"{run} (A, baseline)" if base else str(run)
               for run, base in zip(table["run"], table["baseline"], strict=True)],
@@ -162,7 +162,9 @@ def show_leaderboard(report: Report, metric: str) -> None:
                       "t_p_value_text", "wtl_text", "finding_short",
                       *(("health",) if "health" in shown else ())),
         column_config={
-            "name": st.column_config.TextColumn("Run", pinned=True),
+            # the names are bold: the grid's own sizing measures them in its regular font
+            "name": st.column_config.TextColumn("Run", pinned=True,
+                                                width=text_width(shown["name"], 100)),
             "mean": number_column(f"Mean {metric}", width=text_width([f"Mean {metric}"],
                                                                         70)),
             "delta": number_column("B \u2212 A", "%+.4f", width=75),
@@ -232,9 +234,11 @@ def show_segments(report: Report, metric: str, scope: str = "") -> None:
         st.caption("Pick a segment column in the sidebar (with a segment map) to see where "
                    "the difference comes from.")
     intervals = choose_intervals(comparison, f"{metric}{scope}")
-    chart = charts.forest_plot(table, metric=metric, run_names=run_names,
-                               alpha=comparison.overall.alpha, intervals=intervals)
-    st.altair_chart(chart, width="stretch", key=f"forest:{metric}{scope}")
+    alpha = comparison.overall.alpha
+    chart_cache.show_altair(
+        lambda: charts.forest_plot(table, metric=metric, run_names=run_names, alpha=alpha,
+                                   intervals=intervals),
+        (table,), ("forest", metric, run_names, alpha, intervals), key=f"forest:{metric}{scope}")
     show_interval_notes(comparison, intervals)
     show_segment_table(table, metric, run_names, comparison.segment_column, scope, intervals)
 
@@ -289,11 +293,12 @@ def show_segment_table(table: pd.DataFrame, metric: str, run_names: tuple[str, s
     )
     export = table.assign(metric=metric, segment_column=segment_column or "")
     left, right, _ = st.columns([1, 1, 4])
-    left.download_button("Table (CSV)", export.to_csv(index=False),
+    # the files are written when a button is clicked, not on every rerun (issue 51)
+    left.download_button("Table (CSV)", lambda: export.to_csv(index=False),
                          file_name=f"ranklens-{slug(metric)}{slug(key)}-segments.csv",
                          mime="text/csv", on_click="ignore", icon=":material/download:",
                          key=f"csv:{metric}{key}")
-    right.download_button("Table (JSON)", export.to_json(orient="records", indent=2),
+    right.download_button("Table (JSON)", lambda: export.to_json(orient="records", indent=2),
                           file_name=f"ranklens-{slug(metric)}{slug(key)}-segments.json",
                           mime="application/json", on_click="ignore",
                           icon=":material/download:", key=f"json:{metric}{key}")

@@ -1,4 +1,5 @@
-"""The page's "Where B differs most": slices found on half the queries, confirmed on the rest.
+"""The page's "Where B differs most": slices found on each half of the queries, confirmed on the
+other.
 
 Draws the report section ``ranklens.compare.sections.discovered`` (the same words and numbers
 as the CLI's ``--discover`` and the exports), computed when the reader asks for it (a search
@@ -38,8 +39,8 @@ def show_discovery(report: Report, inputs: LoadedInputs, settings: CompareSettin
         st.caption("Search every segment column, their pairs, the judged relevant documents, "
                    "each run's judged@10, the top-10 overlap, the query's length (with query "
                    "texts) and the baseline's own score for queries whose B − A "
-                   "differs from the rest's: on a random half of the queries, then confirmed "
-                   "on the other half, which the search never saw.")
+                   "differs from the rest's: each half of a random split searches, the other "
+                   "half, which that search never saw, confirms.")
         if not st.toggle("Search for slices", key="discover_slices"):
             return
         query_texts = None if texts is None else texts.queries

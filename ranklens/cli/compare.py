@@ -144,8 +144,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "them (several baselines at once)")
     p.add_argument("--discover", action="store_true",
                    help="also search every segment column, pairs of columns and what ranklens "
-                   "knows of each query for slices where B - A differs, on half the queries, "
-                   "and confirm them on the other half (the first metric)")
+                   "knows of each query for slices where B - A differs, each half of the "
+                   "queries searching and the other confirming (the first metric)")
     p.add_argument("--timings", action="store_true",
                    help="print the seconds of each stage (read, score, compare) on stderr")
     add_engine_options(p)

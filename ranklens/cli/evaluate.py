@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ranklens import io
@@ -24,7 +25,7 @@ from ranklens.cli.common import (
 from ranklens.io.pieces import query_pieces
 from ranklens.metrics.names import parse_metric
 from ranklens.metrics.trec_eval import as_metrics, plan_measures
-from ranklens.metrics.trec_lines import TrecOutput, render_text, trec_eval_output
+from ranklens.metrics.trec_lines import TrecOptions, TrecOutput, render_text, trec_eval_output
 from ranklens.metrics.trec_ranking import PLACEHOLDER_DOCNO, MissingQueries
 
 if TYPE_CHECKING:
@@ -114,32 +115,27 @@ def run_evaluate(args: argparse.Namespace) -> int:
                          f"{plan.metrics[0]!r} needs a relevance level >= 1")
     status = Status()
     status("reading the inputs")
-    complete = args.complete or args.missing == "zero"
     grades: GradePolicy = "truncate" if args.truncate_grades else "integer"
     read_qrels: tuple[Qrels, ReadSummary] | None = None
     pieces = query_pieces(run_path)
     if pieces is not None:  # a big run grouped by query: the judgements first, then piece by piece
         read_qrels = io.read_qrels(qrels_path, grades=grades)
-        output = _by_pieces(args, run_path, pieces, read_qrels[0], plan, complete, status)
+        output = _by_pieces(args, run_path, pieces, read_qrels[0], plan, status)
         if output is not None:
             return _printed(output, plan, read_qrels[1], args)
     run, run_summary = io.read_run(run_path)
     qrels, qrels_summary = read_qrels or io.read_qrels(qrels_path, grades=grades)
     status("scoring")
+    options = trec_options(args)
     try:
-        output = trec_eval_output(
-            run, qrels, plan, relevance_level=args.level, complete=complete,
-            judged_only=args.judged_only, per_query=args.per_query, summary=args.summary,
-            run_tag=run_summary.run_tag, digits=args.digits, max_docs=args.max_docs,
-            num_docs=args.num_docs, missing=args.missing or "error")
+        output = trec_eval_output(run, qrels, plan, options, run_tag=run_summary.run_tag)
     except MissingQueries as error:
         status.done()
         if args.per_query:
+            judged_lines = replace(options, complete=False, summary=False, missing="drop")
             write(_lines_before(error.missing[0], trec_eval_output(
-                run, qrels, plan, relevance_level=args.level, judged_only=args.judged_only,
-                per_query=True, summary=False, run_tag=run_summary.run_tag,
-                digits=args.digits, max_docs=args.max_docs, num_docs=args.num_docs,
-                missing="drop").text), args.output)
+                run, qrels, plan, judged_lines, run_tag=run_summary.run_tag).text),
+                args.output)
         return _missing_queries(error, run_path)
     except ValueError as error:
         raise UsageError(f"{PROG} evaluate: {error}") from None
@@ -147,9 +143,17 @@ def run_evaluate(args: argparse.Namespace) -> int:
     return _printed(output, plan, qrels_summary, args)
 
 
+def trec_options(args: argparse.Namespace) -> TrecOptions:
+    """trec_eval's flags as given (``--missing zero`` is ``-c``)."""
+    return TrecOptions(relevance_level=args.level,
+                       complete=args.complete or args.missing == "zero",
+                       judged_only=args.judged_only, per_query=args.per_query,
+                       summary=args.summary, digits=args.digits, max_docs=args.max_docs,
+                       num_docs=args.num_docs, missing=args.missing or "error")
+
+
 def _by_pieces(args: argparse.Namespace, run_path: str, pieces: list[tuple[int, int]],
-               qrels: Qrels, plan: MeasurePlan, complete: bool,
-               status: Status) -> TrecOutput | None:
+               qrels: Qrels, plan: MeasurePlan, status: Status) -> TrecOutput | None:
     """The output of a big run file grouped by query, read and scored a piece of whole
     queries at a time (``ranklens.io.pieces``): memory bounded by a piece and the qrels.
     ``None`` when a piece cannot stand for its part (a query in two pieces, a judged query
@@ -165,11 +169,7 @@ def _by_pieces(args: argparse.Namespace, run_path: str, pieces: list[tuple[int, 
             yield run, summary.run_tag
 
     try:
-        output = trec_eval_output_by_pieces(
-            runs(), qrels, plan, relevance_level=args.level, complete=complete,
-            judged_only=args.judged_only, per_query=args.per_query, summary=args.summary,
-            digits=args.digits, max_docs=args.max_docs, num_docs=args.num_docs,
-            missing=args.missing or "error")
+        output = trec_eval_output_by_pieces(runs(), qrels, plan, trec_options(args))
     except (io.InputError, ValueError):
         return None
     if output is not None:

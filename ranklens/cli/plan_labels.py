@@ -68,20 +68,7 @@ def run_plan_labels(args: argparse.Namespace) -> int:
     except PlanError as error:
         raise UsageError(str(error)) from None
     status.done()
-    queries = plan.queries
-    certain = int((queries["uncertainty"] == 0).sum())
-    level = round(100 * (1 - args.alpha))
-    lines = [
-        f"{len(queries):,} queries: {len(queries) - certain:,} may move B - A, {certain:,} "
-        f"cannot (the same top documents in the same order in both runs: no label needed)",
-        f"drawn {int(queries['drawn'].sum()):,} queries (expected {plan.budget:.1f}), "
-        f"{len(plan.documents):,} documents to judge",
-        f"expected {level}% interval width of B - A: {plan.width_plan:.4f} with this plan, "
-        f"{plan.width_uniform:.4f} with a uniform sample of as many queries",
-    ]
-    if args.target_width:
-        lines.append(f"an interval of width {args.target_width:g} needs about "
-                     f"{plan.budget_for_width(args.target_width):,} labelled queries")
+    lines = plan.summary_lines(args.target_width)
     for line in lines:
         note(line)
     write(plan.documents.to_csv(index=False, float_format="%.6g"), args.output)

@@ -89,7 +89,12 @@ def _run_design(args: argparse.Namespace) -> int:
 
     from ranklens import io
     from ranklens.cli.common import UsageError
-    from ranklens.ppi.labelling import PLAN_COLUMNS, PlanError, design_estimate_from_gold
+    from ranklens.ppi.labelling import (
+        PLAN_COLUMNS,
+        PlanError,
+        design_estimate_from_gold,
+        design_sentence,
+    )
 
     try:
         plan = pd.read_csv(args.design, dtype={"query_id": str, "doc_id": str})
@@ -111,7 +116,6 @@ def _run_design(args: argparse.Namespace) -> int:
                                                     plan_name=args.design, judge_spread=spread)
     except PlanError as error:
         raise UsageError(str(error)) from None
-    level = round(100 * estimate.level)
     if args.format == "json":
         write(json.dumps({"estimate": estimate.estimate, "ci_low": estimate.ci_low,
                           "ci_high": estimate.ci_high, "standard_error": estimate.standard_error,
@@ -119,13 +123,7 @@ def _run_design(args: argparse.Namespace) -> int:
                           "n_queries": estimate.n_queries, "n_certain": estimate.n_certain,
                           "level": estimate.level}, indent=2) + "\n", None)
         return 0
-    answered = ("the interval excludes 0" if estimate.ci_low > 0 or estimate.ci_high < 0
-                else "the interval includes 0: not answered yet at this budget")
-    write(f"{plan['metric'].iloc[0]}: B - A = {estimate.estimate:+.4f} ({level}% CI "
-          f"{estimate.ci_low:+.4f} to {estimate.ci_high:+.4f}) over {estimate.n_queries:,} "
-          f"queries, from gold labels of {estimate.n_drawn:,} drawn by the plan "
-          f"({estimate.n_certain:,} needed none; proxy weight lambda {estimate.lam:.2f}); "
-          f"{answered}\n", None)
+    write(design_sentence(estimate, plan["metric"].iloc[0]) + "\n", None)
     return 0
 
 

@@ -66,6 +66,7 @@ from dataclasses import dataclass, field
 from typing import Literal, get_args
 
 import numpy as np
+import numpy.typing as npt
 
 from ranklens import codec
 from ranklens.compare.segments import OVERALL, UNSEGMENTED, MetricComparison
@@ -282,15 +283,20 @@ def metric_coverage(
     if family in _NOT_GUARDED:
         guarded, note = False, _NOT_GUARDED[family]
     queries = _paired_queries(judged_a.per_query, judged_b.per_query, missing)
-    groups: dict[str, list[str]] = {OVERALL: queries}
+    columns = _QueryColumns.of(queries, judged_a, judged_b, depths_a, depths_b, depth,
+                               residual_a, residual_b)
+    groups: dict[str, npt.NDArray[np.intp]] = {OVERALL: np.arange(len(queries))}
     if segments is not None:
-        for query in queries:
-            groups.setdefault(segments.get(query, UNSEGMENTED), []).append(query)
+        labels = [segments.get(query, UNSEGMENTED) for query in queries]
+        names, codes = np.unique(np.array(labels, dtype=object), return_inverse=True)
+        order = np.argsort(codes, kind="stable")  # each segment's queries in id order
+        bounds = np.searchsorted(codes[order], np.arange(len(names) + 1))
+        for k, name in enumerate(names.tolist()):
+            groups.setdefault(name, order[bounds[k]:bounds[k + 1]])
     rows = []
     for row in comparison.rows:
-        members = groups.get(row.segment, [])
-        rows.append(_row(row.segment, members, row.result, judged_a, judged_b, depths_a,
-                         depths_b, depth, residual_a, residual_b, guarded))
+        members = groups.get(row.segment, np.zeros(0, dtype=np.intp))
+        rows.append(_row(row.segment, columns.taken(members), row.result, depth, guarded))
     per_query: dict[str, Mapping[str, float]] = {
         "judged_a": dict(judged_a.per_query), "judged_b": dict(judged_b.per_query)}
     if residual_a is not None and residual_b is not None:
@@ -305,33 +311,63 @@ def _paired_queries(a: Mapping[str, float], b: Mapping[str, float], missing: str
     return sorted(keys)
 
 
-def _row(segment: str, queries: list[str], result: ComparisonResult | None,
-         judged_a: MetricResult, judged_b: MetricResult, depths_a: Mapping[str, int],
-         depths_b: Mapping[str, int], depth: int, residual_a: MetricResult | None,
-         residual_b: MetricResult | None, guarded: bool) -> CoverageRow:
-    def values(result: MetricResult | None, default: float) -> np.ndarray:
-        if result is None:
-            return np.zeros(0)
-        return np.fromiter((result.per_query.get(q, default) for q in queries),
-                           dtype=np.float64, count=len(queries))
+@dataclass(frozen=True)
+class _QueryColumns:
+    """What the coverage rows need of each paired query, as arrays in the queries' order:
+    judged@k of each run (1 where a run has no value), the documents each retrieved up to the
+    depth, the residuals when there are any (empty arrays when not)."""
 
-    def retrieved(depths: Mapping[str, int]) -> np.ndarray:
-        return np.fromiter((min(depth, depths.get(q, 0)) for q in queries), dtype=np.float64,
-                           count=len(queries))
+    judged_a: npt.NDArray[np.float64]
+    judged_b: npt.NDArray[np.float64]
+    retrieved_a: npt.NDArray[np.float64]
+    retrieved_b: npt.NDArray[np.float64]
+    residual_a: npt.NDArray[np.float64] | None
+    residual_b: npt.NDArray[np.float64] | None
 
+    @classmethod
+    def of(cls, queries: list[str], judged_a: MetricResult, judged_b: MetricResult,
+           depths_a: Mapping[str, int], depths_b: Mapping[str, int], depth: int,
+           residual_a: MetricResult | None, residual_b: MetricResult | None) -> _QueryColumns:
+        def values(result: MetricResult | None) -> npt.NDArray[np.float64] | None:
+            if result is None:
+                return None
+            get = result.per_query.get
+            return np.fromiter((get(q, 1.0) for q in queries), dtype=np.float64,
+                               count=len(queries))
+
+        def retrieved(depths: Mapping[str, int]) -> npt.NDArray[np.float64]:
+            get = depths.get
+            return np.minimum(np.fromiter((get(q, 0) for q in queries), dtype=np.float64,
+                                          count=len(queries)), depth)
+
+        ja, jb = values(judged_a), values(judged_b)
+        assert ja is not None and jb is not None
+        return cls(ja, jb, retrieved(depths_a), retrieved(depths_b), values(residual_a),
+                   values(residual_b))
+
+    def taken(self, members: npt.NDArray[np.intp]) -> _QueryColumns:
+        """The columns of the queries at ``members`` (positions, in order)."""
+        return _QueryColumns(self.judged_a[members], self.judged_b[members],
+                             self.retrieved_a[members], self.retrieved_b[members],
+                             None if self.residual_a is None else self.residual_a[members],
+                             None if self.residual_b is None else self.residual_b[members])
+
+
+def _row(segment: str, columns: _QueryColumns, result: ComparisonResult | None, depth: int,
+         guarded: bool) -> CoverageRow:
     # Judged@k counts the positions past the end of a short ranking as judged (trec_eval's
     # unj_k), so the unjudged documents are k (1 - judged@k); an empty ranking has none
-    ja, jb = values(judged_a, 1.0), values(judged_b, 1.0)
-    cov_a = _judged_share(depth * (1.0 - ja).sum(), retrieved(depths_a).sum())
-    cov_b = _judged_share(depth * (1.0 - jb).sum(), retrieved(depths_b).sum())
+    ja, jb = columns.judged_a, columns.judged_b
+    cov_a = _judged_share(depth * (1.0 - ja).sum(), columns.retrieved_a.sum())
+    cov_b = _judged_share(depth * (1.0 - jb).sum(), columns.retrieved_b.sum())
     shift, changes = 0.0, False
     if guarded and result is not None:
         shift = same_rate_shift(result.mean_a, result.mean_b, cov_a, cov_b)
         changes = (interval_reading(result.interval.low, result.interval.high)
                    != interval_reading(result.interval.low + shift, result.interval.high + shift))
-    res_a = None if residual_a is None else _mean(values(residual_a, 1.0))
-    res_b = None if residual_b is None else _mean(values(residual_b, 1.0))
-    return CoverageRow(segment, len(queries), _mean(ja), _mean(jb), cov_a, cov_b, shift,
+    res_a = None if columns.residual_a is None else _mean(columns.residual_a)
+    res_b = None if columns.residual_b is None else _mean(columns.residual_b)
+    return CoverageRow(segment, len(ja), _mean(ja), _mean(jb), cov_a, cov_b, shift,
                        changes, res_a, res_b)
 
 

@@ -5,8 +5,8 @@ first metric: which groups of queries have a B - A unlike the rest's, searched o
 column of the segment map, their pairs, and what ranklens knows of each query (judged relevant
 documents; each run's judged@k; the top-10 overlap of the two runs when the runs are at hand;
 the query's length in terms when its text is given; the baseline's own score, with its
-regression-to-the-mean caveat), on a random half of the queries, and
-confirmed on the other half (`ranklens.stats.slices`). It keeps the report's numbers as they
+regression-to-the-mean caveat), each half of a random split searching for slices that the
+other half confirms (cross-fitting, `ranklens.stats.slices`). It keeps the report's numbers as they
 are and adds ``Report.discovered`` and ``params["discover"]`` (the split, its seed, how many
 slices were searched). Per-query tables (no judgements) get the segment map's columns and the
 baseline's score only.
@@ -73,7 +73,8 @@ def with_discovery(report: Report, inputs: LoadedInputs, seed: int = 0, *,
     params = {**report.params, "discover": {
         "metric": metric, "split": SPLIT, "seed": seed, "min_size": MIN_SLICE,
         "searched": found.n_candidates, "search_queries": found.n_search,
-        "confirm_queries": found.n_confirm, "features": list(features),
+        "confirm_queries": found.n_confirm, "tests": found.n_tests, "method": "cross-fitted",
+        "features": list(features),
         "caveat": BASELINE_CAVEAT}}
     return dataclasses.replace(report, params=params, discovered=slices)
 

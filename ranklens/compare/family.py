@@ -56,7 +56,7 @@ Q_FAMILIES: tuple[QFamily, ...] = get_args(QFamily)
 FAMILY_WORDS = {"baseline": "each candidate against the baseline",
                 "all-pairs": "every pair of runs"}
 METHOD_WORDS = {"max-t": "step-down max-t over sign flips of whole queries",
-                "holm": "Holm on each pair's permutation p"}
+                "holm": "Holm on each pair's own p"}
 
 
 def run_key(index: int) -> str:

@@ -106,7 +106,7 @@ class Report:
     query_moves: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     # several collections (issue 32): the macro average per metric and candidate
     macro: tuple[MacroSection, ...] = ()
-    # issue 48: slices where B - A differs, found on half the queries and confirmed on the
+    # issue 48: slices where B - A differs, each half of the queries searching for the
     # other (ranklens.compare.discovery); params["discover"] says how
     discovered: tuple[DiscoveredSlice, ...] = ()
 

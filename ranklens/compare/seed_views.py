@@ -4,8 +4,9 @@ For a report whose systems were given as several runs (`ranklens.compare.seed_se
 two answers side by side (`answers_table`), the variance components (`components_table`),
 each seed of the candidate against the baseline (`per_seed_table`), the new-run leaderboard of
 several candidates (`leaderboard_table`) and the sentences (`sentences`). The seeds section
-(``ranklens.compare.sections.seeds``), the HTML export and the page draw these tables; the
-leaderboard's text and CSV lines are built here. It reads numbers from the report, computes none.
+(``ranklens.compare.sections.seeds``, which also holds the leaderboard's section), the HTML
+export and the page draw these tables; the CSV's cells are built here. It reads numbers from
+the report, computes none.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from ranklens.compare.seed_section import (
     disagreement,
     not_measured_note,
 )
-from ranklens.document.markdown import markdown_table
 from ranklens.formats import (
     DASH,
     format_delta,
@@ -146,24 +146,6 @@ def sentences(answer: SeedAnswer, names: tuple[str, str]) -> list[str]:
                f"\u00b1{format_value(c.seed_part ** 0.5, 3)}, query part "
                f"\u00b1{format_value(c.query_part ** 0.5, 3)}.")
     return out
-
-
-def _plain(table: Table) -> list[str]:
-    from ranklens.formats import plain_table
-
-    header, rows = table
-    return plain_table(header, rows, set(range(2, len(header))) - {len(header) - 1})
-
-
-def leaderboard_lines(report: Report, metric: str, *, markdown: bool = False) -> list[str]:
-    """Several candidates with seeds: the new-run leaderboard of ``metric``."""
-    if report.seeds is None:
-        return []
-    table = leaderboard_table(report, metric)
-    title = f"{NEW_RUN} against {report.run_names[0]}: {metric}"
-    if markdown:
-        return [f"## {title}", "", *markdown_table(*table), ""]
-    return [title, "", *_plain(table), ""]
 
 
 def csv_cells(report: Report, metric: str, candidate: int) -> list[object]:

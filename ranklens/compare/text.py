@@ -17,7 +17,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Callable
 
-from ranklens.compare import columns, coverage_words, seed_views
+from ranklens.compare import columns, coverage_words
 from ranklens.compare.columns import MARK, Column
 from ranklens.compare.csv_report import render_csv
 from ranklens.compare.outline import Part, outline
@@ -27,6 +27,7 @@ from ranklens.compare.sections.candidates import candidates_table, pairs_block
 from ranklens.compare.sections.inputs import input_lines, inputs_text
 from ranklens.compare.sections.inputs import read_as as read_as  # their old home
 from ranklens.compare.sections.inputs import set_aside_lines as set_aside_lines
+from ranklens.compare.sections.seeds import leaderboard_section
 from ranklens.compare.sections.segments import segments_table
 from ranklens.compare.sections.ties import tie_note as tie_note  # its old home
 from ranklens.compare.segments import MetricComparison
@@ -102,8 +103,9 @@ def _text_part(report: Report, part: Part, width: int) -> list[str]:
             return text_writer.body_lines(part, width)
         return [*text_writer.section_lines(part, width), ""]
     if part.key == "leaderboard":
+        seeds = leaderboard_section(report, part.metric)
         return [*_leaderboard_text(report, part.metric, width),
-                *seed_views.leaderboard_lines(report, part.metric)]
+                *([] if seeds is None else text_writer.body_lines(seeds, width))]
     if part.key == "inputs":
         return inputs_text(report.inputs)
     if part.key == "parameters":  # the HTML export's: the text names its settings per metric
@@ -223,7 +225,7 @@ def _leaderboard_markdown(report: Report, metric: str) -> list[str]:
         out += ["Every pair:", "", *markdown_table(pair_header, pair_rows), ""]
     for sentence in family_lines(report, metric):
         out += [sentence, ""]
-    return out + seed_views.leaderboard_lines(report, metric, markdown=True)
+    return out + _markdown(leaderboard_section(report, metric))
 
 
 def _markdown(section: Section | None) -> list[str]:

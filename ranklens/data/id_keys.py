@@ -12,15 +12,14 @@ text or says what two ids mean.
 
 from __future__ import annotations
 
-import os
-import threading
 from bisect import bisect_right
-from collections.abc import Callable
 from itertools import pairwise
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
+
+from ranklens.data.two_threads import in_two, in_two_parts
 
 _M1 = np.uint64(0x9E3779B97F4A7C15)
 _M2 = np.uint64(0xBF58476D1CE4E5B9)
@@ -38,7 +37,7 @@ def string_keys(values: pa.Array, salt: np.ndarray | None = None,
     out = np.empty(len(values), dtype=np.uint64)
     source = _Bytes(values)
     finish_here = codes is None
-    _in_two(len(values), lambda a, b: _keys_into(
+    in_two(len(values), lambda a, b: _keys_into(
         out, source, a, b, salt if finish_here else None, finish=finish_here))
     if finish_here:
         return out
@@ -53,63 +52,6 @@ def _finished(mixed: np.ndarray, salt: np.ndarray | None) -> np.ndarray:
         mixed ^= np.multiply(salt, _M3, dtype=np.uint64, casting="unsafe")
     mixed *= _M1
     return mixed
-
-
-T = TypeVar("T")
-# below this many items one thread is faster than two
-PARALLEL_FROM = 1 << 20
-
-
-def _in_two(n: int, work: Callable[[int, int], T]) -> list[T]:
-    """``work(start, stop)`` over ``range(n)``: in two halves at once when ``n`` is large and
-    there are two CPUs, else in one call."""
-    if not _two_threads(n):
-        return [work(0, n)]
-    middle = n // 2
-    return _at_once([lambda: work(0, middle), lambda: work(middle, n)])
-
-
-def in_two_parts(bounds: np.ndarray, work: Callable[[int, int], T]) -> list[T]:
-    """``work(first, last)`` over parts ``first..last-1`` of rows, part ``k`` being rows
-    ``bounds[k]..bounds[k + 1]-1`` (``bounds`` starts at 0 and ends at the row count): in two
-    calls at once, split at the part bound nearest half the rows, when the rows are many and
-    there are two CPUs, else in one call. For work that must not cut a part (a query, a
-    reader block)."""
-    parts, rows = len(bounds) - 1, int(bounds[-1])
-    middle = int(np.searchsorted(bounds, rows // 2))
-    if not _two_threads(rows) or not 0 < middle < parts:
-        return [work(0, parts)]
-    return _at_once([lambda: work(0, middle), lambda: work(middle, parts)])
-
-
-def _two_threads(n: int) -> bool:
-    return n >= PARALLEL_FROM and (os.cpu_count() or 1) >= 2
-
-
-def _at_once(tasks: list[Callable[[], T]]) -> list[T]:
-    """The tasks' results, the first ones run on threads of their own and the last on this
-    one (numpy lets go of the GIL in its loops); an exception is raised here."""
-    out: list[Any] = [None] * len(tasks)
-
-    def run(k: int) -> None:
-        try:
-            out[k] = tasks[k]()
-        except BaseException as error:  # raised again on the calling thread
-            out[k] = error
-
-    threads = [threading.Thread(target=run, args=(k,), daemon=True)
-               for k in range(len(tasks) - 1)]
-    for thread in threads:
-        thread.start()
-    try:
-        run(len(tasks) - 1)
-    finally:
-        for thread in threads:
-            thread.join()
-    for result in out:
-        if isinstance(result, BaseException):
-            raise result
-    return out
 
 
 def pair_keys(query_codes: np.ndarray, values: pa.Array, codes: np.ndarray) -> np.ndarray:
@@ -259,7 +201,7 @@ def repeated_candidates(keys: np.ndarray, groups: np.ndarray | None = None) -> n
     if cuts is not None:
         return _repeated_by_piece(keys, cuts, bits)
     packed = np.empty(n, dtype=np.uint64)
-    parts = _in_two(n, lambda a, b: _packed(keys[a:b], bits, out=packed[a:b], first_row=a))
+    parts = in_two(n, lambda a, b: _packed(keys[a:b], bits, out=packed[a:b], first_row=a))
     if len(parts) > 1:  # two sorted halves: a stable sort (timsort) merges them in one pass
         packed.sort(kind="stable")
     at = _equal_neighbours(packed, low, 0, n)
@@ -428,7 +370,7 @@ def _match_by_slots(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np
         shared = np.sort(right[crowded])
         if np.any(shared[1:] == shared[:-1]):
             raise ValueError("two rows of the right side share a key")
-    parts = _in_two(len(left), lambda a, b: _look_up(left, a, b, right, table, shift))
+    parts = in_two(len(left), lambda a, b: _look_up(left, a, b, right, table, shift))
     found, mate, rest = (np.concatenate([part[k] for part in parts]) for k in range(3))
     if len(crowded):
         rest_found, rest_mate = _match_sorted(left[rest], right[crowded])
@@ -500,5 +442,5 @@ def _match_sorted(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.n
     return found[same] - n_right, mate[same]
 
 
-__all__ = ["distinct_keys", "in_two_parts", "is_identity", "matching_candidates", "pair_keys",
+__all__ = ["distinct_keys", "is_identity", "matching_candidates", "pair_keys",
            "remember_row_keys", "repeated_candidates", "row_keys", "string_keys"]

@@ -19,8 +19,11 @@ them. The vocabulary is small on purpose: a new block is a new kind of thing a r
 - `Chart`: a figure (an Altair chart) with the words saying what it shows; faces without
   pictures (text, Markdown) leave it out, the table beside it holds its numbers;
 - `Section`: a titled group of blocks with a stable ``key`` (the HTML anchor) and an optional
-  ``lead`` (a count after the title: "1 failed, 8 passed"); a section inside a section is a
-  subsection, drawn one heading level down.
+  ``lead`` (a count after the title: "1 failed, 8 passed") and an ``anchor`` where faces link
+  to it; a section inside a section is a subsection, drawn one heading level down.
+
+A `Paragraph` or `Table` marked ``detail`` is drawn by the wide faces only (the HTML export,
+the page), as a detail column is: text and Markdown leave it out.
 
 ``docs/architecture.md`` says which report sections are blocks already.
 """
@@ -53,6 +56,9 @@ class Paragraph:
     text: str
     role: Role = ""
     literal: bool = False
+    detail: bool = False
+    """Drawn by the wide faces only (the HTML export, the page), as a detail `Column` is;
+    text and Markdown leave it out (`is_detail`)."""
 
 
 @dataclass(frozen=True)
@@ -113,6 +119,9 @@ class Table:
     records: tuple[Mapping[str, Any], ...]
     names: Mapping[str, object] = field(default_factory=dict)
     set_apart: tuple[int, ...] = ()
+    detail: bool = False
+    """Drawn by the wide faces only (the HTML export, the page), as a detail `Column` is;
+    text and Markdown leave it out (`is_detail`)."""
 
 
 @dataclass(frozen=True)
@@ -139,6 +148,15 @@ class Section:
     title: str
     blocks: tuple[Block, ...]
     lead: str = ""
+    anchor: str = ""
+    """Where a face links to it (the HTML id of its heading; a banner's ``anchor``); empty:
+    nowhere."""
+
+
+def is_detail(block: Block) -> bool:
+    """Whether only the wide faces draw ``block`` (a `Paragraph` or `Table` marked
+    ``detail``): text and Markdown skip it."""
+    return isinstance(block, (Paragraph, Table)) and block.detail
 
 
 def section(key: str, title: str, blocks: Sequence[Block]) -> Section | None:

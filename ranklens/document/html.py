@@ -6,7 +6,9 @@ escaped (a list's items, a paragraph's Markdown-lite through
 callout is a box coloured by its status, folded callouts a ``<details>``; their classes are the
 section's key and the status (``health-failed``). A subsection is its heading one level down
 and its blocks; a table's cells are its columns' texts (headers short, as in text), or, drawn
-wide (`wide_table_html`), its numbers one per cell with their exact values; a chart is
+wide (`wide_table_html`, the tables of a report's body: `report_section_html`), its numbers
+one per cell with their exact values; a section's ``anchor`` is its heading's id; a
+conclusion is set in the verdict's box (``div.verdict``); a chart is
 inline SVG ``CHART_WIDTH`` pixels wide in a ``<figure>``. The page shell, the style and the embedded
 JSON are ``ranklens.document.html_shell``'s; nothing here knows a feature or formats a number.
 """
@@ -38,19 +40,31 @@ def section_html(section: blocks.Section | None) -> str:
             "</section>")
 
 
-def _heading_and_blocks(section: blocks.Section, level: int) -> str:
+def report_section_html(section: blocks.Section, anchor: str, css_class: str,
+                        level: int = 2) -> str:
+    """``section`` as a ``<section>`` of the body of a report (a metric's): its id
+    ``anchor``, its class ``css_class``, its heading of ``level``, its tables drawn wide
+    (`wide_table_html`)."""
+    return (f'<section class="{shell.text(css_class)}" id="{shell.text(anchor)}">'
+            f"{_heading_and_blocks(section, level, wide=True)}</section>")
+
+
+def _heading_and_blocks(section: blocks.Section, level: int, wide: bool = False) -> str:
     lead = f"<p>{shell.text(section.lead)}.</p>" if section.lead else ""
-    body = "".join(_heading_and_blocks(block, level + 1) if isinstance(block, blocks.Section)
-                   else block_html(block, section.key) for block in section.blocks)
-    return f"<h{level}>{shell.text(section.title)}</h{level}>{lead}{body}"
+    anchor = f' id="{shell.text(section.anchor)}"' if section.anchor else ""
+    body = "".join(_heading_and_blocks(block, level + 1, wide)
+                   if isinstance(block, blocks.Section)
+                   else block_html(block, section.key, wide) for block in section.blocks)
+    return f"<h{level}{anchor}>{shell.text(section.title)}</h{level}>{lead}{body}"
 
 
-def block_html(block: blocks.Block, key: str = "") -> str:
-    """One block as HTML (``key``: its section's, for the classes of callouts)."""
+def block_html(block: blocks.Block, key: str = "", wide: bool = False) -> str:
+    """One block as HTML (``key``: its section's, for the classes of callouts; ``wide``: a
+    table as `wide_table_html`)."""
     if isinstance(block, blocks.Section):
-        return _heading_and_blocks(block, 3)
+        return _heading_and_blocks(block, 3, wide)
     if isinstance(block, blocks.Table):
-        return table_html(block)
+        return wide_table_html(block) if wide else table_html(block)
     if isinstance(block, blocks.Chart):
         return shell.figure(shell.chart_svg(block.draw(), CHART_WIDTH), block.label)
     if isinstance(block, blocks.Items):
@@ -61,6 +75,8 @@ def block_html(block: blocks.Block, key: str = "") -> str:
     if isinstance(block, blocks.Paragraph):
         said = shell.text(block.text) if block.literal else shell.markdown(block.text)
         role = f' class="{block.role}"' if block.role else ""
+        if block.role == "conclusion":  # the finding, in the verdict's box
+            return f'<div class="verdict"><p{role}>{said}</p></div>'
         return f"<p{role}>{said}</p>"
     if isinstance(block, blocks.Callout):
         return _callout(block, key)

@@ -1,7 +1,8 @@
 """The Markdown writer: GitHub-flavoured Markdown of blocks.
 
 Answers "this section as Markdown lines" (`section_lines`: a subsection one heading level
-down, a `Table` as a table whose mark column is headed ``sig.``, no chart) and "these rows as a
+down, a `Table` as a table whose mark column is headed ``sig.``, no chart and no detail
+block) and "these rows as a
 Markdown table" (`markdown_table`). It escapes only what Markdown tables need (``|``); it
 formats no number (``ranklens.formats`` does) and knows no feature.
 """
@@ -36,7 +37,7 @@ def section_lines(section: blocks.Section, level: int = 2) -> list[str]:
     for block in section.blocks:
         drawn = (section_lines(block, level + 1) if isinstance(block, blocks.Section)
                  else block_lines(block))
-        if not drawn:  # a chart: nothing to write
+        if not drawn:  # a chart or a detail block: nothing to write
             continue
         if previous is not None and not (_listed(previous) and _listed(block)):
             lines.append("")
@@ -60,7 +61,10 @@ def _listed(block: blocks.Block) -> bool:
 
 def block_lines(block: blocks.Block) -> list[str]:
     """One block as Markdown lines (a list as ``- `` items, a callout as one bold-led item,
-    folded callouts as one item of their summary, a paragraph as it is)."""
+    folded callouts as one item of their summary, a paragraph as it is; a detail block:
+    nothing)."""
+    if blocks.is_detail(block):
+        return []
     if isinstance(block, blocks.Items):
         return [f"- {text}" for text in block.texts]
     if isinstance(block, blocks.Paragraph):

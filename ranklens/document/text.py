@@ -6,8 +6,8 @@ Answers "this section as text lines, wrapped at ``width``", in one of two layout
 callout as ``✗ FAILED title: text`` with what to do under it, folded callouts as their one-line
 summary). `body_lines`, a body of the report: the title on its own line, then each block
 unindented and followed by a blank line (a table aligned in columns, a subsection the same way
-one level in). A chart has no text. Spacing between sections is the outline's. It formats no
-number (``ranklens.document.columns`` does) and knows no feature.
+one level in). A chart and a detail block have no text. Spacing between sections is the
+outline's. It formats no number (``ranklens.document.columns`` does) and knows no feature.
 """
 
 from __future__ import annotations
@@ -27,7 +27,9 @@ def section_lines(section: blocks.Section, width: int = 100) -> list[str]:
 
 
 def block_lines(block: blocks.Block, width: int = 100) -> list[str]:
-    """One block as text lines, indented under its section's title."""
+    """One block as text lines, indented under its section's title (a detail block: none)."""
+    if blocks.is_detail(block):
+        return []
     if isinstance(block, blocks.Items):
         return [line for text in block.texts
                 for line in textwrap.wrap(text, width, initial_indent="  - ",
@@ -62,6 +64,8 @@ def body_lines(section: blocks.Section, width: int = 100) -> list[str]:
     subsection the same way) followed by a blank line; paragraphs wrapped, unindented."""
     lines = [section.title, ""]
     for block in section.blocks:
+        if blocks.is_detail(block):
+            continue
         if isinstance(block, blocks.Section):
             lines += body_lines(block, width)
         elif isinstance(block, blocks.Paragraph):

@@ -17,11 +17,11 @@ from ranklens.data import duplicate_rows as pair_repeats
 from ranklens.data.grades import GradePolicy, fractional_rule
 from ranklens.data.id_keys import (
     distinct_keys,
-    in_two_parts,
     pair_keys,
     repeated_candidates,
     string_keys,
 )
+from ranklens.data.two_threads import in_two_parts
 from ranklens.io.errors import InputError
 from ranklens.io.locate import Locator
 

@@ -18,7 +18,7 @@ import pyarrow.compute as pc
 from ranklens.data import MetricResult
 from ranklens.io.build import arrow_indices, check_ids, ids_unified, to_numpy
 from ranklens.io.columns import ALIASES, normalise
-from ranklens.io.detect import ascii_fields, is_number, sniff
+from ranklens.io.detect import Sniff, ascii_fields, is_number, sniff
 from ranklens.io.errors import InputError
 from ranklens.io.locate import KnownLines, Locator
 from ranklens.io.runs import as_input_errors, run_name
@@ -51,17 +51,7 @@ def read_per_query(
     name, format, columns, max_bytes = read_options(options, "read_per_query")
     loaded = load(source, name=name, max_bytes=max_bytes)
     with as_input_errors(loaded.name):
-        detected = sniff(loaded, format)
-        if detected.format == "msmarco-run" and format == "auto" and not is_number(
-                ascii_fields(detected.first_line)[0]):
-            # 'recall@100<TAB>q1<TAB>1': a measure name, not an MS MARCO query id
-            detected = replace(detected, format="trec_eval")
-        if detected.format in ("trec-run", "trec-qrels", "msmarco-run"):
-            kind = {"trec-run": "run", "trec-qrels": "qrels file",
-                    "msmarco-run": "run in MS MARCO format (qid docid rank)"}[detected.format]
-            raise InputError(loaded.name, f"looks like a TREC {kind}, not a per-query metric "
-                             "table", hint="a per-query table has a query_id column and one "
-                             "column per metric (or query_id, metric, value)")
+        detected = _detected(loaded, format)
         if detected.format == "trec_eval":
             return _read_trec_eval(loaded, run, metrics)
         if detected.format == "unknown":
@@ -114,6 +104,23 @@ def read_per_query(
             columns=dict(table.names), set_aside=tuple(set_aside),
             notes=(f"metrics: {', '.join(results)}", *notes))
         return PerQueryRead(results, summary)
+
+
+def _detected(loaded: Loaded, format: str) -> Sniff:
+    """What ``loaded`` holds, as a per-query table may: ``sniff``'s answer, with trec_eval's
+    lines told apart from an MS MARCO run; an ``InputError`` for a run or qrels file."""
+    detected = sniff(loaded, format)
+    if detected.format == "msmarco-run" and format == "auto" and not is_number(
+            ascii_fields(detected.first_line)[0]):
+        # 'recall@100<TAB>q1<TAB>1': a measure name, not an MS MARCO query id
+        detected = replace(detected, format="trec_eval")
+    if detected.format in ("trec-run", "trec-qrels", "msmarco-run"):
+        kind = {"trec-run": "run", "trec-qrels": "qrels file",
+                "msmarco-run": "run in MS MARCO format (qid docid rank)"}[detected.format]
+        raise InputError(loaded.name, f"looks like a TREC {kind}, not a per-query metric "
+                         "table", hint="a per-query table has a query_id column and one "
+                         "column per metric (or query_id, metric, value)")
+    return detected
 
 
 _NOT_METRICS = frozenset(

@@ -114,62 +114,71 @@ def depth_needed(plan: MeasurePlan) -> int | None:
     return depth
 
 
-def trec_eval_output(
-    run: Run,
-    qrels: Qrels,
-    plan: MeasurePlan,
-    *,
-    relevance_level: int = 1,
-    complete: bool = False,
-    judged_only: bool = False,
-    per_query: bool = False,
-    summary: bool = True,
-    run_tag: str | None = None,
-    digits: int = 4,
-    max_docs: int | None = None,
-    num_docs: int = 0,
-    missing: str = "error",
-) -> TrecOutput:
-    """What ``trec_eval [-q] [-c] [-l N] [-J] [-n] [-M N] [-N N] -m ... QRELS RUN`` prints.
-
-    ``complete`` is ``-c``, ``summary=False`` is ``-n``, ``max_docs`` is ``-M``, ``num_docs``
-    ``-N``; ``run_tag`` is printed as ``runid`` (the run's name when ``None``).
+@dataclass(frozen=True)
+class TrecOptions:
+    """trec_eval's options that change what it prints: ``relevance_level`` is ``-l``,
+    ``complete`` ``-c``, ``judged_only`` ``-J``, ``per_query`` ``-q``, ``summary=False``
+    ``-n``, ``max_docs`` ``-M``, ``num_docs`` ``-N``; ``digits`` the decimals of a value.
     ``missing="drop"`` evaluates only the judged queries the run answers (trec_eval 9.0.8's
-    rule) instead of raising ``MissingQueries`` (trec_eval 10.0's). Grades are trec_eval's
-    integers: fractional ``qrels`` are a ``ValueError`` (read them with
+    rule) instead of raising ``MissingQueries`` (trec_eval 10.0's)."""
+
+    relevance_level: int = 1
+    complete: bool = False
+    judged_only: bool = False
+    per_query: bool = False
+    summary: bool = True
+    digits: int = 4
+    max_docs: int | None = None
+    num_docs: int = 0
+    missing: str = "error"
+
+
+def trec_eval_output(run: Run, qrels: Qrels, plan: MeasurePlan,
+                     options: TrecOptions | None = None, *,
+                     run_tag: str | None = None) -> TrecOutput:
+    """What ``trec_eval [-q] [-c] [-l N] [-J] [-n] [-M N] [-N N] -m ... QRELS RUN`` prints
+    (the flags are ``options``, `TrecOptions`; trec_eval's defaults without them).
+
+    ``run_tag`` is printed as ``runid`` (the run's name when ``None``). Grades are
+    trec_eval's integers: fractional ``qrels`` are a ``ValueError`` (read them with
     ``read_qrels(..., grades="truncate")`` for trec_eval's atol, or score them with
     ``ranklens.metrics.evaluate``, which reads them as gains).
     """
+    options = options or TrecOptions()
     fractional_refused(qrels)
-    if missing == "drop" and not complete:
+    if options.missing == "drop" and not options.complete:
         qrels = judged_and_answered(run, qrels)
-    columns, ranking = trec_columns(run, qrels, plan, relevance_level=relevance_level,
-                                    complete=complete, judged_only=judged_only,
-                                    max_docs=max_docs, num_docs=num_docs)
-    num_rel_all = int(np.count_nonzero(qrels.relevance > 0)) if complete else None
-    text = render_text(columns, ranking.query_ids, per_query=per_query, summary=summary,
-                         run_tag=run_tag if run_tag is not None else run.name, digits=digits,
-                         num_rel_all=num_rel_all)
+    columns, ranking = trec_columns(run, qrels, plan, options)
+    text = render_text(columns, ranking.query_ids, per_query=options.per_query,
+                       summary=options.summary,
+                       run_tag=run_tag if run_tag is not None else run.name,
+                       digits=options.digits, num_rel_all=num_rel_all(qrels, options))
     return TrecOutput(text, ranking.n_queries, ranking.ignored, tuple(
         q for q, p in zip(ranking.query_ids, ranking.placeholder.tolist(), strict=True) if p))
+
+
+def num_rel_all(qrels: Qrels, options: TrecOptions) -> int | None:
+    """The ``num_rel`` summary under ``-c``: every qrels line with a grade > 0 (whatever
+    ``-l``); ``None`` without ``-c`` (the sum over the scored queries)."""
+    return int(np.count_nonzero(qrels.relevance > 0)) if options.complete else None
 
 
 Columns = list[tuple[str, str, object]]  # (printed name, kind, per-query values)
 
 
-def trec_columns(run: Run, qrels: Qrels, plan: MeasurePlan, *, relevance_level: int,
-                 complete: bool, judged_only: bool, max_docs: int | None,
-                 num_docs: int) -> tuple[Columns, TrecRanking]:
+def trec_columns(run: Run, qrels: Qrels, plan: MeasurePlan,
+                 options: TrecOptions) -> tuple[Columns, TrecRanking]:
     """Every measure's per-query values (``render_text``'s columns) in the order of the
-    ranking's queries (the qrels' queries, byte order), and that ranking."""
-    ranking = trec_ranking(run, qrels, level=relevance_level, judged_only=judged_only,
-                           max_docs=max_docs, complete=complete,
-                           depth=depth_needed(plan))
+    ranking's queries (the qrels' queries, byte order), and that ranking, under ``options``'
+    ``-l``, ``-c``, ``-J``, ``-M`` and ``-N``."""
+    ranking = trec_ranking(run, qrels, level=options.relevance_level,
+                           judged_only=options.judged_only, max_docs=options.max_docs,
+                           complete=options.complete, depth=depth_needed(plan))
     columns: Columns = []
     for measure in plan.ordered:
-        columns += _measure_columns(ranking, plan, measure, num_docs)
-    columns += _metric_columns(run, qrels, plan, ranking, relevance_level, complete,
-                               judged_only)
+        columns += _measure_columns(ranking, plan, measure, options.num_docs)
+    columns += _metric_columns(run, qrels, plan, ranking, options.relevance_level,
+                               options.complete, options.judged_only)
     return columns, ranking
 
 
@@ -333,5 +342,6 @@ def _value_line(name: str, query: str, value: float, digits: int) -> str:
     return f"{name:<22}\t{query}\t{text}"
 
 
-__all__ = ["FULL", "Columns", "TrecOutput", "depth_needed", "fractional_refused",
-           "judged_and_answered", "render_text", "trec_columns", "trec_eval_output"]
+__all__ = ["FULL", "Columns", "TrecOptions", "TrecOutput", "depth_needed",
+           "fractional_refused", "judged_and_answered", "num_rel_all", "render_text",
+           "trec_columns", "trec_eval_output"]

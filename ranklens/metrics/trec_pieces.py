@@ -9,6 +9,7 @@ the pieces' runs, lazily) and it does not decide where to cut (``ranklens.io.pie
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
 import numpy as np
 import pyarrow as pa
@@ -17,37 +18,26 @@ from ranklens.data import Qrels, Run
 from ranklens.metrics.trec_eval import MeasurePlan
 from ranklens.metrics.trec_lines import (
     Columns,
+    TrecOptions,
     TrecOutput,
     fractional_refused,
     judged_and_answered,
+    num_rel_all,
     render_text,
     trec_columns,
 )
 
 
-def trec_eval_output_by_pieces(
-    runs: Iterable[tuple[Run, str | None]],
-    qrels: Qrels,
-    plan: MeasurePlan,
-    *,
-    relevance_level: int = 1,
-    complete: bool = False,
-    judged_only: bool = False,
-    per_query: bool = False,
-    summary: bool = True,
-    digits: int = 4,
-    max_docs: int | None = None,
-    num_docs: int = 0,
-    missing: str = "error",
-) -> TrecOutput | None:
+def trec_eval_output_by_pieces(runs: Iterable[tuple[Run, str | None]], qrels: Qrels,
+                               plan: MeasurePlan, options: TrecOptions) -> TrecOutput | None:
     """`trec_eval_output` of the run that is ``runs`` put end to end, or ``None`` when the
     pieces cannot stand for it: a query in two pieces (the run is not grouped by query), or a
     judged query missing from every piece without ``-c`` (trec_eval's stop, which the
     whole-run path reports with its lines). The caller then scores the whole run.
 
-    Each piece comes with its run tag (its last line's, ``None`` for none): the last piece's
-    is printed as ``runid``, as trec_eval prints the file's last line's; without one, the
-    last piece's name. The lines are those of
+    ``options`` are trec_eval's flags (`TrecOptions`). Each piece comes with its run tag (its
+    last line's, ``None`` for none): the last piece's is printed as ``runid``, as trec_eval
+    prints the file's last line's; without one, the last piece's name. The lines are those of
     the whole run: per query in byte order, and every summary adds the queries' values in
     that order, as trec_eval does.
     """
@@ -64,45 +54,40 @@ def trec_eval_output_by_pieces(
             return None
         seen |= ids
         if pending is not None:  # the piece before the last: no missing query to place yet
-            part = _score(pending, qrels, plan, None, relevance_level, judged_only, max_docs,
-                          num_docs)
+            part = _score(pending, qrels, plan, None, replace(options, complete=False))
             parts.append(part[:3])
             ignored += part[3]
         pending, name = run, tag if tag is not None else run.name
     if pending is None:
         return None
     lost = [q for q in judged.to_pylist() if q not in seen]
-    if lost and not complete and missing != "drop":
+    if lost and not options.complete and options.missing != "drop":
         return None
-    extra = pa.array(lost, type=judged.type) if lost and complete else None
-    part = _score(pending, qrels, plan, extra, relevance_level, judged_only, max_docs,
-                  num_docs, complete=extra is not None)
+    extra = pa.array(lost, type=judged.type) if lost and options.complete else None
+    part = _score(pending, qrels, plan, extra, replace(options, complete=extra is not None))
     parts.append(part[:3])
     ignored += part[3]
     parts = [part for part in parts if part[0]]
     if not parts:
         return None  # no judged query in the whole run: the whole-run path says what it says
     columns, query_ids, placeholder = _joined(parts)
-    num_rel_all = int(np.count_nonzero(qrels.relevance > 0)) if complete else None
-    text = render_text(columns, query_ids, per_query=per_query, summary=summary,
-                       run_tag=name, digits=digits,
-                       num_rel_all=num_rel_all)
+    text = render_text(columns, query_ids, per_query=options.per_query,
+                       summary=options.summary, run_tag=name, digits=options.digits,
+                       num_rel_all=num_rel_all(qrels, options))
     return TrecOutput(text, len(query_ids), tuple(sorted(ignored)), tuple(
         q for q, p in zip(query_ids, placeholder.tolist(), strict=True) if p))
 
 
 def _score(run: Run, qrels: Qrels, plan: MeasurePlan, extra: pa.Array | None,
-           relevance_level: int, judged_only: bool, max_docs: int | None, num_docs: int,
-           *, complete: bool = False) -> tuple[Columns, list[str], np.ndarray, list[str]]:
+           options: TrecOptions) -> tuple[Columns, list[str], np.ndarray, list[str]]:
     """One piece's columns against the judgements of its queries (and of ``extra``, judged
-    queries no piece answers, scored on trec_eval's placeholder under ``-c``)."""
+    queries no piece answers, scored on trec_eval's placeholder under ``-c``: ``options``
+    has ``complete`` only then)."""
     own = judged_and_answered(run, qrels, also=extra)
     if not len(own):  # no query of this piece is judged: trec_eval passes over them all
         used = np.bincount(run.query_codes, minlength=len(run.queries)) > 0
         return [], [], np.zeros(0, dtype=bool), run.queries.filter(used).to_pylist()
-    columns, ranking = trec_columns(run, own, plan, relevance_level=relevance_level,
-                                    complete=complete, judged_only=judged_only,
-                                    max_docs=max_docs, num_docs=num_docs)
+    columns, ranking = trec_columns(run, own, plan, options)
     return columns, list(ranking.query_ids), ranking.placeholder, list(ranking.ignored)
 
 

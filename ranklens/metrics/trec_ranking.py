@@ -213,21 +213,9 @@ def trec_ranking(
     """
     check_duplicates(run, "run")
     check_duplicates(qrels, "qrels")
-    join = QueryJoin.of(run, qrels)
-    placeholder_ids: list[str] = []
-    if join.missing:
-        if not complete:
-            raise MissingQueries(sorted(join.missing))
-        placeholder_ids = list(join.missing)
-        run = with_placeholders(run, placeholder_ids)
-        join = QueryJoin.of(run, qrels)
-    join = _in_byte_order(join)
+    run, join, placeholder = _joined(run, qrels, complete)
     n = join.n_queries
     judgements = Judgements(qrels, join)
-    placeholder = np.zeros(n, dtype=bool)
-    if placeholder_ids:
-        placeholder[np.searchsorted(np.array(join.query_ids, dtype=object),
-                                    np.array(sorted(placeholder_ids), dtype=object))] = True
     limit = FULL if max_docs is None else max(int(max_docs), 0)
     wanted = np.full(n, FULL, dtype=np.int64) if depth is None else \
         np.broadcast_to(np.asarray(depth, dtype=np.int64), (n,)).copy()
@@ -298,6 +286,26 @@ def with_placeholders(run: Run, query_ids: list[str]) -> Run:
                np.concatenate([run.doc_codes, np.full(extra, len(run.docs),
                                                       dtype=run.doc_codes.dtype)]), docs,
                scores=np.concatenate([run.scores, np.ones(extra)]), ranks=ranks, name=run.name)
+
+
+def _joined(run: Run, qrels: Qrels, complete: bool) -> tuple[Run, QueryJoin, np.ndarray]:
+    """The run (with trec_eval's placeholder ranking for each judged query it misses, under
+    ``complete``), its join with the qrels in query-id byte order, and which of the join's
+    queries are placeholders. ``MissingQueries`` for a missing query without ``complete``."""
+    join = QueryJoin.of(run, qrels)
+    placeholder_ids: list[str] = []
+    if join.missing:
+        if not complete:
+            raise MissingQueries(sorted(join.missing))
+        placeholder_ids = list(join.missing)
+        run = with_placeholders(run, placeholder_ids)
+        join = QueryJoin.of(run, qrels)
+    join = _in_byte_order(join)
+    placeholder = np.zeros(join.n_queries, dtype=bool)
+    if placeholder_ids:
+        placeholder[np.searchsorted(np.array(join.query_ids, dtype=object),
+                                    np.array(sorted(placeholder_ids), dtype=object))] = True
+    return run, join, placeholder
 
 
 def _in_byte_order(join: QueryJoin) -> QueryJoin:

@@ -43,6 +43,7 @@ import pandas as pd
 
 from ranklens.data import Qrels, Run
 from ranklens.errors import RanklensError
+from ranklens.formats import format_level
 from ranklens.metrics import evaluate
 from ranklens.metrics.names import parse_metric
 from ranklens.metrics.top_k import grades_frame, top_k
@@ -87,6 +88,27 @@ class LabelPlan:
         """Expected labelled queries this plan's rule needs for an interval of ``width``."""
         return budget_for_width(self.queries["uncertainty"].to_numpy(), width,
                                 alpha=self.alpha)
+
+    def summary_lines(self, target_width: float | None = None) -> list[str]:
+        """What the plan says in words, as ``ranklens plan-labels`` and the PPI page print it:
+        the queries that may move B - A, those drawn and the documents to judge, the
+        expected widths under this plan and under a uniform sample of as many queries, and
+        with ``target_width`` the labelled queries an interval that narrow needs."""
+        queries = self.queries
+        certain = int((queries["uncertainty"] == 0).sum())
+        level = format_level(1 - self.alpha)
+        lines = [
+            f"{len(queries):,} queries: {len(queries) - certain:,} may move B - A, {certain:,} "
+            f"cannot (the same top documents in the same order in both runs: no label needed)",
+            f"drawn {int(queries['drawn'].sum()):,} queries (expected {self.budget:.1f}), "
+            f"{len(self.documents):,} documents to judge",
+            f"expected {level} interval width of B - A: {self.width_plan:.4f} with this plan, "
+            f"{self.width_uniform:.4f} with a uniform sample of as many queries",
+        ]
+        if target_width:
+            lines.append(f"an interval of width {target_width:g} needs about "
+                         f"{self.budget_for_width(target_width):,} labelled queries")
+        return lines
 
 
 def _spec(metric: str) -> tuple[str, int]:
@@ -246,5 +268,19 @@ def design_estimate_from_gold(plan: pd.DataFrame, run_a: Run, run_b: Run, proxy:
     return estimate, again
 
 
+def design_sentence(estimate: DesignEstimate, metric: str) -> str:
+    """B - A from a plan's gold labels in one sentence, as ``ranklens ppi --design`` and the PPI
+    page say it: the estimate, its interval, how many queries were labelled, and whether the
+    interval answers the question yet (it excludes 0)."""
+    answered = ("the interval excludes 0" if estimate.ci_low > 0 or estimate.ci_high < 0
+                else "the interval includes 0: not answered yet at this budget")
+    return (f"{metric}: B - A = {estimate.estimate:+.4f} ({format_level(estimate.level)} CI "
+            f"{estimate.ci_low:+.4f} to {estimate.ci_high:+.4f}) over {estimate.n_queries:,} "
+            f"queries, from gold labels of {estimate.n_drawn:,} drawn by the plan "
+            f"({estimate.n_certain:,} needed none; proxy weight lambda {estimate.lam:.2f}); "
+            f"{answered}")
+
+
 __all__ = ["GRADE_NOISE", "PLAN_COLUMNS", "LabelPlan", "PlanError", "design_estimate_from_gold",
+           "design_sentence",
            "plan_labels"]

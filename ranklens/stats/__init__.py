@@ -8,7 +8,7 @@ inverted; `interval_description` says it in words), `paired_bootstrap`,
 `benjamini_hochberg`/`adjust` (many comparisons), `family_test`/`pair_runs` (several
 candidates against a baseline, family-wise error held), `leaderboard` (many runs: rank
 intervals and tiers from every pair), `discover_slices` (groups of queries where B - A
-differs, searched on half the queries and confirmed on the other), `minimum_detectable_effect`/
+differs, each half of the queries searching for the other), `minimum_detectable_effect`/
 `required_queries`/`power` (how many queries) and `ppi_compare` (proxy judgements corrected
 on gold) are its parts. `ranklens.stats.tolerance` holds the one tolerance for "no
 difference". numpy, plus scipy.special on first use of a t or normal probability: no pandas,

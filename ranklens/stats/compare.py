@@ -28,7 +28,7 @@ from ranklens.stats.permutation import permutation_test
 from ranklens.stats.results import ComparisonResult, Outcomes, Seed
 from ranklens.stats.shape import shape_notes
 from ranklens.stats.sign_flip import sign_flip_test
-from ranklens.stats.skew_guard import GUARDED, hall_p_value, skew_guarded_test
+from ranklens.stats.skew_guard import GUARDED, guard_p_value, skew_guarded_test
 from ranklens.stats.tolerance import no_difference_tolerance, snap
 from ranklens.stats.ttest import paired_t_test
 
@@ -130,7 +130,7 @@ def difference_and_p(
     deltas, _ = _snapped(_paired_quietly(result_a, result_b, options))
     p_value = permutation_test(deltas, n_permutations=options.n_permutations, seed=options.seed)
     if resolve_interval(options.interval, deltas.size) == GUARDED:
-        p_value = max(p_value, hall_p_value(deltas))
+        p_value = max(p_value, guard_p_value(deltas))
     return float(deltas.mean()), p_value
 
 

@@ -9,7 +9,10 @@ baseline (or from each other), with the chance of any false finding at most alph
   missing-query policy applies to every run, and the counts are per run);
 - `family_test` adjusts the p-values of the family: the randomized step-down maximum of the
   pairs' t statistics (``"max-t"``, default), or Holm on each pair's own sign-flip p-value
-  (``"holm"``, the simple alternative, valid under any dependence but blind to it).
+  (``"holm"``, the simple alternative, valid under any dependence but blind to it) on each
+  pair's own p, `compare`'s default (skew-guarded) test. Max-t keeps the sign flips alone: its
+  randomization is joint over the pairs, and Hall's correction has no joint form; where the
+  pairs' own p-values are given it is never below them.
 
 The randomization of ``max-t`` flips the sign of every pair's difference on a query at once,
 query by query: "for this query it makes no difference which run of each pair is which" for
@@ -56,6 +59,7 @@ from ranklens.stats.pairing import (
 )
 from ranklens.stats.permutation import permutation_test
 from ranklens.stats.results import Seed
+from ranklens.stats.skew_guard import guard_p_value
 from ranklens.stats.tolerance import SUM_TIES, no_difference_tolerance, snap, snap_columns
 
 Family = Literal["baseline", "all-pairs"]
@@ -421,14 +425,16 @@ def family_test(
       |t| among the pairs not yet rejected reaches its |t|, made monotone. The observed
       pattern counts, so p >= 1 / (n_permutations + 1); when ``2^n`` patterns are no more
       than ``n_permutations`` they are all enumerated and the p-values are exact.
-    - ``"holm"``: Holm's step-down on each pair's own `permutation_test` p-value
-      (``p_values`` in ``pairs`` order when the caller has them, else computed with ``seed``).
+    - ``"holm"``: Holm's step-down on each pair's own p-value, `compare`'s default test (the
+      skew-guarded p: the larger of the `permutation_test` p and
+      `ranklens.stats.skew_guard.guard_p_value`); ``p_values`` in ``pairs`` order when the
+      caller has them, else computed with ``seed``.
 
     With ``p_values`` given, no max-t adjusted p comes out below its pair's own p (from other
     random draws, an adjusted p could otherwise land a hair under it); raising a p-value
     keeps the error rate held.
 
-    A family of one pair is no family: its adjusted p is its `permutation_test` p. Each
+    A family of one pair is no family: its adjusted p is its own (skew-guarded) p. Each
     pair's per-query differences within float noise are 0 first
     (`ranklens.stats.tolerance.snap`), as `compare` makes them.
 
@@ -452,8 +458,7 @@ def family_test(
         raise ValueError(f"{len(p_values)} p-values for {len(pairs)} pairs")
     if len(pairs) == 1 or method == "holm":
         own = (list(p_values) if p_values is not None else
-               [permutation_test(_snapped(matrix, i, j), n_permutations=n_permutations,
-                                 seed=seed) for i, j in pairs])
+               [_own_p(_snapped(matrix, i, j), n_permutations, seed) for i, j in pairs])
         adjusted = tuple(own) if len(pairs) == 1 else holm(own)
     else:
         result, used, exact = _max_t(pair_sums, n, n_permutations, seed)
@@ -463,6 +468,14 @@ def family_test(
     return FamilyTest(pairs=pairs, deltas=deltas, adjusted=tuple(float(p) for p in adjusted),
                       method=method, family=family, n_queries=n, n_permutations=used,
                       exact=exact, seed=seed)
+
+
+def _own_p(deltas: npt.NDArray[np.float64], n_permutations: int, seed: Seed) -> float:
+    """A pair's own p-value, `compare`'s default test to the bit: the larger of the sign-flip
+    p (`permutation_test`, these ``n_permutations`` and ``seed``) and the skew guard's
+    (`ranklens.stats.skew_guard.guard_p_value`)."""
+    return max(permutation_test(deltas, n_permutations=n_permutations, seed=seed),
+               guard_p_value(deltas))
 
 
 def _snapped(matrix: Matrix, i: int, j: int) -> npt.NDArray[np.float64]:

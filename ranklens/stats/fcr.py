@@ -19,9 +19,10 @@ exactly the p-values at or below ``R alpha / m``, and every p-value it leaves ha
 ``p > (R + 1) alpha / m``. The unselected intervals carry no coverage claim; they are wider
 than the marginal ones and say "not told apart from 0 at this selection".
 
-The intervals and the test are different methods (bootstrap-t interval, sign-flip
-permutation p-value), so an interval can still read differently from its q-value near the
-boundary; `FCRAdjustment.disagreements` names those cases so that a page can say so.
+The default interval (skew-guarded, `ranklens.stats.skew_guard`) inverts the p-value's own
+test, so it reads as its q-value does. An interval asked for by name (a bootstrap interval
+beside the sign-flip p) is another method and can read differently near the boundary;
+`FCRAdjustment.disagreements` names those cases so that a page can say so.
 """
 
 from __future__ import annotations

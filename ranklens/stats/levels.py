@@ -10,8 +10,8 @@ interval shown. A `ConfidenceCurve` keeps what the interval is read from:
 - bootstrap-t (studentized): the resampled t statistics and the observed standard error;
 - sign-flip: the ends ``L_s``/``R_s`` of every sign pattern (`ranklens.stats.sign_flip`);
 - t: the t-test's standard error and degrees of freedom (what a report read back still holds);
-- skew-guarded: the sign-flip ends, and the changed queries' count, standard deviation and
-  skewness (`ranklens.stats.skew_guard`: the hull of the sign-flip and Hall's interval).
+- skew-guarded: the sign-flip ends, and what Hall's part reads (`ranklens.stats.skew_guard`'s
+  `GuardSummary`: the changed queries' count, spread and skewness, and those of all).
 
 `ConfidenceCurve.interval` then reads the interval at any ``alpha`` with no new draws. With the
 same deltas, method, resample count and seed as a comparison, the interval at the comparison's
@@ -34,7 +34,7 @@ from ranklens.stats.notes import Note, emitted
 from ranklens.stats.pairing import Deltas, as_deltas, sample_sd
 from ranklens.stats.results import ComparisonResult, Interval, Seed
 from ranklens.stats.sign_flip import bounded_from, pattern_ends
-from ranklens.stats.skew_guard import GUARDED, changed_summary, guard_ends
+from ranklens.stats.skew_guard import GUARDED, GuardSummary, guard_ends, guard_summary
 
 CURVE_METHODS = ("percentile", "studentized", "sign-flip", "t", "skew-guarded")
 """The intervals a curve can be read from: those of `compare`, and the t-interval."""
@@ -55,9 +55,7 @@ class ConfidenceCurve:
     seed: Seed
     standard_error: float
     df: float = math.inf
-    skewness: float = 0.0
-    n_changed: int = 0
-    changed_sd: float = 0.0
+    guard: GuardSummary | None = None
     draws: npt.NDArray[np.float64] = field(default_factory=lambda: np.empty(0), repr=False)
     draws_high: npt.NDArray[np.float64] = field(default_factory=lambda: np.empty(0), repr=False)
 
@@ -153,13 +151,12 @@ def confidence_curve(
     standard_error = sample_sd(values) / math.sqrt(n)
     empty = np.empty(0)
 
-    k, changed_sd, g = changed_summary(values) if method == GUARDED else (0, 0.0, 0.0)
+    guard = guard_summary(values) if method == GUARDED else None
 
     def curve(n_draws: int, seed: Seed, draws: npt.NDArray[np.float64] = empty,
               draws_high: npt.NDArray[np.float64] = empty) -> ConfidenceCurve:
         return ConfidenceCurve(estimate, method, n, n_draws, seed, standard_error,
-                               df=n - 1.0, draws=draws, draws_high=draws_high, skewness=g,
-                               n_changed=k, changed_sd=changed_sd)
+                               df=n - 1.0, draws=draws, draws_high=draws_high, guard=guard)
 
     if method == "t":
         return curve(0, 0)
@@ -203,8 +200,8 @@ def _ends(curve: ConfidenceCurve, alpha: float) -> tuple[float, float]:
         low, high = float(curve.draws[needed - 1]), float(curve.draws_high[patterns - needed])
         if method == "sign-flip":
             return low, high
-        hall_low, hall_high = guard_ends(estimate, curve.n_queries, curve.n_changed,
-                                         curve.changed_sd, curve.skewness, alpha)
+        assert curve.guard is not None
+        hall_low, hall_high = guard_ends(estimate, curve.guard, alpha)
         return min(low, hall_low), max(high, hall_high)
     if method == "percentile":
         low, high = np.quantile(curve.draws, [alpha / 2, 1.0 - alpha / 2])

@@ -252,27 +252,29 @@ def ppi_compare(
                                           method))
 
 
-def ppi_compare_with_notes(proxy_a: MetricResult, proxy_b: MetricResult, gold_a: MetricResult,
-                           gold_b: MetricResult, lam: float | None, alpha: float, clip: bool,
-                           method: str) -> tuple[PPIComparison, tuple[Note, ...]]:
-    """`ppi_compare`, with what it would warn (unpaired queries, few gold queries, an ignored
-    ``lam``) returned as notes (every argument given: the defaults are `ppi_compare`'s)."""
+def _check_arguments(results: tuple[MetricResult, ...], lam: float | None, alpha: float,
+                     method: str) -> None:
+    """``ValueError`` for arguments `ppi_compare` refuses: ``alpha``, ``method``, a ``lam``
+    that is not finite, results (proxy A, proxy B, gold A, gold B) of different metrics or
+    with values that are not finite."""
     check_probability("alpha", alpha)
     if method not in PPI_METHODS:
         raise ValueError(f"method must be one of {PPI_METHODS}, got {method!r}")
     if lam is not None and not math.isfinite(lam):
         raise ValueError(f"lam must be a finite number or None, got {lam}")
-    metrics = {proxy_a.metric, proxy_b.metric, gold_a.metric, gold_b.metric}
+    metrics = {result.metric for result in results}
     if len(metrics) != 1:
         raise ValueError(f"all four results must be of one metric, got {sorted(metrics)}")
-    for result, side in (
-        (proxy_a, "proxy A"),
-        (proxy_b, "proxy B"),
-        (gold_a, "gold A"),
-        (gold_b, "gold B"),
-    ):
+    for result, side in zip(results, ("proxy A", "proxy B", "gold A", "gold B"), strict=True):
         check_finite(result, side)
 
+
+def ppi_compare_with_notes(proxy_a: MetricResult, proxy_b: MetricResult, gold_a: MetricResult,
+                           gold_b: MetricResult, lam: float | None, alpha: float, clip: bool,
+                           method: str) -> tuple[PPIComparison, tuple[Note, ...]]:
+    """`ppi_compare`, with what it would warn (unpaired queries, few gold queries, an ignored
+    ``lam``) returned as notes (every argument given: the defaults are `ppi_compare`'s)."""
+    _check_arguments((proxy_a, proxy_b, gold_a, gold_b), lam, alpha, method)
     split = gold_and_proxy(proxy_a, proxy_b, gold_a, gold_b)
     notes = list(split.notes)
     split.check_proxy_covers_gold()

@@ -45,6 +45,12 @@ FEW_CHANGED = 50
 """... and below this many changed ones, the interval is noted as approximate."""
 
 
+def mostly_tied(n: int, changed: int) -> bool:
+    """Half or more of ``n`` queries tied (difference exactly 0) and fewer than `FEW_CHANGED`
+    of them changed: the rule's second reason."""
+    return changed < FEW_CHANGED and n - changed >= TIED_SHARE * n
+
+
 def skewness(deltas: Deltas) -> float:
     """Sample skewness m3 / m2^1.5 of ``deltas`` (0 when they have no spread)."""
     centred = deltas - deltas.mean()
@@ -57,6 +63,14 @@ def skewness(deltas: Deltas) -> float:
 def shape_note_text(notes: tuple[Note, ...]) -> str:
     """The text of the `shape_notes` note among ``notes`` (a comparison's), "" when none."""
     return " ".join(note.text for note in notes if issubclass(note.category, ShapeWarning))
+
+
+def shape_brief(text: str) -> str:
+    """A table cell's words for a `shape_notes` text (a segment row's ``shape_note``):
+    "approximate: skewed for its size", "... mostly tied" or both; "" for ""."""
+    reasons = [word for word, mark in (("skewed for its size", "skewed ("),
+                                       ("mostly tied", "mostly tied (")) if mark in text]
+    return f"approximate: {' and '.join(reasons)}" if reasons else ""
 
 
 def shape_notes(deltas: Deltas) -> tuple[Note, ...]:
@@ -73,7 +87,7 @@ def shape_notes(deltas: Deltas) -> tuple[Note, ...]:
     if n < needed:
         reasons.append(f"skewed (skewness {g:.2g}; a mean this skewed is near normal from about "
                        f"25 x skewness^2 = {needed} queries)")
-    if changed < FEW_CHANGED and n - changed >= TIED_SHARE * n:
+    if mostly_tied(n, changed):
         reasons.append(f"mostly tied ({n - changed} of {n} queries have difference exactly 0, "
                        f"only {changed} differ)")
     if not reasons:

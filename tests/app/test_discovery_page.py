@@ -22,7 +22,7 @@ def test_the_search_runs_when_asked_and_says_what_the_library_says():
     assert not at.exception, [e.value for e in at.exception]
     page = "\n".join(m.value for m in at.markdown).replace("\\", "")  # markup escapes
     assert "candidate slices" in page and "held-out queries" in page
-    assert "intent = navigational (a segment of the forest plot): B − A −0.0954" in page
+    assert "intent = navigational (a segment of the forest plot): B − A −0.1314" in page
 
 
 def test_a_found_slice_lists_its_queries_for_the_drill_down():

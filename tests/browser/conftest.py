@@ -21,7 +21,7 @@ from playwright.sync_api import Page, expect
 
 from tests.support.app_server import ROOT, start_app, stop_app
 from tests.support.browser_reference import demo_subset
-from tests.support.streamlit_page import full_page_screenshot
+from tests.support.streamlit_page import CHROMIUM_ARGS, full_page_screenshot
 
 ARTIFACTS = ROOT / "artifacts" / "browser"
 CHROMIUM = os.environ.get("RANKLENS_CHROMIUM", "/usr/bin/chromium")
@@ -64,13 +64,7 @@ def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
     return {
         **browser_type_launch_args,
         "executable_path": CHROMIUM,
-        # Raster and composite on the CPU: headless Chromium otherwise emulates a GPU in
-        # software (SwiftShader), which cost a quarter of a browser test's CPU time (measured
-        # with the demo report: 7.4 s of 39 s; 2.0 s with these switches).
-        "args": ["--no-sandbox", "--disable-gpu", "--disable-gpu-compositing",
-                 "--disable-gpu-rasterization", "--disable-accelerated-2d-canvas",
-                 "--disable-software-rasterizer", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"],
+        "args": CHROMIUM_ARGS,  # raster and composite on the CPU (see streamlit_page)
     }
 
 

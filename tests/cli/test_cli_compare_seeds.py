@@ -91,7 +91,7 @@ def test_text_markdown_csv_html_carry_both_answers(ranklens: Runner, tmp_path: P
     assert ranklens("compare", a, b, *FAST, "-f", "html", "-o", html_path).code == 0
     html = html_path.read_text()
     assert THESE_RUNS in html and NEW_RUN in html and shown in html
-    assert 'class="seeds"' in html and "<svg" in html
+    assert '<h3 id="seeds-ndcg">' in html and "<svg" in html
 
 
 def test_dropped_queries_are_named_with_the_run_that_lacks_them(

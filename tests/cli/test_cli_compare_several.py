@@ -89,7 +89,7 @@ def test_all_pairs_shows_every_pair(ranklens: Runner, three: list[object]) -> No
                   if line.split()[:2] == ["dense_retriever", "neural_reranker"]]
     assert len(pair_lines) == 1
     flowing = " ".join(done.out.split())
-    assert "3 comparisons (every pair of runs, 3 runs); Holm on each pair's permutation p" \
+    assert "3 comparisons (every pair of runs, 3 runs); Holm on each pair's own p" \
         in flowing
     assert "adjusted p ≤ 0.05 for all 3 pairs of 3 runs" in flowing
 
@@ -130,8 +130,9 @@ def test_markdown_and_html(ranklens: Runner, three: list[object], tmp_path: Path
     assert done.code == 0, done.err
     page = out.read_text()
     assert 'id="leaderboard-ndcg-10"' in page and 'id="candidate-2"' in page
-    # each candidate its own coverage section; the dense retriever's banner links to its own
-    assert 'id="candidate-1-coverage"' in page and 'id="candidate-2-coverage"' in page
+    # each candidate's metric its own robustness view; the dense retriever's banner links to
+    # its own
+    assert 'id="candidate-1-robustness-ndcg-10"' in page
     assert page.count('class="warnings guardrail"') == 1
     assert 'href="#candidate-2-robustness-ndcg-10"' in page
     assert 'id="candidate-2-robustness-ndcg-10"' in page

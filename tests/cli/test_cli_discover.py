@@ -24,7 +24,8 @@ def test_the_json_lists_the_slices_and_the_params_say_how(ranklens: Runner):
     assert how["split"] == 0.5 and how["seed"] == 0 and how["searched"] > 10
     assert how["search_queries"] + how["confirm_queries"] == 400
     found = report["discovered"]
-    assert 1 <= len(found) <= 3
+    assert how["method"] == "cross-fitted" and how["tests"] == 6
+    assert 1 <= len(found) <= 6
     for item in found:
         assert set(item) >= {"columns", "n_queries", "delta", "ci_low", "ci_high", "p_value",
                              "q_value"}

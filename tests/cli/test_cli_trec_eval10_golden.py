@@ -40,12 +40,12 @@ def test_the_same_bytes_as_trec_eval_10(ranklens: Runner, monkeypatch, name, sma
     ranks, the judged pairs' look-up, the rows per query) cut these small files into many
     pieces too."""
     if small_chunks:
-        from ranklens.data import id_keys, tables
+        from ranklens.data import id_keys, tables, two_threads
         from ranklens.metrics import trec_measures
 
         monkeypatch.setattr(trec_measures, "_RANKS_AT_ONCE", 3)
         monkeypatch.setattr(id_keys, "_CHUNK", 5)
-        monkeypatch.setattr(id_keys, "PARALLEL_FROM", 8)
+        monkeypatch.setattr(two_threads, "PARALLEL_FROM", 8)
         monkeypatch.setattr(tables, "_COUNT_CHUNK", 64)
     case = CASES[name]
     done = ranklens("evaluate", *case["args"], ROOT / "inputs" / case["qrels"],

@@ -19,7 +19,7 @@ from ranklens.compare.sections.metric import (
 )
 from ranklens.compare.sections.queries import queries_sections
 from ranklens.compare.verdict_words import headline
-from ranklens.document.blocks import Paragraph, Table
+from ranklens.document.blocks import Chart, Paragraph, Section, Table
 
 FILES = demo_files()
 
@@ -47,9 +47,11 @@ def test_the_blocks_say_the_verdict_then_the_table_then_its_settings(report: Rep
     verdict = verdict_blocks(report, comparison)
     assert isinstance(verdict[0], Paragraph)
     assert verdict[0].text == headline(comparison, report.pair_names)
-    table, settings, *notes = table_blocks(report, comparison)
+    assert verdict[0].role == "conclusion"
+    forest, table, settings, *notes = table_blocks(report, comparison)
+    assert isinstance(forest, Chart) and forest.key == "forest"  # the HTML export's picture
     assert isinstance(table, Table) and table.key == "segments"
-    assert settings == Paragraph(settings_line(comparison))
+    assert settings == Paragraph(settings_line(comparison), "interval-note", literal=True)
     assert all(isinstance(note, Paragraph) for note in notes)
 
 
@@ -85,3 +87,43 @@ def test_one_section_per_metric_is_what_text_and_markdown_print(report: Report) 
     drawn = "\n".join(text_writer.body_lines(section))
     assert drawn in text.render(report, "text")
     assert "\n".join(markdown_writer.section_lines(section)) in text.render(report, "markdown")
+
+
+def _paragraphs(section: Section) -> list[Paragraph]:
+    return [p for block in section.blocks
+            for p in (_paragraphs(block) if isinstance(block, Section) else [block])
+            if isinstance(p, Paragraph)]
+
+
+def test_the_html_export_says_every_sentence_text_and_markdown_say(report: Report) -> None:
+    """The HTML export draws the same section: every paragraph of it (the settings line, the
+    interval and table notes, the caveat) is in the export, and only the detail paragraphs
+    are missing from text."""
+    import html as escaping
+
+    from ranklens.compare import html as html_report
+    from ranklens.compare.sections.metric import metric_section
+    from ranklens.compare.sections.seeds import TITLE
+
+    with_coverage = build_report(
+        FILES["run_a"], FILES["run_dense"], qrels=FILES["qrels"],
+        proxy_qrels=FILES["qrels_proxy_full"],
+        settings=CompareSettings(metrics=("nDCG@10", "P@10"), n_resamples=200,
+                                 n_permutations=200, seed=3))
+    for shown in (report, with_coverage):
+        document = html_report.render(shown)
+        printed = text.render(shown, "text")
+        for comparison in shown.comparisons:
+            section = metric_section(shown, comparison)
+            said = _paragraphs(section)
+            assert said and any(p.text == settings_line(comparison) for p in said)
+            for paragraph in said:
+                assert escaping.escape(paragraph.text) in document
+                words = " ".join(paragraph.text.split()[:8])
+                assert (words in " ".join(printed.split())) != paragraph.detail
+            assert f'id="metric-{comparison.metric.lower().replace("@", "-")}"' in document
+    assert TITLE not in html_report.render(report)  # no seeds: no seeds section
+    # the robustness view sits in each metric's section, its guardrail links there
+    document = html_report.render(with_coverage)
+    assert "Judgement coverage" not in document
+    assert document.count('<table class="coverage">') == 2

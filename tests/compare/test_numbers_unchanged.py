@@ -14,6 +14,12 @@ the overall ``ci_low`` of nDCG@10 (.014601 to .014583) and AP (.007921 to .00785
 compare_two.json, and in compare_three.json the nDCG@10 ``ci_low`` of neural_reranker and one
 robustness row's ``ci_high`` (.055126 to .055249) were updated (and the ``interval`` names);
 no p-value moved.
+Then (issue 45, tie-heavy FCR) the guard gained Hall's test on all the differences, the
+adjusted skewness G1 and a floor where most queries tie: in compare_two.json the overall
+``ci_low`` of nDCG@10 (.0145831 to .0145824) and AP, ten segments' interval ends (at most
+.0015: navigational nDCG@10 ``ci_low`` -.14984 to -.15128) and one AP segment's p-value (.50653
+to .50678), and in compare_three.json the same overall ``ci_low`` and one robustness row's
+``ci_high`` (.055249 to .055261) were updated; no finding moved.
 
 Only numbers (and booleans) are compared, by their path in the JSON; strings (paths, digests,
 words) and the version are left out. A number present in the golden but missing now fails, so a

@@ -3,6 +3,7 @@ several candidates with seeds (Holm-adjusted new-run p), the demo's story."""
 
 from __future__ import annotations
 
+import re
 import warnings
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import pandas as pd
 import pytest
 
 from ranklens import compare_runs, demo
+from ranklens.compare import html
 from ranklens.compare.analysis import CompareSettings, load_inputs
 from ranklens.compare.report import Report
 from ranklens.compare.text import render
@@ -56,6 +58,15 @@ def test_several_candidates_with_seeds_get_holm_adjusted_new_run_p() -> None:
     assert [a.comparison.new_run for a in answers] == [d.new_run for d in direct]
     text = render(report, "text")
     assert "A new training run against base: ndcg" in text and "adjusted p (Holm)" in text
+    # one section on every face: the same title and cells in Markdown and the HTML export
+    row = ["good", "3", "+0.0265", "+0.0157 to +0.0374", "0.0082", "0.016"]
+    assert "## A new training run against base: ndcg" in render(report, "markdown")
+    assert "| " + " | ".join(row) + " |" in render(report, "markdown")
+    page = html.render(report)
+    assert "<h3>A new training run against base: ndcg</h3>" in page
+    assert "".join(f"<td>{cell}</td>" for cell in row) in page
+    assert re.search(r"^good +3 +\+0\.0265 +\+0\.0157 to \+0\.0374 +0\.0082 +0\.016$", text,
+                     re.MULTILINE)
     assert "seed run: " in render(report, "csv")
     # a candidate's own view carries its seeds section
     assert report.candidate_report(2).seeds.answer("ndcg").comparison is answers[1].comparison

@@ -131,7 +131,8 @@ def test_a_table_in_html_sets_its_summary_rows_apart_and_escapes_its_cells() -> 
     assert '<tr class="overall"><td>all</td>' in drawn and "<td>x|y</td>" in drawn
     # a detail column: drawn by the wide faces, left out of text and Markdown (tested above)
     assert "<th>finding</th>" in drawn and "<td>no reliable difference</td>" in drawn
-    assert html.block_html(metric.blocks[0]) == '<p class="conclusion">B is better.</p>'
+    assert html.block_html(metric.blocks[0]) == (
+        '<div class="verdict"><p class="conclusion">B is better.</p></div>')
     assert html.block_html(Paragraph("<b>", literal=True)) == "<p>&lt;b&gt;</p>"
 
 
@@ -153,3 +154,28 @@ def test_a_wide_table_gives_each_number_its_cell_and_its_exact_value() -> None:
             and 'data-value="0.5"' in drawn and 'data-value="3"' in drawn)
     assert drawn.count("<th>") == 7 and "*" not in drawn  # the mark has no cell
     assert '<tr class="overall"><td>all</td>' in drawn
+
+
+def test_detail_blocks_are_drawn_by_the_html_export_only() -> None:
+    from ranklens.document.blocks import Table
+    from ranklens.document.columns import Column
+
+    judged = Table("coverage", (Column("n", "n", "count", "Queries"),), ({"n": 1200},),
+                   detail=True)
+    section = Section("robustness", "Three ways", (
+        Paragraph("They disagree."), Paragraph("What -J leaves out.", detail=True), judged),
+        anchor="robustness-ndcg")
+    assert text.body_lines(section) == ["Three ways", "", "They disagree.", ""]
+    assert text.section_lines(section) == ["Three ways:", "  They disagree."]
+    assert markdown.section_lines(section) == ["## Three ways", "", "They disagree."]
+    drawn = html.report_section_html(Section("metric", "nDCG", (section,)), "metric-ndcg",
+                                     "metric")
+    assert drawn.startswith('<section class="metric" id="metric-ndcg"><h2>nDCG</h2>'
+                            '<h3 id="robustness-ndcg">Three ways</h3><p>They disagree.</p>'
+                            "<p>What -J leaves out.</p>")
+    # drawn wide: the count in its cell with its exact value, under the column's title
+    assert "<th>Queries</th>" in drawn and 'data-value="1200">1,200</td>' in drawn
+    # a section of its own: the anchor on its heading, its table narrow (texts, short headers)
+    alone = html.section_html(section)
+    assert alone.startswith('<section id="robustness"><h2 id="robustness-ndcg">Three ways</h2>')
+    assert "<th>n</th>" in alone and "<td>1,200</td>" in alone

@@ -17,7 +17,7 @@ import pytrec_eval
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ranklens.data import id_keys
+from ranklens.data import two_threads
 from ranklens.io import (
     InputError,
     read_per_query,
@@ -51,7 +51,7 @@ def tiny_blocks(monkeypatch):
     """Blocks of a few rows, so every id dictionary is split over many reader blocks, and
     work split between two threads from a few rows on (the halves' copies and sorts)."""
     monkeypatch.setattr(io_build, "BLOCK_SIZE", 64)
-    monkeypatch.setattr(id_keys, "PARALLEL_FROM", 4)
+    monkeypatch.setattr(two_threads, "PARALLEL_FROM", 4)
 
 
 def test_trec_run_matches_pytrec_eval(small_data):
@@ -224,15 +224,15 @@ def test_same_document_under_many_queries_is_not_a_duplicate(tiny_blocks):
                 min_size=1, max_size=60, unique_by=lambda row: (row[0], row[1])),
        st.sampled_from([64, 256, 1 << 20]), st.sampled_from([" ", "\t"]))
 def test_any_valid_run_round_trips(rows, block_size, separator):
-    old, parallel = io_build.BLOCK_SIZE, id_keys.PARALLEL_FROM
+    old, parallel = io_build.BLOCK_SIZE, two_threads.PARALLEL_FROM
     io_build.BLOCK_SIZE = block_size
-    id_keys.PARALLEL_FROM = 4 if block_size == 64 else parallel  # two threads from 4 rows
+    two_threads.PARALLEL_FROM = 4 if block_size == 64 else parallel  # two threads from 4 rows
     try:
         text = "".join(separator.join([q, "Q0", d, str(i), repr(s), "t"]) + "\n"
                        for i, (q, d, s) in enumerate(rows))
         run, summary = read_run(text.encode())
     finally:
-        io_build.BLOCK_SIZE, id_keys.PARALLEL_FROM = old, parallel
+        io_build.BLOCK_SIZE, two_threads.PARALLEL_FROM = old, parallel
     expected: dict[str, dict[str, float]] = {}
     for q, d, s in rows:
         expected.setdefault(q, {})[d] = s

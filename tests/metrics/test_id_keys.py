@@ -10,14 +10,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ranklens.data import Qrels, Run, id_keys
+from ranklens.data import Qrels, Run, id_keys, two_threads
 from ranklens.io import InputError, read_run
 from ranklens.metrics import judgements
 from ranklens.metrics.trec_eval import plan_measures
-from ranklens.metrics.trec_lines import trec_eval_output
+from ranklens.metrics.trec_lines import TrecOptions, trec_eval_output
 
 # ids of every length around the 8 and 16 bytes the key reads, shared prefixes, non-ASCII
 IDS = st.text(alphabet="ab\u00e9\u4e2d_0", min_size=0, max_size=20)
+
+PER_QUERY = TrecOptions(per_query=True)  # trec_eval -q
 
 
 @settings(max_examples=60, deadline=None)
@@ -87,7 +89,7 @@ def test_matching_a_long_left_side_by_slots_finds_every_key(n_right, tops, seed,
     with pytest.MonkeyPatch.context() as patch:
         if small:  # the look-up in chunks of 7 rows, on two threads: the big case's loop
             patch.setattr(id_keys, "_CHUNK", 7)
-            patch.setattr(id_keys, "PARALLEL_FROM", 16)
+            patch.setattr(two_threads, "PARALLEL_FROM", 16)
         _check_matching_by_slots(n_right, tops, seed)
 
 
@@ -146,11 +148,11 @@ def _case() -> tuple[Run, Qrels]:
 def test_labels_are_the_same_when_keys_collide_and_the_strings_decide(monkeypatch):
     run, qrels = _case()
     plan = plan_measures(["all_trec"])
-    want = trec_eval_output(run, qrels, plan, per_query=True).text
+    want = trec_eval_output(run, qrels, plan, PER_QUERY).text
     monkeypatch.setattr(judgements, "pair_keys", _colliding)  # the hash fallback
     monkeypatch.setattr(judgements, "row_keys", lambda table, rows: np.zeros(
         len(table) if rows is None else len(rows), dtype=np.uint64))
-    assert trec_eval_output(run, qrels, plan, per_query=True).text == want
+    assert trec_eval_output(run, qrels, plan, PER_QUERY).text == want
 
     def lying(left, right):  # every row the keys match to nothing matched to some pair
         rows, mates = id_keys.matching_candidates(left, right)
@@ -162,14 +164,14 @@ def test_labels_are_the_same_when_keys_collide_and_the_strings_decide(monkeypatc
 
     monkeypatch.undo()
     monkeypatch.setattr(judgements, "matching_candidates", lying)
-    assert trec_eval_output(run, qrels, plan, per_query=True).text == want
+    assert trec_eval_output(run, qrels, plan, PER_QUERY).text == want
 
     def no_match(left, right):  # keys that match nothing the strings would
         return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
 
     monkeypatch.undo()
     monkeypatch.setattr(judgements, "matching_candidates", no_match)
-    assert trec_eval_output(run, qrels, plan, per_query=True).text != want
+    assert trec_eval_output(run, qrels, plan, PER_QUERY).text != want
 
 
 def test_a_read_run_scores_as_the_same_rows_built_in_memory(monkeypatch):
@@ -186,12 +188,12 @@ def test_a_read_run_scores_as_the_same_rows_built_in_memory(monkeypatch):
     read, _ = read_run(text.encode())
     assert "row_keys" in read._memo and not read.docs.equals(run.docs)
     plan = plan_measures(["all_trec"])
-    want = trec_eval_output(run, qrels, plan, per_query=True, run_tag="t").text
-    assert trec_eval_output(read, qrels, plan, per_query=True, run_tag="t").text == want
+    want = trec_eval_output(run, qrels, plan, PER_QUERY, run_tag="t").text
+    assert trec_eval_output(read, qrels, plan, PER_QUERY, run_tag="t").text == want
     copy = pickle.loads(pickle.dumps(read))
     assert copy._memo == {}  # what the memo derived is not pickled
-    assert trec_eval_output(copy, qrels, plan, per_query=True).text == \
-        trec_eval_output(read, qrels, plan, per_query=True).text
+    assert trec_eval_output(copy, qrels, plan, PER_QUERY).text == \
+        trec_eval_output(read, qrels, plan, PER_QUERY).text
 
 
 @settings(max_examples=80, deadline=None)
@@ -278,13 +280,13 @@ def test_keys_do_not_depend_on_chunks_or_threads(values, salted):
     salt = np.arange(len(values), dtype=np.int64) % 5 if salted else None
     whole = id_keys.string_keys(array, salt=salt)
     candidates = id_keys.repeated_candidates(whole)
-    chunk, parallel = id_keys._CHUNK, id_keys.PARALLEL_FROM
-    id_keys._CHUNK, id_keys.PARALLEL_FROM = 3, 4  # many chunks, two threads, a merge
+    chunk, parallel = id_keys._CHUNK, two_threads.PARALLEL_FROM
+    id_keys._CHUNK, two_threads.PARALLEL_FROM = 3, 4  # many chunks, two threads, a merge
     try:
         assert np.array_equal(id_keys.string_keys(array, salt=salt), whole)
         assert np.array_equal(id_keys.repeated_candidates(whole), candidates)
     finally:
-        id_keys._CHUNK, id_keys.PARALLEL_FROM = chunk, parallel
+        id_keys._CHUNK, two_threads.PARALLEL_FROM = chunk, parallel
 
 
 @settings(max_examples=60, deadline=None)
@@ -306,7 +308,7 @@ def test_repeats_within_groups_are_found_group_by_group(rows, contiguous, piece,
         seen.setdefault(pair, row)
     with pytest.MonkeyPatch.context() as patch:  # many pieces, two threads, short stretches
         patch.setattr(id_keys, "_PIECE", piece)
-        patch.setattr(id_keys, "PARALLEL_FROM", 4)
+        patch.setattr(two_threads, "PARALLEL_FROM", 4)
         patch.setattr(id_keys, "_CHUNK", stretch)
         found = id_keys.repeated_candidates(keys, groups)
     assert repeats <= set(found.tolist())

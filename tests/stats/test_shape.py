@@ -38,3 +38,13 @@ def test_mostly_tied_differences_are_noted_below_fifty_changed() -> None:
     rng = np.random.default_rng(6)
     many = np.concatenate([np.zeros(120), rng.normal(0.0, 0.1, 60)])  # 60 changed: enough
     assert not any("mostly tied" in n.text for n in shape_notes(many))
+
+
+def test_shape_brief_names_the_reasons_of_the_note() -> None:
+    from ranklens.stats.shape import shape_brief
+
+    tied = shape_notes(np.r_[np.zeros(17), [0.05, -0.02, 0.04]])[0].text
+    assert shape_brief(tied) == "approximate: skewed for its size and mostly tied"
+    only_tied = shape_notes(np.r_[np.zeros(30), np.tile([0.05, -0.05], 10)])[0].text
+    assert shape_brief(only_tied) == "approximate: mostly tied"
+    assert shape_brief("") == ""

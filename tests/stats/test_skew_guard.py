@@ -19,7 +19,11 @@ from ranklens.stats.pairing import sample_sd
 from ranklens.stats.shape import skewness
 from ranklens.stats.sign_flip import sign_flip_test
 from ranklens.stats.skew_guard import (
+    TAIL_SHARE,
+    adjusted_skewness,
     guard_ends,
+    guard_p_value,
+    guard_summary,
     hall_ends,
     hall_p_value,
     hall_statistic,
@@ -51,7 +55,7 @@ def test_interval_ends_are_where_the_p_value_is_alpha(rng: np.random.Generator) 
         x = rng.exponential(0.1, n) - 0.08
         se = sample_sd(x) / math.sqrt(n)
         for alpha in (0.05, 0.005):
-            low, high = hall_ends(float(x.mean()), se, skewness(x), n, alpha)
+            low, high = hall_ends(float(x.mean()), se, adjusted_skewness(x), n, alpha)
             assert low < x.mean() < high
             assert hall_p_value(x, low) == pytest.approx(alpha, abs=1e-10)
             assert hall_p_value(x, high) == pytest.approx(alpha, abs=1e-10)
@@ -62,16 +66,18 @@ def test_interval_ends_are_where_the_p_value_is_alpha(rng: np.random.Generator) 
 
 
 def test_guard_is_the_larger_p_and_the_hull_of_both_intervals() -> None:
-    # 12 differences, three large gains among small ones (skewness 1.5): the sign-flip p is
-    # .00195 (8 of the 4,096 patterns), small enough for BH's levels over 40 segments; Hall's
-    # test sees the skew and says .0114
+    # 12 differences, three large gains among small ones (skewness 1.5, adjusted 1.77 as
+    # scipy's skew(bias=False) says): the sign-flip p is .00195 (8 of the 4,096 patterns), small
+    # enough for BH's levels over 40 segments; Hall's test sees the skew and says .0089
     x = np.array([0.008, -0.012, 0.045, 0.058, 0.648, 0.06, 0.035, 0.029, 0.246, 0.578, 0.025,
                   0.009])
     flip, flip_p, _ = sign_flip_test(x)
     interval, p, _ = skew_guarded_test(x)
     assert flip_p == 8 / 4096
-    assert p == hall_p_value(x) == pytest.approx(0.011395, abs=5e-7)
-    low, high = hall_ends(float(x.mean()), sample_sd(x) / math.sqrt(12), skewness(x), 12, 0.05)
+    assert adjusted_skewness(x) == pytest.approx(1.771042, abs=5e-7)
+    assert p == hall_p_value(x) == guard_p_value(x) == pytest.approx(0.008874, abs=5e-7)
+    low, high = hall_ends(float(x.mean()), sample_sd(x) / math.sqrt(12), adjusted_skewness(x),
+                          12, 0.05)
     assert (interval.low, interval.high) == (min(flip.low, low), max(flip.high, high))
     # at BH's level for the first of 40 segments, .00125 x 4: the sign-flip interval
     # excludes 0, the guarded one (Hall's end) does not
@@ -83,12 +89,12 @@ def test_guard_is_the_larger_p_and_the_hull_of_both_intervals() -> None:
 
 def test_what_the_guard_cannot_see() -> None:
     # 12 small losses and no gain: a sample of centred exponential differences looks like this
-    # (0.632^12 = .4% of them) and shows no tail, so Hall's p (.00022) is no more cautious than
+    # (0.632^12 = .4% of them) and shows no tail, so Hall's p (.00043) is no more cautious than
     # the sign-flip p (2 / 4096), which the guard keeps (module docstring: Bahadur-Savage)
     x = np.array([-0.09, -0.08, -0.085, -0.07, -0.06, -0.095, -0.05, -0.088, -0.03, -0.075,
                   -0.02, -0.04])
     _, p, _ = skew_guarded_test(x)
-    assert hall_p_value(x) == pytest.approx(0.000221, abs=5e-7)
+    assert hall_p_value(x) == pytest.approx(0.000427, abs=5e-7)
     assert p == 2 / 4096
 
 
@@ -135,14 +141,14 @@ def test_segments_and_the_overall_row_use_the_guard(rng: np.random.Generator) ->
     assert out.overall.interval.method == "skew-guarded"  # the default since issue 45's grid
     flip_p = sign_flip_test(b - a, n_permutations=out.overall.n_permutations,
                             seed=out.overall.seed)[1]
-    assert out.overall.p_value == max(flip_p, hall_p_value(b - a))
+    assert out.overall.p_value == max(flip_p, guard_p_value(b - a))
     for row in out.segments:
         assert row.result is not None and row.result.interval.method == "skew-guarded"
         rows = [i for i, q in enumerate(ids) if segments[q] == row.segment]
         d = b[rows] - a[rows]
         _, flip_p, _ = sign_flip_test(d, n_permutations=row.result.n_permutations,
                                          seed=row.result.seed)
-        assert row.result.p_value == max(flip_p, hall_p_value(d))
+        assert row.result.p_value == max(flip_p, guard_p_value(d))
 
 
 @pytest.mark.slow
@@ -163,23 +169,50 @@ def test_null_tail_of_skewed_differences_at_bh_levels() -> None:
         assert np.mean(np.array(guarded) <= level) <= level + 3 * math.sqrt(level / 3000)
 
 
-def test_tied_queries_are_tested_through_the_changed_ones() -> None:
+def test_tied_queries_are_tested_through_the_changed_ones_and_all() -> None:
     # issue 45's example: 17 tied queries and three small losses. The mean of all 20 is 0
-    # exactly when the mean of the 3 changed ones is; Hall's test reads those 3 (2 df)
+    # exactly when the mean of the 3 changed ones is; Hall's test reads those 3 (2 df, adjusted
+    # skewness: scipy's skew(bias=False) of the three is -1.2102), and all 20 (the ties counted)
     x = np.r_[np.zeros(17), [-0.012, -0.093, -0.034]]
     changed = x[x != 0.0]
+    summary = guard_summary(x)
+    assert (summary.n, summary.k) == (20, 3)
+    assert summary.changed_skewness == pytest.approx(-1.210173, abs=5e-7)
+    assert summary.skewness == pytest.approx(-3.705446, abs=5e-7)
     direct = t_two_sided(hall_statistic(float(changed.mean()), sample_sd(changed),
-                                        skewness(changed), 3), 2.0)
+                                        summary.changed_skewness, 3), 2.0)
     assert hall_p_value(x) == pytest.approx(direct, rel=1e-12)
-    assert hall_p_value(x) == pytest.approx(0.14477, abs=5e-6)  # scipy by hand: .144768
-    low, high = guard_ends(float(x.mean()), 20, 3, sample_sd(changed), skewness(changed), 0.05)
+    assert hall_p_value(x) == pytest.approx(0.094669, abs=5e-6)
+    # Hall's test of all 20 says .0399, but 3 changed queries among 17 tied: the floor
+    # (1 - 1/e)^3 = .2526 is the guarded p, and the interval reaches 0
+    all_p = t_two_sided(hall_statistic(float(x.mean()), sample_sd(x), summary.skewness, 20), 19.0)
+    assert all_p == pytest.approx(0.039884, abs=5e-6)
+    assert guard_p_value(x) == summary.floor == pytest.approx(TAIL_SHARE**3, rel=1e-15)
+    assert summary.floor == pytest.approx(0.252580, abs=5e-7)
+    low, high = guard_ends(float(x.mean()), summary, 0.05)
     c_low, c_high = hall_ends(float(changed.mean()), sample_sd(changed) / math.sqrt(3),
-                              skewness(changed), 3, 0.05)
-    assert (low, high) == pytest.approx((c_low * 3 / 20, c_high * 3 / 20), rel=1e-12)
-    assert hall_p_value(x, low) == pytest.approx(0.05, abs=1e-9)
-    assert hall_p_value(x, high) == pytest.approx(0.05, abs=1e-9)
+                              summary.changed_skewness, 3, 0.05)
+    a_low, a_high = hall_ends(float(x.mean()), sample_sd(x) / math.sqrt(20), summary.skewness,
+                              20, 0.05)
+    assert a_high < 0.0  # Hall's of all 20 alone would exclude 0
+    assert (low, high) == pytest.approx((min(c_low * 3 / 20, a_low), max(c_high * 3 / 20, 0.0)),
+                                        rel=1e-12)
+    assert hall_p_value(x, c_low * 3 / 20) == pytest.approx(0.05, abs=1e-9)
     interval, p, _ = skew_guarded_test(x)
-    assert p == max(sign_flip_test(x)[1], hall_p_value(x)) and not interval.excludes_zero
+    assert p == max(sign_flip_test(x)[1], guard_p_value(x)) and not interval.excludes_zero
+
+
+def test_the_floor_binds_only_where_most_queries_tie() -> None:
+    # six gains: alone the sign-flip p is 2/64 and significant; among 14 tied queries the
+    # floor (1 - 1/e)^6 = .0638 is the p and the interval reaches 0
+    gains = [0.05, 0.1, 0.02, 0.2, 0.07, 0.03]
+    _, alone, _ = skew_guarded_test(gains)
+    assert alone == 2 / 64 and guard_summary(np.array(gains)).floor == 0.0
+    interval, p, _ = skew_guarded_test(np.r_[np.zeros(14), gains])
+    assert p == pytest.approx(0.063797, abs=5e-7) and interval.low == 0.0 < interval.high
+    # 50 changed queries are no longer "few": no floor, however many tie
+    many = np.r_[np.zeros(60), np.full(50, 0.01)]
+    assert guard_summary(many).floor == 0.0 and guard_summary(np.zeros(5)).floor == 1.0
 
 
 def test_a_symmetric_sample_whose_skewness_is_float_noise_agrees_with_its_p() -> None:

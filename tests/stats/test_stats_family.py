@@ -15,15 +15,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ranklens.data import MetricResult
 from ranklens.stats import (
     InsufficientSampleError,
     SmallSampleWarning,
+    compare,
     comparison_pairs,
     family_test,
     holm,
     pair_runs,
     permutation_test,
 )
+from ranklens.stats.skew_guard import guard_p_value
 
 # ---- brute-force reference -------------------------------------------------------------
 
@@ -120,20 +123,26 @@ def test_exact_example_in_numbers() -> None:
     assert got.adjusted[1] == 1.0
 
 
-def test_a_family_of_one_is_the_permutation_test() -> None:
+def test_a_family_of_one_is_compares_own_p() -> None:
     rng = np.random.default_rng(3)
     matrix = rng.uniform(0, 1, size=(80, 2))
     got = family_test(matrix, n_permutations=2000, seed=4)
-    expected = permutation_test(matrix[:, 1] - matrix[:, 0], n_permutations=2000, seed=4)
+    deltas = matrix[:, 1] - matrix[:, 0]
+    expected = max(permutation_test(deltas, n_permutations=2000, seed=4), guard_p_value(deltas))
     assert got.adjusted == (expected,)
+    a, b = (MetricResult.from_arrays("m", [f"q{i:02d}" for i in range(80)], matrix[:, k])
+            for k in (0, 1))
+    assert got.adjusted == (compare(a, b, n_permutations=2000, seed=4).p_value,)
 
 
-def test_holm_is_holm_on_each_pairs_own_permutation_p() -> None:
+def test_holm_is_holm_on_each_pairs_own_p() -> None:
+    # each pair's own p is compare's default test: the larger of the sign-flip p and the
+    # skew guard's (issue 45)
     rng = np.random.default_rng(5)
     matrix = rng.uniform(0, 1, size=(60, 4)) + np.array([0, 0.1, 0.0, -0.05])
     got = family_test(matrix, method="holm", n_permutations=3000, seed=9)
-    own = [permutation_test(matrix[:, j] - matrix[:, 0], n_permutations=3000, seed=9)
-           for j in (1, 2, 3)]
+    own = [max(permutation_test(matrix[:, j] - matrix[:, 0], n_permutations=3000, seed=9),
+               guard_p_value(matrix[:, j] - matrix[:, 0])) for j in (1, 2, 3)]
     assert got.adjusted == holm(own)
     given_p = family_test(matrix, method="holm", p_values=[0.01, 0.2, 0.03])
     assert given_p.adjusted == pytest.approx((0.03, 0.2, 0.06))

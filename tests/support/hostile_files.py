@@ -7,19 +7,33 @@ refuse the same files with the same words.
 from __future__ import annotations
 
 import io
+import struct
 import zlib
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+GZIP_HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\xff"
+"""A gzip member's header (RFC 1952): deflate, no name or time, best compression, any OS."""
+
 
 def gzip_bomb(decompressed: int, line: bytes = b"q1 Q0 d1 1 1.0 run\n") -> bytes:
-    """A gzip stream of ``line`` repeated to ``decompressed`` bytes (one repeated line)."""
-    packer = zlib.compressobj(9, zlib.DEFLATED, 31)
+    """A gzip stream of ``line`` repeated to ``decompressed`` bytes (whole blocks of about a
+    megabyte: one repeated line), with its CRC-32 and size.
+
+    Each block is compressed once and its deflate bytes repeated: a full flush after it
+    resets the compressor, so every copy decodes alone to the same block. Building 1.5 GB
+    takes a tenth of a second instead of compressing 1.5 GB (some 5 s)."""
     block = line * (1_000_000 // len(line))
-    parts = [packer.compress(block) for _ in range(decompressed // len(block))]
-    return b"".join([*parts, packer.flush()])
+    count = decompressed // len(block)
+    packer = zlib.compressobj(9, zlib.DEFLATED, -15)  # raw deflate: the gzip frame is ours
+    piece = packer.compress(block) + packer.flush(zlib.Z_FULL_FLUSH)
+    crc = 0
+    for _ in range(count):
+        crc = zlib.crc32(block, crc)
+    size = (len(block) * count) & 0xFFFFFFFF  # ISIZE: the size modulo 2^32
+    return b"".join([GZIP_HEADER, piece * count, packer.flush(), struct.pack("<II", crc, size)])
 
 
 def parquet_bytes(table: pa.Table, **options: object) -> bytes:

@@ -4,7 +4,9 @@ Sidebar: runs A and B, proxy qrels covering all queries, gold qrels on a random 
 bundled demo by default), the metric and alpha; the random-sample assumption is stated right
 where the gold sample is chosen. Main area: the PPI++ difference with its interval, p, the
 weight lambda and the query counts; the four intervals on one chart; the proxy's measured bias;
-warnings; the gold-budget planner. The thinking is in ``ranklens.ppi.analysis``.
+warnings; the gold-budget planner; which queries to label next (a labelling plan,
+``ranklens.app.ppi_plan``). The thinking is in ``ranklens.ppi.analysis`` and
+``ranklens.ppi.labelling``.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import dataclasses
 import pandas as pd
 import streamlit as st
 
-from ranklens.app import downloads, inputs_view, ppi_judge, share_widget, widgets
+from ranklens.app import downloads, inputs_view, ppi_judge, ppi_plan, share_widget, widgets
 from ranklens.app import state as app_state
 from ranklens.app.cards import show_card
 from ranklens.app.entrypoint import run_through_app
@@ -217,6 +219,10 @@ def main() -> None:
     show_bias(analysis)
     ppi_judge.show_judge(analysis)
     budget, curve = show_budget(analysis) or (None, None)
+    if stored is None and analysis.model is not None:  # a stored link shows what it stored
+        ppi_plan.show_plan(by_role["run_a"], by_role["run_b"], by_role["qrels_proxy"],
+                           analysis.metric, chosen_settings.alpha,
+                           analysis.model.n_gold + analysis.model.n_proxy_only)
     inputs_view.show_inputs(analysis.inputs)
     export = html_ppi.PPIExport(analysis, settings, tuple(files), budget, curve)
     if shared is None:

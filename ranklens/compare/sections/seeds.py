@@ -5,17 +5,20 @@ training run say": under one title ("Two answers: these runs and a new run"), th
 side by side (what each answers, B − A, interval, p, method), the runs per system and the
 sentences, then the variance
 components (when measured) and each run of B against the mean of A's runs, each a `Table`.
-The cells are ``ranklens.compare.seed_views``' display texts; text and Markdown draw the
-tables as they draw any, the HTML export adds its charts around the same tables
-(``ranklens.compare.seed_html``). None for a report without seeds.
+The cells are ``ranklens.compare.seed_views``' display texts; the forest plot and the
+components' chart are `Chart` blocks (``ranklens.compare.seed_charts``), which the HTML export
+draws and text and Markdown leave out. None for a report without seeds.
 """
 
 from __future__ import annotations
 
+from functools import partial
+from typing import Any
+
 from ranklens.compare import seed_views
 from ranklens.compare.report import Report
 from ranklens.compare.seed_section import NEW_RUN, THESE_RUNS, SeedAnswer
-from ranklens.document.blocks import Block, Paragraph, Section, Table
+from ranklens.document.blocks import Block, Chart, Paragraph, Section, Table
 from ranklens.document.columns import Column
 
 TITLE = f"Two answers: {THESE_RUNS.lower()} and {NEW_RUN.lower()}"
@@ -56,18 +59,50 @@ def seeds_parts(answer: SeedAnswer, report: Report) -> tuple[Table, list[Paragra
             seeds_table("seeds-per-seed", seed_views.per_seed_table(answer)))
 
 
-def seeds_section(report: Report, metric: str) -> Section | None:
-    """The seeds section of ``metric`` (two runs, or one candidate's report); None without
-    seeds."""
+def leaderboard_section(report: Report, metric: str) -> Section | None:
+    """Several candidates with seeds: the new-run leaderboard of ``metric`` (each candidate's
+    new-run B − A, interval, p and Holm-adjusted p), under one title on every face; None
+    without seeds."""
     if report.seeds is None:
         return None
-    answers, sentences, components, per_seed = seeds_parts(report.seeds.answer(metric), report)
-    blocks: list[Block] = [answers, *sentences]
+    table = seeds_table("seeds-leaderboard", seed_views.leaderboard_table(report, metric))
+    return Section("seeds-leaderboard", f"{NEW_RUN} against {report.run_names[0]}: {metric}",
+                   (table,))
+
+
+def seeds_section(report: Report, metric: str) -> Section | None:
+    """The seeds section of ``metric`` (two runs, or one candidate's report), with its
+    forest plot and the components' chart (`Chart` blocks: drawn by the faces that draw
+    pictures); None without seeds."""
+    if report.seeds is None:
+        return None
+    answer = report.seeds.answer(metric)
+    answers, sentences, components, per_seed = seeds_parts(answer, report)
+    name_a, name_b = report.pair_names
+    forest = Chart("seeds-forest", partial(_seeds_forest, answer, metric, report.pair_names),
+                   f"Forest plot of {metric}: both answers and each run of {name_b} against "
+                   f"the mean of {name_a}'s runs")
+    blocks: list[Block] = [answers, *sentences, forest]
     if components is not None:
-        blocks.append(Section("seeds-components", "Variance components", (components,)))
+        chart = Chart("seeds-components", partial(_components_chart, answer, report.pair_names),
+                      "The query and seed parts of the new-run estimate's variance")
+        blocks.append(Section("seeds-components", "Variance components", (components, chart)))
     blocks.append(Section("seeds-per-seed", per_seed_title(report), (per_seed,)))
-    return Section("seeds", TITLE, tuple(blocks))
+    return Section("seeds", TITLE, tuple(blocks), anchor=f"seeds-{metric}")
 
 
-__all__ = ["TITLE", "per_seed_title", "runs_sentence", "seeds_parts", "seeds_section",
-           "seeds_table"]
+def _seeds_forest(answer: SeedAnswer, metric: str, names: tuple[str, str]) -> Any:
+    from ranklens.compare import seed_charts  # Altair loads only where drawn
+
+    return seed_charts.seeds_forest(answer, metric=metric, names=names,
+                                    alpha=answer.comparison.these_runs.alpha)
+
+
+def _components_chart(answer: SeedAnswer, names: tuple[str, str]) -> Any:
+    from ranklens.compare import seed_charts
+
+    return seed_charts.components_chart(answer, names)
+
+
+__all__ = ["TITLE", "leaderboard_section", "per_seed_title", "runs_sentence", "seeds_parts",
+           "seeds_section", "seeds_table"]

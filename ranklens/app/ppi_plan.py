@@ -1,0 +1,119 @@
+"""The PPI page's "Which queries to label next": a labelling plan drawn from the page's runs
+and proxy judgements (issue 47).
+
+Collects the budget and the seed and shows what ``ranklens.ppi.labelling.plan_labels``
+decides, in its own words (`LabelPlan.summary_lines`, the same lines ``ranklens
+plan-labels`` prints): the queries drawn, why, and the plan as the CSV that ``ranklens ppi
+--design`` reads back with the gold labels. It computes nothing itself; the plan is kept in
+the app's cache by the inputs' digests and the settings.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from ranklens.app import state as app_state
+from ranklens.app.state import cached, input_key
+from ranklens.formats import literal
+from ranklens.io import InputError, InputFile, read_qrels, read_run
+from ranklens.ppi.labelling import (
+    LabelPlan,
+    PlanError,
+    design_estimate_from_gold,
+    design_sentence,
+    plan_labels,
+)
+
+TITLE = "Which queries to label next"
+SHOWN_COLUMNS = {"query_id": "Query", "probability": "Probability", "n_docs": "Documents",
+                 "proxy_delta": "Proxy B − A", "uncertainty": "Uncertainty"}
+
+
+def label_plan(run_a: InputFile, run_b: InputFile, proxy: InputFile, metric: str,
+               alpha: float, budget: float, seed: int) -> LabelPlan:
+    """The plan of these files and settings, once per (digests, settings)."""
+    files = (run_a, run_b, proxy)
+    return cached("label-plan", (input_key(files), metric, alpha, budget, seed),
+                  lambda: plan_labels(read_run(run_a.data, name=run_a.name)[0],
+                                      read_run(run_b.data, name=run_b.name)[0],
+                                      read_qrels(proxy.data, name=proxy.name)[0],
+                                      metric=metric, budget_queries=budget, seed=seed,
+                                      alpha=alpha),
+                  label="Drawing the queries to label…", files=files)
+
+
+def show_plan(run_a: InputFile, run_b: InputFile, proxy: InputFile, metric: str,
+              alpha: float, n_queries: int) -> None:
+    """An expander with the budget and seed, the plan's words, its drawn queries and the
+    plan as a CSV download."""
+    with st.expander(TITLE, icon=":material/checklist:"):
+        st.caption("Before labelling more: draw the queries whose gold B − A can differ most "
+                   "from the proxy's, each with a known probability, and label only their "
+                   "documents that can move B − A. `ranklens ppi … --design plan.csv` (or "
+                   "`ranklens.ppi.labelling.design_estimate_from_gold`) turns their gold "
+                   "labels into B − A with a valid interval.")
+        left, right = st.columns(2)
+        budget = left.number_input(
+            "Queries to label (expected)", min_value=1, max_value=max(n_queries, 1),
+            value=max(1, min(n_queries, round(0.1 * n_queries))), step=1, key="plan_budget",
+            help="The expected number of drawn queries: each query is drawn on its own with "
+                 "its probability, so the number drawn varies around it.")
+        seed = right.number_input("Seed of the draw", min_value=0, value=0, step=1,
+                                  key="plan_seed")
+        try:
+            plan = label_plan(run_a, run_b, proxy, metric, alpha, float(budget), int(seed))
+        except PlanError as error:
+            st.warning(f"No plan for {metric}: {error}", icon=":material/info:")
+            return
+        st.markdown("\n".join(f"- {line}" for line in plan.summary_lines()))
+        drawn = plan.queries[plan.queries["drawn"]].sort_values("probability",
+                                                                 ascending=False)
+        st.dataframe(drawn[list(SHOWN_COLUMNS)].rename(columns=SHOWN_COLUMNS),
+                     hide_index=True, height=min(35 * (len(drawn) + 1) + 3, 320),
+                     column_config={"Probability": st.column_config.NumberColumn(format="%.3f"),
+                                    "Proxy B − A": st.column_config.NumberColumn(format="%+.4f"),
+                                    "Uncertainty": st.column_config.NumberColumn(format="%.3f")})
+        st.download_button("Plan (CSV)", data=lambda: _csv(plan.documents),
+                           file_name=f"ranklens-plan-seed{int(seed)}.csv", mime="text/csv",
+                           on_click="ignore", icon=":material/download:", key="plan_csv",
+                           help="One row per document to judge: query_id, doc_id, probability "
+                                "(the query's), why, the ranks, the proxy grade and the "
+                                "settings that draw the plan again.")
+        show_design_estimate(plan, run_a, run_b, proxy, alpha)
+
+
+def show_design_estimate(plan: LabelPlan, run_a: InputFile, run_b: InputFile,
+                         proxy: InputFile, alpha: float) -> None:
+    """An upload of the plan's gold labels and, once given, B - A from them in the library's
+    sentence (`design_sentence`); a file that does not fit the plan is refused in words."""
+    upload = st.file_uploader(
+        "Gold labels of the plan's documents", key="plan_gold",
+        help="The judgements of the listed documents only (TREC qrels or a table): each drawn "
+             "query then counts with the inverse of its probability.")
+    if upload is None:
+        return
+    gold_file = app_state.input_file("qrels_gold", upload)
+    try:
+        estimate = cached(
+            "design-estimate",
+            (input_key((run_a, run_b, proxy, gold_file)), plan.metric, plan.budget, plan.seed,
+             alpha),
+            lambda: design_estimate_from_gold(
+                plan.documents, read_run(run_a.data, name=run_a.name)[0],
+                read_run(run_b.data, name=run_b.name)[0],
+                read_qrels(proxy.data, name=proxy.name)[0],
+                read_qrels(gold_file.data, name=gold_file.name)[0], alpha=alpha,
+                gold_name=gold_file.name, plan_name="this plan")[0],
+            label="Weighting the drawn queries…")
+    except (PlanError, InputError) as error:
+        st.error(f"**Cannot use these gold labels.** {literal(error)}", icon=":material/error:")
+        return
+    st.markdown(literal(design_sentence(estimate, plan.metric)))
+
+
+def _csv(documents: pd.DataFrame) -> str:
+    return documents.to_csv(index=False, float_format="%.6g")
+
+
+__all__ = ["TITLE", "label_plan", "show_plan"]
