@@ -62,7 +62,7 @@ PYTEST_WORKERS ?= auto
 unexport PYTHONDONTWRITEBYTECODE
 
 pytest: $(VENV)/.test-installed chromium postgresql java
-	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup --durations=25
 
 # mypy (single-threaded, ~25 s on a fresh clone) runs beside pytest rather than before it. The
 # Debian packages come first, one after another: two apt-get at once would fight over dpkg's lock.
