@@ -17,6 +17,7 @@ here computes a statistic.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from typing import Any, Literal, NamedTuple
@@ -43,6 +44,19 @@ def format_delta(value: float, digits: int = 4) -> str:
 def format_interval(low: float, high: float, digits: int = 4) -> str:
     """An interval of differences as the pages write it: ``+0.0148 to +0.0447``."""
     return f"{format_delta(low, digits)} to {format_delta(high, digits)}"
+
+
+def format_lift(fraction: float) -> str:
+    """A relative lift as a signed percentage with one decimal: 0.0485 -> ``+4.8%``
+    (a real minus sign below 0; an unbounded end as ``−∞``/``+∞``)."""
+    if math.isinf(fraction):
+        return ("+" if fraction > 0 else MINUS) + "\u221e"
+    return format_delta(100.0 * fraction, 1) + "%"
+
+
+def format_lift_interval(lift: float, low: float, high: float) -> str:
+    """A lift with its interval: ``+4.8% (+2.3% to +7.5%)``."""
+    return f"{format_lift(lift)} ({format_lift(low)} to {format_lift(high)})"
 
 
 def format_value(value: float, digits: int = 4) -> str:

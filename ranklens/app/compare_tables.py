@@ -257,7 +257,7 @@ def show_segment_table(table: pd.DataFrame, metric: str, run_names: tuple[str, s
         finding_short=[report_tables.short_finding(f, who="B ") for f in table["finding"]])
     st.dataframe(
         shown, hide_index=True, key=f"table:{metric}{key}", placeholder="\u2014",
-        column_order=("segment", "n_queries", "finding_short", "delta", "ci_text",
+        column_order=("segment", "n_queries", "finding_short", "delta", "ci_text", "lift_text",
                       "q_value_text", "p_value_text", "t_p_value_text", "mean_a", "mean_b",
                       "wtl_text",
                       *(["note"] if table["note"].astype(bool).any() else [])),
@@ -274,6 +274,10 @@ def show_segment_table(table: pd.DataFrame, metric: str, run_names: tuple[str, s
                       "above says at which level), marginal for the overall row"
                       if intervals == "fcr" else "Confidence interval of B \u2212 A (the "
                       "interval card above says which kind)")),
+            "lift_text": st.column_config.TextColumn(
+                "Lift", width=text_width(shown["lift_text"], 150),
+                help=(f"B \u2212 A as a share of {name_a}'s mean, with its marginal interval "
+                      "(none where that mean is near 0)")),
             # p and q as every page and export writes them (ranklens.formats.format_p): one
             # format per column, never 6.08e-116 beside 0.0000111
             "q_value_text": st.column_config.TextColumn(

@@ -59,14 +59,16 @@ SEGMENT_COLUMNS: tuple[Column, ...] = (
     Column("segment", "{segment}", "label", "{rows}"), _N,
     Column("mean_a", "A: {a}", "value", "Mean {a}"),
     Column("mean_b", "B: {b}", "value", "Mean {b}"),
-    Column("delta", "B \u2212 A", "delta", "{b} \u2212 {a}"), _CI, _FCR, _P, _T_P,
+    Column("delta", "B \u2212 A", "delta", "{b} \u2212 {a}"), _CI,
+    Column("lift", "Lift ({level}% CI)", "lift", "Lift over {a}"), _FCR, _P, _T_P,
     Column("q_value", "q", "p"), _MARK, Column("wtl", "W / T / L", "wtl", detail=True),
     _FINDING, Column("note", "note", "text", "Note"),
 )
 """One metric of two runs: the overall row, then a row per segment (``fcr``: the segment's
 FCR-adjusted interval, `ranklens.compare.fcr`; headers name its level, ``{fcr_level}``; the
 first column is headed by the segment column, else ``{segment}`` in text and ``{rows}`` in
-the wide faces: ``ranklens.compare.sections.segments``)."""
+the wide faces: ``ranklens.compare.sections.segments``; ``lift``: B − A over A's mean with its
+interval at the marginal level, `ranklens.compare.segments.row_lift`)."""
 
 
 def _keys(shown: tuple[Column, ...]) -> tuple[str, ...]:

@@ -14,7 +14,7 @@ from typing import Any
 from ranklens.compare import seed_views
 from ranklens.compare.macro import MacroSection
 from ranklens.compare.report import Report, result_row
-from ranklens.compare.report_tables import interval_levels
+from ranklens.compare.report_tables import interval_levels, lift_parts
 from ranklens.compare.sections.collections import macro_records
 from ranklens.compare.segments import MetricComparison, SegmentRow
 from ranklens.health import check_words as health_words
@@ -23,10 +23,12 @@ CSV_COLUMNS = (  # where the row has a segment, and then columns of `result_row`
     "metric", "segment_column", "segment", "n_queries", "mean_a", "mean_b", "delta",
     "ci_low", "ci_high", "p_value", "q_value", "significant", "t_p_value", "t_ci_low",
     "t_ci_high", "wins", "ties", "losses", "effect_size", "alpha", "interval", "note",
-    "ci_level", "fcr_low", "fcr_high", "fcr_level",
+    "ci_level", "fcr_low", "fcr_high", "fcr_level", "lift", "lift_low", "lift_high",
 )
 """``ci_low``/``ci_high`` are the marginal interval at ``ci_level``, ``fcr_low``/``fcr_high``
-the segment's FCR-adjusted one at ``fcr_level`` (empty where there is none)."""
+the segment's FCR-adjusted one at ``fcr_level`` (empty where there is none); ``lift``,
+``lift_low``, ``lift_high`` B's relative lift over A with its interval at ``ci_level`` (empty
+where A's mean is near 0: `ranklens.compare.segments.row_lift`)."""
 
 
 COVERAGE_CSV_COLUMNS = ("judged_depth", "judged_a", "judged_b")
@@ -49,7 +51,8 @@ def _csv_values(comparison: MetricComparison, row: SegmentRow) -> list[object]:
     values: dict[str, object] = {} if row.result is None else result_row(row.result)
     values.update(metric=comparison.metric, segment_column=comparison.segment_column or "",
                   segment=row.segment, n_queries=row.n_queries, note=row.note,
-                  **{k: "" if v is None else v for k, v in interval_levels(row).items()})
+                  **{k: "" if v is None else v for k, v in interval_levels(row).items()},
+                  **lift_parts(row.lift))
     if values.get("q_value") is None:
         values["q_value"] = ""
     return [values.get(column, "") for column in CSV_COLUMNS]

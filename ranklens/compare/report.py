@@ -283,11 +283,12 @@ def _result_from_dict(data: Mapping[str, Any]) -> ComparisonResult:
 codec.register(ComparisonResult, codec.Form(to_plain=_result_to_dict,
                                             from_plain=_result_from_dict))
 # fcr (the FCR-adjusted interval, issue 32) and shape_note (issue 45) only where there is one
+# lift (issue 51) only where there is one: reports written before it read it as None
 codec.register(SegmentRow, codec.Form(order=("segment", "n_queries", "note", "result"),
-                                      omit_default=("fcr", "shape_note")))
+                                      omit_default=("fcr", "shape_note", "lift")))
 # candidate and overall_family are written only with several candidates, fcr with segments
 codec.register(MetricComparison, codec.Form(omit_default=("candidate", "overall_family",
-                                                          "fcr")))
+                                                          "fcr", "overall_lift")))
 codec.register(PairRow, codec.Form(order=("a", "b", "adjusted_p", "result")))
 codec.register(FamilyComparison, codec.Form(
     order=("metric", "family", "method", "n_queries", "missing", "policy", "n_permutations",

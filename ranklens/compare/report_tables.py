@@ -23,17 +23,20 @@ from ranklens.compare.segments import OVERALL, MetricComparison, SegmentRow
 from ranklens.formats import format_interval, format_p
 from ranklens.health.check_words import NO_VERDICT, run_status, withholds
 from ranklens.stats import ComparisonResult
+from ranklens.stats.lift import Lift
 from ranklens.stats.pairing import pair_quietly
 from ranklens.stats.results import at_most
 
 SEGMENT_COLUMNS = (  # where the row is, what it says, and columns of `result_row`
     "segment", "overall", "n_queries", "mean_a", "mean_b", "delta", "ci_low", "ci_high",
     "p_value", "t_p_value", "q_value", "significant", "finding", "wins", "ties", "losses",
-    "effect_size", "note", "ci_level", "fcr_low", "fcr_high", "fcr_level",
+    "effect_size", "note", "ci_level", "fcr_low", "fcr_high", "fcr_level", "lift", "lift_low",
+    "lift_high",
 )
 """``ci_low``/``ci_high`` are the marginal interval at ``ci_level``; ``fcr_low``/``fcr_high``
 the FCR-adjusted one at ``fcr_level`` (`ranklens.compare.fcr`; NaN where there is none: the
-overall row, a too-small segment, a report without them)."""
+overall row, a too-small segment, a report without them); ``lift``/``lift_low``/``lift_high``
+B's relative lift over A and its interval at ``ci_level`` (NaN where A's mean is near 0)."""
 
 # What a row says, in words: the legend of the forest plot and a column of the table.
 BETTER = "{b} better"
@@ -124,9 +127,18 @@ def _record(row: SegmentRow, is_overall: bool, run_names: tuple[str, str]) -> di
         else result_row(result))
     values.update(segment=OVERALL if is_overall else row.segment, overall=is_overall,
                   n_queries=row.n_queries, finding=finding(result, run_names), note=row.note,
+                  **{k: None if v == "" else v for k, v in lift_parts(row.lift).items()},
                   **interval_levels(row))
     return {column: math.nan if values.get(column) is None else values[column]
             for column in SEGMENT_COLUMNS}
+
+
+def lift_parts(lift: Lift | None) -> dict[str, float | str]:
+    """A row's lift as the ``lift``, ``lift_low``, ``lift_high`` cells of every table and
+    CSV of segments; empty texts where there is none."""
+    if lift is None:
+        return {"lift": "", "lift_low": "", "lift_high": ""}
+    return {"lift": lift.estimate, "lift_low": lift.low, "lift_high": lift.high}
 
 
 def interval_levels(row: SegmentRow) -> dict[str, float | None]:

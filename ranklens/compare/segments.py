@@ -34,7 +34,8 @@ from ranklens.stats import (
 )
 from ranklens.stats.compare import compare_with_notes
 from ranklens.stats.interval import FAMILY_INTERVAL
-from ranklens.stats.pairing import pair_quietly
+from ranklens.stats.lift import Lift, relative_lift
+from ranklens.stats.pairing import Paired, pair_quietly
 from ranklens.stats.results import Interval, Seed
 from ranklens.stats.shape import shape_note_text
 
@@ -77,7 +78,9 @@ class SegmentRow:
     adjustment was made); ``result.interval`` stays the marginal one. ``shape_note`` says,
     when the segment's differences are too skewed or too tied for its number of queries, that
     its interval and p may miss their level (`ranklens.stats.shape`; "" otherwise): what a
-    table marks beside the row.
+    table marks beside the row. ``lift`` is B's relative lift over A with its interval at the
+    marginal level (`row_lift`; None where A's mean is near 0, for a too-small segment, and
+    in reports written before it).
     """
 
     segment: str
@@ -86,6 +89,7 @@ class SegmentRow:
     note: str = ""
     fcr: Interval | None = None
     shape_note: str = ""
+    lift: Lift | None = None
 
     @property
     def too_small(self) -> bool:
@@ -118,12 +122,28 @@ class MetricComparison:
     overall_family: str = ""
     # how the segments' FCR intervals were adjusted (ranklens.compare.fcr); None without
     fcr: SegmentFCR | None = None
+    # the overall row's relative lift (`row_lift`); None as SegmentRow.lift is
+    overall_lift: Lift | None = None
 
     @property
     def rows(self) -> tuple[SegmentRow, ...]:
         """The overall row first, then the segments."""
-        overall = SegmentRow(OVERALL, self.overall.n_queries, self.overall)
+        overall = SegmentRow(OVERALL, self.overall.n_queries, self.overall,
+                             lift=self.overall_lift)
         return (overall, *self.segments)
+
+
+def row_lift(paired: Paired, result: ComparisonResult, options: PairedOptions,
+             seed: Seed) -> Lift | None:
+    """B's relative lift over A on the queries of one row (`ranklens.stats.lift`): the
+    ratio's sign-flip test with the row's own patterns (``options``' permutations and the
+    row's ``seed``), widened to hold the row's interval of B − A over A's mean, so that it
+    excludes 0 exactly when that interval does; at the interval's level. None where A's mean
+    is near 0."""
+    interval = result.interval
+    return relative_lift(paired.a, paired.b, alpha=interval.alpha,
+                         n_permutations=options.n_permutations, seed=seed,
+                         difference=(interval.low, interval.high))
 
 
 def segment_seed(seed: Seed, segment: str) -> np.random.SeedSequence:
@@ -168,9 +188,11 @@ def compare_segments(
     statistics, adjust_method = options.statistics, options.adjust_method
     overall, notes = compare_with_notes(result_a, result_b, statistics)
     messages = [note.text for note in notes]
+    paired = pair_quietly(result_a, result_b, missing=statistics.missing, min_queries=0)
+    overall_lift = row_lift(paired, overall, statistics, statistics.seed)
     if segments is None:
         return MetricComparison(result_a.metric, overall, (), None, "metrics", adjust_method,
-                                tuple(messages))
+                                tuple(messages), overall_lift=overall_lift)
 
     segment_a, segment_b = _segment_of(result_a, segments), _segment_of(result_b, segments)
     names = sorted(set(segment_a.tolist()) | set(segment_b.tolist()))
@@ -188,9 +210,9 @@ def compare_segments(
         statistics = replace(statistics, interval=FAMILY_INTERVAL)
     for name in names:  # each segment is a mask over each run's queries
         a, b = result_a.restrict(segment_a == name), result_b.restrict(segment_b == name)
+        seeded = statistics.seeded(segment_seed(statistics.seed, name))
         try:
-            result, notes = compare_with_notes(
-                a, b, statistics.seeded(segment_seed(statistics.seed, name)))
+            result, notes = compare_with_notes(a, b, seeded)
         except InsufficientSampleError as error:  # fewer than two pairs: a visible row
             rows.append(SegmentRow(name, error.n, None, f"too small: {error.n} paired "
                                    f"queries, {MIN_SEGMENT_QUERIES} or more needed"))
@@ -199,9 +221,11 @@ def compare_segments(
         note = (f"small sample: {result.n_queries} paired queries "
                 f"(< {statistics.min_queries})"
                 if small else "")
+        in_segment = pair_quietly(a, b, missing=statistics.missing, min_queries=0)
         rows.append(SegmentRow(name, result.n_queries, result, note,
-                               shape_note=shape_note_text(notes)))
-        deltas[name] = pair_quietly(a, b, missing=statistics.missing, min_queries=0).deltas
+                               shape_note=shape_note_text(notes),
+                               lift=row_lift(in_segment, result, seeded, seeded.seed)))
+        deltas[name] = in_segment.deltas
 
     positions = [i for i, row in enumerate(rows) if row.result is not None]
     results = adjust([row.result for row in rows if row.result is not None],
@@ -213,7 +237,8 @@ def compare_segments(
     for i, result, interval in zip(positions, results, intervals, strict=True):
         rows[i] = replace(rows[i], result=result, fcr=interval)
     return MetricComparison(result_a.metric, overall, tuple(rows), options.segment_column,
-                            "segments", adjust_method, tuple(messages), fcr=fcr)
+                            "segments", adjust_method, tuple(messages), fcr=fcr,
+                            overall_lift=overall_lift)
 
 
 def compare_metrics(

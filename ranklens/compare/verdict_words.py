@@ -12,7 +12,7 @@ from statistics import NormalDist
 
 from ranklens.compare.family import FamilyComparison, family_phrase
 from ranklens.compare.segments import MetricComparison, SegmentRow
-from ranklens.formats import format_delta, format_interval, format_p, level_number
+from ranklens.formats import format_delta, format_interval, format_lift, format_p, level_number
 from ranklens.health.check_words import SEGMENTS_WITHHELD
 from ranklens.stats import ComparisonResult, interval_description, interval_label, p_label
 from ranklens.stats.results import at_most
@@ -63,6 +63,10 @@ def headline(comparison: MetricComparison, run_names: tuple[str, str]) -> str:
         tests += f", q {_p_phrase(result.q_value)} across metrics"
     measured = (f"{comparison.metric}: {name_b} \u2212 {name_a} = {format_delta(result.delta)} "
                 f"({interval}; {tests}) over {result.n_queries:,} queries")
+    lift = comparison.overall_lift
+    if lift is not None:
+        measured += (f", a lift of {format_lift(lift.estimate)} over {name_a}'s mean ({level}% CI "
+                     f"{format_lift(lift.low)} to {format_lift(lift.high)})")
     if result.significant:
         return f"{conclusion(comparison, run_names)} {measured}."
     outcomes = result.outcomes

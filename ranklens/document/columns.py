@@ -22,11 +22,20 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ranklens.formats import DASH, format_delta, format_interval, format_p, format_value
+from ranklens.formats import (
+    DASH,
+    format_delta,
+    format_interval,
+    format_lift_interval,
+    format_p,
+    format_value,
+)
 
-Kind = Literal["label", "text", "count", "value", "delta", "p", "interval", "wtl", "mark"]
+Kind = Literal["label", "text", "count", "value", "delta", "p", "interval", "lift", "wtl",
+               "mark"]
 """What a cell holds: a name (label) or words (text), a whole number (count), a quantity
-(value), a signed difference (delta), a p- or q-value (p), an interval of differences, the
+(value), a signed difference (delta), a p- or q-value (p), an interval of differences, a
+relative lift with its interval (lift: ``<key>``, ``<key>_low``, ``<key>_high``), the
 won / tied / lost counts (wtl), or the significance mark (mark)."""
 
 MARK = "*"
@@ -104,6 +113,11 @@ def cell(column: Column, record: Mapping[Any, Any], missing: str = DASH) -> str:
             return ""
         low, high = record[low_key], record[high_key]
         return missing if _blank(low) or _blank(high) else format_interval(low, high)
+    if kind == "lift":
+        if column.key not in record:
+            return ""
+        lift, low, high = (record[key] for key in parts(column))
+        return missing if _blank(lift) else format_lift_interval(lift, low, high)
     if kind == "wtl":
         if "wins" not in record:
             return ""
@@ -142,6 +156,8 @@ def parts(column: Column) -> tuple[str, ...]:
     the W/T/L counts, else the key itself."""
     if column.kind == "interval":
         return (f"{column.key}_low", f"{column.key}_high")
+    if column.kind == "lift":
+        return (column.key, f"{column.key}_low", f"{column.key}_high")
     return PARTS.get(column.kind, (column.key,))
 
 
@@ -153,12 +169,12 @@ def number_keys(shown: Sequence[Column]) -> list[str]:
 
 def display_frame(table: Any, shown: Sequence[Column], missing: str = "") -> Any:
     """``table`` (a data frame of records) with, for each column of ``shown`` that is an
-    interval, a p or W/T/L, its display text in ``<key>_text`` (``ci_text``, ``p_value_text``,
-    ``wtl_text``): what the page shows where one cell holds several numbers or a p. The
-    numeric columns stay, for sorting and for the downloads."""
+    interval, a lift, a p or W/T/L, its display text in ``<key>_text`` (``ci_text``,
+    ``lift_text``, ``p_value_text``, ``wtl_text``): what the page shows where one cell holds
+    several numbers or a p. The numeric columns stay, for sorting and for the downloads."""
     records = table.to_dict("records")
     texts = {f"{c.key}_text": [cell(c, r, missing) for r in records]
-             for c in shown if c.kind in ("interval", "p", "wtl")}
+             for c in shown if c.kind in ("interval", "lift", "p", "wtl")}
     return table.assign(**texts)
 
 

@@ -120,11 +120,12 @@ def wide_table_html(table: blocks.Table) -> str:
 
 
 def wide_headers(shown: Sequence[columns.Column], names: Mapping[str, object]) -> list[str]:
-    """The long headers of ``shown``, one per cell: an interval's ``low`` and ``high``, the
-    W/T/L counts' `WTL_HEADERS`."""
+    """The long headers of ``shown``, one per cell: an interval's ``low`` and ``high``, a
+    lift's point, ``low`` and ``high``, the W/T/L counts' `WTL_HEADERS`."""
     out: list[str] = []
     for column, header in zip(shown, columns.headers(shown, names, long=True), strict=True):
         out += ((f"{header} low", f"{header} high") if column.kind == "interval"
+                else (header, f"{header} low", f"{header} high") if column.kind == "lift"
                 else WTL_HEADERS if column.kind == "wtl" else (header,))
     return out
 
@@ -134,8 +135,8 @@ def _wide_cells(shown: Sequence[columns.Column], record: Mapping[Any, Any]) -> l
     value (a mark has no cell: the wide tables say the finding in words)."""
     out: list[str] = []
     for column in shown:
-        if column.kind in columns.PARTS:
-            style = "delta" if column.kind == "interval" else "count"
+        if column.kind in (*columns.PARTS, "lift"):
+            style = {"interval": "delta", "lift": "lift"}.get(column.kind, "count")
             out += [shell.number_cell(record.get(key), style) for key in columns.parts(column)]
         elif column.kind in ("label", "text"):
             out.append(shell.text_cell(columns.cell(column, record)))

@@ -26,6 +26,7 @@ from ranklens.formats import (
     Card,
     direction,
     format_delta,
+    format_lift,
     format_p,
     format_percent,
     format_value,
@@ -76,6 +77,7 @@ _FORMATS: dict[str, Callable[[float], str]] = {
     "delta": format_delta,
     "p": format_p,
     "percent": format_percent,
+    "lift": format_lift,
     "weight": lambda number: f"{number:.2f}",
 }
 """How a number cell writes its number (besides "count", a whole number with separators)."""
@@ -210,7 +212,8 @@ def number_cell(value: Any, style: str) -> str:
     """A right-aligned cell: the number for people, its exact value in ``data-value``.
 
     ``style``: "count" (whole number with separators), "value" (4 decimals), "delta" (signed),
-    "p", "percent" or "weight" (2 decimals). NaN and None are an empty ``data-value`` and a dash.
+    "p", "percent", "lift" (a signed percentage) or "weight" (2 decimals). NaN and None are an
+    empty ``data-value`` and a dash.
     """
     number = math.nan if value is None else float(value)
     if math.isnan(number):

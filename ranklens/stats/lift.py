@@ -14,6 +14,13 @@ How without a search: for a pattern with signed sums ``sa``, ``sb`` of ``a`` and
 everywhere when ``|sa| = A``); the limits are order statistics of the roots, as in
 `ranklens.stats.sign_flip`.
 
+Beside a report's B − A, whose default interval is the skew-guarded one (wider than the
+sign-flip interval where the differences are skewed), ``difference`` widens the lift's
+interval to hold that interval over A's mean too: the hull of the two then excludes 0 exactly
+when B − A's interval does (the skew-guarded p is at least the sign-flip p, so both parts
+exclude 0 together), and it is never narrower than the ratio's own test, which accounts for
+A's mean being estimated too.
+
 It does not say anything where A's mean is near 0 (under ``near_zero``): the ratio is then
 unstable and the result is None. Values are metric values (non-negative); numpy only.
 """
@@ -48,11 +55,14 @@ class Lift:
 
 def relative_lift(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray, *,
                   alpha: float = 0.05, n_permutations: int = DEFAULT_PATTERNS,
-                  seed: Seed = 0, near_zero: float = NEAR_ZERO) -> Lift | None:
+                  seed: Seed = 0, near_zero: float = NEAR_ZERO,
+                  difference: tuple[float, float] | None = None) -> Lift | None:
     """The lift of ``b`` over ``a`` (paired per-query values) with its sign-flip interval
     (module docstring); None when ``mean(a)`` is under ``near_zero`` or there are fewer than
     two queries. ``n_permutations`` and ``seed`` are `permutation_test`'s: all 2^n patterns
-    when they are no more, else that many random ones plus the observed one."""
+    when they are no more, else that many random ones plus the observed one. ``difference``:
+    the (low, high) interval of B − A printed beside the lift, which the lift's interval is
+    widened to hold over A's mean (module docstring); its ``p_value`` stays the ratio test's."""
     x = np.asarray(a, dtype=np.float64)
     y = np.asarray(b, dtype=np.float64)
     if x.shape != y.shape or x.ndim != 1:
@@ -90,6 +100,9 @@ def relative_lift(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarr
     # disagree about whether 0 is inside
     if p > alpha:
         low, high = min(low, 0.0), max(high, 0.0)
+    if difference is not None:
+        mean_a = total_a / x.size
+        low, high = min(low, difference[0] / mean_a), max(high, difference[1] / mean_a)
     return Lift(total_b / total_a - 1.0, low, high, 1.0 - alpha, p)
 
 

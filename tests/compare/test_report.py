@@ -96,13 +96,17 @@ def test_the_json_of_a_result_is_its_row() -> None:
 FCR_KEYS = ("ci_level", "fcr_low", "fcr_high", "fcr_level")
 
 
+LIFT_KEYS = ("lift", "lift_low", "lift_high")
+
+
 def test_csv_and_segment_table_take_every_number_from_result_row() -> None:
     report = _report()
     comparison = report.comparisons[0]
     lines = list(csv.DictReader(io.StringIO(render_csv(report))))
     table = segment_table(comparison, report.run_names)
     placement = {"metric", "segment_column", "segment", "n_queries", "note",
-                 *FCR_KEYS}  # the FCR interval and the levels: views.interval_levels
+                 *FCR_KEYS,  # the FCR interval and the levels: views.interval_levels
+                 *LIFT_KEYS}  # the row's lift: report_tables.lift_parts
     assert set(CSV_COLUMNS) - placement <= set(result_row(comparison.overall))
     assert set(SEGMENT_COLUMNS) - placement - {"overall", "finding"} <= set(
         result_row(comparison.overall))
@@ -114,6 +118,10 @@ def test_csv_and_segment_table_take_every_number_from_result_row() -> None:
             expected = "" if values[column] is None else str(values[column])
             assert line[column] == expected, column
         shown = table[table["segment"] == row.segment].iloc[0]
+        assert row.lift is not None
+        lift = (row.lift.estimate, row.lift.low, row.lift.high)
+        assert tuple(float(line[key]) for key in LIFT_KEYS) == lift
+        assert tuple(shown[key] for key in LIFT_KEYS) == lift
         for column in set(SEGMENT_COLUMNS) - placement - {"overall", "finding"}:
             expected = np.nan if values[column] is None else values[column]
             assert shown[column] == expected or (np.isnan(shown[column]) and np.isnan(expected))

@@ -18,7 +18,7 @@ from typing import Any
 from ranklens.compare.report import Report
 from ranklens.document.blocks import Paragraph, Section, Table
 from ranklens.document.columns import MARK, Column, literal_header
-from ranklens.formats import format_delta, format_level
+from ranklens.formats import format_delta, format_level, format_lift
 from ranklens.stats.lift import NEAR_ZERO
 
 TITLE = "Every metric"
@@ -33,9 +33,7 @@ def relative_lift(delta: float, baseline_mean: float) -> float | None:
 
 def lift_text(lift: float | None) -> str:
     """``+4.8%`` (a real minus sign below 0), ``—`` without a lift."""
-    if lift is None:
-        return "\u2014"
-    return format_delta(100 * lift, 1) + "%"
+    return "\u2014" if lift is None else format_lift(lift)
 
 
 def all_metrics_section(report: Report) -> Section | None:
