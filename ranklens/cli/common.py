@@ -182,6 +182,26 @@ def add_proxy_pair(p: argparse.ArgumentParser) -> None:
                    help="cheap judgements (LLM, one assessor) on all queries")
 
 
+def add_gold_qrels(p: argparse.ArgumentParser, help: str, *, required: bool = False) -> None:
+    """``--gold-qrels``: the trusted judgements beside the proxy's (``ppi``, ``plan-labels``)."""
+    p.add_argument("--gold-qrels", required=required, metavar="QRELS", help=help)
+
+
+def add_judge_confidence(p: argparse.ArgumentParser, help: str) -> None:
+    """``--judge-confidence``: how sure the judge was of each label (``plan-labels``, and
+    ``ppi --design``, which reads the table the plan was made with)."""
+    p.add_argument("--judge-confidence", metavar="FILE", help=help)
+
+
+def add_segments(p: argparse.ArgumentParser, per_segment: str = "") -> None:
+    """``--segments FILE[:COLUMN]`` (read by ``compare.split_segments_argument``): the segment
+    map of ``compare`` and ``ppi``; ``per_segment`` says, after the map, what the command
+    gives per segment."""
+    p.add_argument("--segments", metavar="FILE[:COLUMN]",
+                   help=f"segment map (query id + segment column(s)){per_segment}; pick a "
+                   "column with :COLUMN")
+
+
 def add_qrels(p: argparse.ArgumentParser, help: str) -> None:
     """``--qrels``: the judgements the runs are scored on."""
     p.add_argument("--qrels", metavar="QRELS", help=help)

@@ -18,6 +18,7 @@ from ranklens.cli.common import (
     add_engine_options,
     add_output,
     add_scoring,
+    add_segments,
     count,
     spark_session,
     write,
@@ -84,8 +85,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                 "every metric both tables have): ndcg@10, map, P@5, recall@100, mrr ...",
                 missing="a query measured in one run only: drop it (default), score it 0 "
                 "(trec_eval -c) or refuse", repeat=True)
-    p.add_argument("--segments", metavar="FILE[:COLUMN]",
-                   help="segment map (query id + segment column(s)); pick a column with :COLUMN")
+    add_segments(p)
     p.add_argument("--collection", metavar="FILE:COLUMN",
                    help="the column that names each query's test collection (a segment map, "
                    "e.g. the --segments file): the report leads with the macro average of "

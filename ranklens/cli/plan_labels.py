@@ -10,6 +10,8 @@ from ranklens.cli.common import (
     Status,
     UsageError,
     add_alpha,
+    add_gold_qrels,
+    add_judge_confidence,
     add_metric,
     add_proxy_pair,
     note,
@@ -33,13 +35,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         help="expected number of queries to judge")
     budget.add_argument("--budget-docs", type=float, metavar="N",
                         help="expected number of documents to judge")
-    p.add_argument("--gold-qrels", metavar="QRELS",
-                   help="gold judgements you have already: their documents are not asked again")
-    p.add_argument("--judge-confidence", metavar="FILE",
-                   help="how sure the judge was of each label: a table (it may be the proxy "
-                   "qrels as CSV) with query_id, doc_id and 'confidence' (the label's "
-                   "probability, 0.5-1) or 'spread' (several judges' grade spread): a "
-                   "query's probability then follows its own labels' doubt")
+    add_gold_qrels(p, "gold judgements you have already: their documents are not asked again")
+    add_judge_confidence(p, "how sure the judge was of each label: a table (it may be the "
+                         "proxy qrels as CSV) with query_id, doc_id and 'confidence' (the "
+                         "label's probability, 0.5-1) or 'spread' (several judges' grade "
+                         "spread): a query's probability then follows its own labels' doubt")
     p.add_argument("--seed", type=int, default=0, help="seed of the draw (default 0)")
     p.add_argument("--target-width", type=float, metavar="W",
                    help="also say how many queries an interval of width W needs")

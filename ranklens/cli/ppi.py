@@ -8,10 +8,13 @@ from ranklens.cli.common import (
     Command,
     Status,
     add_alpha,
+    add_gold_qrels,
+    add_judge_confidence,
     add_metric,
     add_order,
     add_output,
     add_proxy_pair,
+    add_segments,
     write,
 )
 from ranklens.compare.analysis import DEFAULT_METRICS
@@ -26,19 +29,15 @@ DESCRIPTION = (
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_proxy_pair(p)
-    p.add_argument("--gold-qrels", required=True, metavar="QRELS",
-                   help="trusted judgements on a random sample of the queries")
+    add_gold_qrels(p, "trusted judgements on a random sample of the queries", required=True)
     add_metric(p, "metric (default nDCG@10)", default=DEFAULT_METRICS[0])
-    p.add_argument("--segments", metavar="FILE[:COLUMN]",
-                   help="segment map (query id + segment column(s)): the judge's bias and "
-                   "PPI++ per segment (segments with fewer gold queries than needed are "
-                   "refused, in words); pick a column with :COLUMN")
+    add_segments(p, ": the judge's bias and PPI++ per segment (segments with fewer gold "
+                 "queries than needed are refused, in words)")
     p.add_argument("--design", metavar="PLAN",
                    help="the plan (CSV of 'ranklens plan-labels') the gold labels were drawn "
                    "by: B - A from the drawn queries, weighted by their probabilities")
-    p.add_argument("--judge-confidence", metavar="FILE",
-                   help="with --design: the judge-confidence table the plan was made with "
-                   "(see ranklens plan-labels --judge-confidence)")
+    add_judge_confidence(p, "with --design: the judge-confidence table the plan was made "
+                         "with (see ranklens plan-labels --judge-confidence)")
     add_alpha(p)
     add_order(p)
     add_output(p, ("text", "json", "html"), help="")

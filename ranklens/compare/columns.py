@@ -5,7 +5,10 @@ holds and how it reads and aligns. The tables:
 
 - `SEGMENT_COLUMNS`: one metric of two runs, the overall row and one row per segment;
 - `LEADERBOARD_COLUMNS`: one metric of several candidates against the baseline;
-- `PAIR_COLUMNS`: every pair of candidates, when the family is all pairs.
+- `PAIR_COLUMNS`: every pair of candidates, when the family is all pairs;
+- `MACRO_COLUMNS`: several collections, one row per collection;
+- `ROBUSTNESS_COLUMNS` and `JUDGED_COLUMNS`: one metric under each treatment of unjudged
+  documents, and judged@k per row (the coverage view).
 
 Records are the dicts of ``ranklens.compare.report_tables`` (``segment_table``,
 ``leaderboard_table``, ``pairs_table``) or `ranklens.compare.report.result_row`. A key the
@@ -37,8 +40,9 @@ from ranklens.document.columns import (
 )
 
 __all__ = [
-    "LEADERBOARD_COLUMNS", "LEADERBOARD_HTML", "LEADERBOARD_TEXT", "MACRO_COLUMNS", "MARK",
-    "PAIR_COLUMNS", "PAIR_HTML", "PAIR_TEXT", "PARTS", "SEGMENT_COLUMNS", "SEGMENT_HTML",
+    "JUDGED_COLUMNS", "LEADERBOARD_COLUMNS", "LEADERBOARD_HTML", "LEADERBOARD_TEXT",
+    "MACRO_COLUMNS", "MARK", "PAIR_COLUMNS", "PAIR_HTML", "PAIR_TEXT", "PARTS",
+    "ROBUSTNESS_COLUMNS", "SEGMENT_COLUMNS", "SEGMENT_HTML",
     "SEGMENT_TEXT", "Column", "Kind", "cell", "cells", "display_frame", "headers",
     "narrow", "number_keys", "parts", "pick", "right", "win_tie_loss",
 ]
@@ -55,11 +59,13 @@ _WTL = Column("wtl", "W / T / L", "wtl")
 _MARK = Column("significant", "", "mark")
 _FINDING = Column("finding", "finding", "text", "Finding", detail=True)
 
+# the two runs' means and their difference, headed by the runs' names in the wide faces
+_MEANS = (Column("mean_a", "A: {a}", "value", "Mean {a}"),
+          Column("mean_b", "B: {b}", "value", "Mean {b}"),
+          Column("delta", "B \u2212 A", "delta", "{b} \u2212 {a}"))
+
 SEGMENT_COLUMNS: tuple[Column, ...] = (
-    Column("segment", "{segment}", "label", "{rows}"), _N,
-    Column("mean_a", "A: {a}", "value", "Mean {a}"),
-    Column("mean_b", "B: {b}", "value", "Mean {b}"),
-    Column("delta", "B \u2212 A", "delta", "{b} \u2212 {a}"), _CI,
+    Column("segment", "{segment}", "label", "{rows}"), _N, *_MEANS, _CI,
     Column("lift", "Lift ({level}% CI)", "lift", "Lift over {a}"), _FCR, _P, _T_P,
     Column("q_value", "q", "p"), _MARK, Column("wtl", "W / T / L", "wtl", detail=True),
     _FINDING, Column("note", "note", "text", "Note"),
@@ -105,14 +111,36 @@ PAIR_COLUMNS: tuple[Column, ...] = (
 """Every pair of the family (all-pairs reports)."""
 
 MACRO_COLUMNS: tuple[Column, ...] = (
-    Column("collection", "{collection}", "label", "{collection}"), _N,
-    Column("mean_a", "A: {a}", "value", "Mean {a}"),
-    Column("mean_b", "B: {b}", "value", "Mean {b}"),
-    Column("delta", "B \u2212 A", "delta", "{b} \u2212 {a}"), _CI, _P,
+    Column("collection", "{collection}", "label", "{collection}"), _N, *_MEANS, _CI, _P,
     Column("q_value", "q", "p"), _MARK,
 )
 """Several collections, BEIR-style: one row per collection, the macro average last
 (``ranklens.compare.sections.collections.macro_records``)."""
+
+ROBUSTNESS_COLUMNS: tuple[Column, ...] = (
+    Column("treatment", "unjudged documents", "text", "Unjudged documents"),
+    Column("mean_a", "A", "text", "Mean {a}"),
+    Column("mean_b", "B", "text", "Mean {b}"),
+    Column("delta", "B \u2212 A", "text", "{b} \u2212 {a}"),
+    Column("interval", "interval", "text", "Interval"),
+    Column("p", "p", "text"),
+    Column("reads", "reads", "text", "Reads"),
+    Column("note", "note", "text", "Note"),
+)
+"""The robustness view: one row per treatment of unjudged documents; its rows are display
+texts already (``ranklens.compare.coverage_words.treatment_rows``;
+``ranklens.compare.sections.metric.robustness_section``)."""
+
+JUDGED_COLUMNS: tuple[Column, ...] = (
+    Column("segment", "rows", "label", "Rows"), _N,
+    Column("judged_a", "A", "value", "{judged} {a}"),
+    Column("judged_b", "B", "value", "{judged} {b}"),
+    Column("gap", "A \u2212 B", "delta", "A \u2212 B"),
+    Column("shift", "shift", "delta", "Same-rate shift of B \u2212 A"),
+    Column("could_change", "could change", "text", "Verdict could change"),
+)
+"""Judged@k of both runs per row, the gap, the same-rate shift of B - A and whether the
+row's verdict could change (``ranklens.compare.sections.metric.judged_table``)."""
 
 PAIR_TEXT = _keys(narrow(PAIR_COLUMNS))
 PAIR_HTML = _keys(wide(PAIR_COLUMNS))

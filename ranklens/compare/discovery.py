@@ -66,9 +66,9 @@ def with_discovery(report: Report, inputs: LoadedInputs, seed: int = 0, *,
     features["baseline score"] = binned([a[q] for q in ids])
     found = discover_slices(deltas, features, seed=seed, split=SPLIT)
     alpha = float(report.params.get("alpha", 0.05))
-    slices = tuple(DiscoveredSlice(dict(s.columns), s.n_queries, s.delta, s.ci_low, s.ci_high,
-                                   s.rest_delta, s.p_value, s.q_value, s.q_value <= alpha,
-                                   members(ids, features, dict(s.columns)))
+    slices = tuple(DiscoveredSlice(**s.held_out(), columns=dict(s.columns),
+                                   confirmed=s.q_value <= alpha,
+                                   queries=members(ids, features, dict(s.columns)))
                    for s in found.slices)
     params = {**report.params, "discover": {
         "metric": metric, "split": SPLIT, "seed": seed, "min_size": MIN_SLICE,

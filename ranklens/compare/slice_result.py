@@ -9,22 +9,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ranklens import codec
+from ranklens.stats.slices import HeldOutTest
 
 
 @dataclass(frozen=True)
-class DiscoveredSlice:
-    """One slice as confirmed on the held-out queries (`ranklens.stats.slices.Slice`):
-    ``columns`` maps each column (or feature) to its value; ``queries`` are every query it
-    holds (searched and held-out alike, in id order): what the drill-down opens."""
+class DiscoveredSlice(HeldOutTest):
+    """One slice as confirmed on the held-out queries: its numbers are those of
+    `ranklens.stats.slices.Slice` (`HeldOutTest`); ``columns`` maps each column (or feature)
+    to its value; ``confirmed`` whether its family-wise p is at most the report's alpha;
+    ``queries`` are every query it holds (searched and held-out alike, in id order): what the
+    drill-down opens."""
 
     columns: dict[str, str]
-    n_queries: int
-    delta: float
-    ci_low: float
-    ci_high: float
-    rest_delta: float
-    p_value: float
-    q_value: float
     confirmed: bool
     queries: tuple[str, ...] = ()
 

@@ -35,7 +35,7 @@ from ranklens.stats.chunking import seed_sequence
 from ranklens.stats.errors import InsufficientSampleError, check_probability
 from ranklens.stats.pairing import Deltas, as_deltas, sample_sd
 from ranklens.stats.permutation import permutation_test
-from ranklens.stats.results import Interval, Seed
+from ranklens.stats.results import Interval, IntervalEstimate, Seed
 
 MACRO_INTERVALS = ("studentized", "percentile")
 _MACRO_STREAM = 33  # purpose tag: the per-collection streams spawned from the caller's seed
@@ -51,18 +51,16 @@ class CollectionMean:
 
 
 @dataclass(frozen=True)
-class MacroComparison:
+class MacroComparison(IntervalEstimate):
     """Macro average of B - A over collections, its interval and p-value.
 
     ``estimate`` is the mean of ``per_collection`` means (collections in name order);
     ``pooled`` the mean over all queries pooled. ``interval`` is the ``1 - alpha`` stratified
     bootstrap interval of ``estimate`` (its ``method`` "percentile" or "studentized");
-    ``p_value`` is the stratified sign-flip permutation p-value (module docstring).
+    ``p_value`` is the stratified sign-flip permutation p-value (module docstring), which
+    ``significant`` decides on (the bootstrap interval may disagree near the edge).
     """
 
-    estimate: float
-    interval: Interval
-    p_value: float
     pooled: float
     per_collection: tuple[CollectionMean, ...]
     n_resamples: int

@@ -53,7 +53,7 @@ import numpy.typing as npt
 
 from ranklens.stats.distributions import normal_quantile, t_quantile
 from ranklens.stats.errors import InsufficientSampleError, check_probability
-from ranklens.stats.results import Interval, Seed, at_most
+from ranklens.stats.results import Interval, IntervalEstimate, Seed
 from ranklens.stats.seed_interval import GPQ_DRAWS, generalized_interval
 
 Array = npt.NDArray[np.float64]
@@ -101,39 +101,19 @@ class VarianceComponents:
 
 
 @dataclass(frozen=True)
-class NewRunEstimate:
+class NewRunEstimate(IntervalEstimate):
     """The difference B - A of expected metric over seeds and queries: a new training run.
 
     ``interval`` is its ``1 - alpha`` interval (method: random-effects with generalized pivots,
     `ranklens.stats.seed_interval`), whose ends read as ``low``/``high`` too; ``p_value`` is
     two-sided against no difference, from the same pivots (the interval excludes 0 exactly
-    when p <= alpha). ``df`` is the effective degrees of freedom: the t with that many has the
-    interval's half-width over ``standard_error`` as its quantile (inf when the interval is
-    no wider than the normal one).
+    when p <= alpha, so ``significant`` and the interval agree). ``df`` is the effective
+    degrees of freedom: the t with that many has the interval's half-width over
+    ``standard_error`` as its quantile (inf when the interval is no wider than the normal one).
     """
 
-    estimate: float
-    interval: Interval
-    p_value: float
     standard_error: float
     df: float
-
-    @property
-    def low(self) -> float:
-        return self.interval.low
-
-    @property
-    def high(self) -> float:
-        return self.interval.high
-
-    @property
-    def alpha(self) -> float:
-        return 1.0 - self.interval.level
-
-    @property
-    def significant(self) -> bool:
-        """p-value at most alpha (the interval then excludes 0: both come from one pivot)."""
-        return at_most(self.p_value, self.alpha)
 
 
 def _system_moments(values: Array) -> tuple[Array, Array, Array | None, Array]:

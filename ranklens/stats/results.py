@@ -123,6 +123,39 @@ class TInterval:
 
 
 @dataclass(frozen=True)
+class IntervalEstimate:
+    """An estimate of B - A, its `Interval` and its two-sided ``p_value`` against no
+    difference, decided at the interval's own alpha: what the new training run's estimate
+    (`NewRunEstimate`) and the macro average over collections (`MacroComparison`) share.
+
+    The interval's ends read as ``low``/``high`` too; ``alpha`` is ``1 - interval.level``;
+    ``significant`` whether the p-value is at most it. How the interval and the p-value were
+    computed, and whether they always agree, is the subclass's to say.
+    """
+
+    estimate: float
+    interval: Interval
+    p_value: float
+
+    @property
+    def low(self) -> float:
+        return self.interval.low
+
+    @property
+    def high(self) -> float:
+        return self.interval.high
+
+    @property
+    def alpha(self) -> float:
+        return 1.0 - self.interval.level
+
+    @property
+    def significant(self) -> bool:
+        """The p-value at most alpha (`at_most`)."""
+        return at_most(self.p_value, self.alpha)
+
+
+@dataclass(frozen=True)
 class TTest(TInterval):
     """Paired t-test of the mean per-query difference: statistic, p-value and t-interval.
 

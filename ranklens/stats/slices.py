@@ -37,7 +37,8 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -57,19 +58,19 @@ Mask = npt.NDArray[np.bool_]
 
 
 @dataclass(frozen=True)
-class Slice:
-    """One found group of queries, as tested on the part of the queries its search did not see.
+class HeldOutTest:
+    """What a found slice measured on the part of the queries its search did not see: the
+    numbers `Slice` holds and a report keeps (`ranklens.compare.slice_result.DiscoveredSlice`).
 
-    ``columns`` maps each column to its value (one column, or two for a pair). ``n_queries``,
-    ``delta`` (mean B - A), ``ci_low``/``ci_high`` (t interval at level 1 - alpha / the number
-    of tests: simultaneous over the family) and ``p_value`` ("its B - A lies beyond the rest's
-    on the side the search saw", Welch, one-sided) are of that held-out part (the interval is
-    NaN for a slice whose differences do not vary); ``q_value`` is its family-wise p (Holm over
-    every test of both directions). ``search_delta`` and ``search_n`` are what the search saw
-    (biased by the choice: shown for orientation only).
+    ``n_queries``, ``delta`` (mean B - A), ``ci_low``/``ci_high`` (t interval at level
+    1 - alpha / the number of tests: simultaneous over the family) and ``p_value`` ("its
+    B - A lies beyond the rest's on the side the search saw", Welch, one-sided) are of that
+    held-out part (the interval is NaN for a slice whose differences do not vary);
+    ``rest_delta`` is the mean B - A of the held-out queries outside the slice; ``q_value``
+    is its family-wise p (Holm over every test of both directions). It says nothing of the
+    slice's columns: each holder keys them its own way.
     """
 
-    columns: Key
     n_queries: int
     delta: float
     ci_low: float
@@ -77,6 +78,23 @@ class Slice:
     rest_delta: float
     p_value: float
     q_value: float
+
+    def held_out(self) -> dict[str, Any]:
+        """These numbers by field name, to build another holder of them with (keywords)."""
+        return {f.name: getattr(self, f.name) for f in fields(HeldOutTest)}
+
+
+@dataclass(frozen=True)
+class Slice(HeldOutTest):
+    """One found group of queries, as tested on the part of the queries its search did not see
+    (`HeldOutTest`).
+
+    ``columns`` maps each column to its value (one column, or two for a pair).
+    ``search_delta`` and ``search_n`` are what the search saw (biased by the choice: shown for
+    orientation only).
+    """
+
+    columns: Key
     search_delta: float
     search_n: int
 
@@ -287,4 +305,4 @@ def _t_interval(values: npt.NDArray[np.float64], level: float) -> tuple[float, f
     return t_ends(float(values.mean()), se, len(values) - 1, 1.0 - level)
 
 
-__all__ = ["MIN_SLICE", "Discovery", "Slice", "binned", "discover_slices"]
+__all__ = ["MIN_SLICE", "Discovery", "HeldOutTest", "Slice", "binned", "discover_slices"]

@@ -69,6 +69,18 @@ def test_macro_p_value_is_the_weighted_sign_flip_test(collections: dict[str, np.
     assert 0.0 < result.p_value < 1.0
 
 
+def test_macro_is_decided_by_its_p_value_at_the_interval_alpha() -> None:
+    """`IntervalEstimate`: the ends, alpha from the level, significant from the p-value."""
+    shifted = {"a": np.linspace(0.1, 0.5, 30), "b": np.linspace(0.05, 0.45, 40)}
+    result = macro_compare(shifted, alpha=0.1, n_resamples=200, n_permutations=500, seed=1)
+    assert (result.low, result.high) == (result.interval.low, result.interval.high)
+    assert result.alpha == pytest.approx(0.1)
+    assert result.p_value < 0.01 and result.significant  # every difference above 0
+    centred = macro_compare({"a": np.linspace(-0.2, 0.2, 30), "b": np.linspace(-0.3, 0.3, 40)},
+                          n_resamples=200, n_permutations=500, seed=1)
+    assert centred.p_value > 0.5 and not centred.significant  # symmetric around 0
+
+
 def test_bad_collections_are_refused() -> None:
     with pytest.raises(InsufficientSampleError, match="collection 'tiny'"):
         macro_compare({"big": np.zeros(30), "tiny": np.array([0.1])})

@@ -21,7 +21,6 @@ from ranklens.compare.report import Report
 from ranklens.compare.report_tables import plot_order
 from ranklens.document.blocks import Chart, Paragraph, Section, Table
 from ranklens.formats import format_delta, format_interval, format_p, level_number
-from ranklens.stats.results import at_most
 
 MACRO_ROW = "Macro average"
 MACRO_TITLE = "Several collections: the macro average"
@@ -99,7 +98,7 @@ def macro_records(section: MacroSection, *, plotted: bool = False) -> list[dict[
     if macro is not None:
         last.update(delta=macro.estimate, ci_low=macro.interval.low,
                     ci_high=macro.interval.high, p_value=macro.p_value, q_value=None,
-                    significant=at_most(macro.p_value, 1 - macro.interval.level))
+                    significant=macro.significant)
     records.append(last)
     return records
 

@@ -18,7 +18,7 @@ from functools import partial
 from typing import Any
 
 from ranklens.compare import coverage_words
-from ranklens.compare.columns import MARK
+from ranklens.compare.columns import JUDGED_COLUMNS, MARK, ROBUSTNESS_COLUMNS
 from ranklens.compare.fcr_words import disagreement_sentence, fcr_caption
 from ranklens.compare.report import Report
 from ranklens.compare.sections.coverage_banner import coverage_banner
@@ -42,30 +42,6 @@ from ranklens.stats import interval_label
 
 ADJUSTED = {"bh": "Benjamini-Hochberg", "by": "Benjamini-Yekutieli", "holm": "Holm"}
 """The long names of the p-value adjustments, for the settings line."""
-
-ROBUSTNESS_COLUMNS = (
-    columns.Column("treatment", "unjudged documents", "text", "Unjudged documents"),
-    columns.Column("mean_a", "A", "text", "Mean {a}"),
-    columns.Column("mean_b", "B", "text", "Mean {b}"),
-    columns.Column("delta", "B \u2212 A", "text", "{b} \u2212 {a}"),
-    columns.Column("interval", "interval", "text", "Interval"),
-    columns.Column("p", "p", "text"),
-    columns.Column("reads", "reads", "text", "Reads"),
-    columns.Column("note", "note", "text", "Note"),
-)
-"""The robustness view's columns: its rows are display texts already
-(`coverage_words.treatment_rows`)."""
-
-JUDGED_COLUMNS = (
-    columns.Column("segment", "rows", "label", "Rows"),
-    columns.Column("n_queries", "n", "count", "Queries"),
-    columns.Column("judged_a", "A", "value", "{judged} {a}"),
-    columns.Column("judged_b", "B", "value", "{judged} {b}"),
-    columns.Column("gap", "A \u2212 B", "delta", "A \u2212 B"),
-    columns.Column("shift", "shift", "delta", "Same-rate shift of B \u2212 A"),
-    columns.Column("could_change", "could change", "text", "Verdict could change"),
-)
-"""The judged@k table's columns (`judged_table`)."""
 
 COULD_CHANGE = {True: "yes", False: "no"}
 """Whether unjudged documents could change a row's verdict, in words (a dash: no verdict)."""
