@@ -158,7 +158,8 @@ def show_leaderboard(report: Report, metric: str) -> None:
     styled = shown.style.apply(lambda _: colours, subset=["name"], axis=0)
     st.dataframe(
         styled, hide_index=True, key=f"leaderboard-table:{metric}", placeholder="",
-        column_order=("name", "mean", "delta", "ci_text", "adjusted_p_text", "p_value_text",
+        column_order=("name", "mean", "delta", "ci_text", "lift_text", "adjusted_p_text",
+                      "p_value_text",
                       "t_p_value_text", "wtl_text", "finding_short",
                       *(("health",) if "health" in shown else ())),
         column_config={
@@ -170,7 +171,10 @@ def show_leaderboard(report: Report, metric: str) -> None:
             "delta": number_column("B \u2212 A", "%+.4f", width=75),
             "ci_text": st.column_config.TextColumn(
                 "Interval", width=text_width(shown["ci_text"], 140),
-                help="Bootstrap confidence interval of the candidate minus the baseline"),
+                help="Confidence interval of the candidate minus the baseline"),
+            "lift_text": st.column_config.TextColumn(
+                "Lift", width=text_width(shown["lift_text"], 150),
+                help="B \u2212 A as a share of the baseline's mean, with its interval"),
             "adjusted_p_text": st.column_config.TextColumn(
                 "Adjusted p", width=85, help=family.describe(len(names))),
             "p_value_text": st.column_config.TextColumn(

@@ -51,6 +51,7 @@ __all__ = [
 _N = Column("n_queries", "n", "count", "Queries")
 _DELTA = Column("delta", "B \u2212 A", "delta")
 _CI = Column("ci", "{level}% CI", "interval", "Interval")
+_LIFT = Column("lift", "Lift ({level}% CI)", "lift", "Lift")  # B − A over A's mean
 _FCR = Column("fcr", "FCR {fcr_level} CI", "interval", "FCR-adjusted {fcr_level} interval")
 _P = Column("p_value", "p", "p")  # its test is named in the settings line and the notes
 _T_P = Column("t_p_value", "p (t-test)", "p", detail=True)
@@ -66,7 +67,7 @@ _MEANS = (Column("mean_a", "A: {a}", "value", "Mean {a}"),
 
 SEGMENT_COLUMNS: tuple[Column, ...] = (
     Column("segment", "{segment}", "label", "{rows}"), _N, *_MEANS, _CI,
-    Column("lift", "Lift ({level}% CI)", "lift", "Lift over {a}"), _FCR, _P, _T_P,
+    _LIFT, _FCR, _P, _T_P,
     Column("q_value", "q", "p"), _MARK, Column("wtl", "W / T / L", "wtl", detail=True),
     _FINDING, Column("note", "note", "text", "Note"),
 )
@@ -93,7 +94,8 @@ SEGMENT_HTML = _keys(wide(SEGMENT_COLUMNS))
 LEADERBOARD_COLUMNS: tuple[Column, ...] = (
     Column("run", "run", "label", "Run"), Column("n_queries", "n", "count", "Queries",
                                                  detail=True),
-    Column("mean", "mean", "value", "Mean"), _DELTA, _CI, _P, _ADJUSTED, _T_P, _WTL, _FINDING,
+    Column("mean", "mean", "value", "Mean"), _DELTA, _CI, _LIFT, _P, _ADJUSTED, _T_P, _WTL,
+    _FINDING,
     Column("health", "health", "text", "Health"),  # each run's health checks (ranklens.health)
     _MARK,
 )

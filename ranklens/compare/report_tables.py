@@ -127,7 +127,7 @@ def _record(row: SegmentRow, is_overall: bool, run_names: tuple[str, str]) -> di
         else result_row(result))
     values.update(segment=OVERALL if is_overall else row.segment, overall=is_overall,
                   n_queries=row.n_queries, finding=finding(result, run_names), note=row.note,
-                  **{k: None if v == "" else v for k, v in lift_parts(row.lift).items()},
+                  **lift_cells(row.lift),
                   **interval_levels(row))
     return {column: math.nan if values.get(column) is None else values[column]
             for column in SEGMENT_COLUMNS}
@@ -139,6 +139,12 @@ def lift_parts(lift: Lift | None) -> dict[str, float | str]:
     if lift is None:
         return {"lift": "", "lift_low": "", "lift_high": ""}
     return {"lift": lift.estimate, "lift_low": lift.low, "lift_high": lift.high}
+
+
+def lift_cells(lift: Lift | None) -> dict[str, float | None]:
+    """`lift_parts` for a data frame: None where there is no lift."""
+    return {key: None if value == "" else float(value)
+            for key, value in lift_parts(lift).items()}
 
 
 def interval_levels(row: SegmentRow) -> dict[str, float | None]:
@@ -249,6 +255,7 @@ def with_query_coverage(report: Report, metric: str, per_query: pd.DataFrame) ->
 LEADERBOARD_COLUMNS = (
     "run", "position", "baseline", "n_queries", "mean", "delta", "ci_low", "ci_high",
     "p_value", "adjusted_p", "t_p_value", "significant", "finding", "wins", "ties", "losses",
+    "lift", "lift_low", "lift_high",
 )
 PAIR_COLUMNS = (
     "run_a", "run_b", "position_a", "position_b", "n_queries", "mean_a", "mean_b", "delta",
@@ -280,7 +287,8 @@ def leaderboard_table(report: Report, metric: str) -> pd.DataFrame:
     }]
     family = report.family(metric)
     for j in report.candidates:
-        result = report.comparison(metric, j).overall
+        comparison = report.comparison(metric, j)
+        result = comparison.overall
         adjusted = (result.p_value if family is None else family.pair(0, j).adjusted_p)
         significant = at_most_alpha(adjusted, result.alpha)
         rows.append({
@@ -291,6 +299,7 @@ def leaderboard_table(report: Report, metric: str) -> pd.DataFrame:
             "finding": candidate_finding(result.delta, significant, names[j]),
             "wins": result.outcomes.wins, "ties": result.outcomes.ties,
             "losses": result.outcomes.losses,
+            **lift_cells(comparison.overall_lift),
         })
     baseline, candidates = rows[0], rows[1:]
     candidates.sort(key=lambda r: (-_number(r["mean"]), _number(r["position"])))
