@@ -20,10 +20,10 @@ from ranklens.io import InputError, InputFile, read_qrels, read_run
 from ranklens.ppi.labelling import (
     LabelPlan,
     PlanError,
-    design_estimate_from_gold,
     design_sentence,
     plan_labels,
 )
+from ranklens.ppi.rounds import design_estimate_from_gold
 
 TITLE = "Which queries to label next"
 SHOWN_COLUMNS = {"query_id": "Query", "probability": "Probability", "n_docs": "Documents",
@@ -51,8 +51,10 @@ def show_plan(run_a: InputFile, run_b: InputFile, proxy: InputFile, metric: str,
         st.caption("Before labelling more: draw the queries whose gold B − A can differ most "
                    "from the proxy's, each with a known probability, and label only their "
                    "documents that can move B − A. `ranklens ppi … --design plan.csv` (or "
-                   "`ranklens.ppi.labelling.design_estimate_from_gold`) turns their gold "
-                   "labels into B − A with a valid interval.")
+                   "`ranklens.ppi.rounds.design_estimate_from_gold`) turns their gold "
+                   "labels into B − A with a valid interval. To label in rounds, plan with "
+                   "`ranklens plan-labels … --max-rounds 3`, then draw each next round with "
+                   "`--design plan.csv --gold-qrels gold.trec`.")
         left, right = st.columns(2)
         budget = left.number_input(
             "Queries to label (expected)", min_value=1, max_value=max(n_queries, 1),

@@ -71,7 +71,8 @@ def _gold_of(plan) -> bytes:
 
 
 def test_the_plans_gold_labels_give_the_librarys_interval_and_others_are_refused():
-    from ranklens.ppi.labelling import design_estimate_from_gold, design_sentence
+    from ranklens.ppi.labelling import design_sentence
+    from ranklens.ppi.rounds import design_estimate_from_gold
 
     paths = demo.paths()
     plan = _library(40, 0)
