@@ -5,7 +5,8 @@ Collects the budget and the seed and shows what ``ranklens.ppi.labelling.plan_la
 decides, in its own words (`LabelPlan.summary_lines`, the same lines ``ranklens
 plan-labels`` prints): the queries drawn, why, and the plan as the CSV that ``ranklens ppi
 --design`` reads back with the gold labels. It computes nothing itself; the plan is kept in
-the app's cache by the inputs' digests and the settings.
+the app's cache by the inputs' digests and the settings, and each input is parsed once per
+upload, not on every change of the budget or the seed.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import streamlit as st
 
 from ranklens.app import state as app_state
 from ranklens.app.state import cached, input_key
+from ranklens.data import Qrels, Run
 from ranklens.formats import literal
 from ranklens.io import InputError, InputFile, read_qrels, read_run
 from ranklens.ppi.labelling import (
@@ -35,12 +37,23 @@ def label_plan(run_a: InputFile, run_b: InputFile, proxy: InputFile, metric: str
     """The plan of these files and settings, once per (digests, settings)."""
     files = (run_a, run_b, proxy)
     return cached("label-plan", (input_key(files), metric, alpha, budget, seed),
-                  lambda: plan_labels(read_run(run_a.data, name=run_a.name)[0],
-                                      read_run(run_b.data, name=run_b.name)[0],
-                                      read_qrels(proxy.data, name=proxy.name)[0],
-                                      metric=metric, budget_queries=budget, seed=seed,
-                                      alpha=alpha),
-                  label="Drawing the queries to label…", files=files)
+                  lambda: plan_labels(parsed_run(run_a), parsed_run(run_b),
+                                      parsed_qrels(proxy), metric=metric,
+                                      budget_queries=budget, seed=seed, alpha=alpha),
+                  label="Drawing the queries to label…")
+
+
+def parsed_run(file: InputFile) -> Run:
+    """``file``'s run, read once per upload (its digest) however often the budget or the
+    seed change; the upload's limits are checked on that read."""
+    return cached("plan-run", file.key, lambda: read_run(file.data, name=file.name)[0],
+                  files=(file,))
+
+
+def parsed_qrels(file: InputFile) -> Qrels:
+    """``file``'s judgements, read once per upload (its digest), as `parsed_run`."""
+    return cached("plan-qrels", file.key, lambda: read_qrels(file.data, name=file.name)[0],
+                  files=(file,))
 
 
 def show_plan(run_a: InputFile, run_b: InputFile, proxy: InputFile, metric: str,
@@ -102,9 +115,7 @@ def show_design_estimate(plan: LabelPlan, run_a: InputFile, run_b: InputFile,
             (input_key((run_a, run_b, proxy, gold_file)), plan.metric, plan.budget, plan.seed,
              alpha),
             lambda: design_estimate_from_gold(
-                plan.documents, read_run(run_a.data, name=run_a.name)[0],
-                read_run(run_b.data, name=run_b.name)[0],
-                read_qrels(proxy.data, name=proxy.name)[0],
+                plan.documents, parsed_run(run_a), parsed_run(run_b), parsed_qrels(proxy),
                 read_qrels(gold_file.data, name=gold_file.name)[0], alpha=alpha,
                 gold_name=gold_file.name, plan_name="this plan")[0],
             label="Weighting the drawn queries…")

@@ -49,7 +49,7 @@ from ranklens.stats.active_ppi import (
     DesignEstimate,
     combine_rounds,
     design_estimate,
-    planned_variance,
+    round_weight,
 )
 
 PRIOR_DOCUMENTS = 4
@@ -239,16 +239,11 @@ def design_looks(plan: pd.DataFrame, run_a: Run, run_b: Run, proxy: Qrels, gold:
 
 
 def _weight(plans: list[LabelPlan], k: int, weights: list[float]) -> float:
-    """Round k's weight, fixed before its draw: the last round's times the ratio of their
-    planned variances, both under round k's grade spreads (round 1: 1)."""
+    """Round k's weight (`round_weight`; round 1: 1), under round k's grade spreads."""
     if k == 0:
         return 1.0
-    now, before = plans[k].queries, plans[k - 1].queries
-    mine = planned_variance(now["uncertainty"], now["probability"])
-    previous = planned_variance(now["uncertainty"], before["probability"])
-    if mine <= 0 or previous <= 0 or math.isinf(weights[-1]):
-        return math.inf
-    return weights[-1] * previous / mine
+    return round_weight(weights[-1], plans[k].queries["uncertainty"],
+                        plans[k - 1].queries["probability"], plans[k].queries["probability"])
 
 
 def _answer(estimate: DesignEstimate, effect: float | None) -> str | None:

@@ -181,6 +181,19 @@ def combine_rounds(rounds: Sequence[DesignEstimate], weights: npt.ArrayLike, *,
                           1 - alpha, df)
 
 
+def round_weight(previous_weight: float, uncertainty: npt.ArrayLike,
+                 previous_probabilities: npt.ArrayLike, probabilities: npt.ArrayLike) -> float:
+    """A round's weight for `combine_rounds`, fixed before its draw: the previous round's
+    weight times the ratio of the two rounds' `planned_variance`, both under this round's
+    ``uncertainty`` (round 1's weight: 1). Infinite when this round leaves nothing to
+    chance (or the previous one did)."""
+    mine = planned_variance(uncertainty, probabilities)
+    previous = planned_variance(uncertainty, previous_probabilities)
+    if mine <= 0 or previous <= 0 or math.isinf(previous_weight):
+        return math.inf
+    return previous_weight * previous / mine
+
+
 def planned_variance(uncertainty: npt.ArrayLike, probabilities: npt.ArrayLike) -> float:
     """A round's planned variance, up to the factor 1 / N^2: sum over the queries it may draw
     of (1 - pi) / pi u^2 (`expected_width`'s, squared); what `combine_rounds`' weights are
@@ -237,4 +250,4 @@ def _tuned(p: Vector, g: Vector, d: npt.NDArray[np.bool_], pi: Vector,
 
 
 __all__ = ["DesignEstimate", "budget_for_width", "combine_rounds", "design_estimate", "draw",
-           "expected_width", "inclusion_probabilities", "planned_variance"]
+           "expected_width", "inclusion_probabilities", "planned_variance", "round_weight"]
