@@ -148,13 +148,14 @@ class LabelPlan:
                 f"{len(queries):,} queries not labelled yet ({known:,} labelled in earlier "
                 "rounds count with their gold B - A)")
         lines = [] if self.rounds.max_rounds == 1 else [self.rounds.rule_sentence(self.alpha)]
+        own = "" if not known else " from this round alone (the look combines all rounds)"
         lines += [
             f"{head}: {len(queries) - certain:,} may move B - A, {certain:,} "
             f"cannot (the same top documents in the same order in both runs: no label needed)",
             f"drawn {int(queries['drawn'].sum()):,} queries (expected {self.budget:.1f}), "
             f"{len(self.documents):,} documents to judge",
-            f"expected {level} interval width of B - A: {self.width_plan:.4f} with this plan, "
-            f"{self.width_uniform:.4f} with a uniform sample of as many queries",
+            f"expected {level} interval width of B - A{own}: {self.width_plan:.4f} with this "
+            f"plan, {self.width_uniform:.4f} with a uniform sample of as many queries",
         ]
         if target_width:
             lines.append(f"an interval of width {target_width:g} needs about "
