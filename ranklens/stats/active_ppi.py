@@ -26,7 +26,8 @@ over all N queries counts the earlier labelled queries exactly (probability 1) a
 its own draws by 1 / pi. Given the earlier rounds T_k is unbiased, so T_k - theta are
 martingale differences; the rounds are combined as sum a_k T_k / sum a_k with weights a_k fixed
 before round k is drawn (inverse planned variances), and the interval is the self-normalised
-sum: theta is inside when |sum a_k (T_k - theta)| <= t sqrt(sum a_k^2 se_k^2).
+sum: theta is inside when |sum a_k (T_k - theta)| <= t sqrt(sum a_k^2 se_k^2), t with the
+Welch-Satterthwaite degrees of freedom of the rounds' variances.
 
 It answers for the mean gold B - A over this set of queries, the population the plan was
 drawn from; it does not say which documents to judge (the plan's business, which knows the
@@ -172,8 +173,12 @@ def combine_rounds(rounds: Sequence[DesignEstimate], weights: npt.ArrayLike, *,
         rounds, a = rounds[last:last + 1], np.ones(1)
     a = a / a.sum()
     estimate = float(sum(w * r.estimate for w, r in zip(a, rounds, strict=True)))
-    se = math.sqrt(sum(w * w * r.standard_error**2 for w, r in zip(a, rounds, strict=True)))
-    df = max(sum(r.df + 1 for r in rounds) - len(rounds), 1)
+    parts = [w * w * r.standard_error**2 for w, r in zip(a, rounds, strict=True)]
+    se = math.sqrt(sum(parts))
+    # Welch-Satterthwaite: a round that carries most of the variance lends the interval its
+    # own (few) degrees of freedom, not the sum of all rounds'
+    spread = sum(part**2 / r.df for part, r in zip(parts, rounds, strict=True))
+    df = max(round(sum(parts) ** 2 / spread), 1) if spread > 0 else rounds[-1].df
     half = t_quantile(1 - alpha / 2, df) * se
     last_round = rounds[-1]
     return DesignEstimate(estimate, estimate - half, estimate + half, se, last_round.lam,

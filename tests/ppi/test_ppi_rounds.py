@@ -117,7 +117,9 @@ def test_the_look_after_each_round_is_the_rounds_combined_by_their_definition(wo
           / planned_variance(u, plans[1].queries["probability"]))
     estimate = (parts[0].estimate + a2 * parts[1].estimate) / (1 + a2)
     se = math.sqrt(parts[0].standard_error**2 + a2**2 * parts[1].standard_error**2) / (1 + a2)
-    df = parts[0].df + parts[1].df
+    v = [parts[0].standard_error**2, a2**2 * parts[1].standard_error**2]
+    df = round(sum(v) ** 2 / (v[0] ** 2 / parts[0].df + v[1] ** 2 / parts[1].df))
+    assert 1 <= df <= parts[0].df + parts[1].df
     assert looks[0].estimate.estimate == pytest.approx(parts[0].estimate, abs=1e-12)
     assert looks[0].estimate.ci_low == pytest.approx(parts[0].ci_low, abs=1e-12)
     assert looks[1].estimate.estimate == pytest.approx(estimate, abs=1e-12)
