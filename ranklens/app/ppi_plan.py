@@ -11,6 +11,9 @@ upload, not on every change of the budget or the seed.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import pandas as pd
 import streamlit as st
 
@@ -57,9 +60,11 @@ def parsed_qrels(file: InputFile) -> Qrels:
 
 
 def show_plan(run_a: InputFile, run_b: InputFile, proxy: InputFile, metric: str,
-              alpha: float, n_queries: int) -> None:
-    """An expander with the budget and seed, the plan's words, its drawn queries and the
-    plan as a CSV download."""
+              alpha: float, n_queries: int,
+              chosen: tuple[float, int] | None = None) -> LabelPlan | None:
+    """An expander with the budget and seed (``chosen``: a share link's, else 10% of the
+    queries and 0), the plan's words, its drawn queries and the plan as a CSV download; the
+    plan drawn, for the HTML export and the share link (None when there is none)."""
     with st.expander(TITLE, icon=":material/checklist:"):
         st.caption("Before labelling more: draw the queries whose gold B − A can differ most "
                    "from the proxy's, each with a known probability, and label only their "
@@ -71,16 +76,18 @@ def show_plan(run_a: InputFile, run_b: InputFile, proxy: InputFile, metric: str,
         left, right = st.columns(2)
         budget = left.number_input(
             "Queries to label (expected)", min_value=1, max_value=max(n_queries, 1),
-            value=max(1, min(n_queries, round(0.1 * n_queries))), step=1, key="plan_budget",
+            value=(max(1, min(n_queries, round(0.1 * n_queries))) if chosen is None
+                   else max(1, min(n_queries, round(chosen[0])))), step=1, key="plan_budget",
             help="The expected number of drawn queries: each query is drawn on its own with "
                  "its probability, so the number drawn varies around it.")
-        seed = right.number_input("Seed of the draw", min_value=0, value=0, step=1,
+        seed = right.number_input("Seed of the draw", min_value=0,
+                                  value=0 if chosen is None else int(chosen[1]), step=1,
                                   key="plan_seed")
         try:
             plan = label_plan(run_a, run_b, proxy, metric, alpha, float(budget), int(seed))
         except PlanError as error:
             st.warning(f"No plan for {metric}: {error}", icon=":material/info:")
-            return
+            return None
         st.markdown("\n".join(f"- {line}" for line in plan.summary_lines()))
         drawn = plan.queries[plan.queries["drawn"]].sort_values("probability",
                                                                  ascending=False)
@@ -96,6 +103,28 @@ def show_plan(run_a: InputFile, run_b: InputFile, proxy: InputFile, metric: str,
                                 "(the query's), why, the ranks, the proxy grade and the "
                                 "settings that draw the plan again.")
         show_design_estimate(plan, run_a, run_b, proxy, alpha)
+    return plan
+
+
+def link_choice(result: Mapping[str, Any] | None) -> tuple[float, int] | None:
+    """The labelling plan's budget and seed a share link stored with its numbers, if any."""
+    settings = (result or {}).get("settings") or {}
+    if "label_plan_budget" not in settings:
+        return None
+    return float(settings["label_plan_budget"]), int(settings.get("label_plan_seed", 0))
+
+
+def show_stored_plan(data: Mapping[str, Any]) -> None:
+    """The plan a share link stored (`ranklens.ppi.payload.label_plan_data`): its budget and
+    seed, its words and its drawn queries, as the sharer saw them."""
+    with st.expander(TITLE, icon=":material/checklist:"):
+        st.caption(f"The plan as shared: an expected {float(data['budget']):g} queries, seed "
+                   f"{int(data['seed'])} (`ranklens plan-labels … --budget-queries "
+                   f"{float(data['budget']):g} --seed {int(data['seed'])}` draws it again).")
+        st.markdown("\n".join(f"- {literal(line)}" for line in data["lines"]))
+        drawn = pd.DataFrame(data["drawn"], columns=list(SHOWN_COLUMNS))
+        st.dataframe(drawn.rename(columns=SHOWN_COLUMNS), hide_index=True,
+                     height=min(35 * (len(drawn) + 1) + 3, 320))
 
 
 def show_design_estimate(plan: LabelPlan, run_a: InputFile, run_b: InputFile,
@@ -129,4 +158,4 @@ def _csv(documents: pd.DataFrame) -> str:
     return documents.to_csv(index=False, float_format="%.6g")
 
 
-__all__ = ["TITLE", "label_plan", "show_plan"]
+__all__ = ["TITLE", "label_plan", "link_choice", "show_plan", "show_stored_plan"]
