@@ -69,3 +69,11 @@ def test_a_share_link_shows_the_plan_as_drawn_with_its_seed(store_path: Path) ->
         assert line in words, line
     captions = " ".join(c.value for c in reopened.caption)
     assert "--budget-queries 55 --seed 9" in captions
+
+
+def test_a_recomputed_link_starts_from_the_stored_budget_and_seed() -> None:
+    from ranklens.app.ppi_plan import link_choice
+
+    assert link_choice({"settings": {"label_plan_budget": 55.0, "label_plan_seed": 9}}) == (
+        55.0, 9)
+    assert link_choice({"settings": {"metric": "AP"}}) is None and link_choice(None) is None
