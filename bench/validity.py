@@ -29,11 +29,12 @@ interval and an oracle that knows the variance; the two-level bootstrap beside i
 Part 5, several collections: coverage of the stratified macro-average interval of
 `macro_compare` and the type-I error of its p-value, 3 collections of 30-200 queries.
 
-Parts 6-8, the features over the statistics: a leaderboard's simultaneous rank intervals
-(`bench/validity_ranks.py`), the slice search's error and power (`bench/validity_slices.py`) and
-the interval from labels a plan drew (`bench/validity_labels.py`).
+Parts 6-9, the features over the statistics: a leaderboard's simultaneous rank intervals
+(`bench/validity_ranks.py`), the slice search's error and power (`bench/validity_slices.py`),
+the interval from labels a plan drew (`bench/validity_labels.py`) and labelling in rounds with
+a stopping rule (`bench/validity_rounds.py`).
 
-``--only mean|ppi|fcr|seeds|macro|ranks|slices|labels`` prints one part. Seeds are fixed: the
+``--only mean|ppi|fcr|seeds|macro|ranks|slices|labels|rounds`` prints one part. Seeds are fixed: the
 same command prints the same tables.
 """
 
@@ -639,7 +640,7 @@ def main() -> None:
     parser.add_argument("--fcr-replications", type=int, default=None,
                         help="simulated reports per FCR design (default: --replications / 10)")
     parser.add_argument("--only", choices=("mean", "ppi", "fcr", "seeds", "macro", "ranks",
-                                           "slices", "labels"), default=None,
+                                           "slices", "labels", "rounds"), default=None,
                         help="print one part only")
     parser.add_argument("--sizes", default=",".join(map(str, SIZES)),
                         help="query counts of the mean-difference part (default "
@@ -692,6 +693,8 @@ def _run(args: argparse.Namespace) -> None:
         _print_slices(max(100, r // 3))
     if args.only in (None, "labels"):
         _print_labels(r)
+    if args.only in (None, "rounds"):
+        _print_rounds(r, max(50, r // 10))
     if args.only is None:
         print(JUDGE)
     print(f"_{time.perf_counter() - started:.0f} s on 2 shared cores._")
@@ -740,6 +743,23 @@ def _print_labels(worlds: int) -> None:
     import validity_labels
 
     print(" ".join(validity_labels.__doc__.split("\n\n")[2].split()) + "\n")
+    print(done.stdout)
+
+
+def _print_rounds(worlds: int, draws: int) -> None:
+    """Labels drawn in rounds with a stopping rule (`ranklens.ppi.rounds`, issue 47)."""
+    import subprocess
+
+    print(f"## Labelling in rounds: coverage after each round and the stopping rule's error "
+          f"(`combine_rounds`, `design_looks`; {worlds:,} stats worlds, {draws:,} library plans "
+          f"a row)\n")
+    done = subprocess.run([sys.executable, str(Path(__file__).with_name("validity_rounds.py")),
+                           "--worlds", str(worlds), "--draws", str(draws)],
+                          capture_output=True, text=True, check=True)
+    import validity_rounds
+
+    for paragraph in validity_rounds.__doc__.split("\n\n")[2:]:
+        print(" ".join(paragraph.split()) + "\n")
     print(done.stdout)
 
 

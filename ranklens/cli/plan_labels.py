@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from ranklens import io
 from ranklens.cli.common import (
@@ -17,6 +18,10 @@ from ranklens.cli.common import (
     note,
     write,
 )
+
+if TYPE_CHECKING:
+    from ranklens.data import Qrels, Run
+    from ranklens.ppi.labelling import LabelPlan
 
 HELP = "which queries and documents to judge for B - A: a labelling plan"
 DESCRIPTION = (
@@ -35,7 +40,22 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         help="expected number of queries to judge")
     budget.add_argument("--budget-docs", type=float, metavar="N",
                         help="expected number of documents to judge")
-    add_gold_qrels(p, "gold judgements you have already: their documents are not asked again")
+    add_gold_qrels(p, "gold judgements you have already: their documents are not asked again; "
+                   "with --design, the gold labels of its rounds (all in one file)")
+    p.add_argument("--design", metavar="PLAN",
+                   help="the plan file of the earlier rounds: draw the next round among the "
+                   "queries not labelled yet, from what their gold labels (--gold-qrels) "
+                   "showed; the output is the plan file of every round")
+    p.add_argument("--round", type=int, metavar="K",
+                   help="the round to draw (1 without --design, else the round after the "
+                   "plan's last); said to check it")
+    p.add_argument("--max-rounds", type=int, metavar="M",
+                   help="round 1: the most rounds you will label (default 1); each round's "
+                   "interval is then at level 1 - alpha/M, so stopping at the first round "
+                   "that answers the question keeps the error rate alpha")
+    p.add_argument("--effect", type=float, metavar="D",
+                   help="round 1: the smallest B - A that matters; an interval within +-D "
+                   "answers the question too (no difference that matters)")
     add_judge_confidence(p, "how sure the judge was of each label: a table (it may be the "
                          "proxy qrels as CSV) with query_id, doc_id and 'confidence' (the "
                          "label's probability, 0.5-1) or 'spread' (several judges' grade "
@@ -50,7 +70,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run_plan_labels(args: argparse.Namespace) -> int:
-    from ranklens.ppi.labelling import PlanError, plan_labels
+    from ranklens.ppi.labelling import PlanError
 
     status = Status()
     status("reading the runs and the proxy judgements")
@@ -62,17 +82,43 @@ def run_plan_labels(args: argparse.Namespace) -> int:
               if args.judge_confidence else None)
     status("planning")
     try:
-        plan = plan_labels(run_a, run_b, proxy, metric=args.metric,
-                           budget_queries=args.budget_queries, budget_docs=args.budget_docs,
-                           seed=args.seed, gold=gold, alpha=args.alpha, judge_spread=spread)
+        plan = _plan(args, run_a, run_b, proxy, gold, spread)
     except PlanError as error:
         raise UsageError(str(error)) from None
     status.done()
     lines = plan.summary_lines(args.target_width)
     for line in lines:
         note(line)
-    write(plan.documents.to_csv(index=False, float_format="%.6g"), args.output)
+    write(plan.design.to_csv(index=False, float_format="%.6g"), args.output)
     return 0
+
+
+def _plan(args: argparse.Namespace, run_a: Run, run_b: Run, proxy: Qrels, gold: Qrels | None,
+          spread: dict[tuple[str, str], float] | None) -> LabelPlan:
+    """Round 1 (no --design) or the next round of the --design plan."""
+    from ranklens.ppi.labelling import Rounds, plan_labels
+    from ranklens.ppi.rounds import plan_next_round, read_plan_file
+
+    budgets = {"budget_queries": args.budget_queries, "budget_docs": args.budget_docs}
+    if args.design is None:
+        if args.round not in (None, 1):
+            raise UsageError(f"round {args.round} needs --design, the plan file of rounds 1 "
+                             f"to {args.round - 1}, and --gold-qrels, their gold labels")
+        if args.max_rounds is not None and args.max_rounds < 1:
+            raise UsageError("--max-rounds must be at least 1")
+        rounds = Rounds(max_rounds=args.max_rounds or 1, effect=args.effect)
+        return plan_labels(run_a, run_b, proxy, metric=args.metric, seed=args.seed, gold=gold,
+                           alpha=args.alpha, judge_spread=spread, rounds=rounds, **budgets)
+    if gold is None:
+        raise UsageError(f"--design {args.design} needs --gold-qrels: the gold labels of its "
+                         "rounds, which the next round learns from")
+    if args.max_rounds is not None or args.effect is not None:
+        raise UsageError("--max-rounds and --effect are set in round 1 and kept in the plan "
+                         f"file; leave them out with --design {args.design}")
+    return plan_next_round(read_plan_file(args.design), run_a, run_b, proxy, gold,
+                           seed=args.seed, alpha=args.alpha, round_=args.round,
+                           judge_spread=spread, plan_name=args.design,
+                           gold_name=args.gold_qrels, **budgets)
 
 
 COMMAND = Command(HELP, DESCRIPTION, add_arguments, run_plan_labels)

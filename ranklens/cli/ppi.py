@@ -34,8 +34,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_segments(p, ": the judge's bias and PPI++ per segment (segments with fewer gold "
                  "queries than needed are refused, in words)")
     p.add_argument("--design", metavar="PLAN",
-                   help="the plan (CSV of 'ranklens plan-labels') the gold labels were drawn "
-                   "by: B - A from the drawn queries, weighted by their probabilities")
+                   help="the plan (CSV of 'ranklens plan-labels', every round's rows) the gold "
+                   "labels were drawn by: B - A after each round from the drawn queries, "
+                   "weighted by their probabilities, and whether the question is answered")
     add_judge_confidence(p, "with --design: the judge-confidence table the plan was made "
                          "with (see ranklens plan-labels --judge-confidence)")
     add_alpha(p)
@@ -81,28 +82,19 @@ def run_ppi(args: argparse.Namespace) -> int:
 
 
 def _run_design(args: argparse.Namespace) -> int:
-    """B - A from gold labels drawn by a labelling plan (``ranklens plan-labels``)."""
+    """B - A after each round of a labelling plan (``ranklens plan-labels``) from its gold
+    labels, and whether the question is answered."""
     import json
-
-    import pandas as pd
 
     from ranklens import io
     from ranklens.cli.common import UsageError
-    from ranklens.ppi.labelling import (
-        PLAN_COLUMNS,
-        PlanError,
-        design_estimate_from_gold,
-        design_sentence,
-    )
+    from ranklens.ppi.labelling import PlanError
+    from ranklens.ppi.rounds import design_looks, look_sentence, read_plan_file
 
     try:
-        plan = pd.read_csv(args.design, dtype={"query_id": str, "doc_id": str})
-    except (OSError, ValueError) as error:
-        raise UsageError(f"{args.design}: cannot read the plan ({error})") from None
-    lacking = [c for c in PLAN_COLUMNS if c not in plan.columns]
-    if lacking:
-        raise UsageError(f"{args.design}: not a plan of 'ranklens plan-labels' (no column "
-                         f"{', '.join(lacking)}); make one with ranklens plan-labels")
+        plan = read_plan_file(args.design)
+    except PlanError as error:
+        raise UsageError(str(error)) from None
     run_a, _ = io.read_run(args.run_a)
     run_b, _ = io.read_run(args.run_b)
     proxy, _ = io.read_qrels(args.proxy_qrels)
@@ -110,19 +102,25 @@ def _run_design(args: argparse.Namespace) -> int:
     spread = (io.read_judge_confidence(args.judge_confidence)
               if args.judge_confidence else None)
     try:
-        estimate, _plan = design_estimate_from_gold(plan, run_a, run_b, proxy, gold,
-                                                    alpha=args.alpha, gold_name=args.gold_qrels,
-                                                    plan_name=args.design, judge_spread=spread)
+        looks, _plans = design_looks(plan, run_a, run_b, proxy, gold, alpha=args.alpha,
+                                     gold_name=args.gold_qrels, plan_name=args.design,
+                                     judge_spread=spread)
     except PlanError as error:
         raise UsageError(str(error)) from None
     if args.format == "json":
-        write(json.dumps({"estimate": estimate.estimate, "ci_low": estimate.ci_low,
-                          "ci_high": estimate.ci_high, "standard_error": estimate.standard_error,
-                          "lambda": estimate.lam, "n_drawn": estimate.n_drawn,
-                          "n_queries": estimate.n_queries, "n_certain": estimate.n_certain,
-                          "level": estimate.level}, indent=2) + "\n", None)
+        def fields(look):
+            e = look.estimate
+            return {"estimate": e.estimate, "ci_low": e.ci_low, "ci_high": e.ci_high,
+                    "standard_error": e.standard_error, "lambda": e.lam, "n_drawn": e.n_drawn,
+                    "n_queries": e.n_queries, "n_certain": e.n_certain, "level": e.level,
+                    "round": look.round, "max_rounds": look.max_rounds,
+                    "answered": look.answer is not None, "answer": look.answer}
+
+        write(json.dumps({**fields(looks[-1]), "rounds": [fields(look) for look in looks]},
+                         indent=2) + "\n", None)
         return 0
-    write(design_sentence(estimate, plan["metric"].iloc[0]) + "\n", None)
+    metric = str(plan["metric"].iloc[0])
+    write("".join(look_sentence(look, metric) + "\n" for look in looks), None)
     return 0
 
 

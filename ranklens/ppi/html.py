@@ -37,10 +37,10 @@ from ranklens.ppi.payload import (  # the JSON lives there; kept here for caller
 from ranklens.ppi.payload import (
     analysis_from_payload as analysis_from_payload,
 )
+from ranklens.ppi.payload import label_plan_data, settings_data
 from ranklens.ppi.payload import (
     payload as payload,
 )
-from ranklens.ppi.payload import settings_data
 from ranklens.ppi.verdict_words import ppi_sentences
 from ranklens.stats import MIN_GOLD
 
@@ -80,7 +80,7 @@ def _sections(export: PPIExport) -> list[str]:
     drawn = {"verdict": _verdict_section(analysis), "warnings": _warnings_section(analysis),
              "notes": _notes_section(analysis), "estimates": _intervals_section(analysis),
              "bias": _bias_section(analysis), "judge": _judge_section(analysis),
-             "budget": _budget_section(export)}
+             "budget": _budget_section(export), "label_plan": _label_plan_section(export)}
     return [drawn[key] for key in SECTIONS if key in drawn]
 
 
@@ -205,3 +205,25 @@ def _budget_section(export: PPIExport) -> str:
                 "only, today's sample marked",
                 markdown(ppi_views.budget_caption(model)))
             + "</section>")
+
+
+def _label_plan_section(export: PPIExport) -> str:
+    """The labelling plan the page drew: its words, its budget and seed (the same budget and
+    seed draw it again), and its drawn queries."""
+    plan = export.label_plan
+    if plan is None:
+        return ""
+    data = label_plan_data(plan)
+    rows = [[text_cell(str(row["query_id"])), number_cell(row["probability"], "value"),
+             number_cell(row["n_docs"], "count"), number_cell(row["proxy_delta"], "delta"),
+             number_cell(row["uncertainty"], "value")] for row in data["drawn"]]
+    return ('<section id="label_plan"><h2>Which queries to label next</h2>'
+            f"<p>The plan of {text(plan.metric)} drawn with an expected "
+            f"<strong>{plan.budget:g}</strong> queries and seed <strong>{plan.seed}</strong> "
+            "(<code>ranklens plan-labels ... --budget-queries "
+            f"{plan.budget:g} --seed {plan.seed}</code> draws it again):</p>"
+            "<ul>" + "".join(f"<li>{text(line)}</li>" for line in data["lines"]) + "</ul>"
+            + html_common.table(["Query", "Probability", "Documents", "Proxy B − A",
+                                 "Uncertainty"], rows, css_class="label-plan")
+            + "</section>")
+

@@ -27,16 +27,17 @@ judge's own where a judge-confidence table gives it (``judge_spread``,
 else the assumed ``grade_noise`` (in grade levels). It only ranks queries against each other
 and sizes the expected widths; the estimate's validity does not rest on it.
 
-`plan_labels` makes the plan; `design_estimate_from_gold` reads the gold labels of the drawn
-queries and gives the interval (`ranklens.stats.active_ppi.design_estimate`). Metrics:
-nDCG@k and P@k. It does not run rounds nor stop early (one draw per plan).
+`plan_labels` makes the plan (one round); `ranklens.ppi.rounds` draws later rounds from what
+the earlier rounds' gold labels taught, and reads the gold labels of the drawn queries into
+B - A with its interval after each round (`ranklens.stats.active_ppi`). Metrics: nDCG@k and
+P@k.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -50,7 +51,6 @@ from ranklens.metrics.top_k import grades_frame, top_k
 from ranklens.stats.active_ppi import (
     DesignEstimate,
     budget_for_width,
-    design_estimate,
     draw,
     expected_width,
     inclusion_probabilities,
@@ -63,17 +63,49 @@ PLAN_COLUMNS = ("query_id", "doc_id", "probability", "reason", "rank_a", "rank_b
                 "proxy_grade", "metric", "budget", "seed")
 
 
+ROUND_COLUMNS = ("round", "max_rounds", "effect")
+"""Columns a plan of rounds adds after `PLAN_COLUMNS` (a plan without them is round 1 of 1)."""
+
+
 class PlanError(RanklensError, ValueError):
     """A plan or gold file that does not fit the runs: said in words."""
 
 
 @dataclass(frozen=True)
+class Rounds:
+    """Where a plan stands among rounds of labelling: its ``round`` of at most
+    ``max_rounds`` (each round's interval at level 1 - alpha / max_rounds: Bonferroni over
+    the rounds planned), the smallest B - A that matters (``effect``: an interval inside
+    +-effect answers the question too), the queries labelled in earlier rounds (not drawn
+    again, known exactly), the spread of the gold grade around each proxy grade that the
+    earlier rounds' labels showed, and the earlier rounds' plan rows (``earlier``)."""
+
+    round: int = 1
+    max_rounds: int = 1
+    effect: float | None = None
+    labelled: frozenset[str] = frozenset()
+    grade_spread: Mapping[int, float] | None = None
+    earlier: pd.DataFrame | None = None
+
+    def rule_sentence(self, alpha: float) -> str:
+        """The stopping rule in words, as the plan and the estimate say it."""
+        matters = ("" if self.effect is None else
+                   f" or lies within +-{self.effect:g}, the smallest B - A that matters")
+        return (f"round {self.round} of at most {self.max_rounds}: each round's interval is "
+                f"at level {format_level(1 - alpha / self.max_rounds)} (Bonferroni over the "
+                f"{self.max_rounds} rounds planned), so stopping at the first round whose "
+                f"interval answers the question (it excludes 0{matters}) is wrong with "
+                f"probability at most {format_level(alpha)}")
+
+
+@dataclass(frozen=True)
 class LabelPlan:
     """The plan: every query's probability and whether it was drawn (``queries``: query_id,
-    probability, drawn, uncertainty, proxy_delta, n_docs), the documents to judge of the
-    drawn queries (``documents``, `PLAN_COLUMNS`), the expected widths of B - A's interval
-    under this plan and under a uniform sample of the same expected number of queries, and
-    the settings that reproduce it."""
+    probability, drawn, uncertainty, proxy_delta, n_docs, labelled: in an earlier round), the
+    documents to judge of the drawn queries (``documents``, `PLAN_COLUMNS` then
+    `ROUND_COLUMNS`), the expected widths of B - A's interval under this plan and under a
+    uniform sample of the same expected number of queries, and the settings that reproduce
+    it; ``design`` is every round's rows, what ``ranklens ppi --design`` reads."""
 
     metric: str
     budget: float
@@ -83,27 +115,47 @@ class LabelPlan:
     width_plan: float
     width_uniform: float
     alpha: float
+    rounds: Rounds = field(default_factory=Rounds)
+
+    @property
+    def design(self) -> pd.DataFrame:
+        """The rows of this round and the earlier ones: the plan file."""
+        if self.rounds.earlier is None or self.rounds.earlier.empty:
+            return self.documents
+        return pd.concat([self.rounds.earlier, self.documents], ignore_index=True)
+
+    @property
+    def look_alpha(self) -> float:
+        """The error rate of one round's interval: alpha over the rounds planned."""
+        return self.alpha / self.rounds.max_rounds
 
     def budget_for_width(self, width: float) -> int:
         """Expected labelled queries this plan's rule needs for an interval of ``width``."""
-        return budget_for_width(self.queries["uncertainty"].to_numpy(), width,
-                                alpha=self.alpha)
+        u = np.where(self.queries["labelled"], 0.0, self.queries["uncertainty"])
+        return budget_for_width(u, width, alpha=self.look_alpha)
 
     def summary_lines(self, target_width: float | None = None) -> list[str]:
         """What the plan says in words, as ``ranklens plan-labels`` and the PPI page print it:
         the queries that may move B - A, those drawn and the documents to judge, the
         expected widths under this plan and under a uniform sample of as many queries, and
-        with ``target_width`` the labelled queries an interval that narrow needs."""
-        queries = self.queries
+        with ``target_width`` the labelled queries an interval that narrow needs; with
+        rounds, first the round and the stopping rule."""
+        queries = self.queries[~self.queries["labelled"]]
         certain = int((queries["uncertainty"] == 0).sum())
-        level = format_level(1 - self.alpha)
-        lines = [
-            f"{len(queries):,} queries: {len(queries) - certain:,} may move B - A, {certain:,} "
+        level = format_level(1 - self.look_alpha)
+        known = int(self.queries["labelled"].sum())
+        head = (f"{len(queries):,} queries" if not known else
+                f"{len(queries):,} queries not labelled yet ({known:,} labelled in earlier "
+                "rounds count with their gold B - A)")
+        lines = [] if self.rounds.max_rounds == 1 else [self.rounds.rule_sentence(self.alpha)]
+        own = "" if not known else " from this round alone (the look combines all rounds)"
+        lines += [
+            f"{head}: {len(queries) - certain:,} may move B - A, {certain:,} "
             f"cannot (the same top documents in the same order in both runs: no label needed)",
             f"drawn {int(queries['drawn'].sum()):,} queries (expected {self.budget:.1f}), "
             f"{len(self.documents):,} documents to judge",
-            f"expected {level} interval width of B - A: {self.width_plan:.4f} with this plan, "
-            f"{self.width_uniform:.4f} with a uniform sample of as many queries",
+            f"expected {level} interval width of B - A{own}: {self.width_plan:.4f} with this "
+            f"plan, {self.width_uniform:.4f} with a uniform sample of as many queries",
         ]
         if target_width:
             lines.append(f"an interval of width {target_width:g} needs about "
@@ -131,14 +183,53 @@ def plan_labels(run_a: Run, run_b: Run, proxy: Qrels, *, metric: str = "nDCG@10"
                 budget_queries: float | None = None, budget_docs: float | None = None,
                 seed: int = 0, gold: Qrels | None = None, grade_noise: float = GRADE_NOISE,
                 alpha: float = 0.05,
-                judge_spread: Mapping[tuple[str, str], float] | None = None) -> LabelPlan:
+                judge_spread: Mapping[tuple[str, str], float] | None = None,
+                rounds: Rounds | None = None) -> LabelPlan:
     """The labelling plan for B - A on ``metric`` (see the module's text): a budget of
     expected labelled queries, or of expected documents to judge; ``judge_spread`` gives a
-    (query, document) label's own spread in grade levels (others: ``grade_noise``)."""
+    (query, document) label's own spread in grade levels (others: ``grade_noise``, or with
+    ``rounds`` the spread the earlier rounds' gold labels showed for the proxy grade).
+    ``rounds`` makes it one round of several (`ranklens.ppi.rounds.plan_next_round` fills
+    it): the queries labelled in earlier rounds are not drawn again."""
     if (budget_queries is None) == (budget_docs is None):
         raise PlanError("give one budget: of queries (budget_queries) or of documents "
                         "(budget_docs)")
+    rounds = rounds or Rounds()
     family, k = _spec(metric)
+    both, asked, query_ids = _listed(run_a, run_b, proxy, k, family, gold)
+    queries = _query_table(both, asked, query_ids, family, k, metric, proxy, run_a, run_b,
+                           _spreads(asked, judge_spread, rounds.grade_spread, grade_noise))
+    queries["labelled"] = queries["query_id"].isin(set(rounds.labelled))
+    u = np.where(queries["labelled"], 0.0, queries["uncertainty"].to_numpy())
+    if budget_queries is not None:
+        budget = float(budget_queries)
+    else:
+        budget = _queries_for_docs(u, queries["n_docs"].to_numpy(), float(budget_docs or 0))
+    pi = inclusion_probabilities(u, budget)
+    queries["probability"] = pi
+    queries["drawn"] = draw(pi, seed, rounds.round)
+    drawn_ids = set(queries.loc[queries["drawn"], "query_id"])
+    documents = asked[asked["query_id"].isin(drawn_ids)].copy()
+    documents["reason"] = np.where(documents["moves"], "moves B - A", "normalisation only")
+    documents = documents.merge(queries[["query_id", "probability"]], on="query_id")
+    documents["metric"], documents["budget"], documents["seed"] = metric, budget, seed
+    documents["round"], documents["max_rounds"] = rounds.round, rounds.max_rounds
+    documents["effect"] = math.nan if rounds.effect is None else rounds.effect
+    documents = documents.sort_values(["query_id", "rank_a", "rank_b", "doc_id"])
+    documents = documents[[*PLAN_COLUMNS, *ROUND_COLUMNS]].reset_index(drop=True)
+    open_ = max(len(u) - int(queries["labelled"].sum()), 1)
+    uniform = np.where(queries["labelled"], 0.0, min(1.0, budget / open_))
+    return LabelPlan(metric, budget, seed, queries[["query_id", "probability", "drawn",
+                                                     "uncertainty", "proxy_delta", "n_docs",
+                                                     "labelled"]],
+                     documents, expected_width(u, pi, alpha=alpha / rounds.max_rounds),
+                     expected_width(u, uniform, alpha=alpha / rounds.max_rounds), alpha, rounds)
+
+
+def _listed(run_a: Run, run_b: Run, proxy: Qrels, k: int, family: str, gold: Qrels | None
+            ) -> tuple[pd.DataFrame, pd.DataFrame, list[str]]:
+    """The documents of both top k lists (``both``: ranks, whether they move B - A, their
+    weight shift, proxy grade), those of them to ask (not in ``gold``), and the queries."""
     top_a, top_b = top_k(run_a, k), top_k(run_b, k)
     both = top_a.merge(top_b, on=["query_id", "doc_id"], how="outer", suffixes=("_a", "_b"))
     both["moves"] = both["rank_a"].ne(both["rank_b"]) & ~(both["rank_a"].isna()
@@ -151,6 +242,27 @@ def plan_labels(run_a: Run, run_b: Run, proxy: Qrels, *, metric: str = "nDCG@10"
         known = grades_frame(gold)[["query_id", "doc_id"]].assign(known=True)
         asked = both.merge(known, on=["query_id", "doc_id"], how="left")
         asked = asked[asked["known"].isna()].drop(columns="known")
+    return both, asked, sorted(set(top_a["query_id"]) | set(top_b["query_id"]))
+
+
+def _spreads(asked: pd.DataFrame, judge_spread: Mapping[tuple[str, str], float] | None,
+             grade_spread: Mapping[int, float] | None, grade_noise: float) -> np.ndarray:
+    """Each asked document's grade spread: the judge's own, else the spread of its proxy
+    grade (a document without one: grade 0) that earlier rounds showed, else ``grade_noise``."""
+    spread = np.full(len(asked), grade_noise)
+    if grade_spread:
+        proxy_grade = asked["proxy_grade"].fillna(0).astype(int)
+        spread = proxy_grade.map(lambda g: grade_spread.get(g, grade_noise)).to_numpy(float)
+    if judge_spread:
+        spread = np.array([judge_spread.get((q, d), s) for q, d, s in
+                           zip(asked["query_id"], asked["doc_id"], spread, strict=True)])
+    return spread
+
+
+def _query_table(both: pd.DataFrame, asked: pd.DataFrame, query_ids: list[str], family: str,
+                 k: int, metric: str, proxy: Qrels, run_a: Run, run_b: Run,
+                 spread: np.ndarray) -> pd.DataFrame:
+    """Every query's uncertainty, proxy B - A and number of documents to ask."""
     # B - A under the proxy grades of the listed documents only: the gold B - A of a drawn
     # query is measured on the same documents, so the two differ by the grades alone
     listed = both.dropna(subset=["proxy_grade"])
@@ -159,41 +271,18 @@ def plan_labels(run_a: Run, run_b: Run, proxy: Qrels, *, metric: str = "nDCG@10"
     names = [parse_metric(metric).name]
     scores = {side: evaluate(run, listed_qrels, names, missing="zero")[names[0]].per_query
               for side, run in (("a", run_a), ("b", run_b))}
-    query_ids = sorted(set(top_a["query_id"]) | set(top_b["query_id"]))
     scale = _scale(family, k, listed_qrels, query_ids)
-    moves = asked[asked["moves"]]
-    spread = np.full(len(moves), grade_noise)
-    if judge_spread:
-        spread = np.array([judge_spread.get((q, d), grade_noise) for q, d in
-                           zip(moves["query_id"], moves["doc_id"], strict=True)])
-    moving = (moves["shift"].to_numpy() * spread) ** 2
-    moving = pd.Series(moving, index=moves.index).groupby(moves["query_id"]).sum() ** 0.5
+    moves = asked["moves"].to_numpy()
+    moving = (asked["shift"].to_numpy()[moves] * spread[moves]) ** 2
+    moving = pd.Series(moving, index=asked.index[moves]).groupby(
+        asked["query_id"][moves]).sum() ** 0.5
     n_docs = asked.groupby("query_id").size()
     queries = pd.DataFrame({"query_id": query_ids})
     queries["uncertainty"] = [float(moving.get(q, 0.0)) / scale[q] for q in query_ids]
     queries["proxy_delta"] = [scores["b"].get(q, 0.0) - scores["a"].get(q, 0.0)
                               for q in query_ids]
     queries["n_docs"] = [int(n_docs.get(q, 0)) for q in query_ids]
-    u = queries["uncertainty"].to_numpy()
-    if budget_queries is not None:
-        budget = float(budget_queries)
-    else:
-        budget = _queries_for_docs(u, queries["n_docs"].to_numpy(), float(budget_docs or 0))
-    pi = inclusion_probabilities(u, budget)
-    queries["probability"] = pi
-    queries["drawn"] = draw(pi, seed)
-    drawn_ids = set(queries.loc[queries["drawn"], "query_id"])
-    documents = asked[asked["query_id"].isin(drawn_ids)].copy()
-    documents["reason"] = np.where(documents["moves"], "moves B - A", "normalisation only")
-    documents = documents.merge(queries[["query_id", "probability"]], on="query_id")
-    documents["metric"], documents["budget"], documents["seed"] = metric, budget, seed
-    documents = documents.sort_values(["query_id", "rank_a", "rank_b", "doc_id"])
-    documents = documents[list(PLAN_COLUMNS)].reset_index(drop=True)
-    uniform = np.full(len(u), min(1.0, budget / max(len(u), 1)))
-    return LabelPlan(metric, budget, seed, queries[["query_id", "probability", "drawn",
-                                                     "uncertainty", "proxy_delta", "n_docs"]],
-                     documents, expected_width(u, pi, alpha=alpha),
-                     expected_width(u, uniform, alpha=alpha), alpha)
+    return queries
 
 
 def _scale(family: str, k: int, proxy: Qrels, query_ids: list[str]) -> dict[str, float]:
@@ -222,52 +311,6 @@ def _queries_for_docs(u: np.ndarray, cost: np.ndarray, docs: float) -> float:
     return low
 
 
-def design_estimate_from_gold(plan: pd.DataFrame, run_a: Run, run_b: Run, proxy: Qrels,
-                              gold: Qrels, *, alpha: float = 0.05, gold_name: str = "gold",
-                              plan_name: str = "plan",
-                              judge_spread: Mapping[tuple[str, str], float] | None = None
-                              ) -> tuple[DesignEstimate, LabelPlan]:
-    """B - A's estimate and interval from the gold labels of a plan's drawn queries.
-
-    The plan is made again from the runs, the proxy judgements and its settings (metric,
-    budget, seed: columns of ``plan``), and must give the same draws and probabilities:
-    otherwise the runs or judgements are not those the plan was made from. The gold file may
-    judge only the drawn queries' listed documents. Each drawn query's gold B - A is the
-    metric under its gold labels (a listed document without one counts as not relevant)."""
-    if plan.empty:
-        raise PlanError(f"{plan_name}: no document to judge in the plan")
-    metric, budget, seed = (plan["metric"].iloc[0], float(plan["budget"].iloc[0]),
-                            int(plan["seed"].iloc[0]))
-    again = plan_labels(run_a, run_b, proxy, metric=metric, budget_queries=budget, seed=seed,
-                        alpha=alpha, judge_spread=judge_spread)
-    drawn = set(plan["query_id"].astype(str))
-    drawn_again = set(again.queries.loc[again.queries["drawn"], "query_id"])
-    if drawn != drawn_again:
-        raise PlanError(f"{plan_name}: its drawn queries are not those the runs and proxy "
-                        f"judgements give ({len(drawn ^ drawn_again)} differ): make the plan "
-                        "again from these files, or give the files it was made from (and "
-                        "the judge-confidence table, if the plan used one)")
-    labels = grades_frame(gold)
-    asked = set(zip(plan["query_id"].astype(str), plan["doc_id"].astype(str), strict=True))
-    extra = [(q, d) for q, d in zip(labels["query_id"], labels["doc_id"], strict=True)
-             if (q, d) not in asked]
-    if extra:
-        q, d = extra[0]
-        raise PlanError(f"{gold_name}: {len(extra)} judgement(s) the plan did not ask for "
-                        f"(first: query {q!r}, document {d!r}); give the labels of the plan's "
-                        "documents only, so that the queries stay those drawn by chance")
-    names = [parse_metric(metric).name]
-    gold_scores = {side: evaluate(run, gold, names, missing="zero")[names[0]].per_query
-                   for side, run in (("a", run_a), ("b", run_b))}
-    queries = again.queries
-    gold_delta = np.array([gold_scores["b"].get(q, 0.0) - gold_scores["a"].get(q, 0.0)
-                           if q in drawn else math.nan for q in queries["query_id"]])
-    estimate = design_estimate(queries["proxy_delta"].to_numpy(), gold_delta,
-                               queries["drawn"].to_numpy(), queries["probability"].to_numpy(),
-                               alpha=alpha)
-    return estimate, again
-
-
 def design_sentence(estimate: DesignEstimate, metric: str) -> str:
     """B - A from a plan's gold labels in one sentence, as ``ranklens ppi --design`` and the PPI
     page say it: the estimate, its interval, how many queries were labelled, and whether the
@@ -281,6 +324,5 @@ def design_sentence(estimate: DesignEstimate, metric: str) -> str:
             f"{answered}")
 
 
-__all__ = ["GRADE_NOISE", "PLAN_COLUMNS", "LabelPlan", "PlanError", "design_estimate_from_gold",
-           "design_sentence",
-           "plan_labels"]
+__all__ = ["GRADE_NOISE", "PLAN_COLUMNS", "ROUND_COLUMNS", "LabelPlan", "PlanError", "Rounds",
+           "design_sentence", "plan_labels"]

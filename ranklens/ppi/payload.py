@@ -24,6 +24,7 @@ from ranklens.document import html_shell as html_common
 from ranklens.io import InputFile
 from ranklens.ppi import views as ppi_views
 from ranklens.ppi.analysis import PPIAnalysis
+from ranklens.ppi.labelling import LabelPlan
 from ranklens.ppi.settings import PPISettings
 from ranklens.ppi.verdict_words import ppi_sentences
 from ranklens.ppi.views import GoldBudget
@@ -39,7 +40,8 @@ class PPIExport:
 
     ``budget`` is the gold-budget planner at the page's choice and ``budget_curve`` its chart's
     points (``ppi_analysis.budget_curve``); both None when the analysis has no variance model.
-    ``settings`` are the page's settings, ``inputs`` the four files.
+    ``settings`` are the page's settings, ``inputs`` the four files; ``label_plan`` the
+    labelling plan the page drew (its budget and seed), None when it drew none.
     """
 
     analysis: PPIAnalysis
@@ -48,6 +50,7 @@ class PPIExport:
     budget: GoldBudget | None = None
     budget_curve: pd.DataFrame | None = None
     version: str = field(default_factory=installed_version)
+    label_plan: LabelPlan | None = None
 
 
 def result_payload(analysis: PPIAnalysis, version: str | None = None) -> dict[str, Any]:
@@ -70,7 +73,21 @@ def settings_data(export: PPIExport) -> dict[str, Any]:
     settings = export.settings.to_dict()
     if export.budget is not None:
         settings["planned_gold_queries"] = export.budget.planned
+    if export.label_plan is not None:
+        settings["label_plan_budget"] = export.label_plan.budget
+        settings["label_plan_seed"] = export.label_plan.seed
     return settings
+
+
+def label_plan_data(plan: LabelPlan) -> dict[str, Any]:
+    """The labelling plan as plain JSON: its settings, its words and its drawn queries (each
+    with its probability, documents to judge, proxy B - A and uncertainty)."""
+    drawn = plan.queries[plan.queries["drawn"]].sort_values(["probability", "query_id"],
+                                                            ascending=[False, True])
+    columns = ["query_id", "probability", "n_docs", "proxy_delta", "uncertainty"]
+    return {"metric": plan.metric, "budget": plan.budget, "seed": plan.seed,
+            "lines": plan.summary_lines(),
+            "drawn": codec.plain(drawn[columns].to_dict("records"))}
 
 
 def _payload(export: PPIExport) -> dict[str, Any]:
@@ -92,6 +109,8 @@ def _payload(export: PPIExport) -> dict[str, Any]:
                      for card in ppi_views.ppi_cards(analysis)],
         "budget": budget,
         "inputs": html_common.files_json(export.inputs),
+        **({"label_plan": label_plan_data(export.label_plan)}
+           if export.label_plan is not None else {}),
     })
 
 

@@ -20,6 +20,15 @@ it smallest (PPI++'s power tuning, clipped to [0, 1]) or fixed. The interval is 
 with one degree of freedom less than the queries drawn by chance (those with pi < 1; the
 ones drawn for sure carry no sampling error).
 
+Rounds (`combine_rounds`): round k draws, with probabilities set from what the gold labels of
+the earlier rounds taught, among the queries not labelled yet; its estimate T_k of the mean
+over all N queries counts the earlier labelled queries exactly (probability 1) and weights
+its own draws by 1 / pi. Given the earlier rounds T_k is unbiased, so T_k - theta are
+martingale differences; the rounds are combined as sum a_k T_k / sum a_k with weights a_k fixed
+before round k is drawn (inverse planned variances), and the interval is the self-normalised
+sum: theta is inside when |sum a_k (T_k - theta)| <= t sqrt(sum a_k^2 se_k^2), t with the
+Welch-Satterthwaite degrees of freedom of the rounds' variances.
+
 It answers for the mean gold B - A over this set of queries, the population the plan was
 drawn from; it does not say which documents to judge (the plan's business, which knows the
 metric) and does not hold if the drawn queries were not drawn by the stated probabilities.
@@ -29,12 +38,13 @@ numpy only.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
-from ranklens.stats.chunking import purpose_generator
+from ranklens.stats.chunking import purpose_generator, seed_sequence
 from ranklens.stats.distributions import t_quantile
 from ranklens.stats.results import Seed
 
@@ -57,6 +67,7 @@ class DesignEstimate:
     n_queries: int
     n_certain: int
     level: float
+    df: int = 1
 
 
 def inclusion_probabilities(uncertainty: npt.ArrayLike, budget: float, *,
@@ -95,9 +106,15 @@ def inclusion_probabilities(uncertainty: npt.ArrayLike, budget: float, *,
     return probabilities
 
 
-def draw(probabilities: npt.ArrayLike, seed: Seed = 0) -> npt.NDArray[np.bool_]:
-    """Which queries are drawn: each independently with its probability (Poisson sampling)."""
+def draw(probabilities: npt.ArrayLike, seed: Seed = 0, round_: int = 1) -> npt.NDArray[np.bool_]:
+    """Which queries are drawn: each independently with its probability (Poisson sampling).
+    Round k > 1 draws from its own stream of ``seed``, so that a round's draws do not reuse
+    the random numbers an earlier round's draws were decided by (round 1: the plain stream)."""
     pi = np.asarray(probabilities, dtype=np.float64)
+    if round_ > 1:
+        root = seed_sequence(seed)
+        seed = np.random.SeedSequence(root.entropy, spawn_key=(*root.spawn_key, 1000 + round_),
+                                      pool_size=root.pool_size)
     rng = purpose_generator(seed, _DESIGN_STREAM)
     return rng.random(len(pi)) < pi
 
@@ -137,7 +154,59 @@ def design_estimate(proxy: npt.ArrayLike, gold: npt.ArrayLike, drawn: npt.ArrayL
     df = max(int((d & (pi < 1.0)).sum()) - 1, 1)
     half = t_quantile(1 - alpha / 2, df) * se
     return DesignEstimate(estimate, estimate - half, estimate + half, se, float(lam), n_drawn,
-                          n, int(certain.sum()), 1 - alpha)
+                          n, int(certain.sum()), 1 - alpha, df)
+
+
+def combine_rounds(rounds: Sequence[DesignEstimate], weights: npt.ArrayLike, *,
+                   alpha: float = 0.05) -> DesignEstimate:
+    """The rounds' estimates T_k (each of the mean over all queries, the queries labelled in
+    earlier rounds counted exactly) as one: sum a_k T_k / sum a_k with its interval at
+    1 - ``alpha`` (see the module's text). ``weights`` must have been fixed before each
+    round was drawn (a round's weight may depend on the earlier rounds' labels, not on its
+    own); an infinite weight (a round that left nothing to chance) takes that round alone.
+    It does not correct for looking after each round: pass alpha / looks for that."""
+    a = np.asarray(weights, dtype=np.float64)
+    if len(rounds) == 0 or len(a) != len(rounds) or (a <= 0).any() or np.isnan(a).any():
+        raise ValueError("one positive weight per round, and at least one round")
+    if np.isinf(a).any():
+        last = int(np.flatnonzero(np.isinf(a))[-1])
+        rounds, a = rounds[last:last + 1], np.ones(1)
+    a = a / a.sum()
+    estimate = float(sum(w * r.estimate for w, r in zip(a, rounds, strict=True)))
+    parts = [w * w * r.standard_error**2 for w, r in zip(a, rounds, strict=True)]
+    se = math.sqrt(sum(parts))
+    # Welch-Satterthwaite: a round that carries most of the variance lends the interval its
+    # own (few) degrees of freedom, not the sum of all rounds'
+    spread = sum(part**2 / r.df for part, r in zip(parts, rounds, strict=True))
+    df = max(round(sum(parts) ** 2 / spread), 1) if spread > 0 else rounds[-1].df
+    half = t_quantile(1 - alpha / 2, df) * se
+    last_round = rounds[-1]
+    return DesignEstimate(estimate, estimate - half, estimate + half, se, last_round.lam,
+                          last_round.n_drawn, last_round.n_queries, last_round.n_certain,
+                          1 - alpha, df)
+
+
+def round_weight(previous_weight: float, uncertainty: npt.ArrayLike,
+                 previous_probabilities: npt.ArrayLike, probabilities: npt.ArrayLike) -> float:
+    """A round's weight for `combine_rounds`, fixed before its draw: the previous round's
+    weight times the ratio of the two rounds' `planned_variance`, both under this round's
+    ``uncertainty`` (round 1's weight: 1). Infinite when this round leaves nothing to
+    chance (or the previous one did)."""
+    mine = planned_variance(uncertainty, probabilities)
+    previous = planned_variance(uncertainty, previous_probabilities)
+    if mine <= 0 or previous <= 0 or math.isinf(previous_weight):
+        return math.inf
+    return previous_weight * previous / mine
+
+
+def planned_variance(uncertainty: npt.ArrayLike, probabilities: npt.ArrayLike) -> float:
+    """A round's planned variance, up to the factor 1 / N^2: sum over the queries it may draw
+    of (1 - pi) / pi u^2 (`expected_width`'s, squared); what `combine_rounds`' weights are
+    made of."""
+    u = np.asarray(uncertainty, dtype=np.float64)
+    pi = np.asarray(probabilities, dtype=np.float64)
+    live = pi > 0
+    return float(np.sum((1 - pi[live]) / pi[live] * u[live] ** 2))
 
 
 def expected_width(uncertainty: npt.ArrayLike, probabilities: npt.ArrayLike, *,
@@ -185,5 +254,5 @@ def _tuned(p: Vector, g: Vector, d: npt.NDArray[np.bool_], pi: Vector,
     return float(np.clip(numerator / denominator, 0.0, 1.0))
 
 
-__all__ = ["DesignEstimate", "budget_for_width", "design_estimate", "draw", "expected_width",
-           "inclusion_probabilities"]
+__all__ = ["DesignEstimate", "budget_for_width", "combine_rounds", "design_estimate", "draw",
+           "expected_width", "inclusion_probabilities", "planned_variance", "round_weight"]

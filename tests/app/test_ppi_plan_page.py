@@ -71,7 +71,8 @@ def _gold_of(plan) -> bytes:
 
 
 def test_the_plans_gold_labels_give_the_librarys_interval_and_others_are_refused():
-    from ranklens.ppi.labelling import design_estimate_from_gold, design_sentence
+    from ranklens.ppi.labelling import design_sentence
+    from ranklens.ppi.rounds import design_estimate_from_gold
 
     paths = demo.paths()
     plan = _library(40, 0)
@@ -91,3 +92,29 @@ def test_the_plans_gold_labels_give_the_librarys_interval_and_others_are_refused
     assert not at.exception
     errors = " ".join(e.value for e in at.error)
     assert "Cannot use these gold labels" in errors and "the plan did not ask for" in errors
+
+
+def test_a_new_budget_or_seed_draws_again_without_reading_the_runs_again(monkeypatch):
+    """The runs and proxy judgements are parsed once per upload (`parsed_run`): a budget or
+    a seed the page has not drawn yet makes a new plan from the parsed inputs."""
+    from ranklens.app import ppi_plan
+
+    reads: list[str] = []
+    for name in ("read_run", "read_qrels"):
+        real = getattr(ppi_plan, name)
+
+        def counting(*args, _real=real, _name=name, **kwargs):
+            reads.append(_name)
+            return _real(*args, **kwargs)
+
+        monkeypatch.setattr(ppi_plan, name, counting)
+    at = run_page(PAGE)
+    assert not at.exception, [e.value for e in at.exception]
+    first = len(reads)
+    assert first <= 3  # two runs and the proxy judgements, unless another test read them
+    at.number_input(key="plan_budget").set_value(57).run()
+    at.number_input(key="plan_seed").set_value(11).run()
+    assert not at.exception, [e.value for e in at.exception]
+    for line in _library(57, 11).summary_lines():
+        assert line in _words(at), line
+    assert len(reads) == first

@@ -156,7 +156,8 @@ def show_budget(analysis: PPIAnalysis) -> tuple[ppi_views.GoldBudget, pd.DataFra
 
 
 # Payload parts the viewer of a page sets (the gold-budget planner), not the version.
-VIEWER_CHOICES = ("budget", "planned_gold_queries")
+VIEWER_CHOICES = ("budget", "planned_gold_queries", "label_plan", "label_plan_budget",
+                  "label_plan_seed")
 
 
 def stored_analysis(shared: Shared | None) -> PPIAnalysis | None:
@@ -219,12 +220,19 @@ def main() -> None:
     show_bias(analysis)
     ppi_judge.show_judge(analysis)
     budget, curve = show_budget(analysis) or (None, None)
+    label_plan = None
+    stored_result = None if shared is None else shared.result
     if stored is None and analysis.model is not None:  # a stored link shows what it stored
-        ppi_plan.show_plan(by_role["run_a"], by_role["run_b"], by_role["qrels_proxy"],
-                           analysis.metric, chosen_settings.alpha,
-                           analysis.model.n_gold + analysis.model.n_proxy_only)
+        label_plan = ppi_plan.show_plan(by_role["run_a"], by_role["run_b"],
+                                        by_role["qrels_proxy"], analysis.metric,
+                                        chosen_settings.alpha,
+                                        analysis.model.n_gold + analysis.model.n_proxy_only,
+                                        ppi_plan.link_choice(stored_result))
+    elif stored is not None and stored_result and stored_result.get("label_plan"):
+        ppi_plan.show_stored_plan(stored_result["label_plan"])
     inputs_view.show_inputs(analysis.inputs)
-    export = html_ppi.PPIExport(analysis, settings, tuple(files), budget, curve)
+    export = html_ppi.PPIExport(analysis, settings, tuple(files), budget, curve,
+                                label_plan=label_plan)
     if shared is None:
         with share_place:
             share_widget.share_action("ppi", settings, files, html_ppi.payload(export))
