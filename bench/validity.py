@@ -612,8 +612,11 @@ the time, not the numbers.
   t-test is reported beside it; with no spread at all (every difference the same) it is
   undefined and left empty.
 - **Notes**: when the differences are too skewed (n < 25 skewness^2) or mostly tied (half or
-  more exact ties and fewer than 50 changed queries) for their number, a note says the
-  interval may miss its level (`ranklens.stats.shape`).
+  more exact ties and fewer than 50 changed queries) for their number, or when a clear result
+  (p at most alpha) rests on fewer than 25 changed queries whose skewness points away from the
+  mean (more than half its standard error: the tail that would pull the mean back to 0 may be
+  missing; "Small skewed samples" below), a note says the interval may miss its level
+  (`ranklens.stats.shape`).
 - **Float noise**: per-query differences within 1e-6 of the largest metric value (at least 1)
   are exactly 0 before anything is computed (`ranklens.stats.tolerance`).
 - **Segments** (a BH family, and a macro report's collections): the same skew-guarded test
@@ -845,7 +848,9 @@ def _print_small_skew(r: int) -> None:
           "false rejections of lognormal and exponential differences and leaves few unmarked, "
           "where the note of before (Cochran's rule or mostly tied) left about half; its third "
           "reason is given only beside a clear result (p <= alpha), so a symmetric sample that "
-          "keeps 0 is not cautioned for it. From 25 changed queries the rule is silent: "
+          "keeps 0 is not cautioned for it: on normal differences of 10-20 queries the note "
+          "fires on 7-28% of the samples, 1-5 points more than before, and on 27-36% of the clear "
+          "results (4-24% before). From 25 changed queries the rule is silent: "
           "lognormal differences still reject .071 at 25 queries and .055 at 50, where "
           "Cochran's rule notes most samples (see its rows).\n")
 

@@ -127,10 +127,10 @@ def cautions(x, rejected):
     rules = {"shape note (today)": today, "below 25 changed": small,
              "below 25, skew away from estimate": away}
     for c in (0.5, 1.0):
-        rules[f"below 25, skew away, |G1| > {c:g} se(G1)"] = away & (
+        rules[f"below 25, skew away, abs(G1) > {c:g} se(G1)"] = away & (
             np.abs(g) > c * skewness_se(k))
     clear = away & (np.abs(g) > CHOSEN_SE * skewness_se(k))
-    rules["today or (p <= .05, skew away, |G1| > 0.5 se) = chosen"] = today | (clear & rejected)
+    rules["today or (p <= .05, skew away, abs(G1) > 0.5 se) = chosen"] = today | (clear & rejected)
     return rules
 
 
