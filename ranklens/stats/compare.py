@@ -79,7 +79,8 @@ def compare(
     "studentized" and "percentile" ask for a bootstrap interval beside the sign-flip p (see
     `ranklens.stats.interval`). The result's ``interval`` is the one used (its ``method`` says
     which). When the differences are too skewed or too tied for
-    their number to hold any interval's level, a note says so (`ranklens.stats.shape`); when
+    their number to hold any interval's level, or a clear result rests on few changed queries
+    skewed away from its mean, a note says so (`ranklens.stats.shape`); when
     they are all one non-zero value the t-test is undefined (NaN) and a note says so.
 
     Per-query differences within float noise of 0 (`ranklens.stats.tolerance`: 1e-6 of the
@@ -189,7 +190,8 @@ def _compare_paired(metric: str, paired: Paired, options: PairedOptions
         p_value = permutation_test(deltas, n_permutations=options.n_permutations,
                                    seed=options.seed)
     t_test = paired_t_test(deltas, alpha=options.alpha)
-    interval_notes = interval_notes + shape_notes(deltas) + _t_notes(deltas, t_test)
+    interval_notes = (interval_notes + shape_notes(deltas, rejected=p_value <= options.alpha)
+                      + _t_notes(deltas, t_test))
     return ComparisonResult(
         metric=metric,
         mean_a=float(paired.a.mean()),

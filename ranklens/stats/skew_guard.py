@@ -74,7 +74,7 @@ from ranklens.stats.errors import check_probability
 from ranklens.stats.notes import Note
 from ranklens.stats.pairing import Deltas, as_deltas, sample_sd
 from ranklens.stats.results import MeanDifferenceInterval, Seed
-from ranklens.stats.shape import mostly_tied, skewness
+from ranklens.stats.shape import adjusted_skewness, mostly_tied
 from ranklens.stats.sign_flip import DEFAULT_PATTERNS, sign_flip_test
 
 GUARDED = "skew-guarded"
@@ -115,16 +115,6 @@ class GuardSummary:
         if not self.k:
             return 1.0
         return TAIL_SHARE**self.k if mostly_tied(self.n, self.k) else 0.0
-
-
-def adjusted_skewness(values: Deltas) -> float:
-    """The adjusted Fisher-Pearson skewness G1 = g sqrt(n (n - 1)) / (n - 2) (g = m3 / m2^1.5;
-    scipy's ``skew(bias=False)``): the sample skewness with its small-sample shrinkage toward 0
-    undone. 0 below three values or without spread."""
-    n = values.size
-    if n < 3:
-        return 0.0
-    return skewness(values) * math.sqrt(n * (n - 1.0)) / (n - 2.0)
 
 
 def _spread(values: Deltas) -> tuple[float, float]:

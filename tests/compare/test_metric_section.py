@@ -127,3 +127,30 @@ def test_the_html_export_says_every_sentence_text_and_markdown_say(report: Repor
     document = html_report.render(with_coverage)
     assert "Judgement coverage" not in document
     assert document.count('<table class="coverage">') == 2
+
+
+def test_the_settings_line_names_the_tie_floor_where_a_row_is_mostly_tied(
+        report: Report) -> None:
+    import numpy as np
+
+    from ranklens.compare.segments import MetricComparison, SegmentRow
+    from ranklens.data import MetricResult
+    from ranklens.stats import compare
+    from ranklens.stats.shape import ShapeWarning
+
+    comparison = report.comparisons[0]
+    assert "(1 - 1/e)^k" not in settings_line(comparison)  # the demo: no row mostly tied
+    ids = [f"q{i:02d}" for i in range(30)]
+    a = np.full(30, 0.5)
+    b = a.copy()
+    b[:8] += np.array([0.05, 0.1, 0.07, 0.02, 0.09, 0.04, -0.01, 0.06])  # 8 of 30 changed
+    with pytest.warns(ShapeWarning, match="mostly tied"):
+        tied = compare(MetricResult.from_arrays("nDCG@10", ids, a),
+                       MetricResult.from_arrays("nDCG@10", ids, b), n_permutations=200)
+    line = settings_line(MetricComparison("nDCG@10", tied))
+    assert ("skew-guarded p (sign-flip permutation p or skew-corrected t p, the larger, and at "
+            "least (1 - 1/e)^k at k changed queries where most tie; 200 permutations)") in line
+    # a mostly tied segment row is enough
+    segmented = dataclasses.replace(comparison, segments=(
+        *comparison.segments, SegmentRow("tied", 30, tied)))
+    assert "(1 - 1/e)^k at k changed queries where most tie" in settings_line(segmented)

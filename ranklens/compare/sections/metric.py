@@ -39,6 +39,7 @@ from ranklens.document import columns
 from ranklens.document.blocks import Block, Chart, Paragraph, Section, Table
 from ranklens.health import check_words as health_words
 from ranklens.stats import interval_label
+from ranklens.stats.shape import mostly_tied
 
 ADJUSTED = {"bh": "Benjamini-Hochberg", "by": "Benjamini-Yekutieli", "holm": "Holm"}
 """The long names of the p-value adjustments, for the settings line."""
@@ -137,11 +138,22 @@ def settings_line(comparison: MetricComparison, n_candidates: int = 1) -> str:
     method = result.interval.method
     resamples = ("" if method in ("sign-flip", "skew-guarded")
                  else f" ({result.n_resamples:,} resamples)")
-    tested = ("skew-guarded p (sign-flip permutation p or skew-corrected t p, the larger; "
+    tested = (f"skew-guarded p (sign-flip permutation p or skew-corrected t p, the larger"
+              f"{_floor_words(comparison)}; "
               if method == "skew-guarded" else "sign-flip permutation p (")
     return (f"{interval_label(method)}{resamples}, "
             f"{tested}{result.n_permutations:,} permutations), "
             f"q: {adjusted} {family}; {decided} \u2264 {result.alpha:g}")
+
+
+def _floor_words(comparison: MetricComparison) -> str:
+    """The skew-guarded p's tie floor in words when it applies to a row of the table (one is
+    mostly tied: `ranklens.stats.shape.mostly_tied`, `ranklens.stats.skew_guard.TAIL_SHARE`);
+    "" when it applies to none."""
+    tied = any(row.result is not None and mostly_tied(
+        row.result.outcomes.wins + row.result.outcomes.ties + row.result.outcomes.losses,
+        row.result.outcomes.wins + row.result.outcomes.losses) for row in comparison.rows)
+    return (", and at least (1 - 1/e)^k at k changed queries where most tie" if tied else "")
 
 
 def metric_section(report: Report, comparison: MetricComparison,
