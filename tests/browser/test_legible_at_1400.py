@@ -18,6 +18,10 @@ from ranklens.compare import coverage_words
 from ranklens.compare.coverage_words import BANNER_TITLE
 from ranklens.compare.report import Report
 from ranklens.health.check_words import withholds
+from tests.browser.test_browser_candidates import (
+    leaderboard_and_first_candidate_as_the_cli_reports_them,
+    second_candidate_as_the_cli_reports_it,
+)
 from tests.support.grid_fit import ColumnFit, clipped, column_fits, narrow_column
 from tests.support.streamlit_page import (
     assert_no_error,
@@ -87,13 +91,17 @@ def _titles(measured: list[tuple[int, ColumnFit]]) -> set[str]:
 
 def test_demo_pages_are_legible_at_1400_px_and_say_what_the_library_decides(
         page: Page, app_url: str) -> None:
-    """One load of the demo (each costs seconds) for three independent checks, in an order
-    that keeps each one's starting state: the Compare page's columns on arrival, then the
-    coverage story of each candidate (it picks the second), then the Leaderboard page."""
+    """One load of the demo (each costs seconds) for independent checks, in an order that
+    keeps each one's starting state: the leaderboard and first candidate against the CLI
+    (test_browser_candidates) and the Compare page's columns on arrival, then the coverage
+    story of each candidate (it picks the second), the second candidate against the CLI, then
+    the Leaderboard page."""
     report = _demo_report()
     open_app(page, app_url)
+    expected = leaderboard_and_first_candidate_as_the_cli_reports_them(page)
     _no_column_of_the_compare_page_is_cut(page)
     _card_banner_and_coverage_table_say_what_the_library_decides(page, report)
+    second_candidate_as_the_cli_reports_it(page, expected)  # the loop above picked it
     _no_column_of_the_leaderboard_page_is_cut(page)
 
 
