@@ -1,5 +1,6 @@
 """Several candidates in Chromium: the demo's leaderboard, picking a candidate, renaming a run,
-the HTML export and a share link, each against the CLI's JSON report of the same files."""
+the HTML export and a share link, each against the CLI's JSON report of the same files (the
+leaderboard and picking a candidate on test_legible_at_1400's load of the demo)."""
 
 from __future__ import annotations
 
@@ -25,7 +26,6 @@ from tests.support.share_page import share_link
 from tests.support.streamlit_page import (
     assert_no_error,
     axis_labels,
-    choose_radio,
     expect_rerun,
     open_app,
     widget,
@@ -67,19 +67,25 @@ def _assert_leaderboard(page: Page, expected: dict) -> None:
         assert f"{name} ({pair['result']['mean_b']:.4f})" in labels
 
 
-def test_leaderboard_then_each_candidate_as_the_cli_reports_it(page: Page,
-                                                               app_url: str) -> None:
+# Checked in test_legible_at_1400's one load of the demo, around its own checks (each load of
+# the demo costs seconds): the arrival first, then the second candidate once it is picked.
+def leaderboard_and_first_candidate_as_the_cli_reports_them(page: Page) -> dict:
+    """On arrival: the leaderboard, then the first candidate's verdict and cards, no coverage
+    banner. Returns the CLI's report, for `second_candidate_as_the_cli_reports_it`."""
     expected = _demo_report()
     assert tuple(expected["run_names"]) == NAMES
-    open_app(page, app_url)
     _assert_leaderboard(page, expected)
     # on arrival, the first candidate's verdict, segments and queries
     assert headline(page) == "neural_reranker is better than bm25_baseline on nDCG@10."
     assert_headline_equals(page, _candidate(expected, 1))
-
     expect(page.get_by_test_id("stAlertContainer").filter(has_text=BANNER_TITLE)
            ).to_have_count(0)
-    choose_radio(page, "Look into", "dense_retriever")
+    return expected
+
+
+def second_candidate_as_the_cli_reports_it(page: Page, expected: dict) -> None:
+    """Once "Look into" has picked dense_retriever: its verdict, cards and segment finding,
+    its own coverage banner, and the query it loses most picked."""
     assert headline(page) == "bm25_baseline is better than dense_retriever on nDCG@10."
     assert_headline_equals(page, _candidate(expected, 2))
     assert segment_table(page)[0]["Finding"] == "B worse"

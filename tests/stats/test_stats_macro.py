@@ -94,5 +94,6 @@ def test_bad_collections_are_refused() -> None:
 
 @pytest.mark.slow
 def test_stratified_interval_covers_with_three_collections_of_30_to_200() -> None:
-    row = macro_validity(1500, (30, 80, 200))
+    # the default (bootstrap-t) only: the percentile interval, not asserted, doubled the time
+    row = macro_validity(1500, (30, 80, 200), methods=("studentized",))
     assert row["studentized"] >= 0.94
