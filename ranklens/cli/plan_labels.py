@@ -40,8 +40,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         help="expected number of queries to judge")
     budget.add_argument("--budget-docs", type=float, metavar="N",
                         help="expected number of documents to judge")
-    add_gold_qrels(p, "gold judgements you have already: their documents are not asked again; "
-                   "with --design, the gold labels of its rounds (all in one file)")
+    add_gold_qrels(p, "gold judgements you have already: their documents are not asked again "
+                   "(the plan names them; give them with the new labels in one file to "
+                   "'ranklens ppi --design'); with --design, the gold labels of its rounds "
+                   "and those judgements (all in one file)")
     p.add_argument("--design", metavar="PLAN",
                    help="the plan file of the earlier rounds: draw the next round among the "
                    "queries not labelled yet, from what their gold labels (--gold-qrels) "

@@ -36,7 +36,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--design", metavar="PLAN",
                    help="the plan (CSV of 'ranklens plan-labels', every round's rows) the gold "
                    "labels were drawn by: B - A after each round from the drawn queries, "
-                   "weighted by their probabilities, and whether the question is answered")
+                   "weighted by their probabilities, and whether the question is answered; "
+                   "--gold-qrels then holds the labels of the plan's documents, and for a plan "
+                   "drawn with gold judgements on hand (plan-labels --gold-qrels) those "
+                   "judgements too, in one file")
     add_judge_confidence(p, "with --design: the judge-confidence table the plan was made "
                          "with (see ranklens plan-labels --judge-confidence)")
     add_alpha(p)

@@ -10,7 +10,10 @@ those in either run's top k (the metric's cutoff), each with why:
   B - A with its grade: "moves B - A";
 - one at the same rank in both top k lists moves it only through the metric's normalisation
   (nDCG's ideal DCG): "normalisation only";
-- one already in the gold judgements is not asked for again.
+- one already in the gold judgements is not asked for again. The plan file then says which
+  judgements were on hand (column ``prior_gold``: how many (query, document) pairs and a
+  digest of them, `prior_gold_mark`), so that ``ranklens ppi --design`` can tell them in the
+  gold file (the prior judgements and the new labels in one file) and draw the plan again.
 
 A query whose two top k lists are the same documents in the same order cannot move, whatever
 the labels: it gets probability 0 and needs no label.
@@ -35,8 +38,9 @@ P@k.
 
 from __future__ import annotations
 
+import hashlib
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -65,6 +69,10 @@ PLAN_COLUMNS = ("query_id", "doc_id", "probability", "reason", "rank_a", "rank_b
 
 ROUND_COLUMNS = ("round", "max_rounds", "effect")
 """Columns a plan of rounds adds after `PLAN_COLUMNS` (a plan without them is round 1 of 1)."""
+
+PRIOR_COLUMN = "prior_gold"
+"""Column of a plan drawn with gold judgements on hand: `prior_gold_mark` of them (a plan
+without it was drawn without any)."""
 
 
 class PlanError(RanklensError, ValueError):
@@ -217,6 +225,10 @@ def plan_labels(run_a: Run, run_b: Run, proxy: Qrels, *, metric: str = "nDCG@10"
     documents["effect"] = math.nan if rounds.effect is None else rounds.effect
     documents = documents.sort_values(["query_id", "rank_a", "rank_b", "doc_id"])
     documents = documents[[*PLAN_COLUMNS, *ROUND_COLUMNS]].reset_index(drop=True)
+    if gold is not None:
+        labels = grades_frame(gold)
+        documents[PRIOR_COLUMN] = prior_gold_mark(zip(labels["query_id"], labels["doc_id"],
+                                                      strict=True))
     open_ = max(len(u) - int(queries["labelled"].sum()), 1)
     uniform = np.where(queries["labelled"], 0.0, min(1.0, budget / open_))
     return LabelPlan(metric, budget, seed, queries[["query_id", "probability", "drawn",
@@ -224,6 +236,15 @@ def plan_labels(run_a: Run, run_b: Run, proxy: Qrels, *, metric: str = "nDCG@10"
                                                      "labelled"]],
                      documents, expected_width(u, pi, alpha=alpha / rounds.max_rounds),
                      expected_width(u, uniform, alpha=alpha / rounds.max_rounds), alpha, rounds)
+
+
+def prior_gold_mark(pairs: Iterable[tuple[str, str]]) -> str:
+    """Which (query, document) pairs were judged before a plan was drawn, in a few characters:
+    their number and the first 16 hex digits of the sha256 of the sorted pairs. It names the
+    pairs only, not their grades (the draw does not read the grades of prior judgements)."""
+    unique = sorted(set(pairs))
+    text = "".join(f"{q}\t{d}\n" for q, d in unique)
+    return f"{len(unique)} pairs, sha256 {hashlib.sha256(text.encode()).hexdigest()[:16]}"
 
 
 def _listed(run_a: Run, run_b: Run, proxy: Qrels, k: int, family: str, gold: Qrels | None
@@ -324,5 +345,5 @@ def design_sentence(estimate: DesignEstimate, metric: str) -> str:
             f"{answered}")
 
 
-__all__ = ["GRADE_NOISE", "PLAN_COLUMNS", "ROUND_COLUMNS", "LabelPlan", "PlanError", "Rounds",
-           "design_sentence", "plan_labels"]
+__all__ = ["GRADE_NOISE", "PLAN_COLUMNS", "PRIOR_COLUMN", "ROUND_COLUMNS", "LabelPlan",
+           "PlanError", "Rounds", "design_sentence", "plan_labels", "prior_gold_mark"]

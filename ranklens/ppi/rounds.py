@@ -4,8 +4,12 @@ and after each round B - A with an interval and whether the question is answered
 A plan file (the CSV of ``ranklens plan-labels``) holds every round's rows: round k's drawn
 queries and their documents, with the round's budget and seed, the most rounds planned
 (``max_rounds``) and the smallest B - A that matters (``effect``, optional), both fixed in
-round 1. Nothing else is stored: every round is made again from the runs, the proxy
-judgements and the gold labels of the rounds before it, and must give the same draws.
+round 1; a plan drawn with gold judgements on hand (``plan-labels --gold-qrels`` in round 1)
+also names those (query, document) pairs (``prior_gold``, `prior_gold_mark`). Nothing else is
+stored: every round is made again from the runs, the proxy judgements, the judgements on hand
+and the gold labels of the rounds before it, and must give the same draws. The gold file then
+holds the judgements on hand and the labels of the plan's documents in one file: the pairs
+the plan did not ask for must be exactly those on hand.
 
 Round k draws among the queries not labelled in rounds 1..k-1, with probabilities set as in
 `ranklens.ppi.labelling` but with each proxy grade's spread as the earlier rounds' gold labels
@@ -39,11 +43,13 @@ from ranklens.metrics.top_k import grades_frame
 from ranklens.ppi.labelling import (
     GRADE_NOISE,
     PLAN_COLUMNS,
+    PRIOR_COLUMN,
     LabelPlan,
     PlanError,
     Rounds,
     design_sentence,
     plan_labels,
+    prior_gold_mark,
 )
 from ranklens.stats.active_ppi import (
     DesignEstimate,
@@ -86,8 +92,8 @@ def read_design(plan: pd.DataFrame, name: str = "plan") -> pd.DataFrame:
     if rounds != list(range(1, len(rounds) + 1)):
         raise PlanError(f"{name}: its rounds are {rounds}, not 1, 2, ...: give the plan file "
                         "plan-labels wrote for the last round (it holds every round's rows)")
-    for column in ("metric", "max_rounds", "effect"):
-        if plan[column].astype(str).nunique() > 1:
+    for column in ("metric", "max_rounds", "effect", PRIOR_COLUMN):
+        if column in plan.columns and plan[column].astype(str).nunique() > 1:
             raise PlanError(f"{name}: the rounds disagree on {column}, set in round 1")
     if int(plan["max_rounds"].iloc[0]) < len(rounds):
         raise PlanError(f"{name}: {len(rounds)} rounds, more than the {plan['max_rounds'].iloc[0]} "
@@ -132,14 +138,7 @@ def replay(plan: pd.DataFrame, run_a: Run, run_b: Run, proxy: Qrels, gold: Qrels
     draws differ, when ``gold`` judges a document no round asked for, or leaves a round
     without any label."""
     labels = grades_frame(gold)
-    asked = set(zip(plan["query_id"], plan["doc_id"], strict=True))
-    extra = [(q, d) for q, d in zip(labels["query_id"], labels["doc_id"], strict=True)
-             if (q, d) not in asked]
-    if extra:
-        q, d = extra[0]
-        raise PlanError(f"{gold_name}: {len(extra)} judgement(s) the plan did not ask for "
-                        f"(first: query {q!r}, document {d!r}); give the labels of the plan's "
-                        "documents only, so that the queries stay those drawn by chance")
+    prior = prior_gold(plan, gold, plan_name=plan_name, gold_name=gold_name)
     judged = set(zip(labels["query_id"], labels["doc_id"], strict=True))
     first = plan.iloc[0]
     effect = None if pd.isna(first["effect"]) else float(first["effect"])
@@ -154,7 +153,7 @@ def replay(plan: pd.DataFrame, run_a: Run, run_b: Run, proxy: Qrels, gold: Qrels
                         grade_spreads(earlier, gold) if k > 1 else None, earlier)
         again = plan_labels(run_a, run_b, proxy, metric=str(first["metric"]),
                             budget_queries=float(rows["budget"].iloc[0]),
-                            seed=int(rows["seed"].iloc[0]), alpha=alpha,
+                            seed=int(rows["seed"].iloc[0]), alpha=alpha, gold=prior,
                             judge_spread=judge_spread, rounds=rounds)
         drawn = set(rows["query_id"])
         drawn_again = set(again.queries.loc[again.queries["drawn"], "query_id"])
@@ -168,6 +167,41 @@ def replay(plan: pd.DataFrame, run_a: Run, run_b: Run, proxy: Qrels, gold: Qrels
                             "judge-confidence table, if the plan used one)")
         plans.append(again)
     return plans
+
+
+def prior_gold(plan: pd.DataFrame, gold: Qrels, *, plan_name: str = "plan",
+               gold_name: str = "gold") -> Qrels | None:
+    """The judgements that were on hand when ``plan`` (`read_design`'s rows) was drawn, out of
+    ``gold``: its judgements of documents the plan did not ask for, which must be exactly the
+    pairs its ``prior_gold`` column names (None for a plan drawn without any, whose gold file
+    must then judge the plan's documents only). Refused in words otherwise."""
+    labels = grades_frame(gold)
+    asked = set(zip(plan["query_id"], plan["doc_id"], strict=True))
+    outside = [(q, d) not in asked for q, d in zip(labels["query_id"], labels["doc_id"],
+                                                    strict=True)]
+    extra = labels[outside]
+    marks = plan[PRIOR_COLUMN].dropna() if PRIOR_COLUMN in plan.columns else plan["query_id"][:0]
+    if marks.empty:
+        if not extra.empty:
+            q, d = extra["query_id"].iloc[0], extra["doc_id"].iloc[0]
+            raise PlanError(f"{gold_name}: {len(extra)} judgement(s) the plan did not ask for "
+                            f"(first: query {q!r}, document {d!r}); give the labels of the "
+                            "plan's documents only, so that the queries stay those drawn by "
+                            "chance")
+        return None
+    mark = str(marks.iloc[0])
+    got = prior_gold_mark(zip(extra["query_id"], extra["doc_id"], strict=True))
+    if got != mark:
+        which = ("the new labels alone?" if extra.empty else
+                 f"{got}: not the same pairs")
+        raise PlanError(
+            f"{plan_name}: drawn with {mark.split(' ')[0]} (query, document) pairs judged "
+            f"before the plan was drawn ({mark}), but {gold_name} judges {len(extra)} the "
+            f"plan did not ask for ({which}); give the judgements on hand when the plan was "
+            "drawn and the labels of the plan's documents in one file (the drawn queries' "
+            "gold B - A needs both), and no other")
+    return Qrels.from_columns(extra["query_id"], extra["doc_id"], extra["grade"],
+                              name=gold.name)
 
 
 def plan_next_round(plan: pd.DataFrame, run_a: Run, run_b: Run, proxy: Qrels, gold: Qrels, *,
@@ -194,8 +228,10 @@ def plan_next_round(plan: pd.DataFrame, run_a: Run, run_b: Run, proxy: Qrels, go
     effect = None if pd.isna(plan["effect"].iloc[0]) else float(plan["effect"].iloc[0])
     rounds = Rounds(done + 1, most, effect, frozenset(plan["query_id"]),
                     grade_spreads(plan, gold), plan)
+    prior = prior_gold(plan, gold, plan_name=plan_name, gold_name=gold_name)
     again = plan_labels(run_a, run_b, proxy, metric=str(plan["metric"].iloc[0]),
                         budget_queries=budget_queries, budget_docs=budget_docs, seed=seed,
+                        gold=prior,
                         alpha=alpha, judge_spread=judge_spread, rounds=rounds)
     if again.documents.empty:
         raise PlanError(f"round {done + 1} drew no query: raise the budget or change the seed")
@@ -288,4 +324,5 @@ def look_sentence(look: Look, metric: str) -> str:
 
 
 __all__ = ["Look", "design_estimate_from_gold", "design_looks", "grade_spreads",
-           "look_sentence", "plan_next_round", "read_design", "read_plan_file", "replay"]
+           "look_sentence", "plan_next_round", "prior_gold", "read_design", "read_plan_file",
+           "replay"]
