@@ -22,6 +22,7 @@ from ranklens.app.state import cached, input_key
 from ranklens.data import Qrels, Run
 from ranklens.formats import literal
 from ranklens.io import InputError, InputFile, read_qrels, read_run
+from ranklens.ppi.analysis import with_plan
 from ranklens.ppi.labelling import (
     LabelPlan,
     PlanError,
@@ -76,7 +77,7 @@ def show_plan(run_a: InputFile, run_b: InputFile, proxy: InputFile, metric: str,
         left, right = st.columns(2)
         budget = left.number_input(
             "Queries to label (expected)", min_value=1, max_value=max(n_queries, 1),
-            value=(max(1, min(n_queries, round(0.1 * n_queries))) if chosen is None
+            value=(default_budget(n_queries) if chosen is None
                    else max(1, min(n_queries, round(chosen[0])))), step=1, key="plan_budget",
             help="The expected number of drawn queries: each query is drawn on its own with "
                  "its probability, so the number drawn varies around it.")
@@ -104,6 +105,24 @@ def show_plan(run_a: InputFile, run_b: InputFile, proxy: InputFile, metric: str,
                                 "settings that draw the plan again.")
         show_design_estimate(plan, run_a, run_b, proxy, alpha)
     return plan
+
+
+def default_budget(n_queries: int) -> int:
+    """The plan's starting budget: 10% of the queries (at least 1)."""
+    return max(1, min(n_queries, round(0.1 * n_queries)))
+
+
+def plan_beside(curve: pd.DataFrame, run_a: InputFile, run_b: InputFile, proxy: InputFile,
+                metric: str, alpha: float, n_queries: int) -> pd.DataFrame:
+    """The gold-budget ``curve`` with the labelling plan's widths at its budgets
+    (`ranklens.ppi.analysis.with_plan`; the plan's rule does not depend on its budget or
+    seed, so the expander's starting plan is used); as it is where no plan can be drawn."""
+    try:
+        plan = label_plan(run_a, run_b, proxy, metric, alpha,
+                          float(default_budget(n_queries)), 0)
+    except PlanError:
+        return curve
+    return with_plan(curve, plan)
 
 
 def link_choice(result: Mapping[str, Any] | None) -> tuple[float, int] | None:
@@ -158,4 +177,5 @@ def _csv(documents: pd.DataFrame) -> str:
     return documents.to_csv(index=False, float_format="%.6g")
 
 
-__all__ = ["TITLE", "label_plan", "link_choice", "show_plan", "show_stored_plan"]
+__all__ = ["TITLE", "default_budget", "label_plan", "link_choice", "plan_beside", "show_plan",
+           "show_stored_plan"]

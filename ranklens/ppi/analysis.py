@@ -22,6 +22,7 @@ import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -46,6 +47,9 @@ from ranklens.stats.errors import InsufficientSampleError
 from ranklens.stats.pairing import pair_quietly
 from ranklens.stats.ppi import gold_and_proxy, ppi_compare_with_notes
 from ranklens.stats.results import TInterval
+
+if TYPE_CHECKING:
+    from ranklens.ppi.labelling import LabelPlan
 
 RANDOM_SAMPLE_ASSUMPTION = (
     "The correction is unbiased only if the gold queries are a random sample of all queries. "
@@ -297,6 +301,20 @@ def budget_curve(
         "ppi": [model.width(int(n), pool - int(n)) for n in counts],
         "gold_only": [model.width(int(n), pool - int(n), lam=0.0) for n in counts],
     })
+
+
+def with_plan(curve: pd.DataFrame, plan: LabelPlan) -> pd.DataFrame:
+    """``curve`` (`budget_curve`) with a column ``plan``: the expected PPI++ width if the
+    n_gold queries were drawn by the labelling ``plan``'s rule instead of uniformly, i.e. the
+    PPI++ width times the ratio of the plan's expected width to a uniform sample's of as
+    many queries (`LabelPlan.widths_at`: under the plan's model of the proxy's error). NaN
+    where the ratio is not a number or is 0 (every query that can move is labelled: no
+    width left to draw on a log scale)."""
+    widths = plan.widths_at(curve["n_gold"])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = widths["plan"].to_numpy() / widths["uniform"].to_numpy()
+    ratio = np.where(np.isfinite(ratio) & (ratio > 0), ratio, np.nan)
+    return curve.assign(plan=curve["ppi"].to_numpy() * ratio)
 
 
 def budget_grid(n_gold: int, pool: int, points: int = 60) -> np.ndarray:

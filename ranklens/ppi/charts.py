@@ -16,6 +16,9 @@ from ranklens.formats import format_delta, format_interval, format_value, level_
 from ranklens.ppi import verdict_words
 from ranklens.ppi.analysis import PPIAnalysis
 
+PLAN_CURVE = "PPI++, queries drawn by the labelling plan"
+"""The budget chart's name of the labelling plan's curve (``ranklens.ppi.analysis.with_plan``)."""
+
 ESTIMATE_COLOURS = {"ppi++": "#0969da", "gold": "#1a7f37", "ppi": "#8250df",
                     "proxy": "#cf222e"}
 
@@ -77,13 +80,19 @@ def budget_chart(curve: pd.DataFrame, current_n: int, current_width: float,
     """Expected interval width against the number of gold queries (log x).
 
     ``curve`` has ``n_gold``, ``ppi`` and ``gold_only`` (``ranklens.ppi.analysis
-    .budget_curve``): PPI++ solid, gold only dashed; the current gold sample is a red point
-    with its realised width; ``min_gold`` a grey rule where the warning stops.
+    .budget_curve``): PPI++ solid, gold only dashed; with a ``plan`` column
+    (``ranklens.ppi.analysis.with_plan``) the labelling plan's, long dashes; the current gold
+    sample is a red point with its realised width; ``min_gold`` a grey rule where the warning stops.
     """
-    long = curve.melt(id_vars="n_gold", value_vars=["ppi", "gold_only"],
-                      var_name="estimate", value_name="width")
-    long["estimate"] = long["estimate"].map({"ppi": "PPI++ (gold + proxy)",
-                                             "gold_only": "gold only"})
+    names = {"ppi": "PPI++ (gold + proxy)", "gold_only": "gold only"}
+    colours, dashes = [CURVE, "#1a7f37"], [[1, 0], [5, 3]]
+    if "plan" in curve.columns:
+        names["plan"] = PLAN_CURVE
+        colours.append("#8250df")
+        dashes.append([8, 2])
+    long = curve.melt(id_vars="n_gold", value_vars=list(names), var_name="estimate",
+                      value_name="width").dropna(subset=["width"])
+    long["estimate"] = long["estimate"].map(names)
     n_range = [int(curve["n_gold"].min()), int(curve["n_gold"].max())]
     y_range = [float(long["width"].min()) * 0.9, float(long["width"].max()) * 1.1]
     lines = alt.Chart(long).mark_line(strokeWidth=2).encode(
@@ -94,12 +103,11 @@ def budget_chart(curve: pd.DataFrame, current_n: int, current_width: float,
                 scale=alt.Scale(type="log", domain=y_range, nice=False),
                 axis=alt.Axis(format=".3~f", values=width_ticks(y_range))),
         color=alt.Color("estimate:N", title=None,
-                        scale=alt.Scale(domain=["PPI++ (gold + proxy)", "gold only"],
-                                        range=[CURVE, "#1a7f37"]),
+                        scale=alt.Scale(domain=list(names.values()), range=colours),
                         legend=alt.Legend(orient="top", direction="horizontal")),
         strokeDash=alt.StrokeDash("estimate:N", legend=None,
-                                  scale=alt.Scale(domain=["PPI++ (gold + proxy)", "gold only"],
-                                                  range=[[1, 0], [5, 3]])),
+                                  scale=alt.Scale(domain=list(names.values()),
+                                                  range=dashes)),
         tooltip=[alt.Tooltip("estimate:N"), alt.Tooltip("n_gold:Q", title="gold queries"),
                  alt.Tooltip("width:Q", title="width", format=".4f")],
     )

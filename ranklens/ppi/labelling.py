@@ -137,6 +137,19 @@ class LabelPlan:
         """The error rate of one round's interval: alpha over the rounds planned."""
         return self.alpha / self.rounds.max_rounds
 
+    def widths_at(self, budgets: Iterable[float]) -> pd.DataFrame:
+        """The expected widths of B - A's interval (at this round's level) with each budget of
+        expected labelled queries: under this plan's rule (``plan``) and under a uniform sample
+        of as many queries (``uniform``), as `width_plan` and `width_uniform` are at the plan's
+        own budget. Under the plan's model of the proxy's error (its uncertainties): for
+        comparing the two at one cost, not a promise about one draw."""
+        u = np.where(self.queries["labelled"], 0.0, self.queries["uncertainty"])
+        labelled = self.queries["labelled"].to_numpy()
+        budgets = [float(b) for b in budgets]
+        widths = [_widths(u, labelled, b, self.look_alpha) for b in budgets]
+        return pd.DataFrame({"budget": budgets, "plan": [w[0] for w in widths],
+                             "uniform": [w[1] for w in widths]})
+
     def budget_for_width(self, width: float) -> int:
         """Expected labelled queries this plan's rule needs for an interval of ``width``."""
         u = np.where(self.queries["labelled"], 0.0, self.queries["uncertainty"])
@@ -229,13 +242,22 @@ def plan_labels(run_a: Run, run_b: Run, proxy: Qrels, *, metric: str = "nDCG@10"
         labels = grades_frame(gold)
         documents[PRIOR_COLUMN] = prior_gold_mark(zip(labels["query_id"], labels["doc_id"],
                                                       strict=True))
-    open_ = max(len(u) - int(queries["labelled"].sum()), 1)
-    uniform = np.where(queries["labelled"], 0.0, min(1.0, budget / open_))
+    width_plan, width_uniform = _widths(u, queries["labelled"].to_numpy(), budget,
+                                        alpha / rounds.max_rounds)
     return LabelPlan(metric, budget, seed, queries[["query_id", "probability", "drawn",
                                                      "uncertainty", "proxy_delta", "n_docs",
                                                      "labelled"]],
-                     documents, expected_width(u, pi, alpha=alpha / rounds.max_rounds),
-                     expected_width(u, uniform, alpha=alpha / rounds.max_rounds), alpha, rounds)
+                     documents, width_plan, width_uniform, alpha, rounds)
+
+
+def _widths(u: np.ndarray, labelled: np.ndarray, budget: float, alpha: float
+            ) -> tuple[float, float]:
+    """The expected widths with ``budget`` expected labelled queries: drawn by the plan's
+    rule (`inclusion_probabilities`), and uniformly among the queries not labelled yet."""
+    open_ = max(len(u) - int(labelled.sum()), 1)
+    uniform = np.where(labelled, 0.0, min(1.0, budget / open_))
+    return (expected_width(u, inclusion_probabilities(u, budget), alpha=alpha),
+            expected_width(u, uniform, alpha=alpha))
 
 
 def prior_gold_mark(pairs: Iterable[tuple[str, str]]) -> str:

@@ -203,12 +203,21 @@ def correlation_note(model: VarianceModel) -> str:
             "worth.")
 
 
-def budget_caption(model: VarianceModel) -> str:
-    """What the gold-budget chart draws, and that it is a prediction."""
+def budget_caption(model: VarianceModel, plan: bool = False) -> str:
+    """What the gold-budget chart draws, and that it is a prediction; with ``plan``, what
+    its labelling plan's curve is (`ranklens.ppi.analysis.with_plan`)."""
     pool = model.n_gold + model.n_proxy_only
     return (f"Expected width of the {formats.level_number(1 - model.alpha)}% interval if n of the "
             f"{pool:,} queries had gold labels (the PPI++ variance of the "
             f"{methods_link('ppi')}, with the "
             "spreads and correlation observed so far, pinned to today's interval at the red "
             f"point, never above gold only). Dotted grey: the {MIN_GOLD}-gold-query warning "
-            "line. A prediction, not a promise.")
+            "line. A prediction, not a promise." + (PLAN_CURVE_WORDS if plan else ""))
+
+
+PLAN_CURVE_WORDS = (
+    " Long dashes: the same n queries drawn by the labelling plan (below) instead of "
+    "uniformly: the PPI++ width times the ratio of the plan's expected width to a uniform "
+    "sample's of as many queries, under the plan's model of the proxy's error (its "
+    "uncertainties); missing where the plan labels every query that can move B − A.")
+"""What `budget_caption` adds when the chart draws the labelling plan's curve."""

@@ -12,6 +12,7 @@ warnings; the gold-budget planner; which queries to label next (a labelling plan
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 
 import pandas as pd
 import streamlit as st
@@ -128,8 +129,11 @@ def show_warnings(analysis: PPIAnalysis) -> None:
         st.caption(note)
 
 
-def show_budget(analysis: PPIAnalysis) -> tuple[ppi_views.GoldBudget, pd.DataFrame] | None:
-    """The gold-budget planner; answers the budget chosen and the chart's curve."""
+def show_budget(analysis: PPIAnalysis, files: Mapping[str, InputFile] | None = None
+                ) -> tuple[ppi_views.GoldBudget, pd.DataFrame] | None:
+    """The gold-budget planner; answers the budget chosen and the chart's curve (the uniform
+    one: the export keeps that). With the page's ``files`` the chart also draws the labelling
+    plan's curve (`ppi_plan.plan_beside`)."""
     model = analysis.model
     if model is None:
         return None
@@ -148,10 +152,13 @@ def show_budget(analysis: PPIAnalysis) -> tuple[ppi_views.GoldBudget, pd.DataFra
         st.caption(ppi_views.correlation_note(model))
     with left:
         curve = budget_curve(model)
-        st.altair_chart(ppi_charts.budget_chart(curve, best.n_gold, model.realised_width,
+        drawn = curve if files is None else ppi_plan.plan_beside(
+            curve, files["run_a"], files["run_b"], files["qrels_proxy"], analysis.metric,
+            model.alpha, pool)
+        st.altair_chart(ppi_charts.budget_chart(drawn, best.n_gold, model.realised_width,
                                                      min_gold=MIN_GOLD),
                         width="stretch", key="ppi_budget")
-        st.caption(ppi_views.budget_caption(model))
+        st.caption(ppi_views.budget_caption(model, plan="plan" in drawn.columns))
     return budget, curve
 
 
@@ -219,7 +226,7 @@ def main() -> None:
     show_intervals(analysis)
     show_bias(analysis)
     ppi_judge.show_judge(analysis)
-    budget, curve = show_budget(analysis) or (None, None)
+    budget, curve = show_budget(analysis, by_role if stored is None else None) or (None, None)
     label_plan = None
     stored_result = None if shared is None else shared.result
     if stored is None and analysis.model is not None:  # a stored link shows what it stored
