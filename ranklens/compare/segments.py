@@ -138,8 +138,9 @@ def row_lift(paired: Paired, result: ComparisonResult, options: PairedOptions,
     """B's relative lift over A on the queries of one row (`ranklens.stats.lift`): the
     ratio's sign-flip test with the row's own patterns (``options``' permutations and the
     row's ``seed``), widened to hold the row's interval of B − A over A's mean, so that it
-    excludes 0 exactly when that interval does; at the interval's level. None where A's mean
-    is near 0."""
+    excludes 0 exactly when that interval does (the sign-flip and skew-guarded intervals, the
+    default; a bootstrap interval chosen instead may disagree with the sign-flip part about 0,
+    as it may with the p beside it); at the interval's level. None where A's mean is near 0."""
     interval = result.interval
     return relative_lift(paired.a, paired.b, alpha=interval.alpha,
                          n_permutations=options.n_permutations, seed=seed,
