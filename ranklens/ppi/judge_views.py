@@ -106,13 +106,14 @@ def _segment_row(row: SegmentJudge) -> dict[str, object]:
 
 
 def _short_note(row: SegmentJudge) -> str:
-    """The table's note: why a number is missing, short (the reason is `REFUSAL_REASON`)."""
+    """The table's note: why a number is missing, short enough to show whole in the page's
+    table at 1400 px (the gold queries column says how many there are; the reason, and the
+    level of MIN_GOLD, are `REFUSAL_REASON`, the caption below the table)."""
     parts = []
     if row.bias is None:
-        parts.append("no bias interval (2 gold queries needed)")
+        parts.append("bias: 2 gold needed")
     if row.ppi is None:
-        parts.append(f"PPI++ refused: {row.n_gold} of {MIN_GOLD} gold queries "
-                     f"({row.gold_needed} more needed)")
+        parts.append(f"PPI++: {row.gold_needed} more gold needed")
     return "; ".join(parts)
 
 

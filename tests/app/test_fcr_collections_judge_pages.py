@@ -94,5 +94,5 @@ def test_ppi_page_shows_the_judge_check_with_the_librarys_kappas() -> None:
     assert list(per_segment["segment"]) == ["head (1 term)", "tail (4+ terms)",
                                             "torso (2-3 terms)"]
     assert list(per_segment["note"]) == [
-        f"PPI++ refused: {row.n_gold} of 30 gold queries ({30 - row.n_gold} more needed)"
+        f"PPI++: {30 - row.n_gold} more gold needed"
         for row in analysis.judge.segments]
