@@ -158,9 +158,10 @@ def show_leaderboard(report: Report, metric: str) -> None:
     styled = shown.style.apply(lambda _: colours, subset=["name"], axis=0)
     st.dataframe(
         styled, hide_index=True, key=f"leaderboard-table:{metric}", placeholder="",
-        column_order=("name", "mean", "delta", "ci_text", "lift_text", "adjusted_p_text",
-                      "p_value_text",
-                      "t_p_value_text", "wtl_text", "finding_short",
+        # what decides (the adjusted p, the finding) and the lift fit 1,400 px; the own p,
+        # W/T/L, the t-test's p and the health column follow, a scroll away
+        column_order=("name", "mean", "delta", "ci_text", "adjusted_p_text", "finding_short",
+                      "lift_text", "p_value_text", "wtl_text", "t_p_value_text",
                       *(("health",) if "health" in shown else ())),
         column_config={
             # the names are bold: the grid's own sizing measures them in its regular font
@@ -173,7 +174,7 @@ def show_leaderboard(report: Report, metric: str) -> None:
                 "Interval", width=text_width(shown["ci_text"], 140),
                 help="Confidence interval of the candidate minus the baseline"),
             "lift_text": st.column_config.TextColumn(
-                "Lift", width=text_width(shown["lift_text"], 150),
+                "Lift", width=lift_width(shown["lift_text"]),
                 help="B \u2212 A as a share of the baseline's mean, with its interval"),
             "adjusted_p_text": st.column_config.TextColumn(
                 "Adjusted p", width=85, help=family.describe(len(names))),
@@ -261,9 +262,11 @@ def show_segment_table(table: pd.DataFrame, metric: str, run_names: tuple[str, s
         finding_short=[report_tables.short_finding(f, who="B ") for f in table["finding"]])
     st.dataframe(
         shown, hide_index=True, key=f"table:{metric}{key}", placeholder="\u2014",
+        # what a reader needs first fits 1,400 px; the t-test's p and the means (also in the
+        # forest plot's tooltip) follow, a scroll away
         column_order=("segment", "n_queries", "finding_short", "delta", "ci_text", "lift_text",
-                      "q_value_text", "p_value_text", "t_p_value_text", "mean_a", "mean_b",
-                      "wtl_text",
+                      "q_value_text", "p_value_text", "wtl_text", "t_p_value_text", "mean_a",
+                      "mean_b",
                       *(["note"] if table["note"].astype(bool).any() else [])),
         column_config={
             "segment": st.column_config.TextColumn(segment_column or "Rows", pinned=True),
@@ -279,7 +282,7 @@ def show_segment_table(table: pd.DataFrame, metric: str, run_names: tuple[str, s
                       if intervals == "fcr" else "Confidence interval of B \u2212 A (the "
                       "interval card above says which kind)")),
             "lift_text": st.column_config.TextColumn(
-                "Lift", width=text_width(shown["lift_text"], 150),
+                "Lift", width=lift_width(shown["lift_text"]),
                 help=(f"B \u2212 A as a share of {name_a}'s mean, with its marginal interval "
                       "(none where that mean is near 0)")),
             # p and q as every page and export writes them (ranklens.formats.format_p): one
@@ -322,6 +325,13 @@ def text_width(texts: pd.Series | list[str], least: int) -> int:
     table's font), at least ``least``: '4,192 / 80 / 2,728' must not be cut."""
     longest = max((len(str(t)) for t in texts), default=0)
     return max(least, round(7.5 * longest) + 20)
+
+
+def lift_width(texts: pd.Series) -> int:
+    """Pixels the Lift column needs: its texts are signs, digits and '%' (about 6.4 px a
+    character at the table's font, narrower than `text_width`'s 7.5 for words)."""
+    longest = max((len(str(t)) for t in texts), default=0)
+    return max(70, round(6.4 * longest) + 24)
 
 
 def number_column(label: str, fmt: str = "%.4f", **options: Any) -> Any:

@@ -95,7 +95,7 @@ def test_demo_pages_are_legible_at_1400_px_and_say_what_the_library_decides(
     keeps each one's starting state: the leaderboard and first candidate against the CLI
     (test_browser_candidates) and the Compare page's columns on arrival, then the coverage
     story of each candidate (it picks the second), the second candidate against the CLI, then
-    the Leaderboard page."""
+    the Leaderboard page and the Cheap labels page."""
     report = _demo_report()
     open_app(page, app_url)
     expected = leaderboard_and_first_candidate_as_the_cli_reports_them(page)
@@ -103,6 +103,7 @@ def test_demo_pages_are_legible_at_1400_px_and_say_what_the_library_decides(
     _card_banner_and_coverage_table_say_what_the_library_decides(page, report)
     second_candidate_as_the_cli_reports_it(page, expected)  # the loop above picked it
     _no_column_of_the_leaderboard_page_is_cut(page)
+    _no_column_of_the_ppi_page_is_cut(page)
 
 
 def _no_column_of_the_compare_page_is_cut(page: Page) -> None:
@@ -129,6 +130,16 @@ def _no_column_of_the_leaderboard_page_is_cut(page: Page) -> None:
     go_to_page(page, "Leaderboard")
     assert_no_error(page)
     measured = _measured(page, {"Rank", METRIC, "Run", "Tiers"})  # rank intervals by run
+    cut = _cut(measured)
+    assert not cut, "\n".join(cut)
+
+
+def _no_column_of_the_ppi_page_is_cut(page: Page) -> None:
+    """The Cheap labels page: among its tables the judge's per-segment one, whose note the
+    issue saw cut ("PPI++ refused: 10 of 30 gold queries (2…")."""
+    go_to_page(page, "Cheap labels (PPI++)")
+    assert_no_error(page)
+    measured = _measured(page, {"gold queries", "bias interval", "PPI++ interval", "note"})
     cut = _cut(measured)
     assert not cut, "\n".join(cut)
 
