@@ -115,6 +115,10 @@ def _no_column_of_the_compare_page_is_cut(page: Page) -> None:
                                 "Moved vs A", "Score", "Rank", "Document"})
     cut = _cut(measured)
     assert not cut, "\n".join(cut)
+    # and a table wider than its box shows what decides before any scroll: the leaderboard up
+    # to the lift, the segments up to W / T / L (the t-test's p and the means come after)
+    _in_view_without_scrolling(page, "Adjusted p", "Lift")
+    _in_view_without_scrolling(page, "q", "W / T / L")
 
     # the check can fail: a person narrows the leaderboard's B - A column, and it is cut
     leaderboard = page.get_by_test_id("stDataFrame").first
@@ -124,6 +128,20 @@ def _no_column_of_the_compare_page_is_cut(page: Page) -> None:
     [delta] = [fit for fit in fits if fit["title"] == "B \u2212 A"]
     assert delta["width"] < 62, delta  # the drag took
     assert clipped([delta]) == [delta]
+
+
+def _in_view_without_scrolling(page: Page, marker: str, last: str) -> None:
+    """The columns of the table that has a ``marker`` column, up to ``last``, lie within the
+    table's box at 1400 px: no horizontal scroll is needed to read them."""
+    frame = page.get_by_test_id("stDataFrame").filter(
+        has=page.locator('table[role="grid"] th', has_text=marker))
+    fits = column_fits(frame.first)
+    box = frame.first.bounding_box()
+    assert fits is not None and box is not None
+    titles = [fit["title"] for fit in fits]
+    needed = sum(fit["width"] for fit in fits[:titles.index(last) + 1])
+    assert needed <= box["width"], (f"{titles[:titles.index(last) + 1]} need {needed:.0f} px, "
+                                    f"the table shows {box['width']:.0f}")
 
 
 def _no_column_of_the_leaderboard_page_is_cut(page: Page) -> None:
