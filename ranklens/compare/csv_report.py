@@ -14,7 +14,7 @@ from typing import Any
 from ranklens.compare import seed_views
 from ranklens.compare.macro import MacroSection
 from ranklens.compare.report import Report, result_row
-from ranklens.compare.report_tables import interval_levels, lift_parts
+from ranklens.compare.report_tables import interval_levels, lift_cells
 from ranklens.compare.sections.collections import macro_records
 from ranklens.compare.segments import MetricComparison, SegmentRow
 from ranklens.health import check_words as health_words
@@ -51,8 +51,8 @@ def _csv_values(comparison: MetricComparison, row: SegmentRow) -> list[object]:
     values: dict[str, object] = {} if row.result is None else result_row(row.result)
     values.update(metric=comparison.metric, segment_column=comparison.segment_column or "",
                   segment=row.segment, n_queries=row.n_queries, note=row.note,
-                  **{k: "" if v is None else v for k, v in interval_levels(row).items()},
-                  **lift_parts(row.lift))
+                  **{k: "" if v is None else v
+                     for k, v in {**interval_levels(row), **lift_cells(row.lift)}.items()})
     if values.get("q_value") is None:
         values["q_value"] = ""
     return [values.get(column, "") for column in CSV_COLUMNS]

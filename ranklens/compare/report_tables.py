@@ -133,18 +133,12 @@ def _record(row: SegmentRow, is_overall: bool, run_names: tuple[str, str]) -> di
             for column in SEGMENT_COLUMNS}
 
 
-def lift_parts(lift: Lift | None) -> dict[str, float | str]:
-    """A row's lift as the ``lift``, ``lift_low``, ``lift_high`` cells of every table and
-    CSV of segments; empty texts where there is none."""
-    if lift is None:
-        return {"lift": "", "lift_low": "", "lift_high": ""}
-    return {"lift": lift.estimate, "lift_low": lift.low, "lift_high": lift.high}
-
-
 def lift_cells(lift: Lift | None) -> dict[str, float | None]:
-    """`lift_parts` for a data frame: None where there is no lift."""
-    return {key: None if value == "" else float(value)
-            for key, value in lift_parts(lift).items()}
+    """A row's lift as the ``lift``, ``lift_low``, ``lift_high`` cells of every table and CSV
+    of segments and candidates; None where there is none (as `interval_levels`)."""
+    if lift is None:
+        return {"lift": None, "lift_low": None, "lift_high": None}
+    return {"lift": lift.estimate, "lift_low": lift.low, "lift_high": lift.high}
 
 
 def interval_levels(row: SegmentRow) -> dict[str, float | None]:

@@ -106,7 +106,7 @@ def test_csv_and_segment_table_take_every_number_from_result_row() -> None:
     table = segment_table(comparison, report.run_names)
     placement = {"metric", "segment_column", "segment", "n_queries", "note",
                  *FCR_KEYS,  # the FCR interval and the levels: views.interval_levels
-                 *LIFT_KEYS}  # the row's lift: report_tables.lift_parts
+                 *LIFT_KEYS}  # the row's lift: report_tables.lift_cells
     assert set(CSV_COLUMNS) - placement <= set(result_row(comparison.overall))
     assert set(SEGMENT_COLUMNS) - placement - {"overall", "finding"} <= set(
         result_row(comparison.overall))
