@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import io as text_io
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pandas as pd
@@ -19,21 +17,13 @@ from ranklens.data import Qrels
 from ranklens.metrics import evaluate
 from ranklens.metrics.top_k import top_k
 from tests.support.cli_helpers import Runner
-
-MAKE_DATA = next((path for path in (
-    Path(__file__).resolve().parents[3] / "shared" / "bench" / "make_data.py",
-    Path("/work/shared/bench/make_data.py")) if path.exists()),
-    Path("/work/shared/bench/make_data.py"))
+from tests.support.make_data import make_world
 
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("rounds")
-    if not MAKE_DATA.exists():
-        pytest.skip("shared data generator not available")
-    subprocess.run([sys.executable, str(MAKE_DATA), str(out), "--queries", "200", "--depth",
-                    "30", "--judged", "10", "--seed", "4"], check=True, capture_output=True)
-    return out
+    return make_world(tmp_path_factory.mktemp("rounds"), "--queries", "200", "--depth", "30",
+                      "--judged", "10", "--seed", "4")
 
 
 def _label(world: Path, plan_csv: Path, target: Path) -> pd.DataFrame:

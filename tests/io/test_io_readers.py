@@ -26,24 +26,15 @@ from ranklens.io import (
     read_segments,
 )
 from ranklens.io import build as io_build
+from tests.support.make_data import make_world
 
-# shared/ sits beside the repository (in a session and in CI's fresh clone alike)
-MAKE_DATA = next((path for path in (
-    Path(__file__).resolve().parents[3] / "shared" / "bench" / "make_data.py",
-    Path("/work/shared/bench/make_data.py")) if path.exists()),
-    Path("/work/shared/bench/make_data.py"))
 RUN = b"q1 Q0 d1 1 2.5 tag\nq1 Q0 d2 2 1.5 tag\nq2 Q0 d1 1 0.5 tag\n"
 RUN_DICT = {"q1": {"d1": 2.5, "d2": 1.5}, "q2": {"d1": 0.5}}
 
 
 @pytest.fixture(scope="module")
 def small_data(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("small")
-    if not MAKE_DATA.exists():
-        pytest.skip("shared data generator not available")
-    subprocess.run([sys.executable, str(MAKE_DATA), str(out), "--queries", "50", "--depth",
-                    "20"], check=True, capture_output=True)
-    return out
+    return make_world(tmp_path_factory.mktemp("small"), "--queries", "50", "--depth", "20")
 
 
 @pytest.fixture
