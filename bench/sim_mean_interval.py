@@ -153,20 +153,29 @@ def sign_flip(x, mu, signs, exact):
 # --- skew-guarded (ranklens.stats.skew_guard, vectorised) ---------------------------------
 
 
-def _hall(x, mask):
-    """Hall's p at 0 and its interval's ends for the mean of the values of each row of x where
-    mask holds (k of them; adjusted skewness G1), the ends scaled back to the mean of all n."""
-    n = x.shape[1]
+def masked_moments(x, mask):
+    """Per row of x, over the values where mask holds: their count k, mean, sd (ddof 1) and
+    adjusted skewness G1 (0 below three values or without spread)."""
     k = mask.sum(axis=1)
     kk = np.maximum(k, 1)
-    mean_k = np.where(mask, x, 0.0).sum(axis=1) / kk
-    centred = np.where(mask, x - mean_k[:, None], 0.0)
+    mean = np.where(mask, x, 0.0).sum(axis=1) / kk
+    centred = np.where(mask, x - mean[:, None], 0.0)
     m2 = (centred**2).sum(axis=1) / kk
     m3 = (centred**3).sum(axis=1) / kk
     with np.errstate(divide="ignore", invalid="ignore"):
         sd = np.sqrt(m2 * kk / np.maximum(k - 1, 1))
         g = np.where((m2 > 0) & (k >= 3),
                      m3 / m2**1.5 * np.sqrt(kk * (kk - 1.0)) / np.maximum(kk - 2.0, 1.0), 0.0)
+    return k, mean, sd, g
+
+
+def _hall(x, mask):
+    """Hall's p at 0 and its interval's ends for the mean of the values of each row of x where
+    mask holds (k of them; adjusted skewness G1), the ends scaled back to the mean of all n."""
+    n = x.shape[1]
+    k, mean_k, sd, g = masked_moments(x, mask)
+    kk = np.maximum(k, 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
         w = mean_k / sd
         stat = np.sqrt(kk) * (w + g / (6.0 * kk) + g * w * w / 3.0 + g * g * w**3 / 27.0)
         df = np.maximum(k - 1, 1)

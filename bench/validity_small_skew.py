@@ -36,7 +36,7 @@ import time
 
 import numpy as np
 from scipy import stats as sps
-from sim_mean_interval import ALPHA, _patterns, families, hall_changed, sign_flip
+from sim_mean_interval import ALPHA, _patterns, families, hall_changed, masked_moments, sign_flip
 
 SMALL = 25
 """Below this many changed queries the candidates act."""
@@ -47,21 +47,6 @@ SIZES = (10, 15, 20, 25, 50)
 Z_VALUES = (0.0, 0.5, 1.0, 1.5)
 CHOSEN_SE = 0.5
 """The chosen caution's threshold: |G1| above this many standard errors (`ranklens.stats.shape`)."""
-
-
-def _moments(x, mask):
-    """Per row: k, mean, sd (ddof 1) and adjusted skewness G1 of the values where mask holds."""
-    k = mask.sum(axis=1)
-    kk = np.maximum(k, 1)
-    mean = np.where(mask, x, 0.0).sum(axis=1) / kk
-    centred = np.where(mask, x - mean[:, None], 0.0)
-    m2 = (centred**2).sum(axis=1) / kk
-    m3 = (centred**3).sum(axis=1) / kk
-    with np.errstate(divide="ignore", invalid="ignore"):
-        sd = np.sqrt(m2 * kk / np.maximum(k - 1, 1))
-        g = np.where((m2 > 0) & (k >= 3),
-                     m3 / m2**1.5 * np.sqrt(kk * (kk - 1.0)) / np.maximum(kk - 2.0, 1.0), 0.0)
-    return k, mean, sd, g
 
 
 def skewness_se(k):
@@ -98,7 +83,7 @@ def wide_guard(x, z):
     changed = x != 0.0
     ps, lows, highs = [], [], []
     for mask in (changed, np.ones_like(changed)):
-        k, mean, sd, g = _moments(x, mask)
+        k, mean, sd, g = masked_moments(x, mask)
         for step in np.linspace(-z, z, 11):
             p, lo, hi = _hall_at(mean, sd, g + step * skewness_se(k), k, n)
             ps.append(p)
@@ -121,7 +106,7 @@ def cautions(x, rejected):
     with np.errstate(divide="ignore", invalid="ignore"):
         g_all = np.where(m2 > 0, (centred**3).mean(axis=1) / m2**1.5, 0.0)
     today = ((n < np.ceil(25 * g_all**2)) | ((k < 50) & (n - k >= 0.5 * n))) & (k > 0)
-    _, _, _, g = _moments(x, changed)
+    _, _, _, g = masked_moments(x, changed)
     small = (k < SMALL) & (k >= 3)
     away = small & (mean * g < 0)
     rules = {"shape note (today)": today, "below 25 changed": small,
