@@ -754,6 +754,16 @@ def _print_labels(worlds: int) -> None:
 
     print(" ".join(validity_labels.__doc__.split("\n\n")[2].split()) + "\n")
     print(done.stdout)
+    library = subprocess.run([sys.executable,
+                              str(Path(__file__).with_name("validity_labels_library.py")),
+                              "--draws", str(max(worlds // 4, 25))], capture_output=True,
+                             text=True, check=True)
+    import validity_labels_library
+
+    print("### The same on runs, at the same number of judged documents\n")
+    for part in validity_labels_library.__doc__.split("\n\n")[2:4]:
+        print(" ".join(part.split()) + "\n")
+    print(library.stdout)
 
 
 def _print_rounds(worlds: int, draws: int) -> None:

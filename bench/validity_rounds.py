@@ -157,13 +157,13 @@ def print_stats(worlds: int, seed: int) -> None:
         print(f"| {kind} | {changed:.0%} | {said} | {budget} | {tally.cells()} | {ratio:.2f} |")
 
 
-def _make_worlds(folder: Path) -> list[tuple[str, Path]]:
+def _make_worlds(folder: Path, n_queries: int = 200) -> list[tuple[str, Path]]:
     import pandas as pd
 
     out = []
     for seed in (1, 2, 3, 4):
         made = folder / f"m{seed}"
-        subprocess.run([sys.executable, str(MAKE_DATA), str(made), "--queries", "200",
+        subprocess.run([sys.executable, str(MAKE_DATA), str(made), "--queries", str(n_queries),
                         "--depth", "30", "--judged", "10", "--seed", str(seed)], check=True,
                        capture_output=True)
         out.append(("make_data", made))

@@ -70,14 +70,29 @@ class DesignEstimate:
     df: int = 1
 
 
+UNIFORM_SHARE = 0.6
+"""The share of a plan's budget spread evenly over the queries whose B - A can move.
+
+An uncertainty score says how far a query's gold B - A may lie from its proxy's only roughly:
+in make_data's worlds, where the runs differ on almost every query, it correlates with the
+realised gap at .14-.23 (a judge's own confidence included), so probabilities that follow it
+closely vary without cause and widen the interval (4% wider than a uniform sample of the same
+cost at a share of .2, with a run-dependent proxy). At .6 the plan was as narrow as the uniform
+sample or narrower in those worlds (.98-1.01 of its standard error) and kept its gain where
+queries cannot move (.51-.54 with a 20% reranker) and where the score is informative (the
+stats worlds of docs/validity.md: .70-.73 at 60% moved, .30-.32 at 20%; .2 gave .74-.75 and
+.32-.33). `bench/validity_labels_library.py` prints the comparison."""
+
+
 def inclusion_probabilities(uncertainty: npt.ArrayLike, budget: float, *,
-                            uniform_share: float = 0.2) -> Vector:
+                            uniform_share: float = UNIFORM_SHARE) -> Vector:
     """Each query's chance of being drawn, summing to ``budget`` (expected labelled queries).
 
     Proportional to ``uncertainty`` (how far the gold B - A may lie from the proxy's: the
     square-root-variance-optimal rule), mixed with a uniform share over the uncertain
-    queries (``uniform_share`` of the budget) so that a query the uncertainty score
-    underrates is still drawn now and then; capped at 1, the excess spread over the others.
+    queries (``uniform_share`` of the budget, `UNIFORM_SHARE`) so that a query the uncertainty
+    score underrates is still drawn often enough and weights that vary without cause do not
+    widen the interval; capped at 1, the excess spread over the others.
     A query of uncertainty 0 (its B - A cannot move) gets 0.
     """
     u = np.asarray(uncertainty, dtype=np.float64)
@@ -224,7 +239,7 @@ def expected_width(uncertainty: npt.ArrayLike, probabilities: npt.ArrayLike, *,
 
 
 def budget_for_width(uncertainty: npt.ArrayLike, width: float, *, alpha: float = 0.05,
-                     uniform_share: float = 0.2) -> int:
+                     uniform_share: float = UNIFORM_SHARE) -> int:
     """The fewest expected labelled queries whose plan's `expected_width` is at most
     ``width`` (bisection on the budget); the number of uncertain queries when even labelling
     all of them is needed."""
@@ -254,5 +269,6 @@ def _tuned(p: Vector, g: Vector, d: npt.NDArray[np.bool_], pi: Vector,
     return float(np.clip(numerator / denominator, 0.0, 1.0))
 
 
-__all__ = ["DesignEstimate", "budget_for_width", "combine_rounds", "design_estimate", "draw",
-           "expected_width", "inclusion_probabilities", "planned_variance", "round_weight"]
+__all__ = ["UNIFORM_SHARE", "DesignEstimate", "budget_for_width", "combine_rounds",
+           "design_estimate", "draw", "expected_width", "inclusion_probabilities",
+           "planned_variance", "round_weight"]
