@@ -17,19 +17,14 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from ranklens.app import state as app_state
+from ranklens.app.ppi_rounds import show_rounds
 from ranklens.app.state import cached, input_key
 from ranklens.data import Qrels, Run
 from ranklens.formats import literal
-from ranklens.io import InputError, InputFile, read_qrels, read_run
+from ranklens.io import InputFile, read_qrels, read_run
 from ranklens.ppi.analysis import with_plan
-from ranklens.ppi.labelling import (
-    LabelPlan,
-    PlanError,
-    design_sentence,
-    plan_labels,
-)
-from ranklens.ppi.rounds import design_estimate_from_gold
+from ranklens.ppi.labelling import LabelPlan, PlanError, Rounds, plan_csv, plan_labels
+from ranklens.ppi.payload import plan_options
 
 TITLE = "Which queries to label next"
 SHOWN_COLUMNS = {"query_id": "Query", "probability": "Probability", "n_docs": "Documents",
@@ -37,13 +32,18 @@ SHOWN_COLUMNS = {"query_id": "Query", "probability": "Probability", "n_docs": "D
 
 
 def label_plan(run_a: InputFile, run_b: InputFile, proxy: InputFile, metric: str,
-               alpha: float, budget: float, seed: int) -> LabelPlan:
-    """The plan of these files and settings, once per (digests, settings)."""
+               alpha: float, budget: float, seed: int, max_rounds: int = 1,
+               effect: float | None = None) -> LabelPlan:
+    """The plan of these files and settings (round 1 of ``max_rounds``, the smallest B - A
+    that matters ``effect``), once per (digests, settings)."""
     files = (run_a, run_b, proxy)
-    return cached("label-plan", (input_key(files), metric, alpha, budget, seed),
+    rounds = Rounds(max_rounds=max_rounds, effect=effect)
+    return cached("label-plan", (input_key(files), metric, alpha, budget, seed, max_rounds,
+                                 effect),
                   lambda: plan_labels(parsed_run(run_a), parsed_run(run_b),
                                       parsed_qrels(proxy), metric=metric,
-                                      budget_queries=budget, seed=seed, alpha=alpha),
+                                      budget_queries=budget, seed=seed, alpha=alpha,
+                                      rounds=rounds),
                   label="Drawing the queries to label…")
 
 
@@ -62,18 +62,21 @@ def parsed_qrels(file: InputFile) -> Qrels:
 
 def show_plan(run_a: InputFile, run_b: InputFile, proxy: InputFile, metric: str,
               alpha: float, n_queries: int,
-              chosen: tuple[float, int] | None = None) -> LabelPlan | None:
-    """An expander with the budget and seed (``chosen``: a share link's, else 10% of the
-    queries and 0), the plan's words, its drawn queries and the plan as a CSV download; the
-    plan drawn, for the HTML export and the share link (None when there is none)."""
+              chosen: PlanChoice | None = None) -> LabelPlan | None:
+    """An expander with the budget, the seed, the rounds planned and the smallest B - A that
+    matters (``chosen``: a share link's, else 10% of the queries, 0, one round and none), the
+    plan's words, its drawn queries, the plan as a CSV download and its rounds' gold labels
+    (`ranklens.app.ppi_rounds.show_rounds`); the plan drawn, for the HTML export and the share
+    link (None when there is none)."""
     with st.expander(TITLE, icon=":material/checklist:"):
         st.caption("Before labelling more: draw the queries whose gold B − A can differ most "
                    "from the proxy's, each with a known probability, and label only their "
                    "documents that can move B − A. `ranklens ppi … --design plan.csv` (or "
                    "`ranklens.ppi.rounds.design_estimate_from_gold`) turns their gold "
-                   "labels into B − A with a valid interval. To label in rounds, plan with "
-                   "`ranklens plan-labels … --max-rounds 3`, then draw each next round with "
-                   "`--design plan.csv --gold-qrels gold.trec`.")
+                   "labels into B − A with a valid interval. To label in rounds, plan more "
+                   "than one round: after each, give the gold labels so far (and the last "
+                   "round's plan file) to see whether the question is answered and to draw "
+                   "the next round.")
         left, right = st.columns(2)
         budget = left.number_input(
             "Queries to label (expected)", min_value=1, max_value=max(n_queries, 1),
@@ -84,8 +87,20 @@ def show_plan(run_a: InputFile, run_b: InputFile, proxy: InputFile, metric: str,
         seed = right.number_input("Seed of the draw", min_value=0,
                                   value=0 if chosen is None else int(chosen[1]), step=1,
                                   key="plan_seed")
+        max_rounds = left.number_input(
+            "Rounds planned", min_value=1, max_value=10,
+            value=1 if chosen is None else chosen[2], step=1, key="plan_rounds",
+            help="Each round's interval is at level 1 − α / rounds, so stopping at the first "
+                 "round that answers the question is wrong with probability at most α.")
+        effect = right.number_input(
+            "Smallest B − A that matters (0: none)", min_value=0.0, max_value=1.0,
+            value=0.0 if chosen is None or chosen[3] is None else chosen[3], step=0.005,
+            format="%.4f", key="plan_effect",
+            help="With rounds: an interval inside ±this answers the question too (no "
+                 "difference that matters).")
         try:
-            plan = label_plan(run_a, run_b, proxy, metric, alpha, float(budget), int(seed))
+            plan = label_plan(run_a, run_b, proxy, metric, alpha, float(budget), int(seed),
+                              int(max_rounds), float(effect) or None)
         except PlanError as error:
             st.warning(f"No plan for {metric}: {error}", icon=":material/info:")
             return None
@@ -97,13 +112,14 @@ def show_plan(run_a: InputFile, run_b: InputFile, proxy: InputFile, metric: str,
                      column_config={"Probability": st.column_config.NumberColumn(format="%.3f"),
                                     "Proxy B − A": st.column_config.NumberColumn(format="%+.4f"),
                                     "Uncertainty": st.column_config.NumberColumn(format="%.3f")})
-        st.download_button("Plan (CSV)", data=lambda: _csv(plan.documents),
+        st.download_button("Plan (CSV)", data=lambda: plan_csv(plan.documents),
                            file_name=f"ranklens-plan-seed{int(seed)}.csv", mime="text/csv",
                            on_click="ignore", icon=":material/download:", key="plan_csv",
                            help="One row per document to judge: query_id, doc_id, probability "
                                 "(the query's), why, the ranks, the proxy grade and the "
                                 "settings that draw the plan again.")
-        show_design_estimate(plan, run_a, run_b, proxy, alpha)
+        show_rounds(plan, run_a, run_b, proxy, alpha,
+                    (parsed_run(run_a), parsed_run(run_b), parsed_qrels(proxy)))
     return plan
 
 
@@ -125,12 +141,19 @@ def plan_beside(curve: pd.DataFrame, run_a: InputFile, run_b: InputFile, proxy: 
     return with_plan(curve, plan)
 
 
-def link_choice(result: Mapping[str, Any] | None) -> tuple[float, int] | None:
-    """The labelling plan's budget and seed a share link stored with its numbers, if any."""
+PlanChoice = tuple[float, int, int, float | None]
+"""A plan's budget, seed, rounds planned and smallest B - A that matters (None: none)."""
+
+
+def link_choice(result: Mapping[str, Any] | None) -> PlanChoice | None:
+    """The labelling plan's settings a share link stored with its numbers, if any (links
+    made before rounds were on the page: one round, no effect)."""
     settings = (result or {}).get("settings") or {}
     if "label_plan_budget" not in settings:
         return None
-    return float(settings["label_plan_budget"]), int(settings.get("label_plan_seed", 0))
+    effect = settings.get("label_plan_effect")
+    return (float(settings["label_plan_budget"]), int(settings.get("label_plan_seed", 0)),
+            int(settings.get("label_plan_rounds", 1)), None if effect is None else float(effect))
 
 
 def show_stored_plan(data: Mapping[str, Any]) -> None:
@@ -138,43 +161,12 @@ def show_stored_plan(data: Mapping[str, Any]) -> None:
     seed, its words and its drawn queries, as the sharer saw them."""
     with st.expander(TITLE, icon=":material/checklist:"):
         st.caption(f"The plan as shared: an expected {float(data['budget']):g} queries, seed "
-                   f"{int(data['seed'])} (`ranklens plan-labels … --budget-queries "
-                   f"{float(data['budget']):g} --seed {int(data['seed'])}` draws it again).")
+                   f"{int(data['seed'])} (`ranklens plan-labels … {plan_options(data)}` draws "
+                   "it again).")
         st.markdown("\n".join(f"- {literal(line)}" for line in data["lines"]))
         drawn = pd.DataFrame(data["drawn"], columns=list(SHOWN_COLUMNS))
         st.dataframe(drawn.rename(columns=SHOWN_COLUMNS), hide_index=True,
                      height=min(35 * (len(drawn) + 1) + 3, 320))
-
-
-def show_design_estimate(plan: LabelPlan, run_a: InputFile, run_b: InputFile,
-                         proxy: InputFile, alpha: float) -> None:
-    """An upload of the plan's gold labels and, once given, B - A from them in the library's
-    sentence (`design_sentence`); a file that does not fit the plan is refused in words."""
-    upload = st.file_uploader(
-        "Gold labels of the plan's documents", key="plan_gold",
-        help="The judgements of the listed documents only (TREC qrels or a table): each drawn "
-             "query then counts with the inverse of its probability.")
-    if upload is None:
-        return
-    gold_file = app_state.input_file("qrels_gold", upload)
-    try:
-        estimate = cached(
-            "design-estimate",
-            (input_key((run_a, run_b, proxy, gold_file)), plan.metric, plan.budget, plan.seed,
-             alpha),
-            lambda: design_estimate_from_gold(
-                plan.documents, parsed_run(run_a), parsed_run(run_b), parsed_qrels(proxy),
-                read_qrels(gold_file.data, name=gold_file.name)[0], alpha=alpha,
-                gold_name=gold_file.name, plan_name="this plan")[0],
-            label="Weighting the drawn queries…")
-    except (PlanError, InputError) as error:
-        st.error(f"**Cannot use these gold labels.** {literal(error)}", icon=":material/error:")
-        return
-    st.markdown(literal(design_sentence(estimate, plan.metric)))
-
-
-def _csv(documents: pd.DataFrame) -> str:
-    return documents.to_csv(index=False, float_format="%.6g")
 
 
 __all__ = ["TITLE", "default_budget", "label_plan", "link_choice", "plan_beside", "show_plan",

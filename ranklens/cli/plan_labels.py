@@ -72,7 +72,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run_plan_labels(args: argparse.Namespace) -> int:
-    from ranklens.ppi.labelling import PlanError
+    from ranklens.ppi.labelling import PlanError, plan_csv
 
     status = Status()
     status("reading the runs and the proxy judgements")
@@ -91,7 +91,7 @@ def run_plan_labels(args: argparse.Namespace) -> int:
     lines = plan.summary_lines(args.target_width)
     for line in lines:
         note(line)
-    write(plan.design.to_csv(index=False, float_format="%.6g"), args.output)
+    write(plan_csv(plan.design), args.output)
     return 0
 
 

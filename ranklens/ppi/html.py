@@ -37,7 +37,7 @@ from ranklens.ppi.payload import (  # the JSON lives there; kept here for caller
 from ranklens.ppi.payload import (
     analysis_from_payload as analysis_from_payload,
 )
-from ranklens.ppi.payload import label_plan_data, settings_data
+from ranklens.ppi.payload import label_plan_data, plan_options, settings_data
 from ranklens.ppi.payload import (
     payload as payload,
 )
@@ -220,8 +220,8 @@ def _label_plan_section(export: PPIExport) -> str:
     return ('<section id="label_plan"><h2>Which queries to label next</h2>'
             f"<p>The plan of {text(plan.metric)} drawn with an expected "
             f"<strong>{plan.budget:g}</strong> queries and seed <strong>{plan.seed}</strong> "
-            "(<code>ranklens plan-labels ... --budget-queries "
-            f"{plan.budget:g} --seed {plan.seed}</code> draws it again):</p>"
+            f"(<code>ranklens plan-labels ... {text(plan_options(data))}</code> draws it "
+            "again):</p>"
             "<ul>" + "".join(f"<li>{text(line)}</li>" for line in data["lines"]) + "</ul>"
             + html_common.table(["Query", "Probability", "Documents", "Proxy B − A",
                                  "Uncertainty"], rows, css_class="label-plan")

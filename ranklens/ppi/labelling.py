@@ -354,6 +354,12 @@ def _queries_for_docs(u: np.ndarray, cost: np.ndarray, docs: float) -> float:
     return low
 
 
+def plan_csv(rows: pd.DataFrame) -> str:
+    """A plan file's text (its ``design`` or ``documents`` rows): what ``ranklens plan-labels``
+    writes and the PPI page offers, and what ``ranklens ppi --design`` reads back."""
+    return rows.to_csv(index=False, float_format="%.6g")
+
+
 def design_sentence(estimate: DesignEstimate, metric: str) -> str:
     """B - A from a plan's gold labels in one sentence, as ``ranklens ppi --design`` and the PPI
     page say it: the estimate, its interval, how many queries were labelled, and whether the
@@ -368,4 +374,5 @@ def design_sentence(estimate: DesignEstimate, metric: str) -> str:
 
 
 __all__ = ["GRADE_NOISE", "PLAN_COLUMNS", "PRIOR_COLUMN", "ROUND_COLUMNS", "LabelPlan",
-           "PlanError", "Rounds", "design_sentence", "plan_labels", "prior_gold_mark"]
+           "PlanError", "Rounds", "design_sentence", "plan_csv", "plan_labels",
+           "prior_gold_mark"]

@@ -76,6 +76,10 @@ def settings_data(export: PPIExport) -> dict[str, Any]:
     if export.label_plan is not None:
         settings["label_plan_budget"] = export.label_plan.budget
         settings["label_plan_seed"] = export.label_plan.seed
+        rounds = export.label_plan.rounds
+        if rounds.max_rounds > 1 or rounds.effect is not None:  # older links: one, none
+            settings["label_plan_rounds"] = rounds.max_rounds
+            settings["label_plan_effect"] = rounds.effect
     return settings
 
 
@@ -85,9 +89,22 @@ def label_plan_data(plan: LabelPlan) -> dict[str, Any]:
     drawn = plan.queries[plan.queries["drawn"]].sort_values(["probability", "query_id"],
                                                             ascending=[False, True])
     columns = ["query_id", "probability", "n_docs", "proxy_delta", "uncertainty"]
-    return {"metric": plan.metric, "budget": plan.budget, "seed": plan.seed,
+    rounds = ({} if plan.rounds.max_rounds == 1 and plan.rounds.effect is None else
+              {"max_rounds": plan.rounds.max_rounds, "effect": plan.rounds.effect})
+    return {"metric": plan.metric, "budget": plan.budget, "seed": plan.seed, **rounds,
             "lines": plan.summary_lines(),
             "drawn": codec.plain(drawn[columns].to_dict("records"))}
+
+
+def plan_options(data: Mapping[str, Any]) -> str:
+    """The ``ranklens plan-labels`` options that draw a plan again, from `label_plan_data`:
+    its budget and seed, and its rounds and effect when it has them."""
+    options = f"--budget-queries {float(data['budget']):g} --seed {int(data['seed'])}"
+    if "max_rounds" in data:
+        options += f" --max-rounds {int(data['max_rounds'])}"
+    if data.get("effect") is not None:
+        options += f" --effect {float(data['effect']):g}"
+    return options
 
 
 def _payload(export: PPIExport) -> dict[str, Any]:

@@ -29,6 +29,7 @@ It does not allow more rounds than planned (the rule's error rate would not hold
 
 from __future__ import annotations
 
+import io
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -102,13 +103,18 @@ def read_design(plan: pd.DataFrame, name: str = "plan") -> pd.DataFrame:
     return plan
 
 
-def read_plan_file(path: str) -> pd.DataFrame:
-    """A plan file (CSV) as `read_design` gives it, refused in words when unreadable."""
+def read_plan_file(source: str | bytes, name: str | None = None) -> pd.DataFrame:
+    """A plan file (CSV: a path, or its bytes as the page receives an upload) as
+    `read_design` gives it, refused in words naming ``name`` (else the path) when
+    unreadable."""
+    name = name or (source if isinstance(source, str) else "plan")
     try:
-        plan = pd.read_csv(path, dtype={"query_id": str, "doc_id": str})
-    except (OSError, ValueError) as error:
-        raise PlanError(f"{path}: cannot read the plan ({error})") from None
-    return read_design(plan, path)
+        plan = pd.read_csv(io.BytesIO(source) if isinstance(source, bytes) else source,
+                           dtype={"query_id": str, "doc_id": str})
+    except (OSError, ValueError) as error:  # UnicodeDecodeError is a ValueError
+        raise PlanError(f"{name}: cannot read the plan ({error}); give the CSV that "
+                        "ranklens plan-labels wrote") from None
+    return read_design(plan, name)
 
 
 def grade_spreads(rows: pd.DataFrame, gold: Qrels,

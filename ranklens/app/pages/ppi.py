@@ -164,7 +164,7 @@ def show_budget(analysis: PPIAnalysis, files: Mapping[str, InputFile] | None = N
 
 # Payload parts the viewer of a page sets (the gold-budget planner), not the version.
 VIEWER_CHOICES = ("budget", "planned_gold_queries", "label_plan", "label_plan_budget",
-                  "label_plan_seed")
+                  "label_plan_seed", "label_plan_rounds", "label_plan_effect")
 
 
 def stored_analysis(shared: Shared | None) -> PPIAnalysis | None:
