@@ -23,8 +23,8 @@ that cost) and the uniform sample (each query with probability labels / queries)
 and estimated by `design_estimate` (lam tuned), the estimator `ranklens ppi --design` uses.
 Coverage is of the gold B - A (nDCG@10 on the listed documents) over all queries; its Monte
 Carlo error is about sqrt(.95 x .05 / (4 x draws)). "Width ratio" is the plan's mean width over
-the uniform sample's at the same expected documents judged; "queries" the plan's expected
-labelled queries at that cost.
+the uniform sample's at the same expected documents judged, with its Monte Carlo error;
+"queries" the plan's expected labelled queries at that cost.
 """
 
 from __future__ import annotations
@@ -119,9 +119,13 @@ class Row:
 
     def cells(self) -> str:
         plan, uniform = (float(np.mean(self.widths[n])) for n in ("plan", "uniform"))
+        # the ratio's Monte Carlo error (delta method; the two designs draw independently)
+        spread = math.sqrt(sum(float(np.var(self.widths[n])) / (len(self.widths[n]) * m * m)
+                               for n, m in (("plan", plan), ("uniform", uniform))))
         return (f"{self.covered['plan'] / self.draws:.3f} | "
                 f"{self.covered['uniform'] / self.draws:.3f} | {plan:.4f} | {uniform:.4f} | "
-                f"{plan / uniform:.2f} | {np.mean(self.queries):.0f}")
+                f"{plan / uniform:.2f} +- {plan / uniform * spread:.3f} | "
+                f"{np.mean(self.queries):.0f}")
 
 
 def world_rows(path: Path, draws: int, seed: int, rows: dict[tuple[str, int], Row]) -> None:

@@ -70,18 +70,18 @@ class DesignEstimate:
     df: int = 1
 
 
-UNIFORM_SHARE = 0.6
+UNIFORM_SHARE = 0.8
 """The share of a plan's budget spread evenly over the queries whose B - A can move.
 
 An uncertainty score says how far a query's gold B - A may lie from its proxy's only roughly:
 in make_data's worlds, where the runs differ on almost every query, it correlates with the
 realised gap at .14-.23 (a judge's own confidence included), so probabilities that follow it
 closely vary without cause and widen the interval (4% wider than a uniform sample of the same
-cost at a share of .2, with a run-dependent proxy). At .6 the plan was as narrow as the uniform
-sample or narrower in those worlds (.98-1.01 of its standard error) and kept its gain where
-queries cannot move (.51-.54 with a 20% reranker) and where the score is informative (the
-stats worlds of docs/validity.md: .70-.73 at 60% moved, .30-.32 at 20%; .2 gave .74-.75 and
-.32-.33). `bench/validity_labels_library.py` prints the comparison."""
+number of judged documents at a share of .2 with a run-dependent proxy; 1% at .6, two to three
+Monte Carlo errors). At .8 the plan was never wider than that uniform sample beyond Monte
+Carlo error there (.98-1.00), kept its gain where queries cannot move (.34-.61 with a 20%
+reranker) and most of it where the score is informative (the stats worlds of
+docs/validity.md). `bench/validity_labels_library.py` prints the comparison."""
 
 
 def inclusion_probabilities(uncertainty: npt.ArrayLike, budget: float, *,
