@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from ranklens.app import markup
+from ranklens.app import lazy, markup
 from ranklens.app import state as app_state
 from ranklens.compare.analysis import LoadedInputs
 from ranklens.compare.query_lines import describe, scored_rankings
@@ -110,30 +110,40 @@ def show_explanation(report: Report, metric: str, inputs: LoadedInputs, query: s
         st.caption(markup.text(error))
         return
     st.markdown(_moves_sentence(difference, texts))
-    with st.expander(f"What each document contributed to {markup.text(metric)}"):
-        name_a, name_b = report.pair_names
-        columns = st.columns(2)
-        for column, part, name in ((columns[0], difference.a, f"A: {name_a}"),
-                                   (columns[1], difference.b, f"B: {name_b}")):
-            frame = part.to_frame().drop(columns=["score"])  # the scores are in the rankings
-            depth = max(k, spec.cutoff or 0)
-            frame = frame[(frame["rank"] <= depth) | (frame["contribution"] != 0)]
-            frame["grade"] = [UNJUDGED if pd.isna(g) else str(g) for g in frame["grade"]]
-            column.markdown(f"**{markup.text(name)}** · sum {part.value:.4f}")
-            column.dataframe(frame, hide_index=True, key=f"parts:{name}:{metric}{scope}",
-                             column_config=_PART_COLUMNS)
-        if spec.family == "ndcg" and len(difference.a.ideal_grade):
-            ideal = difference.a.ideal_frame()
-            ideal = ideal[(ideal["rank"] <= max(k, spec.cutoff or 0))
-                          | (ideal["contribution"] != 0)]
-            st.markdown("**Ideal ranking** (its DCG is what nDCG divides by; its parts sum "
-                        "to 1)")
-            st.dataframe(ideal, hide_index=True, key=f"ideal:{metric}{scope}",
+    # its grids drawn only when opened (issue 51)
+    with lazy.opened(f"What each document contributed to {markup.text(metric)}",
+                     f"parts:{metric}{scope}") as is_open:
+        if is_open:
+            _show_parts(report, metric, difference, k, scope)
+
+
+def _show_parts(report: Report, metric: str, difference: QueryDifference, k: int,
+                scope: str) -> None:
+    """Each rank's contribution to ``metric`` in A and in B, and the ideal ranking's (nDCG)."""
+    spec = parse_metric(metric)
+    name_a, name_b = report.pair_names
+    columns = st.columns(2)
+    for column, part, name in ((columns[0], difference.a, f"A: {name_a}"),
+                               (columns[1], difference.b, f"B: {name_b}")):
+        frame = part.to_frame().drop(columns=["score"])  # the scores are in the rankings
+        depth = max(k, spec.cutoff or 0)
+        frame = frame[(frame["rank"] <= depth) | (frame["contribution"] != 0)]
+        frame["grade"] = [UNJUDGED if pd.isna(g) else str(g) for g in frame["grade"]]
+        column.markdown(f"**{markup.text(name)}** · sum {part.value:.4f}")
+        column.dataframe(frame, hide_index=True, key=f"parts:{name}:{metric}{scope}",
                          column_config=_PART_COLUMNS)
-        st.caption(f"Contribution = gain × discount (for nDCG divided by the ideal DCG); a "
-                   f"run's contributions sum to its {markup.text(metric)} on this query. For "
-                   "AP and ERR a document's part depends on those above it: an exact "
-                   "accounting, not what removing it would change.")
+    if spec.family == "ndcg" and len(difference.a.ideal_grade):
+        ideal = difference.a.ideal_frame()
+        ideal = ideal[(ideal["rank"] <= max(k, spec.cutoff or 0))
+                      | (ideal["contribution"] != 0)]
+        st.markdown("**Ideal ranking** (its DCG is what nDCG divides by; its parts sum "
+                    "to 1)")
+        st.dataframe(ideal, hide_index=True, key=f"ideal:{metric}{scope}",
+                     column_config=_PART_COLUMNS)
+    st.caption(f"Contribution = gain × discount (for nDCG divided by the ideal DCG); a "
+               f"run's contributions sum to its {markup.text(metric)} on this query. For "
+               "AP and ERR a document's part depends on those above it: an exact "
+               "accounting, not what removing it would change.")
 
 
 _PART_COLUMNS: dict[str, Any] = {
@@ -167,26 +177,34 @@ def marked(text: str, terms: tuple[str, ...]) -> str:
 
 
 def show_texts(frames: tuple[pd.DataFrame, pd.DataFrame], names: tuple[str, str],
-               texts: Texts | None, query_text: str = "") -> None:
-    """The full text of each shown document, on demand (one expander per run), the query's
-    terms marked in titles and texts (`ranklens.compare.term_matches`)."""
+               texts: Texts | None, query_text: str = "", key: str = "") -> None:
+    """The full text of each shown document, on demand (one section per run, drawn only when
+    opened; ``key``: the metric and scope of the sections), the query's terms marked in titles
+    and texts (`ranklens.compare.term_matches`)."""
     if texts is None or texts.documents is None:
         return
     terms = query_terms(query_text)
     columns = st.columns(2)
-    for column, frame, name in zip(columns, frames, names, strict=True):
-        found = texts.lookup(frame["doc_id"])
-        with column.expander(f"Full texts: {markup.text(name)}'s top {len(frame)}"):
-            if not found:
-                st.caption("None of these documents is in the documents file.")
-            for rank, doc in zip(frame["rank"], frame["doc_id"], strict=True):
-                document = found.get(doc)
-                if document is None:
-                    st.markdown(f"**{rank}. {markup.text(doc)}** · not in the documents file")
-                    continue
-                title = f" · {marked(document.title, terms)}" if document.title else ""
-                st.markdown(f"**{rank}. {markup.text(doc)}**{title}  \n"
-                            f"{marked(document.text, terms)}")
+    for column, frame, name, side in zip(columns, frames, names, "ab", strict=True):
+        with lazy.opened(f"Full texts: {markup.text(name)}'s top {len(frame)}",
+                         f"texts:{side}:{key}", place=column) as is_open:
+            if is_open:
+                _show_full_texts(frame, texts, terms)
+
+
+def _show_full_texts(frame: pd.DataFrame, texts: Texts, terms: tuple[str, ...]) -> None:
+    """Each document of ``frame`` (rank, id, title and text, ``terms`` marked)."""
+    found = texts.lookup(frame["doc_id"])
+    if not found:
+        st.caption("None of these documents is in the documents file.")
+    for rank, doc in zip(frame["rank"], frame["doc_id"], strict=True):
+        document = found.get(doc)
+        if document is None:
+            st.markdown(f"**{rank}. {markup.text(doc)}** · not in the documents file")
+            continue
+        title = f" · {marked(document.title, terms)}" if document.title else ""
+        st.markdown(f"**{rank}. {markup.text(doc)}**{title}  \n"
+                    f"{marked(document.text, terms)}")
 
 
 def tie_rule_note(crossing: bool, cutoff: int) -> None:

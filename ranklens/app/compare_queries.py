@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 import pandas as pd
 import streamlit as st
 
-from ranklens.app import chart_cache, compare_drill, markup
+from ranklens.app import chart_cache, compare_drill, lazy, markup
 from ranklens.app import state as app_state
 from ranklens.app.compare_tables import text_width
 from ranklens.compare import charts, report_tables
@@ -24,34 +24,56 @@ from ranklens.compare.report import Report
 from ranklens.formats import format_delta
 
 DELTA_ORDER, RBO_ORDER = "B \u2212 A", "Rankings (RBO)"
+RANKINGS_TITLE = "One query, both rankings"
 # B − A right after the query: at 1400 px half a page cut it to "B" when it came after the
 # text and both runs' values; the text, which may be cut, comes last
 PER_QUERY_COLUMNS = ("query_id", "delta", "a", "b", "judged_a", "judged_b", "residual_a",
                      "residual_b", "segment", "text")
 
 
+def rankings_section(metric: str, scope: str = "") -> str:
+    """The name (`lazy.opened`) of "One query, both rankings" of ``metric``."""
+    return f"rankings:{metric}{scope}"
+
+
 def show_per_query(report: Report, metric: str, inputs: LoadedInputs,
                    segments: Mapping[str, str] | None, scope: str = "",
                    texts: Texts | None = None) -> None:
+    """The per-query counts, then two sections drawn only when opened (issue 51: they were
+    most of what every click cost the browser): the histogram of B − A with the queries B
+    lost and won most, and one query's two rankings."""
     result = report.comparison(metric).overall
-    name_a, name_b = report.pair_names
+    name_b = report.pair_names[1]
     per_query = report_tables.with_query_coverage(report, metric,
                                           report_tables.per_query_table(report, metric, segments))
     st.subheader("Per query", anchor=False)
-    left, right = st.columns([3, 1])
-    chart_cache.show_altair(
-        lambda: charts.delta_histogram(per_query, metric=metric, run_names=report.pair_names),
-        (per_query,), ("histogram", metric, report.pair_names), key=f"hist:{metric}{scope}",
-        place=left)
-    right.metric(f"{markup.text(name_b)} wins", f"{result.outcomes.wins:,}")
-    right.metric("Ties", f"{result.outcomes.ties:,}")
-    right.metric(f"{markup.text(name_b)} loses", f"{result.outcomes.losses:,}")
-    with right:
+    cells = st.columns(4)
+    cells[0].metric(f"{markup.text(name_b)} wins", f"{result.outcomes.wins:,}")
+    cells[1].metric("Ties", f"{result.outcomes.ties:,}")
+    cells[2].metric(f"{markup.text(name_b)} loses", f"{result.outcomes.losses:,}")
+    with cells[3]:
         show_orderings(inputs, str(report.params.get("order", "score")))
     if report.query_texts:  # issue 30: the text beside the id
         per_query.insert(1, "text", [report.query_texts.get(q, "") for q in per_query["query_id"]])
-    lost, won = report_tables.biggest_changes(per_query, n=10)
     pick_key = f"query:{metric}{scope}"
+    with lazy.opened(f"B \u2212 A per query: its distribution, the queries {markup.text(name_b)} "
+                     "lost and won most", f"per_query:{metric}{scope}",
+                     icon=":material/bar_chart:") as is_open:
+        if is_open:
+            show_query_tables(report, metric, per_query, pick_key, scope)
+    show_rankings(report, metric, inputs, per_query.sort_values(["delta", "query_id"]), pick_key,
+                  scope, texts)
+
+
+def show_query_tables(report: Report, metric: str, per_query: pd.DataFrame, pick_key: str,
+                      scope: str) -> None:
+    """The histogram of B − A and the queries B lost and won most (a click on a row picks the
+    query in "One query, both rankings" and opens it)."""
+    name_a, name_b = report.pair_names
+    chart_cache.show_altair(
+        lambda: charts.delta_histogram(per_query, metric=metric, run_names=report.pair_names),
+        (per_query,), ("histogram", metric, report.pair_names), key=f"hist:{metric}{scope}")
+    lost, won = report_tables.biggest_changes(per_query, n=10)
     coverage = None if report.coverage is None else report.coverage.metric(metric)
     judged_help = ("" if coverage is None else
                    f"{coverage.judged_metric}: share of the top {coverage.depth} documents "
@@ -64,7 +86,8 @@ def show_per_query(report: Report, metric: str, inputs: LoadedInputs,
         column.markdown(f"**{markup.text(title)}** · click a row to see its rankings")
         column.dataframe(
             frame.drop(columns=["outcome"]), hide_index=True, key=f"{key}:{metric}{scope}",
-            on_select=row_picker(f"{key}:{metric}{scope}", frame, pick_key),
+            on_select=row_picker(f"{key}:{metric}{scope}", frame, pick_key,
+                                 rankings_section(metric, scope)),
             selection_mode="single-row",
             column_order=[c for c in PER_QUERY_COLUMNS if c in frame.columns],
             column_config={
@@ -89,8 +112,6 @@ def show_per_query(report: Report, metric: str, inputs: LoadedInputs,
                     "Residual B", format="+%.3f", help=residual_help),
             },
         )
-    show_rankings(report, metric, inputs, per_query.sort_values(["delta", "query_id"]), pick_key,
-                  scope, texts)
 
 
 def show_orderings(inputs: LoadedInputs, order: str) -> None:
@@ -113,12 +134,16 @@ def show_orderings(inputs: LoadedInputs, order: str) -> None:
                        "not which one is better.")
 
 
-def row_picker(table_key: str, frame: pd.DataFrame, pick_key: str) -> Callable[[], None]:
-    """Callback: a click on a row of ``frame`` picks that query in the rankings view."""
+def row_picker(table_key: str, frame: pd.DataFrame, pick_key: str,
+               open_key: str | None = None) -> Callable[[], None]:
+    """Callback: a click on a row of ``frame`` picks that query in the rankings view (and
+    opens the section keyed ``open_key``, where the rankings are drawn)."""
     def pick() -> None:
         rows = st.session_state[table_key].selection.rows
         if rows:
             st.session_state[pick_key] = frame["query_id"].iloc[rows[0]]
+            if open_key is not None:
+                lazy.open_section(open_key)
     return pick
 
 
@@ -126,7 +151,16 @@ def row_picker(table_key: str, frame: pd.DataFrame, pick_key: str) -> Callable[[
 @st.fragment
 def show_rankings(report: Report, metric: str, inputs: LoadedInputs, per_query: pd.DataFrame,
                   pick_key: str, scope: str = "", texts: Texts | None = None) -> None:
-    st.subheader("One query, both rankings", anchor=False)
+    """"One query, both rankings": drawn only while its section is open."""
+    with lazy.opened(RANKINGS_TITLE, rankings_section(metric, scope),
+                     icon=":material/compare_arrows:") as is_open:
+        if is_open:
+            show_query(report, metric, inputs, per_query, pick_key, scope, texts)
+
+
+def show_query(report: Report, metric: str, inputs: LoadedInputs, per_query: pd.DataFrame,
+               pick_key: str, scope: str = "", texts: Texts | None = None) -> None:
+    """A picked query: both runs' top k, their documents, ties and what explains B − A."""
     if inputs.run_a is None or inputs.run_b is None:
         st.caption("The inputs are per-query metric tables: there are no rankings to show.")
         return
@@ -180,7 +214,8 @@ def show_rankings(report: Report, metric: str, inputs: LoadedInputs, per_query: 
     _show_two_rankings(frame_a, frame_b, report.pair_names, f"{metric}{scope}", cutoff)
     compare_drill.tie_rule_note(cross_a or cross_b, cutoff)
     compare_drill.show_texts((frame_a, frame_b), report.pair_names, texts,
-                             texts.query_text(str(query)) if texts is not None else text)
+                             texts.query_text(str(query)) if texts is not None else text,
+                             key=f"{metric}{scope}")
     compare_drill.show_explanation(report, metric, inputs, str(query), texts, int(k), scope)
 
 

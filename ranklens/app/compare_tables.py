@@ -14,7 +14,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from ranklens.app import chart_cache, markup
+from ranklens.app import chart_cache, lazy, markup
 from ranklens.app.blocks import show_block
 from ranklens.app.segment_intervals import choose_intervals, show_interval_notes
 from ranklens.compare import charts, columns, coverage_words, report_tables
@@ -102,8 +102,12 @@ def show_segment_coverage(report: Report, metric: str, scope: str = "") -> None:
     if coverage is None or table is None:
         return
     flagged = coverage_words.segments_flagged(coverage, withheld=withholds(report.health))
-    with st.expander(f"{coverage.judged_metric} per segment" + (": verdicts at risk"
-                                                                 if flagged else "")):
+    # its table drawn only when opened (issue 51)
+    with lazy.opened(f"{coverage.judged_metric} per segment"
+                     + (": verdicts at risk" if flagged else ""),
+                     f"judged:{metric}{scope}") as is_open:
+        if not is_open:
+            return
         if flagged:
             st.markdown(markup.text(flagged))
         # words, not greyed-out checkboxes: a verdict at risk must read at a glance

@@ -14,7 +14,7 @@ import pandas as pd
 import streamlit as st
 
 from ranklens.app.blocks import show_blocks
-from ranklens.app.compare_queries import row_picker
+from ranklens.app.compare_queries import rankings_section, row_picker
 from ranklens.app.state import cached, input_key
 from ranklens.compare.discovery import with_discovery
 from ranklens.compare.family import run_key
@@ -76,14 +76,15 @@ def show_slice_queries(report: Report) -> None:
     frame["delta"] = frame["b"] - frame["a"]
     frame = frame.sort_values(["delta", "query_id"]).reset_index(drop=True)
     name_a, name_b = report.run_names[0], report.run_names[1]
-    pick_key = f"query:{metric}" + ("" if len(report.run_names) == 2
-                                    else f":{run_key(1)}")
+    scope = "" if len(report.run_names) == 2 else f":{run_key(1)}"
+    pick_key = f"query:{metric}{scope}"
     table_key = "discover_slice_queries"
     st.caption(f"{len(frame):,} queries ({found.n_queries:,} of them held out for the "
                "estimate above). Click a row to open the query in “One query, both "
                "rankings” below.")
     st.dataframe(frame, hide_index=True, key=table_key,
-                 on_select=row_picker(table_key, frame, pick_key),
+                 on_select=row_picker(table_key, frame, pick_key,
+                                        rankings_section(metric, scope)),
                  selection_mode="single-row", height=min(360, 38 + 35 * len(frame)),
                  column_config={
                      "query_id": st.column_config.TextColumn("Query"),

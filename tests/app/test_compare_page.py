@@ -29,7 +29,7 @@ from ranklens.compare.verdict_words import caveat, conclusion, headline
 from ranklens.formats import format_delta, format_interval, format_p
 from ranklens.io import InputError, InputFile
 from ranklens.metrics import rbo
-from tests.support.page_testing import metric_cards, run_page
+from tests.support.page_testing import metric_cards, open_sections, run_page
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = {role: path.read_bytes() for role, path in demo.paths().items()}
@@ -58,7 +58,7 @@ def compare(at: AppTest) -> AppTest:
     """Press the form's Compare button (uploads take effect then, not one by one)."""
     labelled(at.button, "Compare").click().run()
     assert not at.exception, [e.value for e in at.exception]
-    return at
+    return open_sections(at)  # the sections drawn only when opened, opened as a reader does
 
 
 def library_report(files: Mapping[str, tuple[str, bytes]], **settings: object) -> tuple[
@@ -128,7 +128,7 @@ def assert_headline(at: AppTest, report: Report, metric: str) -> None:
 
 @pytest.fixture(scope="module")
 def first_visit() -> AppTest:
-    return start()
+    return open_sections(start())  # per query and the drill-down: drawn once opened
 
 
 @pytest.fixture(scope="module")
@@ -183,6 +183,7 @@ def test_picking_the_other_candidate_shows_its_report(demo_everything):
     at = start()
     labelled(at.radio, "Look into").set_value(2).run()
     assert not at.exception
+    open_sections(at)  # its per-query sections are its own, closed until opened
     weak = report.candidate_report(2)
     assert_headline(at, weak, "nDCG@10")
     expected = report_tables.segment_table(weak.comparison("nDCG@10"), weak.run_names)
@@ -302,7 +303,7 @@ def test_rbo_over_big_runs_waits_for_a_click(monkeypatch):
 
 def test_rankings_of_the_query_b_lost_most_side_by_side(demo_report):
     inputs, report = demo_report
-    at = start()
+    at = open_sections(start())
     query = labelled(at.selectbox, "Query")
     per_query = report_tables.per_query_table(report, "nDCG@10")
     worst = per_query.sort_values(["delta", "query_id"])["query_id"].iloc[0]

@@ -28,6 +28,7 @@ from tests.support.streamlit_page import (
     axis_labels,
     expect_rerun,
     open_app,
+    open_section,
     widget,
 )
 
@@ -95,6 +96,7 @@ def second_candidate_as_the_cli_reports_it(page: Page, expected: dict) -> None:
     values = expected["per_query"]["nDCG@10"]
     deltas = {q: values["c"][q] - values["a"][q] for q in values["a"]}
     worst = min(deltas, key=lambda q: (deltas[q], q))
+    open_section(page, "One query, both rankings")  # drawn once opened
     expect(widget(page, "stSelectbox", "Query").get_by_role("combobox")).to_have_value(
         re.compile(rf"^{worst}\b"))
     assert_no_error(page)

@@ -32,6 +32,7 @@ from tests.support.streamlit_page import (
     expect_rerun,
     grid_rows,
     open_app,
+    open_section,
     widget,
 )
 
@@ -79,6 +80,7 @@ def _demo_shows_query_text_document_titles_and_a_tie_mark(page: Page) -> None:
     inputs = load_inputs(paths["run_a"], paths["run_b"], qrels=paths["qrels"])
     query = str(cutoff_ties(inputs.run_a, 10).query_ids[0])  # A's rank 10 is inside a tie
     text = read_queries(demo.text_paths()["queries"]).queries[query]
+    open_section(page, "One query, both rankings")  # drawn once opened
     box = widget(page, "stSelectbox", "Query")
     with expect_rerun(page):
         box.get_by_role("combobox").click()

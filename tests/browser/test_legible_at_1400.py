@@ -26,9 +26,11 @@ from tests.support.grid_fit import ColumnFit, clipped, column_fits, narrow_colum
 from tests.support.streamlit_page import (
     assert_no_error,
     choose_radio,
+    expect_rerun,
     go_to_page,
     grid_rows,
     open_app,
+    open_expander,
 )
 
 # Free text that a column cuts on purpose (its full text shows on hover, and the drill-down's
@@ -40,11 +42,16 @@ WAIT_S = 30
 
 
 def _open_expanders(page: Page) -> None:
-    """Open every closed expander: the grids inside are drawn only once open."""
-    for expander in page.get_by_test_id("stExpander").all():
-        details = expander.locator("details")
-        if details.count() and details.first.get_attribute("open") is None:
-            expander.locator("summary").first.click()
+    """Open every closed expander: the grids inside are drawn only once open (a section drawn
+    only when opened, after its rerun; then the sections inside it)."""
+    for _ in range(4):  # sections inside sections
+        closed = [e for e in page.get_by_test_id("stExpander").all()
+                  if e.locator("details").count()
+                  and e.locator("details").first.get_attribute("open") is None]
+        if not closed:
+            return
+        for expander in closed:
+            open_expander(page, expander)
 
 
 def _measured(page: Page, titles: set[str]) -> list[tuple[int, ColumnFit]]:
@@ -215,13 +222,14 @@ def _card_banner_and_coverage_table_say_what_the_library_decides(page: Page,
         title = expander.locator("summary")
         (expect(title).to_contain_text if flagged else expect(title).not_to_contain_text)(
             "verdicts at risk")
-        if expander.locator("details").get_attribute("open") is None:
-            title.click()  # closed (the column check before opens every expander)
+        # closed (the column check before opens every expander); drawn once opened
+        open_expander(page, expander)
         if flagged:
             expect(expander).to_contain_text(flagged)
         rows = grid_rows(expander.get_by_test_id("stDataFrame"))
         assert [row["Rows"] for row in rows] == [row.segment for row in coverage.rows]
         assert [row["Verdict"] for row in rows] == [
             AT_RISK if coverage.at_risk(row) else SAFE for row in coverage.rows]
-        title.click()  # closed again, as the next candidate's expander starts
+        with expect_rerun(page):  # closed again, as the next candidate's expander starts
+            title.click()
     assert alerts == [False, True]  # both sides of the rule are seen

@@ -24,3 +24,21 @@ def run_page(script: Path) -> AppTest:
 def metric_cards(at: AppTest) -> dict[str, str]:
     """Label -> shown value of every st.metric on the page."""
     return {metric.label: metric.value for metric in at.metric}
+
+
+def open_sections(at: AppTest) -> AppTest:
+    """Open every section the page draws only when opened (``ranklens.app.lazy``), as a
+    reader clicking each one, then the ones that appear inside them; answers ``at`` after the
+    last run, which raised nothing."""
+    from ranklens.app.lazy import PREFIX
+
+    for _ in range(5):  # sections inside sections: a few levels at most
+        shut = [key for key in at.session_state.to_dict()
+                if str(key).startswith(PREFIX) and not at.session_state[key]]
+        if not shut:
+            break
+        for key in shut:
+            at.session_state[key] = True
+        at.run()
+        assert not at.exception, [e.value for e in at.exception]
+    return at

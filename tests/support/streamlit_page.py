@@ -210,6 +210,33 @@ def choose_radio(page: Page, label: str, option: str) -> None:
         group.get_by_text(option, exact=True).click()
 
 
+# A section drawn only when opened (``ranklens.app.lazy``): its expander's key, a CSS class
+# on its container, starts with "open:"; opening it reruns the script.
+_LAZY = "el => !!el.closest('[class*=\"st-key-open:\"]')"
+
+
+def open_section(page: Page, label: str) -> None:
+    """Open the expander titled ``label`` (the innermost one, when sections nest) if it is
+    closed; a section drawn only when opened: wait for the rerun that draws it."""
+    expander = page.get_by_test_id("stExpander").filter(
+        has=page.locator("summary", has_text=label)).last
+    expect(expander).to_be_visible()
+    open_expander(page, expander)
+
+
+def open_expander(page: Page, expander: Locator) -> None:
+    """Open ``expander`` if closed; when it is a section drawn only once opened, wait for the
+    rerun that draws its contents."""
+    if expander.locator("details").first.get_attribute("open") is not None:
+        return
+    summary = expander.locator("summary").first
+    if expander.evaluate(_LAZY):
+        with expect_rerun(page):
+            summary.click()
+    else:
+        summary.click()
+
+
 def _dropdown_option(page: Page, option: str) -> Locator:
     """The entry ``option`` of the open dropdown list (rendered at the page's root)."""
     return page.get_by_role("option", name=option, exact=True)
