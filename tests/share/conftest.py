@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,10 +28,12 @@ def store(store_path: Path) -> SQLiteReportStore:
 
 
 @pytest.fixture
-def postgres_store_url(postgres_server: Any, monkeypatch: pytest.MonkeyPatch) -> str:
-    """A new database on the session's PostgreSQL server, set as the app's store."""
+def postgres_store_url(postgres_server: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """An empty database on the session's PostgreSQL server, set as the app's store (given
+    back emptied after the test)."""
     url: str = postgres_server.new_database()
     monkeypatch.setenv(STORE_PATH_ENV, url)
     for name in (MAX_REPORT_BYTES_ENV, MAX_STORE_BYTES_ENV, TTL_DAYS_ENV):
         monkeypatch.delenv(name, raising=False)
-    return url
+    yield url
+    postgres_server.give_back(url)
