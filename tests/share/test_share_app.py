@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -14,8 +15,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from ranklens.share.links import share
-from ranklens.store import SQLiteReportStore, open_report_store
-from ranklens.store.config import MAX_REPORT_BYTES_ENV
+from ranklens.store import STORE_PATH_ENV, SQLiteReportStore, open_report_store
+from ranklens.store.config import MAX_REPORT_BYTES_ENV, MAX_STORE_BYTES_ENV, TTL_DAYS_ENV
 from tests.support.share_helpers import (
     ROOT,
     app,
@@ -50,38 +51,69 @@ def shared_compare_page(store: object) -> tuple[AppTest, str]:
     return at, token_of(shown_link(at))
 
 
-def test_compare_link_reopens_with_the_same_numbers(store_path: Path) -> None:
-    original, token = shared_compare_page(store_path)
-    reopened = run_clean(app(report=token))
+@dataclass(frozen=True)
+class SharedCompare:
+    """A store holding one shared Compare page (`shared_compare_page`): its token and the
+    numbers the sharing session showed."""
+
+    path: Path
+    token: str
+    numbers: dict[str, Any]
+
+
+def _use_store(monkeypatch: pytest.MonkeyPatch, path: Path) -> None:
+    """Point the app at ``path``, as the ``store_path`` fixture does (no limits set)."""
+    monkeypatch.setenv(STORE_PATH_ENV, str(path))
+    for name in (MAX_REPORT_BYTES_ENV, MAX_STORE_BYTES_ENV, TTL_DAYS_ENV):
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture(scope="module")
+def shared_once(tmp_path_factory: pytest.TempPathFactory) -> SharedCompare:
+    """The Compare page shared once for the tests that only reopen its link (each reopens it
+    in a fresh session of its own; none of them writes to the store)."""
+    path = tmp_path_factory.mktemp("shared") / "reports.sqlite3"
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        _use_store(monkeypatch, path)
+        original, token = shared_compare_page(path)
+    return SharedCompare(path, token, shown_numbers(original))
+
+
+@pytest.fixture
+def compare_link(shared_once: SharedCompare, monkeypatch: pytest.MonkeyPatch) -> SharedCompare:
+    """`shared_once`, its store set as the app's for this test."""
+    _use_store(monkeypatch, shared_once.path)
+    return shared_once
+
+
+def test_compare_link_reopens_with_the_same_numbers(compare_link: SharedCompare) -> None:
+    reopened = run_clean(app(report=compare_link.token))
     assert titles(reopened) == ["Compare runs"]
     assert BANNER in markdown_text(reopened)
-    assert shown_numbers(reopened) == shown_numbers(original)
+    assert shown_numbers(reopened) == compare_link.numbers
     assert len(reopened.metric) >= 5  # the verdict cards: the numbers are there
 
 
-def test_reopened_compare_page_has_no_input_controls(store_path: Path) -> None:
-    _, token = shared_compare_page(store_path)
-    reopened = run_clean(app(report=token))
+def test_reopened_compare_page_has_no_input_controls(compare_link: SharedCompare) -> None:
+    reopened = run_clean(app(report=compare_link.token))
     keys = {getattr(w, "key", None) for w in reopened.sidebar}
     assert not keys & {"data_source", "seed", "alpha", "resamples", "missing"}
 
 
-def test_link_survives_an_app_restart(store_path: Path) -> None:
-    original, token = shared_compare_page(store_path)
+def test_link_survives_an_app_restart(compare_link: SharedCompare) -> None:
     script = (
         "import json, sys; "
         "from tests.support.share_helpers import app, run_clean, shown_numbers; "
         "sys.stdout.write(json.dumps(shown_numbers(run_clean(app(report=sys.argv[1])))))"
     )
-    done = subprocess.run([sys.executable, "-c", script, token],
+    done = subprocess.run([sys.executable, "-c", script, compare_link.token],
                           capture_output=True, text=True, cwd=ROOT, timeout=600, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
-    assert json.loads(done.stdout) == json.loads(json.dumps(shown_numbers(original)))
+    assert json.loads(done.stdout) == json.loads(json.dumps(compare_link.numbers))
 
 
-def test_leaving_a_shared_report_gives_the_controls_back(store_path: Path) -> None:
-    _, token = shared_compare_page(store_path)
-    at = run_clean(app(report=token))
+def test_leaving_a_shared_report_gives_the_controls_back(compare_link: SharedCompare) -> None:
+    at = run_clean(app(report=compare_link.token))
     click(at, "shared_leave")
     assert "report" not in at.query_params
     assert BANNER not in markdown_text(at)
