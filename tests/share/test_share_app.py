@@ -6,7 +6,6 @@ import json
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -15,14 +14,16 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from ranklens.share.links import share
-from ranklens.store import STORE_PATH_ENV, SQLiteReportStore, open_report_store
-from ranklens.store.config import MAX_REPORT_BYTES_ENV, MAX_STORE_BYTES_ENV, TTL_DAYS_ENV
+from ranklens.store import SQLiteReportStore, open_report_store
+from ranklens.store.config import MAX_REPORT_BYTES_ENV
 from tests.support.share_helpers import (
     ROOT,
+    SharedCompare,
     app,
     ppi_files,
     ppi_result,
     run_clean,
+    shared_compare_page,
     shown_link,
     shown_numbers,
     titles,
@@ -39,51 +40,6 @@ def click(at: AppTest, key: str) -> AppTest:
 
 def markdown_text(at: AppTest) -> str:
     return "\n".join(m.value for m in at.markdown)
-
-
-def shared_compare_page(store: object) -> tuple[AppTest, str]:
-    """The Compare page with two metrics and seed 7, shared; (that session, its token)."""
-    at = run_clean(app())
-    at.multiselect(key="metrics:runs").set_value(["nDCG@10", "AP"])
-    at.number_input(key="seed").set_value(7)
-    run_clean(at)
-    click(at, "share:compare")
-    return at, token_of(shown_link(at))
-
-
-@dataclass(frozen=True)
-class SharedCompare:
-    """A store holding one shared Compare page (`shared_compare_page`): its token and the
-    numbers the sharing session showed."""
-
-    path: Path
-    token: str
-    numbers: dict[str, Any]
-
-
-def _use_store(monkeypatch: pytest.MonkeyPatch, path: Path) -> None:
-    """Point the app at ``path``, as the ``store_path`` fixture does (no limits set)."""
-    monkeypatch.setenv(STORE_PATH_ENV, str(path))
-    for name in (MAX_REPORT_BYTES_ENV, MAX_STORE_BYTES_ENV, TTL_DAYS_ENV):
-        monkeypatch.delenv(name, raising=False)
-
-
-@pytest.fixture(scope="module")
-def shared_once(tmp_path_factory: pytest.TempPathFactory) -> SharedCompare:
-    """The Compare page shared once for the tests that only reopen its link (each reopens it
-    in a fresh session of its own; none of them writes to the store)."""
-    path = tmp_path_factory.mktemp("shared") / "reports.sqlite3"
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        _use_store(monkeypatch, path)
-        original, token = shared_compare_page(path)
-    return SharedCompare(path, token, shown_numbers(original))
-
-
-@pytest.fixture
-def compare_link(shared_once: SharedCompare, monkeypatch: pytest.MonkeyPatch) -> SharedCompare:
-    """`shared_once`, its store set as the app's for this test."""
-    _use_store(monkeypatch, shared_once.path)
-    return shared_once
 
 
 def test_compare_link_reopens_with_the_same_numbers(compare_link: SharedCompare) -> None:
@@ -121,7 +77,7 @@ def test_leaving_a_shared_report_gives_the_controls_back(compare_link: SharedCom
 
 
 def test_sharing_twice_in_a_session_shows_the_same_link(store_path: Path) -> None:
-    at, token = shared_compare_page(store_path)
+    at, token = shared_compare_page()
     click(at, "share:compare")
     assert token_of(shown_link(at)) == token
     assert SQLiteReportStore(store_path).usage().reports == 1
@@ -283,7 +239,7 @@ def test_misconfigured_limit_names_the_variable(store_path: Path,
 # ---- a PostgreSQL store (what replicas share) ---------------------------------------------
 
 def test_compare_link_reopens_from_a_postgres_store(postgres_store_url: str) -> None:
-    original, token = shared_compare_page(postgres_store_url)
+    original, token = shared_compare_page()
     reopened = run_clean(app(report=token))
     assert BANNER in markdown_text(reopened)
     assert shown_numbers(reopened) == shown_numbers(original)
