@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -34,13 +33,13 @@ def store(store_path: Path) -> SQLiteReportStore:
 
 
 @pytest.fixture
-def postgres_store_url(postgres_server: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    """An empty database on the session's PostgreSQL server, set as the app's store (given
-    back emptied after the test)."""
+def postgres_store_url(postgres_server: Any, monkeypatch: pytest.MonkeyPatch) -> str:
+    """An empty database on the session's PostgreSQL server, set as the app's store. Not
+    given back (``PostgresServer.give_back``): the app in this process keeps the store it
+    opened for a URL (``st.cache_resource``), and would find that database's schema gone."""
     url: str = postgres_server.new_database()
     _use_store(monkeypatch, url)
-    yield url
-    postgres_server.give_back(url)
+    return url
 
 
 @pytest.fixture(scope="module")

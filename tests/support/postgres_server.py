@@ -116,7 +116,9 @@ class PostgresServer:
     def give_back(self, url: str) -> None:
         """Take back the database at ``url`` (from `new_database`) once its test is done: end
         its sessions, drop what the store made (the schema ``ranklens``) and, when it is then
-        as empty as a new one, let `new_database` answer it again.
+        as empty as a new one, let `new_database` answer it again. Only for a database no
+        object of this process will use again: the app caches the store it opened for a URL
+        (``st.cache_resource``), so an in-process app's database is not given back.
 
         A new database costs PostgreSQL a copy of ``template1`` (about 7 MB, 300 files, and
         as much WAL): the store tests made some 200 of them, and removing the cluster's
