@@ -32,6 +32,16 @@ DESCRIPTION = (
     "with a valid interval.")
 
 
+# the two whole-number options of the rounds: (flag, metavar, help)
+_ROUND_COUNTS = (
+    ("--round", "K", "the round to draw (1 without --design, else the round after the plan's "
+     "last); said to check it"),
+    ("--max-rounds", "M", "round 1: the most rounds you will label (default 1); each round's "
+     "interval is then at level 1 - alpha/M, so stopping at the first round that answers the "
+     "question keeps the error rate alpha"),
+)
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_proxy_pair(p)
     add_metric(p, "metric with a cutoff: nDCG@k or P@k (default nDCG@10)", default="nDCG@10")
@@ -48,13 +58,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the plan file of the earlier rounds: draw the next round among the "
                    "queries not labelled yet, from what their gold labels (--gold-qrels) "
                    "showed; the output is the plan file of every round")
-    p.add_argument("--round", type=int, metavar="K",
-                   help="the round to draw (1 without --design, else the round after the "
-                   "plan's last); said to check it")
-    p.add_argument("--max-rounds", type=int, metavar="M",
-                   help="round 1: the most rounds you will label (default 1); each round's "
-                   "interval is then at level 1 - alpha/M, so stopping at the first round "
-                   "that answers the question keeps the error rate alpha")
+    for flag, metavar, words in _ROUND_COUNTS:
+        p.add_argument(flag, type=int, metavar=metavar, help=words)
     p.add_argument("--effect", type=float, metavar="D",
                    help="round 1: the smallest B - A that matters; an interval within +-D "
                    "answers the question too (no difference that matters)")

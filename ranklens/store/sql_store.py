@@ -81,7 +81,8 @@ _INPUT_TOTAL = (
 class SQLReportStore:
     """The dialect-independent half of a SQL :class:`~ranklens.store.interface.ReportStore`.
 
-    Not usable alone: a subclass sets the class attributes below and implements the hooks
+    Not usable alone: a subclass sets the class attributes below (``TABLE_PREFIX`` and
+    ``PLACEHOLDER`` only where its SQL differs from SQLite's) and implements the hooks
     (the methods that raise ``NotImplementedError``), then calls ``super().__init__`` and
     ``self._initialize()`` from its own ``__init__``.
     """
@@ -89,8 +90,10 @@ class SQLReportStore:
     DIALECT: ClassVar[str]  # "SQLite", "PostgreSQL": named in messages
     MAX_REPORT_BYTES: ClassVar[int]  # the largest report the dialect can hold
     ONE_VALUE: ClassVar[str]  # why: "each input is one SQLite value"
-    TABLE_PREFIX: ClassVar[str]  # what stands before a table name ("" or "ranklens.")
-    PLACEHOLDER: ClassVar[str]  # the driver's parameter marker ("?" or "%s")
+    # The shared statements are written as SQLite reads them: tables without a schema, "?"
+    # for a parameter. A dialect that reads them otherwise sets its own.
+    TABLE_PREFIX: ClassVar[str] = ""  # what stands before a table name ("ranklens.")
+    PLACEHOLDER: ClassVar[str] = "?"  # the driver's parameter marker ("%s")
     # The statements that bring a store of schema N to N + 1, run in the opening write
     # transaction.
     MIGRATIONS: ClassVar[Mapping[int, tuple[str, ...]]]

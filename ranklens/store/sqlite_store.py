@@ -87,8 +87,6 @@ class SQLiteReportStore(SQLReportStore):
     DIALECT = "SQLite"
     MAX_REPORT_BYTES = SQLITE_MAX_REPORT_BYTES
     ONE_VALUE = "each input is one SQLite value"
-    TABLE_PREFIX = ""
-    PLACEHOLDER = "?"
     # SQLite has no ADD COLUMN IF NOT EXISTS; the opening IMMEDIATE transaction runs it once.
     MIGRATIONS: ClassVar[Mapping[int, tuple[str, ...]]] = {
         1: ("ALTER TABLE reports ADD COLUMN shared_by TEXT",),

@@ -38,6 +38,7 @@ def replicas(postgres_server: Any, tmp_path: Path) -> Iterator[tuple[str, str]]:
     finally:
         stop_app(first_process)
         stop_app(second_process)
+        postgres_server.give_back(url)
 
 
 def test_link_made_on_one_replica_opens_on_the_other(

@@ -18,10 +18,12 @@ from ranklens.store import SQLiteReportStore, open_report_store
 from ranklens.store.config import MAX_REPORT_BYTES_ENV
 from tests.support.share_helpers import (
     ROOT,
+    SharedCompare,
     app,
     ppi_files,
     ppi_result,
     run_clean,
+    shared_compare_page,
     shown_link,
     shown_numbers,
     titles,
@@ -40,48 +42,34 @@ def markdown_text(at: AppTest) -> str:
     return "\n".join(m.value for m in at.markdown)
 
 
-def shared_compare_page(store: object) -> tuple[AppTest, str]:
-    """The Compare page with two metrics and seed 7, shared; (that session, its token)."""
-    at = run_clean(app())
-    at.multiselect(key="metrics:runs").set_value(["nDCG@10", "AP"])
-    at.number_input(key="seed").set_value(7)
-    run_clean(at)
-    click(at, "share:compare")
-    return at, token_of(shown_link(at))
-
-
-def test_compare_link_reopens_with_the_same_numbers(store_path: Path) -> None:
-    original, token = shared_compare_page(store_path)
-    reopened = run_clean(app(report=token))
+def test_compare_link_reopens_with_the_same_numbers(compare_link: SharedCompare) -> None:
+    reopened = run_clean(app(report=compare_link.token))
     assert titles(reopened) == ["Compare runs"]
     assert BANNER in markdown_text(reopened)
-    assert shown_numbers(reopened) == shown_numbers(original)
+    assert shown_numbers(reopened) == compare_link.numbers
     assert len(reopened.metric) >= 5  # the verdict cards: the numbers are there
 
 
-def test_reopened_compare_page_has_no_input_controls(store_path: Path) -> None:
-    _, token = shared_compare_page(store_path)
-    reopened = run_clean(app(report=token))
+def test_reopened_compare_page_has_no_input_controls(compare_link: SharedCompare) -> None:
+    reopened = run_clean(app(report=compare_link.token))
     keys = {getattr(w, "key", None) for w in reopened.sidebar}
     assert not keys & {"data_source", "seed", "alpha", "resamples", "missing"}
 
 
-def test_link_survives_an_app_restart(store_path: Path) -> None:
-    original, token = shared_compare_page(store_path)
+def test_link_survives_an_app_restart(compare_link: SharedCompare) -> None:
     script = (
         "import json, sys; "
         "from tests.support.share_helpers import app, run_clean, shown_numbers; "
         "sys.stdout.write(json.dumps(shown_numbers(run_clean(app(report=sys.argv[1])))))"
     )
-    done = subprocess.run([sys.executable, "-c", script, token],
+    done = subprocess.run([sys.executable, "-c", script, compare_link.token],
                           capture_output=True, text=True, cwd=ROOT, timeout=600, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
-    assert json.loads(done.stdout) == json.loads(json.dumps(shown_numbers(original)))
+    assert json.loads(done.stdout) == json.loads(json.dumps(compare_link.numbers))
 
 
-def test_leaving_a_shared_report_gives_the_controls_back(store_path: Path) -> None:
-    _, token = shared_compare_page(store_path)
-    at = run_clean(app(report=token))
+def test_leaving_a_shared_report_gives_the_controls_back(compare_link: SharedCompare) -> None:
+    at = run_clean(app(report=compare_link.token))
     click(at, "shared_leave")
     assert "report" not in at.query_params
     assert BANNER not in markdown_text(at)
@@ -89,7 +77,7 @@ def test_leaving_a_shared_report_gives_the_controls_back(store_path: Path) -> No
 
 
 def test_sharing_twice_in_a_session_shows_the_same_link(store_path: Path) -> None:
-    at, token = shared_compare_page(store_path)
+    at, token = shared_compare_page()
     click(at, "share:compare")
     assert token_of(shown_link(at)) == token
     assert SQLiteReportStore(store_path).usage().reports == 1
@@ -251,7 +239,7 @@ def test_misconfigured_limit_names_the_variable(store_path: Path,
 # ---- a PostgreSQL store (what replicas share) ---------------------------------------------
 
 def test_compare_link_reopens_from_a_postgres_store(postgres_store_url: str) -> None:
-    original, token = shared_compare_page(postgres_store_url)
+    original, token = shared_compare_page()
     reopened = run_clean(app(report=token))
     assert BANNER in markdown_text(reopened)
     assert shown_numbers(reopened) == shown_numbers(original)

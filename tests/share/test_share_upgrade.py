@@ -36,6 +36,7 @@ from ranklens.share.links import compare_report, reopen, share, stored_report
 from ranklens.store import SQLiteReportStore
 from tests.support.share_helpers import (
     SETTINGS,
+    SharedCompare,
     app,
     compare_files,
     dense_files,
@@ -89,17 +90,6 @@ def recompute_toggle(at: AppTest, token: str) -> Any:
 
 def cards(at: AppTest) -> dict[str, str]:
     return {m.label: m.value for m in at.metric}
-
-
-def shared_compare_page() -> tuple[AppTest, str]:
-    """The Compare page with two metrics and seed 7, shared; (that session, its token)."""
-    at = run_clean(app())
-    at.multiselect(key="metrics:runs").set_value(["nDCG@10", "AP"])
-    at.number_input(key="seed").set_value(7)
-    run_clean(at)
-    at.button(key="share:compare").click()
-    run_clean(at)
-    return at, token_of(shown_link(at))
 
 
 def shared_page(page: str, key: str) -> tuple[AppTest, str]:
@@ -197,12 +187,12 @@ def test_report_changes_names_judged_at_k_of_each_run() -> None:
 
 # ---- the Compare page ---------------------------------------------------------------------
 
-def test_reopened_link_shows_the_stored_numbers_after_an_upgrade(store_path: Path,
+def test_reopened_link_shows_the_stored_numbers_after_an_upgrade(compare_link: SharedCompare,
                                                                  upgrade: Any) -> None:
-    original, token = shared_compare_page()
+    token = compare_link.token
     upgrade()
     reopened = run_clean(app(report=token))
-    assert shown_numbers(reopened) == shown_numbers(original)
+    assert shown_numbers(reopened) == compare_link.numbers
     assert BANNER in markdown_text(reopened)
     assert f"the numbers ranklens {__version__} computed then" in markdown_text(reopened)
     toggle = recompute_toggle(reopened, token)
@@ -210,19 +200,19 @@ def test_reopened_link_shows_the_stored_numbers_after_an_upgrade(store_path: Pat
     assert RECOMPUTED not in markdown_text(reopened)
 
 
-def test_the_recomputed_view_shows_the_new_numbers_labelled(store_path: Path,
+def test_the_recomputed_view_shows_the_new_numbers_labelled(compare_link: SharedCompare,
                                                             upgrade: Any) -> None:
-    original, token = shared_compare_page()
+    token = compare_link.token
     upgrade()
     at = run_clean(app(report=token))
     recompute_toggle(at, token).set_value(True)
     run_clean(at)
-    expected = compare_report(reopen(SQLiteReportStore(store_path), token))
+    expected = compare_report(reopen(SQLiteReportStore(compare_link.path), token))
     overall = expected.comparison("nDCG@10").overall
     shown = cards(at)
     interval = overall.interval
     assert shown["95% interval of B \u2212 A"] == format_interval(interval.low, interval.high)
-    assert shown != cards(original)
+    assert shown != dict(compare_link.numbers["metrics"])  # the original session's cards
     text = markdown_text(at)
     assert f"recomputed now by ranklens {NEW_VERSION}" in text
     assert (f"{RECOMPUTED} {NEW_VERSION}:** these numbers differ from the ones ranklens "
@@ -231,7 +221,7 @@ def test_the_recomputed_view_shows_the_new_numbers_labelled(store_path: Path,
     assert "setting interval" not in text  # the author's interval, resolved, is kept
     recompute_toggle(at, token).set_value(False)
     run_clean(at)
-    assert shown_numbers(at) == shown_numbers(original)
+    assert shown_numbers(at) == compare_link.numbers
     assert RECOMPUTED not in markdown_text(at)
 
 
@@ -274,12 +264,13 @@ def test_a_reopened_link_keeps_its_coverage_banner_and_proxy_file(
                        "change the verdict) was raised, now not raised") in markdown_text(reopened)
 
 
-def test_recomputing_with_the_same_version_finds_nothing_changed(store_path: Path) -> None:
-    original, token = shared_compare_page()
+def test_recomputing_with_the_same_version_finds_nothing_changed(
+        compare_link: SharedCompare) -> None:
+    token = compare_link.token
     at = run_clean(app(report=token))
     recompute_toggle(at, token).set_value(True)
     run_clean(at)
-    assert shown_numbers(at) == shown_numbers(original)
+    assert shown_numbers(at) == compare_link.numbers
     assert f"{RECOMPUTED} {__version__}:** every number is the same" in markdown_text(at)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,12 +22,16 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
-def backend(request: pytest.FixtureRequest, store_path: Path) -> Backend:
-    """A fresh, empty store location of each backend: a new file, or a new database."""
+def backend(request: pytest.FixtureRequest, store_path: Path) -> Iterator[Backend]:
+    """A fresh, empty store location of each backend: a new file, or an empty database
+    (given back emptied after the test, see ``PostgresServer.give_back``)."""
     if request.param == "sqlite":
-        return Backend("sqlite", str(store_path))
+        yield Backend("sqlite", str(store_path))
+        return
     server = request.getfixturevalue("postgres_server")
-    return Backend("postgres", server.new_database())
+    url = server.new_database()
+    yield Backend("postgres", url)
+    server.give_back(url)
 
 
 @pytest.fixture

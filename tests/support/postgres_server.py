@@ -24,6 +24,18 @@ import psycopg
 
 ROLE = "ranklens"
 _database_numbers = itertools.count()
+# What a test left in a database besides what a new one holds: schemas other than public (and
+# the system's), and relations, types or functions outside the system's schemas.
+_LEFT_IN_DATABASE = """
+SELECT (SELECT count(*) FROM pg_namespace WHERE nspname NOT IN ('public', 'information_schema')
+          AND nspname NOT LIKE 'pg\\_%'),
+       (SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+          WHERE n.nspname = 'public')
+       + (SELECT count(*) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+          WHERE n.nspname = 'public')
+       + (SELECT count(*) FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace
+          WHERE n.nspname = 'public')
+"""
 
 
 def find_binary(name: str) -> str | None:
@@ -61,6 +73,7 @@ class PostgresServer:
         self.data = self.base / "data"
         self.log = self.base / "server.log"
         self.port = free_port()
+        self._given_back: list[str] = []  # emptied databases, for new_database to answer
         self._run([initdb, "-D", str(self.data), "-U", ROLE, "--auth=trust", "-E", "UTF8",
                    "--no-sync", "--no-instructions"])
 
@@ -91,11 +104,38 @@ class PostgresServer:
         return f"postgresql://{ROLE}@127.0.0.1:{self.port}/{database}"
 
     def new_database(self) -> str:
-        """URL of a new, empty database on this server."""
+        """URL of an empty database on this server that no test is using: one given back
+        emptied (`give_back`), else a new one."""
+        if self._given_back:
+            return self.url(self._given_back.pop())
         name = f"t{os.getpid()}_{next(_database_numbers)}"
         with psycopg.connect(self.url(), autocommit=True) as conn:
             conn.execute(f'CREATE DATABASE "{name}"')
         return self.url(name)
+
+    def give_back(self, url: str) -> None:
+        """Take back the database at ``url`` (from `new_database`) once its test is done: end
+        its sessions, drop what the store made (the schema ``ranklens``) and, when it is then
+        as empty as a new one, let `new_database` answer it again. Only for a database no
+        object of this process will use again: the app caches the store it opened for a URL
+        (``st.cache_resource``), so an in-process app's database is not given back.
+
+        A new database costs PostgreSQL a copy of ``template1`` (about 7 MB, 300 files, and
+        as much WAL): the store tests made some 200 of them, and removing the cluster's
+        600 MB at the end of the session took 5-30 s of each worker's last teardown.
+        """
+        name = url.rsplit("/", 1)[1]
+        try:
+            with psycopg.connect(self.url(), autocommit=True) as conn:
+                conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                             "WHERE datname = %s AND pid <> pg_backend_pid()", (name,))
+            with psycopg.connect(url, autocommit=True) as conn:
+                conn.execute("DROP SCHEMA IF EXISTS ranklens CASCADE")
+                left = conn.execute(_LEFT_IN_DATABASE).fetchone()
+        except psycopg.Error:
+            return  # the server is down or the database gone: a later test gets a new one
+        if left == (0, 0):
+            self._given_back.append(name)
 
     def remove(self) -> None:
         with contextlib.suppress(RuntimeError):

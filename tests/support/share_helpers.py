@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -98,3 +99,25 @@ def shown_numbers(at: AppTest) -> dict[str, Any]:
 
 def titles(at: AppTest) -> list[str]:
     return [t.value for t in at.title]
+
+
+def shared_compare_page() -> tuple[AppTest, str]:
+    """The Compare page with two metrics and seed 7, shared into the app's store (the
+    ``RANKLENS_STORE`` of the environment); (that session, its token)."""
+    at = run_clean(app())
+    at.multiselect(key="metrics:runs").set_value(["nDCG@10", "AP"])
+    at.number_input(key="seed").set_value(7)
+    run_clean(at)
+    at.button(key="share:compare").click()
+    run_clean(at)
+    return at, token_of(shown_link(at))
+
+
+@dataclass(frozen=True)
+class SharedCompare:
+    """A store holding one shared Compare page (`shared_compare_page`): the store's path,
+    the link's token and the numbers the sharing session showed (`shown_numbers`)."""
+
+    path: Path
+    token: str
+    numbers: dict[str, Any]
