@@ -48,6 +48,7 @@ DEFAULT_PATTERNS = 10_000
 """Sign patterns by default: `permutation_test`'s default ``n_permutations``."""
 
 _KEPT_ENDS = 128  # (low, high) ends of 10,000 patterns: 160 KB each, 20 MB at most
+_KEPT_BYTES = 32 << 20  # and never more than 32 MB of ends (a million patterns: 16 MB)
 _kept_ends: OrderedDict[tuple[object, ...], tuple[Deltas, Deltas]] = OrderedDict()
 _kept_lock = threading.Lock()
 
@@ -71,10 +72,10 @@ def pattern_ends(
     patterns `permutation_test` takes with it and ``seed`` (exact when 2^n is no more, else
     that many random ones plus the observed pattern, whose ends are infinite). The interval
     at any ``alpha`` is a pair of order statistics of these, so a caller that needs several
-    levels (`ranklens.stats.levels`) computes them once. The last `_KEPT_ENDS` results are
-    kept, read-only, by the values' bytes, ``n_permutations`` and ``seed``: a comparison
-    and the FCR curves of its segments (`ranklens.stats.fcr`) read the same patterns of the
-    same differences, and draw them once.
+    levels (`ranklens.stats.levels`) computes them once. The last `_KEPT_ENDS` results (at
+    most `_KEPT_BYTES`) are kept, read-only, by the values' bytes, ``n_permutations`` and
+    ``seed``: a comparison and the FCR curves of its segments (`ranklens.stats.fcr`) read
+    the same patterns of the same differences, and draw them once.
     """
     key = _ends_key(values, n_permutations, seed)
     with _kept_lock:
@@ -87,7 +88,8 @@ def pattern_ends(
         array.flags.writeable = False
     with _kept_lock:
         _kept_ends[key] = ends
-        while len(_kept_ends) > _KEPT_ENDS:
+        while len(_kept_ends) > _KEPT_ENDS or sum(
+                low.nbytes + high.nbytes for low, high in _kept_ends.values()) > _KEPT_BYTES:
             _kept_ends.popitem(last=False)
     return ends
 
