@@ -144,7 +144,7 @@ def row_lift(paired: Paired, result: ComparisonResult, options: PairedOptions,
     interval = result.interval
     return relative_lift(paired.a, paired.b, alpha=interval.alpha,
                          n_permutations=options.n_permutations, seed=seed,
-                         difference=(interval.low, interval.high))
+                         difference=(interval.low, interval.high), p_value=result.p_value)
 
 
 def segment_seed(seed: Seed, segment: str) -> np.random.SeedSequence:

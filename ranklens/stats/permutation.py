@@ -22,6 +22,9 @@ _BITS = 8  # one random byte flips the signs of 8 consecutive differences
 _ROWS_PER_BLOCK = 320
 _MIN_BYTES_PER_BLOCK = 1 << 18
 _GROUPS_PER_TILE = 128  # 128 groups x 256 sums x 8 bytes = 256 KiB of table, fits in L2
+# A binomial draw costs 25-75 ns here, a value through the lookup table about 0.6 ns: a row
+# repeated this often is cheaper drawn as one count of kept signs.
+_HEAVY = 64
 
 
 def _sign_table(values: Deltas) -> npt.NDArray[np.float64]:
@@ -77,20 +80,73 @@ def random_sums(
     permutation test with ``seed`` (the very patterns `permutation_test` counts), and with
     ``with_signs`` the sum of the signs of each pattern (the number kept minus the number
     flipped; None otherwise). The sign-flip interval (`ranklens.stats.sign_flip`) inverts the
-    test from these, so the two agree to the bit.
+    test from these, so the two agree to the bit. Drawn as `random_column_sums` draws them.
     """
-    table = _sign_table(values)
-    sign_table = _sign_table(np.ones(values.size)) if with_signs else None
-    n_groups = table.shape[0]
-    flat_table = table.ravel()
-    flat_signs = sign_table.ravel() if sign_table is not None else None
+    # drawn on the values turned to a sum of at least 0, so that negating every difference
+    # mirrors the sums (and keeps the p-value) as it did when each query had its own bit
+    turn = -1.0 if float(values.sum()) < 0.0 else 1.0
+    sums, signs = random_column_sums(turn * values[:, None], n_permutations, seed,
+                                     with_signs=with_signs)
+    return turn * sums[:, 0], signs
+
+
+def distinct_rows(columns: npt.NDArray[np.float64]
+                  ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.intp]]:
+    """The distinct rows of ``columns`` (n x k) in sorted order and how often each occurs;
+    rows that are all zero are left out (their signed sums are 0 under every pattern)."""
+    if columns.shape[1] == 1:
+        distinct, counts = np.unique(columns[:, 0], return_counts=True)
+        rows = distinct[:, None]
+    elif columns.shape[1] == 2:  # as complex numbers: sorted by the first column, then the
+        # second, 5x faster than np.unique(axis=0)
+        pairs, counts = np.unique(columns[:, 0] + 1j * columns[:, 1], return_counts=True)
+        rows = np.column_stack((pairs.real, pairs.imag))
+    else:
+        rows, counts = np.unique(columns, axis=0, return_counts=True)
+    kept = np.any(rows != 0.0, axis=1)
+    return rows[kept], counts[kept].astype(np.intp)
+
+
+def random_column_sums(
+    columns: npt.NDArray[np.float64], n_permutations: int, seed: Seed, *,
+    with_signs: bool = False,
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64] | None]:
+    """Signed sums of each column of ``columns`` (n queries x k) under ``n_permutations``
+    random sign patterns over the queries, one pattern flipping a query in every column at
+    once: an (n_permutations x k) array, a function of the multiset of rows (not of their
+    order), ``n_permutations`` and ``seed``; with ``with_signs`` also each pattern's sum of
+    signs (kept minus flipped), without changing the sums to the bit.
+
+    The patterns are drawn over the distinct rows, which is the same distribution as drawing
+    a sign per query: ``m`` queries with the same row ``v`` add ``v (2 K - m)`` with
+    ``K ~ Binomial(m, 1/2)``, their count of kept signs. A row seen `_HEAVY` times or more is
+    drawn so, as one binomial count (numpy's exact sampler) a pattern; rarer rows get a random
+    bit each through an 8-bit lookup table (their signs' sum is counted from the bits); rows
+    of zeros add to the sums nothing and to the signs one binomial count, drawn last. So ties
+    cost next to nothing (the queries with no difference, a metric with few values), while
+    distinct continuous values cost what they did, about 0.6 ns a value and pattern here
+    (on nDCG@10 of 700,000 queries of 10 documents 337,000 values stay in the table). It
+    does not enumerate (`exact_sums` does).
+    """
+    n, width = columns.shape
+    distinct, counts = distinct_rows(columns)
+    zeros = n - int(counts.sum())
+    heavy = counts >= _HEAVY
+    light = np.repeat(distinct[~heavy], counts[~heavy], axis=0)
+    heavy_rows, heavy_counts = distinct[heavy], counts[heavy]
+    tables = [_sign_table(light[:, column]).ravel() for column in range(width)]
+    if with_signs:
+        heavy_rows = np.column_stack((heavy_rows, np.ones(heavy_counts.size)))
+    n_groups = -(-light.shape[0] // _BITS)
+    # the last byte's bits past the light values flip padding: not counted among the signs
+    last_bits = np.uint8((1 << (light.shape[0] - _BITS * (n_groups - 1))) - 1)
     row_offsets = np.arange(n_groups, dtype=np.intp) * 256
-    block_bytes = max(_ROWS_PER_BLOCK * n_groups, _MIN_BYTES_PER_BLOCK)
-    sizes = chunk_sizes(n_permutations, n_groups, draws_per_block=block_bytes)
+    drawn = max(1, n_groups + heavy_counts.size)
+    block_bytes = max(_ROWS_PER_BLOCK * drawn, _MIN_BYTES_PER_BLOCK)
+    sizes = chunk_sizes(n_permutations, drawn, draws_per_block=block_bytes)
     spans = list(offsets(sizes))
     generators = block_generators(seed, _PERMUTATION_STREAM, len(sizes))
-    sums = np.zeros(n_permutations)
-    signs = np.zeros(n_permutations) if with_signs else None
+    sums = np.zeros((n_permutations, width + with_signs))
 
     def work(block: int) -> None:
         start, stop = spans[block]
@@ -99,20 +155,29 @@ def random_sums(
         # raw 64-bit words cut into bytes: 7x faster here than Generator.bytes
         words = generators[block].bit_generator.random_raw(-(-size // 8))
         patterns = words.view(np.uint8)[:size].reshape(rows, n_groups)
-        block_sums = np.zeros(rows)
-        block_signs = np.zeros(rows)
+        block_sums = np.zeros((width + with_signs, rows))
         for first in range(0, n_groups, _GROUPS_PER_TILE):
             last = min(first + _GROUPS_PER_TILE, n_groups)
             index = patterns[:, first:last] + row_offsets[first:last]
-            block_sums += flat_table[index].sum(axis=1)
-            if flat_signs is not None:
-                block_signs += flat_signs[index].sum(axis=1)
-        sums[start:stop] = block_sums
-        if signs is not None:
-            signs[start:stop] = block_signs
+            for column, table in enumerate(tables):
+                block_sums[column] += table[index].sum(axis=1)
+        if with_signs and n_groups:  # kept minus flipped: the light values less 2 set bits
+            flipped = np.bitwise_count(patterns[:, :-1]).sum(axis=1, dtype=np.int64)
+            flipped += np.bitwise_count(patterns[:, -1] & last_bits)
+            block_sums[-1] += light.shape[0] - 2.0 * flipped
+        if heavy_counts.size:
+            kept = generators[block].binomial(heavy_counts, 0.5, size=(rows, heavy_counts.size))
+            signed = 2.0 * kept - heavy_counts  # kept minus flipped, per row
+            for column in range(heavy_rows.shape[1]):
+                block_sums[column] += (signed * heavy_rows[:, column]).sum(axis=1)
+        if with_signs and zeros:
+            block_sums[-1] += 2.0 * generators[block].binomial(zeros, 0.5, size=rows) - zeros
+        sums[start:stop] = block_sums.T
 
-    run_blocks(work, len(sizes), n_permutations * n_groups)
-    return sums, signs
+    run_blocks(work, len(sizes), n_permutations * drawn)
+    if with_signs:
+        return np.ascontiguousarray(sums[:, :width]), np.ascontiguousarray(sums[:, width])
+    return sums, None
 
 
 def _random_count(values: Deltas, threshold: float, n_permutations: int, seed: Seed) -> int:

@@ -25,7 +25,10 @@ the ``L_s`` and ``R_s``.
 
 from __future__ import annotations
 
+import hashlib
 import math
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 
 import numpy as np
@@ -43,6 +46,11 @@ MAX_SIGN_FLIP_N = 20
 
 DEFAULT_PATTERNS = 10_000
 """Sign patterns by default: `permutation_test`'s default ``n_permutations``."""
+
+_KEPT_ENDS = 128  # (low, high) ends of 10,000 patterns: 160 KB each, 20 MB at most
+_KEPT_BYTES = 32 << 20  # and never more than 32 MB of ends (a million patterns: 16 MB)
+_kept_ends: OrderedDict[tuple[object, ...], tuple[Deltas, Deltas]] = OrderedDict()
+_kept_lock = threading.Lock()
 
 
 def bounded_from(alpha: float) -> int:
@@ -64,8 +72,45 @@ def pattern_ends(
     patterns `permutation_test` takes with it and ``seed`` (exact when 2^n is no more, else
     that many random ones plus the observed pattern, whose ends are infinite). The interval
     at any ``alpha`` is a pair of order statistics of these, so a caller that needs several
-    levels (`ranklens.stats.levels`) computes them once.
+    levels (`ranklens.stats.levels`) computes them once. The last `_KEPT_ENDS` results (at
+    most `_KEPT_BYTES`) are kept, read-only, by the values' bytes, ``n_permutations`` and
+    ``seed``: a comparison and the FCR curves of its segments (`ranklens.stats.fcr`) read
+    the same patterns of the same differences, and draw them once.
     """
+    key = _ends_key(values, n_permutations, seed)
+    with _kept_lock:
+        kept = _kept_ends.get(key)
+        if kept is not None:
+            _kept_ends.move_to_end(key)
+            return kept
+    ends = _pattern_ends(values, n_permutations, seed)
+    for array in ends:
+        array.flags.writeable = False
+    with _kept_lock:
+        _kept_ends[key] = ends
+        while len(_kept_ends) > _KEPT_ENDS or sum(
+                low.nbytes + high.nbytes for low, high in _kept_ends.values()) > _KEPT_BYTES:
+            _kept_ends.popitem(last=False)
+    return ends
+
+
+def _ends_key(values: Deltas, n_permutations: int | None, seed: Seed) -> tuple[object, ...]:
+    """What `pattern_ends` depends on: the values' bytes (a digest), their number, the
+    patterns' number and the seed (a SeedSequence by its entropy and spawn key)."""
+    digest = hashlib.blake2b(np.ascontiguousarray(values, dtype=np.float64).tobytes(),
+                             digest_size=16).digest()
+    if isinstance(seed, np.random.SeedSequence):
+        entropy = seed.entropy
+        seed_key: object = (tuple(entropy) if isinstance(entropy, Sequence) else entropy,
+                            tuple(seed.spawn_key), seed.pool_size)
+    else:
+        seed_key = int(seed)
+    return digest, values.size, n_permutations, seed_key
+
+
+def _pattern_ends(values: Deltas, n_permutations: int | None, seed: Seed
+                  ) -> tuple[Deltas, Deltas]:
+    """`pattern_ends`, computed."""
     n = values.size
     total = float(values.sum())
     tau = SUM_TIES * float(np.abs(values).sum())

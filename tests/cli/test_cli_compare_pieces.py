@@ -21,7 +21,7 @@ def test_two_runs_read_by_pieces_print_what_the_whole_read_prints(
                         segments=True)
 
 
-@pytest.mark.parametrize(("seed", "metric"), [(17, "map"), (23, "mrr"), (24, "P@5")])
+@pytest.mark.parametrize(("seed", "metric"), [(17, "map"), (3, "mrr"), (49, "P@5")])
 def test_the_tie_sentence_of_runs_read_by_pieces_is_the_whole_reads(
         tmp_path, small_scale, ranklens, monkeypatch, seed, metric):  # noqa: F811
     """Runs whose ties decide (or move) the verdict: the sentence that says so is written from
