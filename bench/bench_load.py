@@ -436,9 +436,10 @@ def main() -> int:
             server_cpu = tree_cpu_seconds(process.pid) - cpu_before
             stop.set()
             sampler.join()
+            ended = process.poll()  # None: still serving, as it should be until stopped here
             stop_app(process)
-        if process.returncode not in (0, -15):
-            results.errors.append(f"the server exited with {process.returncode}")
+        if ended is not None:
+            results.errors.append(f"the server exited with {ended} during the run")
         log_tail = (Path(folder) / "streamlit.log").read_text(errors="replace")[-2000:]
     report = summary(results, args, cache_mb, idle_rss, server_cpu)
     report["load_average_before"] = load_before
