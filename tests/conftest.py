@@ -5,7 +5,9 @@ share-link tests depend on the machine."""
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
 from collections.abc import Iterator
 
@@ -20,8 +22,10 @@ settings.register_profile("ci", derandomize=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
 
-# Set at import, before any app server or CLI subprocess starts: they inherit it.
+# Set at import, before any app server or CLI subprocess starts: they inherit it. Removed when
+# this process (pytest, or an xdist worker) exits: every run left one folder a process behind.
 os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="ranklens-tests-data-")
+atexit.register(shutil.rmtree, os.environ["XDG_DATA_HOME"], True)
 
 
 @pytest.fixture(scope="session")
