@@ -6,7 +6,7 @@ decides, in its own words (`LabelPlan.summary_lines`, the same lines ``ranklens
 plan-labels`` prints): the queries drawn, why, and the plan as the CSV that ``ranklens ppi
 --design`` reads back with the gold labels. It computes nothing itself; the plan is kept in
 the app's cache by the inputs' digests and the settings, and each input is parsed once per
-upload, not on every change of the budget or the seed.
+upload (`ranklens.app.state.parsed_run`), not on every change of the budget or the seed.
 """
 
 from __future__ import annotations
@@ -18,10 +18,9 @@ import pandas as pd
 import streamlit as st
 
 from ranklens.app.ppi_rounds import show_rounds
-from ranklens.app.state import cached, input_key
-from ranklens.data import Qrels, Run
+from ranklens.app.state import cached, input_key, parsed_qrels, parsed_run
 from ranklens.formats import literal
-from ranklens.io import InputFile, read_qrels, read_run
+from ranklens.io import InputFile
 from ranklens.ppi.analysis import with_plan
 from ranklens.ppi.labelling import LabelPlan, PlanError, Rounds, plan_csv, plan_labels
 from ranklens.ppi.payload import plan_options
@@ -45,19 +44,6 @@ def label_plan(run_a: InputFile, run_b: InputFile, proxy: InputFile, metric: str
                                       budget_queries=budget, seed=seed, alpha=alpha,
                                       rounds=rounds),
                   label="Drawing the queries to label…")
-
-
-def parsed_run(file: InputFile) -> Run:
-    """``file``'s run, read once per upload (its digest) however often the budget or the
-    seed change; the upload's limits are checked on that read."""
-    return cached("plan-run", file.key, lambda: read_run(file.data, name=file.name)[0],
-                  files=(file,))
-
-
-def parsed_qrels(file: InputFile) -> Qrels:
-    """``file``'s judgements, read once per upload (its digest), as `parsed_run`."""
-    return cached("plan-qrels", file.key, lambda: read_qrels(file.data, name=file.name)[0],
-                  files=(file,))
 
 
 def show_plan(run_a: InputFile, run_b: InputFile, proxy: InputFile, metric: str,
@@ -118,8 +104,7 @@ def show_plan(run_a: InputFile, run_b: InputFile, proxy: InputFile, metric: str,
                            help="One row per document to judge: query_id, doc_id, probability "
                                 "(the query's), why, the ranks, the proxy grade and the "
                                 "settings that draw the plan again.")
-        show_rounds(plan, run_a, run_b, proxy, alpha,
-                    (parsed_run(run_a), parsed_run(run_b), parsed_qrels(proxy)))
+        show_rounds(plan, run_a, run_b, proxy, alpha)
     return plan
 
 

@@ -11,26 +11,23 @@ the settings.
 
 from __future__ import annotations
 
-import hashlib
-
 import streamlit as st
 
 from ranklens.app import state as app_state
-from ranklens.app.state import cached, input_key
-from ranklens.data import Qrels, Run
+from ranklens.app.state import cached, input_key, parsed_qrels, parsed_run
 from ranklens.formats import literal
-from ranklens.io import InputError, InputFile, read_qrels
+from ranklens.io import InputError, InputFile
 from ranklens.ppi.labelling import LabelPlan, PlanError, plan_csv
 from ranklens.ppi.rounds import design_looks, look_sentence, plan_next_round, read_plan_file
 
 
 def show_rounds(plan: LabelPlan, run_a: InputFile, run_b: InputFile, proxy: InputFile,
-                alpha: float, parsed: tuple[Run, Run, Qrels]) -> None:
+                alpha: float) -> None:
     """Uploads of a plan file from an earlier round and of the gold labels so far; once the
     gold labels are given, B - A after each round in the library's sentences and, when the
     question is open and rounds are left, the next round's words and plan file. A file that
-    does not fit the plan is refused in words. ``parsed``: the runs and proxy judgements as
-    the page read them once (`ppi_plan.parsed_run`, `parsed_qrels`)."""
+    does not fit the plan is refused in words. Every file is parsed once per upload
+    (`ranklens.app.state.parsed_run`, `parsed_qrels`; the plan file by its digest too)."""
     design_upload = st.file_uploader(
         "Plan file of an earlier round (CSV, optional)", type=["csv"], key="plan_design",
         help="To label in rounds: the plan file the last round gave (it holds every round's "
@@ -42,21 +39,20 @@ def show_rounds(plan: LabelPlan, run_a: InputFile, run_b: InputFile, proxy: Inpu
     if upload is None:
         return
     gold_file = app_state.input_file("qrels_gold", upload)
-    design_bytes, design_name = ((None, "") if design_upload is None
-                                 else (design_upload.getvalue(), design_upload.name))
-    run_a_parsed, run_b_parsed, proxy_parsed = parsed
+    plan_file = (None if design_upload is None
+                 else app_state.input_file("label_plan", design_upload))
+    runs_proxy = (parsed_run(run_a), parsed_run(run_b), parsed_qrels(proxy))
     try:
-        design = (plan.design if design_bytes is None
-                  else read_plan_file(design_bytes, design_name))
+        design = plan.design if plan_file is None else cached(
+            "plan-file", plan_file.key, lambda: read_plan_file(plan_file.data, plan_file.name),
+            files=(plan_file,))
         key = (input_key((run_a, run_b, proxy, gold_file)), plan.metric, plan.budget,
                plan.seed, plan.rounds.max_rounds, plan.rounds.effect, alpha,
-               None if design_bytes is None else hashlib.sha256(design_bytes).hexdigest())
-        gold = cached("plan-gold", gold_file.key,
-                      lambda: read_qrels(gold_file.data, name=gold_file.name)[0],
-                      files=(gold_file,))
+               None if plan_file is None else plan_file.key)
+        gold = parsed_qrels(gold_file)
         looks, _ = cached("design-looks", key, lambda: design_looks(
-            design, run_a_parsed, run_b_parsed, proxy_parsed, gold, alpha=alpha,
-            gold_name=gold_file.name, plan_name="this plan"),
+            design, *runs_proxy, gold, alpha=alpha, gold_name=gold_file.name,
+            plan_name="this plan"),
             label="Weighting the drawn queries…")
     except (PlanError, InputError) as error:
         st.error(f"**Cannot use these gold labels.** {literal(error)}", icon=":material/error:")
@@ -67,7 +63,7 @@ def show_rounds(plan: LabelPlan, run_a: InputFile, run_b: InputFile, proxy: Inpu
         return
     try:
         following = cached("plan-next-round", key, lambda: plan_next_round(
-            design, run_a_parsed, run_b_parsed, proxy_parsed, gold,
+            design, *runs_proxy, gold,
             budget_queries=plan.budget, seed=plan.seed, alpha=alpha,
             plan_name="this plan", gold_name=gold_file.name),
             label="Drawing the next round…")

@@ -40,8 +40,8 @@ from ranklens.compare.analysis import CompareSettings, LoadedInputs, load_inputs
 from ranklens.compare.family import MAX_RUNS, run_key, run_role
 from ranklens.compare.pipeline import Collections, build_report
 from ranklens.compare.report import Report
-from ranklens.data import MetricResult
-from ranklens.io import InputFile, sha256_hex
+from ranklens.data import MetricResult, Qrels, Run
+from ranklens.io import InputFile, read_qrels, read_run, sha256_hex
 from ranklens.metrics import rbo
 from ranklens.plan import analysis as planning
 from ranklens.ppi.analysis import PPIAnalysis, analyse_ppi
@@ -192,6 +192,19 @@ def cached(kind: str, key: Hashable, compute: Callable[[], T], *,
                 return compute()
 
     return once((kind, key), run)
+
+
+def parsed_run(file: InputFile) -> Run:
+    """``file``'s run, read once per upload (its digest) however often the settings that use
+    it change; the upload's limits are checked on that read."""
+    return cached("parsed-run", file.key, lambda: read_run(file.data, name=file.name)[0],
+                  files=(file,))
+
+
+def parsed_qrels(file: InputFile) -> Qrels:
+    """``file``'s judgements, read once per upload (its digest), as `parsed_run`."""
+    return cached("parsed-qrels", file.key, lambda: read_qrels(file.data, name=file.name)[0],
+                  files=(file,))
 
 
 def once(key: Hashable, compute: Callable[[], T]) -> T:

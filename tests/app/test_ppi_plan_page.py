@@ -95,19 +95,19 @@ def test_the_plans_gold_labels_give_the_librarys_interval_and_others_are_refused
 
 
 def test_a_new_budget_or_seed_draws_again_without_reading_the_runs_again(monkeypatch):
-    """The runs and proxy judgements are parsed once per upload (`parsed_run`): a budget or
+    """The runs and proxy judgements are parsed once per upload (`state.parsed_run`): a budget or
     a seed the page has not drawn yet makes a new plan from the parsed inputs."""
-    from ranklens.app import ppi_plan
+    from ranklens.app import state
 
     reads: list[str] = []
     for name in ("read_run", "read_qrels"):
-        real = getattr(ppi_plan, name)
+        real = getattr(state, name)
 
         def counting(*args, _real=real, _name=name, **kwargs):
             reads.append(_name)
             return _real(*args, **kwargs)
 
-        monkeypatch.setattr(ppi_plan, name, counting)
+        monkeypatch.setattr(state, name, counting)
     at = run_page(PAGE)
     assert not at.exception, [e.value for e in at.exception]
     first = len(reads)
