@@ -119,13 +119,15 @@ class Row:
 
     def cells(self) -> str:
         plan, uniform = (float(np.mean(self.widths[n])) for n in ("plan", "uniform"))
-        # the ratio's Monte Carlo error (delta method; the two designs draw independently)
+        # the ratio's Monte Carlo error (delta method; the two designs draw independently); a
+        # plan that labels every query that can move has width 0 in every draw: no error
         spread = math.sqrt(sum(float(np.var(self.widths[n])) / (len(self.widths[n]) * m * m)
-                               for n, m in (("plan", plan), ("uniform", uniform))))
+                               for n, m in (("plan", plan), ("uniform", uniform)) if m > 0))
+        ratio = (f"{plan / uniform:.2f} +- {plan / uniform * spread:.3f}" if uniform > 0
+                 else "-")
         return (f"{self.covered['plan'] / self.draws:.3f} | "
                 f"{self.covered['uniform'] / self.draws:.3f} | {plan:.4f} | {uniform:.4f} | "
-                f"{plan / uniform:.2f} +- {plan / uniform * spread:.3f} | "
-                f"{np.mean(self.queries):.0f}")
+                f"{ratio} | {np.mean(self.queries):.0f}")
 
 
 def world_rows(path: Path, draws: int, seed: int, rows: dict[tuple[str, int], Row]) -> None:
@@ -134,16 +136,18 @@ def world_rows(path: Path, draws: int, seed: int, rows: dict[tuple[str, int], Ro
     made = io.read_qrels(path / "qrels_proxy.trec")[0]
     truth = io.read_qrels(path / "qrels.trec")[0]
     listed = listed_grades(run_a, run_b, truth)
+    docs_per_query = float(listed.groupby("query_id").size().mean())
+    world_queries = sorted(set(listed["query_id"]))
+    gold_of = dict(zip(world_queries, gold_deltas(run_a, run_b, listed, world_queries),
+                       strict=True))  # the world's truth: one evaluation, whatever the proxy
     rng = np.random.default_rng(seed)
     for kind in PROXIES:
         proxy, spread = proxy_grades(listed, kind, made, rng)
         for labels in LABELS:
-            n_docs = listed.groupby("query_id").size()
-            uniform_docs = labels * float(n_docs.mean())
-            plan = plan_labels(run_a, run_b, proxy, budget_docs=uniform_docs, seed=0,
-                               judge_spread=spread)
+            plan = plan_labels(run_a, run_b, proxy, budget_docs=labels * docs_per_query,
+                               seed=0, judge_spread=spread)
             queries = plan.queries["query_id"].tolist()
-            gold = gold_deltas(run_a, run_b, listed, queries)
+            gold = np.array([gold_of[q] for q in queries])
             proxy_delta = plan.queries["proxy_delta"].to_numpy()
             pi_plan = plan.queries["probability"].to_numpy()
             pi_uniform = np.full(len(queries), labels / len(queries))
