@@ -87,10 +87,6 @@ def _part_html(report: Report, part: Part) -> str:
         seeds = leaderboard_section(report, part.metric)  # several candidates with seeds
         return (_leaderboard_section(report, part.metric)
                 + ("" if seeds is None else block_html(seeds)))
-    if part.key == "inputs":
-        return _inputs_section(report)
-    if part.key == "parameters":
-        return _parameters_section(report)
     if report.several:
         return "\n".join(_candidate_sections(report, j) for j in report.candidates)
     return "\n".join(_metric_section(report, comparison) for comparison in report.comparisons)
@@ -156,17 +152,6 @@ def _metric_section(report: Report, comparison: MetricComparison, level: int = 2
     metric, run_names = comparison.metric, report.pair_names
     anchor = _slug(metric) if not candidate else f"{_slug(run_names[1])}-{_slug(metric)}"
     return report_section_html(section, f"metric-{anchor}", "metric", level)
-
-
-def _inputs_section(report: Report) -> str:
-    return html_common.inputs_section(
-        (record.role, record.name, record.size, record.sha256,
-         str(record.summary.get("description", "")))
-        for record in report.inputs)
-
-
-def _parameters_section(report: Report) -> str:
-    return html_common.parameters_section(report.params, report.version)
 
 
 # ---- helpers ------------------------------------------------------------------------------

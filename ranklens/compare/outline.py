@@ -9,8 +9,9 @@ metrics or more), the metrics (each candidate's, when there are several), what d
 A part is a `Section` of blocks where the section is written once
 (``ranklens.compare.sections``, ``ranklens.health.section``), or a `Slot` that each face still
 draws on its own until that section is blocks too (docs/architecture.md, "Still on the old
-path"). Text, Markdown and the HTML export draw `outline` in its order; a face with no form
-for a slot leaves it out (text and Markdown print no parameters). It computes nothing, draws
+path"). Text, Markdown and the HTML export draw `outline` in its order; a face leaves out
+what it has no form for (text and Markdown print no parameters: they name the settings where
+they use them). It computes nothing, draws
 nothing and knows no face; the page keeps its own layout of interactive parts.
 """
 
@@ -23,15 +24,15 @@ from ranklens.compare.report import Report
 from ranklens.compare.sections.all_metrics import all_metrics_section
 from ranklens.compare.sections.collections import collections_section, macro_parts
 from ranklens.compare.sections.discovered import discovered_section
+from ranklens.compare.sections.inputs import inputs_section, parameters_section
 from ranklens.compare.sections.warnings import warnings_section
 from ranklens.document.blocks import Section
 from ranklens.health.section import health_section
 
-SlotKey = Literal["leaderboard", "metrics", "inputs", "parameters"]
-SLOTS: tuple[SlotKey, ...] = ("leaderboard", "metrics", "inputs", "parameters")
+SlotKey = Literal["leaderboard", "metrics"]
+SLOTS: tuple[SlotKey, ...] = ("leaderboard", "metrics")
 """The sections each face still draws itself: the leaderboard of one metric (several
-candidates), the metric sections (two runs: each metric's; several: each candidate's), the
-inputs and the parameters."""
+candidates) and the metric sections (two runs: each metric's; several: each candidate's)."""
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,7 @@ def outline(report: Report) -> list[Part]:
     if report.several:
         parts += [Slot("leaderboard", metric) for metric in report.metrics]
     parts += [all_metrics_section(report), Slot("metrics"), discovered_section(report),
-              Slot("inputs"), Slot("parameters")]
+              inputs_section(report.inputs), parameters_section(report.params, report.version)]
     return [part for part in parts if part is not None]
 
 

@@ -24,7 +24,6 @@ from ranklens.compare.outline import Part, outline
 from ranklens.compare.report import Report
 from ranklens.compare.sections import metric as metric_section
 from ranklens.compare.sections.candidates import candidates_table, pairs_block
-from ranklens.compare.sections.inputs import input_lines, inputs_text
 from ranklens.compare.sections.inputs import read_as as read_as  # their old home
 from ranklens.compare.sections.inputs import set_aside_lines as set_aside_lines
 from ranklens.compare.sections.seeds import leaderboard_section
@@ -92,7 +91,14 @@ def render_text(report: Report, width: int = 100) -> str:
     out: list[str] = []
     for part in outline(report):
         out += _text_part(report, part, width)
-    return "\n".join(out) + "\n"
+    return "\n".join(_without_trailing_blanks(out)) + "\n"
+
+
+def _without_trailing_blanks(lines: list[str]) -> list[str]:
+    """``lines`` without the blank lines that follow the last part."""
+    while lines and not lines[-1]:
+        lines = lines[:-1]
+    return lines
 
 
 def _text_part(report: Report, part: Part, width: int) -> list[str]:
@@ -101,15 +107,12 @@ def _text_part(report: Report, part: Part, width: int) -> list[str]:
     if isinstance(part, Section):
         if any(isinstance(block, Section) for block in part.blocks):
             return text_writer.body_lines(part, width)
-        return [*text_writer.section_lines(part, width), ""]
+        lines = text_writer.section_lines(part, width)
+        return [*lines, ""] if lines else []
     if part.key == "leaderboard":
         seeds = leaderboard_section(report, part.metric)
         return [*_leaderboard_text(report, part.metric, width),
                 *([] if seeds is None else text_writer.body_lines(seeds, width))]
-    if part.key == "inputs":
-        return inputs_text(report.inputs)
-    if part.key == "parameters":  # the HTML export's: the text names its settings per metric
-        return []
     if not report.several:
         return _metric_sections(report, width)
     out: list[str] = []
@@ -191,7 +194,7 @@ def render_markdown(report: Report) -> str:
            else [f"# {report.pair_names[1]} vs {report.pair_names[0]}", ""])
     for part in outline(report):
         out += _markdown_part(report, part)
-    return "\n".join(out) + "\n"
+    return "\n".join(_without_trailing_blanks(out)) + "\n"
 
 
 def _markdown_part(report: Report, part: Part) -> list[str]:
@@ -200,10 +203,6 @@ def _markdown_part(report: Report, part: Part) -> list[str]:
         return _markdown(part)
     if part.key == "leaderboard":
         return _leaderboard_markdown(report, part.metric)
-    if part.key == "inputs":
-        return ["## Inputs", ""] + [f"- {line}" for line in input_lines(report.inputs)]
-    if part.key == "parameters":  # the HTML export's: the Markdown names them per metric
-        return []
     if not report.several:
         return _markdown_sections(report, "##")
     names = report.run_names
@@ -229,8 +228,10 @@ def _leaderboard_markdown(report: Report, metric: str) -> list[str]:
 
 
 def _markdown(section: Section | None) -> list[str]:
-    """``section`` in Markdown and the blank line after it (nothing for None)."""
-    return [] if section is None else [*markdown_writer.section_lines(section), ""]
+    """``section`` in Markdown and the blank line after it (nothing for None, or for a section
+    Markdown leaves out)."""
+    lines = [] if section is None else markdown_writer.section_lines(section)
+    return [*lines, ""] if lines else []
 
 
 def _markdown_sections(report: Report, level: str, n_candidates: int = 1) -> list[str]:

@@ -18,12 +18,17 @@ them. The vocabulary is small on purpose: a new block is a new kind of thing a r
   number written through ``ranklens.formats`` by the column's kind;
 - `Chart`: a figure (an Altair chart) with the words saying what it shows; faces without
   pictures (text, Markdown) leave it out, the table beside it holds its numbers;
+- `Files`: the files a result was computed from, each with its size, digest and how its
+  reader read it (a line each in text and Markdown, a table with the digests in HTML);
+- `Parameters`: every setting a result was computed with and the ranklens version (a table
+  in the wide faces; text and Markdown name their settings where they use them);
 - `Section`: a titled group of blocks with a stable ``key`` (the HTML anchor) and an optional
   ``lead`` (a count after the title: "1 failed, 8 passed") and an ``anchor`` where faces link
   to it; a section inside a section is a subsection, drawn one heading level down.
 
-A `Paragraph` or `Table` marked ``detail`` is drawn by the wide faces only (the HTML export,
-the page), as a detail column is: text and Markdown leave it out.
+A `Paragraph` or `Table` marked ``detail``, and `Parameters`, are drawn by the wide faces only
+(the HTML export, the page), as a detail column is: text and Markdown leave them out, and a
+section with nothing else in it.
 
 ``docs/architecture.md`` says which report sections are blocks already.
 """
@@ -135,7 +140,42 @@ class Chart:
     label: str
 
 
-Block = Union[Paragraph, Items, Callout, Folded, Banner, Table, Chart, "Section"]
+@dataclass(frozen=True)
+class FileRow:
+    """One file: its ``role`` (``run_a``, ``qrels``...), ``name``, ``size`` in bytes, its
+    ``sha256`` and ``description``, what its reader made of it (rows, queries, rows set aside;
+    empty where no reader described it)."""
+
+    role: str
+    name: str
+    size: int
+    sha256: str
+    description: str = ""
+
+    @property
+    def line(self) -> str:
+        """The file in one line: its description, or its name and size."""
+        return self.description or f"{self.name}: {self.size:,} bytes"
+
+
+@dataclass(frozen=True)
+class Files:
+    """The files a result was computed from, in the order they were given."""
+
+    rows: tuple[FileRow, ...]
+
+
+@dataclass(frozen=True)
+class Parameters:
+    """Every setting of a result by name (``values``; strings as they are, the rest written as
+    JSON) and the ``version`` of ranklens that computed it: drawn by the wide faces only."""
+
+    values: Mapping[str, Any]
+    version: str
+
+
+Block = Union[Paragraph, Items, Callout, Folded, Banner, Table, Chart, Files, Parameters,
+              "Section"]
 """Every kind of block a section may hold (a `Section` in a section is a subsection)."""
 
 
@@ -155,8 +195,15 @@ class Section:
 
 def is_detail(block: Block) -> bool:
     """Whether only the wide faces draw ``block`` (a `Paragraph` or `Table` marked
-    ``detail``): text and Markdown skip it."""
-    return isinstance(block, (Paragraph, Table)) and block.detail
+    ``detail``, `Parameters`): text and Markdown skip it."""
+    return isinstance(block, Parameters) or (isinstance(block, (Paragraph, Table))
+                                              and block.detail)
+
+
+def narrow_faces_skip(section: Section) -> bool:
+    """Whether text and Markdown leave ``section`` out: it has blocks and every one of them is
+    `is_detail`."""
+    return bool(section.blocks) and all(is_detail(block) for block in section.blocks)
 
 
 def section(key: str, title: str, blocks: Sequence[Block]) -> Section | None:

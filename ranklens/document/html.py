@@ -87,7 +87,37 @@ def block_html(block: blocks.Block, key: str = "", wide: bool = False) -> str:
                 f"</summary><ul>{inner}</ul></details>")
     if isinstance(block, blocks.Banner):
         return _banner(block)
+    if isinstance(block, blocks.Files):
+        return files_table_html(block)
+    if isinstance(block, blocks.Parameters):
+        return parameters_html(block)
     raise TypeError(f"no HTML for {type(block).__name__}")
+
+
+def files_table_html(files: blocks.Files) -> str:
+    """The files as a table: role, name, bytes (the exact count in ``data-value``), sha256
+    and, where any file has one, how it was read ("Read as")."""
+    described = any(row.description for row in files.rows)
+    body = "".join(
+        "<tr>"
+        f"<td>{shell.text(row.role.replace('_', ' '))}</td>"
+        f"<td>{shell.text(row.name)}</td>"
+        f'<td class="num" data-value="{row.size}">{row.size:,}</td>'
+        f"<td><code>{shell.text(row.sha256)}</code></td>"
+        + (f"<td>{shell.text(row.description)}</td>" if described else "")
+        + "</tr>" for row in files.rows)
+    read_as = "<th>Read as</th>" if described else ""
+    return ("<table><thead><tr><th>Role</th><th>File</th><th>Bytes</th><th>sha256</th>"
+            f"{read_as}</tr></thead><tbody>{body}</tbody></table>")
+
+
+def parameters_html(parameters: blocks.Parameters) -> str:
+    """Every setting as a name/value table sorted by name, then the ranklens version."""
+    rows = "".join(f"<tr><th>{shell.text(str(key))}</th><td><code>"
+                   f"{shell.text(shell.value_text(value))}</code></td></tr>"
+                   for key, value in sorted(parameters.values.items(),
+                                            key=lambda item: str(item[0])))
+    return f"<table>{rows}</table><p>ranklens {shell.text(parameters.version)}</p>"
 
 
 def table_html(table: blocks.Table) -> str:

@@ -18,7 +18,7 @@ import html
 import json
 import math
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from ranklens import codec
@@ -145,16 +145,13 @@ def scoped_style(css_class: str) -> str:
 
 
 def planning_document(*, title: str, heading: str, subtitle: str, version: str,
-                      sections: Iterable[str], inputs: Sequence[InputFile],
-                      settings: Mapping[str, Any], holds: str, json_id: str,
-                      payload: Any, read_as: Mapping[str, str] | None = None) -> str:
-    """A planning page's file: its ``sections``, then the inputs (with how each was read,
-    ``read_as`` by role), the settings and ``payload`` embedded as JSON; the footer says the
-    JSON ``holds`` (plain text) and where it is."""
+                      sections: Iterable[str], holds: str, json_id: str,
+                      payload: Any) -> str:
+    """A planning page's file: its ``sections`` (the inputs and the settings last) and
+    ``payload`` embedded as JSON; the footer says the JSON ``holds`` (plain text) and where it
+    is."""
     return document(
-        title=title, heading=heading, subtitle=subtitle, version=version,
-        sections=(*sections, files_section(inputs, read_as),
-                  parameters_section(settings, version, heading="Settings")),
+        title=title, heading=heading, subtitle=subtitle, version=version, sections=sections,
         footer=(f"Made with ranklens {text(version)}. {text(holds)} embedded in this file as "
                 f"JSON (<code>script#{text(json_id)}</code>)."),
         json_id=json_id, json_text=dumps(payload))
@@ -271,53 +268,10 @@ def cards(items: Iterable[Card]) -> str:
     return f'<div class="cards">{"".join(cells)}</div>'
 
 
-def inputs_section(rows: Iterable[tuple[str, str, int, str, str]]) -> str:
-    """The Inputs section: (role, file name, bytes, sha256, how it was read) each.
-
-    The "Read as" column is left out when no file has a description.
-    """
-    rows = list(rows)
-    described = any(description for *_, description in rows)
-    body = []
-    for role, name, size, sha256, description in rows:
-        body.append(
-            "<tr>"
-            f"<td>{text(role.replace('_', ' '))}</td>"
-            f"<td>{text(name)}</td>"
-            f'<td class="num" data-value="{size}">{size:,}</td>'
-            f"<td><code>{text(sha256)}</code></td>"
-            + (f"<td>{text(description)}</td>" if described else "")
-            + "</tr>")
-    read_as = "<th>Read as</th>" if described else ""
-    return ('<section id="inputs"><h2>Inputs</h2><table><thead><tr><th>Role</th><th>File</th>'
-            f"<th>Bytes</th><th>sha256</th>{read_as}</tr></thead>"
-            f"<tbody>{''.join(body)}</tbody></table></section>")
-
-
-def files_section(files: Sequence[InputFile], read_as: Mapping[str, str] | None = None) -> str:
-    """The Inputs section of files the page read (none: no section), with how each was read
-    (``read_as``: its reader's summary in words by role) where known."""
-    if not files:
-        return ""
-    described = read_as or {}
-    return inputs_section((f.role, f.name, len(f.data), f.sha256, described.get(f.role, ""))
-                          for f in files)
-
-
 def files_json(files: Sequence[InputFile]) -> list[dict[str, Any]]:
     """The files as JSON objects: role, name, bytes and sha256."""
     return [{"role": f.role, "name": f.name, "bytes": len(f.data), "sha256": f.sha256}
             for f in files]
-
-
-def parameters_section(params: Mapping[str, Any], version: str, *,
-                       heading: str = "Parameters") -> str:
-    """Every parameter as a key/value table, sorted by key, and the ranklens version."""
-    rows = "".join(f"<tr><th>{text(str(key))}</th><td><code>{text(value_text(value))}"
-                   "</code></td></tr>"
-                   for key, value in sorted(params.items(), key=lambda item: str(item[0])))
-    return (f'<section id="parameters"><h2>{text(heading)}</h2><table>{rows}</table>'
-            f"<p>ranklens {text(version)}</p></section>")
 
 
 def markdown(source: str) -> str:

@@ -29,7 +29,10 @@ def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list
 
 def section_lines(section: blocks.Section, level: int = 2) -> list[str]:
     """``section`` as Markdown lines: a heading of ``level`` (``##``), a blank line, its lead
-    as a sentence, then its blocks (a run of list-like blocks is one list)."""
+    as a sentence, then its blocks (a run of list-like blocks is one list); none for a section
+    of wide-only blocks (`ranklens.document.blocks.narrow_faces_skip`)."""
+    if blocks.narrow_faces_skip(section):
+        return []
     lines = [f"{'#' * level} {section.title}", ""]
     if section.lead:
         lines += [f"{section.lead}.", ""]
@@ -56,13 +59,13 @@ def table_lines(table: blocks.Table) -> list[str]:
 
 
 def _listed(block: blocks.Block) -> bool:
-    return isinstance(block, (blocks.Items, blocks.Callout, blocks.Folded))
+    return isinstance(block, (blocks.Items, blocks.Callout, blocks.Folded, blocks.Files))
 
 
 def block_lines(block: blocks.Block) -> list[str]:
-    """One block as Markdown lines (a list as ``- `` items, a callout as one bold-led item,
-    folded callouts as one item of their summary, a paragraph as it is; a detail block:
-    nothing)."""
+    """One block as Markdown lines (a list, and files, as ``- `` items, a callout as one
+    bold-led item, folded callouts as one item of their summary, a paragraph as it is; a
+    detail block: nothing)."""
     if blocks.is_detail(block):
         return []
     if isinstance(block, blocks.Items):
@@ -79,6 +82,8 @@ def block_lines(block: blocks.Block) -> list[str]:
         return ["> " + " ".join(part for part in (title, block.text, block.pointer) if part)]
     if isinstance(block, blocks.Table):
         return table_lines(block)
+    if isinstance(block, blocks.Files):
+        return [f"- {row.line}" for row in block.rows]
     if isinstance(block, blocks.Chart):
         return []
     if isinstance(block, blocks.Section):

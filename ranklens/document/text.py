@@ -4,10 +4,11 @@ Answers "this section as text lines, wrapped at ``width``", in one of two layout
 `section_lines`, a listing: the title with a colon (and its lead: ``Health checks: 1 failed,
 8 passed``), then each block indented by two spaces (a list's items as ``- `` bullets, a
 callout as ``✗ FAILED title: text`` with what to do under it, folded callouts as their one-line
-summary). `body_lines`, a body of the report: the title on its own line, then each block
-unindented and followed by a blank line (a table aligned in columns, a subsection the same way
-one level in). A chart and a detail block have no text. Spacing between sections is the
-outline's. It formats no number (``ranklens.document.columns`` does) and knows no feature.
+summary, files a line each, unwrapped). `body_lines`, a body of the report: the title on its
+own line, then each block unindented and followed by a blank line (a table aligned in columns,
+a subsection the same way one level in). A chart and a detail block have no text. Spacing
+between sections is the outline's. It formats no number (``ranklens.document.columns`` does)
+and knows no feature.
 """
 
 from __future__ import annotations
@@ -19,7 +20,10 @@ from ranklens.formats import plain_table
 
 
 def section_lines(section: blocks.Section, width: int = 100) -> list[str]:
-    """``section`` as text lines: ``Title:`` (``Title: lead``), then its blocks."""
+    """``section`` as text lines: ``Title:`` (``Title: lead``), then its blocks; none for a
+    section of wide-only blocks (`ranklens.document.blocks.narrow_faces_skip`)."""
+    if blocks.narrow_faces_skip(section):
+        return []
     lines = [f"{section.title}: {section.lead}" if section.lead else f"{section.title}:"]
     for block in section.blocks:
         lines += block_lines(block, width)
@@ -52,6 +56,8 @@ def block_lines(block: blocks.Block, width: int = 100) -> list[str]:
         return banner_lines(block, width)
     if isinstance(block, blocks.Table):
         return [f"  {line}".rstrip() for line in table_lines(block)]
+    if isinstance(block, blocks.Files):
+        return [f"  {row.line}" for row in block.rows]  # names and counts: never wrapped
     if isinstance(block, blocks.Chart):
         return []
     if isinstance(block, blocks.Section):

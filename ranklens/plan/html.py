@@ -19,8 +19,9 @@ from __future__ import annotations
 from typing import Any
 
 from ranklens import formats
-from ranklens.compare.sections.inputs import read_as, set_aside_lines
+from ranklens.compare.sections.inputs import planning_sections, read_as, set_aside_lines
 from ranklens.document import html_shell as html_common
+from ranklens.document.html import section_html
 from ranklens.document.html_shell import markdown, number_cell, text, text_cell
 from ranklens.plan import charts as plan_charts
 from ranklens.plan import views as plan_views
@@ -69,11 +70,11 @@ def render(export: MdeExport) -> str:
                   f"(two-sided) · power {formats.format_percent(plan.power)} · "
                   f"{text(plan.method)}-method · ranklens {text(export.version)}"),
         version=export.version,
-        sections=sections,
-        inputs=export.inputs, settings=export.settings.to_dict(),
+        sections=(*sections, *map(section_html, planning_sections(
+            export.inputs, {} if export.pilot is None else read_as(export.pilot.inputs),
+            export.settings.to_dict(), export.version))),
         holds="The plan (settings, every row, the headline numbers and the curves' points) is",
-        json_id=JSON_ID, payload=payload(export),
-        read_as={} if export.pilot is None else read_as(export.pilot.inputs))
+        json_id=JSON_ID, payload=payload(export))
 
 
 def embedded(document: str) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from ranklens import formats
-from ranklens.compare.sections.inputs import read_as
+from ranklens.compare.sections.inputs import planning_sections, read_as
 from ranklens.document import html_shell as html_common
 from ranklens.document.blocks import Items, section
 from ranklens.document.html import section_html
@@ -65,9 +65,8 @@ def render(export: PPIExport) -> str:
                   f"</strong> (A) on {text(analysis.metric)} · {best.n_gold:,} gold queries · "
                   f"{best.n_proxy:,} proxy-only · ranklens {text(export.version)}"),
         version=export.version,
-        sections=_sections(export),
-        inputs=export.inputs, settings=settings_data(export),
-        read_as=read_as(analysis.inputs),
+        sections=(*_sections(export), *map(section_html, planning_sections(
+            export.inputs, read_as(analysis.inputs), settings_data(export), export.version))),
         holds="The analysis (every estimate, the bias, the variance model and the gold "
               "budget) is",
         json_id=JSON_ID, payload=payload(export))
@@ -75,7 +74,7 @@ def render(export: PPIExport) -> str:
 
 def _sections(export: PPIExport) -> list[str]:
     """The sections of ``ranklens.ppi.outline`` in its order (the inputs and the settings
-    close the document: ``html_shell.planning_document`` draws them)."""
+    close the document: ``compare.sections.inputs.planning_sections``)."""
     analysis = export.analysis
     drawn = {"verdict": _verdict_section(analysis), "warnings": _warnings_section(analysis),
              "notes": _notes_section(analysis), "estimates": _intervals_section(analysis),

@@ -179,3 +179,37 @@ def test_detail_blocks_are_drawn_by_the_html_export_only() -> None:
     alone = html.section_html(section)
     assert alone.startswith('<section id="robustness"><h2 id="robustness-ndcg">Three ways</h2>')
     assert "<th>n</th>" in alone and "<td>1,200</td>" in alone
+
+
+def test_files_and_parameters_in_every_face() -> None:
+    from ranklens.document.blocks import FileRow, Files, Parameters
+
+    inputs = Section("inputs", "Inputs", (Files((
+        FileRow("run_a", "a<1>.trec", 1234567, "ab" * 32, "a<1>.trec (trec-run): 10 rows"),
+        FileRow("qrels", "q.trec", 99, "cd" * 32))),))
+    # text and Markdown: a line per file, unwrapped (the description, else name and size)
+    long_name = FileRow("run_b", "b" * 150, 5, "ef" * 32)
+    assert text.section_lines(inputs) == [
+        "Inputs:", "  a<1>.trec (trec-run): 10 rows", "  q.trec: 99 bytes"]
+    assert text.section_lines(Section("inputs", "Inputs", (Files((long_name,)),)), width=40) \
+        == ["Inputs:", f"  {'b' * 150}: 5 bytes"]
+    assert markdown.section_lines(inputs) == [
+        "## Inputs", "", "- a<1>.trec (trec-run): 10 rows", "- q.trec: 99 bytes"]
+    drawn = html.section_html(inputs)
+    assert drawn.startswith('<section id="inputs"><h2>Inputs</h2><table><thead><tr><th>Role'
+                            "</th><th>File</th><th>Bytes</th><th>sha256</th><th>Read as</th>")
+    assert ('<tr><td>run a</td><td>a&lt;1&gt;.trec</td><td class="num" data-value="1234567">'
+            f"1,234,567</td><td><code>{'ab' * 32}</code></td>") in drawn
+    assert "<td>q.trec</td>" in drawn and drawn.endswith("<td></td></tr></tbody></table></section>")
+    # no description anywhere: no "Read as" column
+    bare = html.section_html(Section("inputs", "Inputs", (Files((long_name,)),)))
+    assert "Read as" not in bare and bare.count("<td") == 4
+    # parameters: the wide faces only; text and Markdown leave the whole section out
+    params = Section("parameters", "Parameters", (
+        Parameters({"metrics": ["ndcg@10"], "alpha": 0.05, "ties": "trec"}, "0.4.0"),))
+    assert text.section_lines(params) == [] and markdown.section_lines(params) == []
+    assert html.section_html(params) == (
+        '<section id="parameters"><h2>Parameters</h2><table>'
+        "<tr><th>alpha</th><td><code>0.05</code></td></tr>"
+        "<tr><th>metrics</th><td><code>[&quot;ndcg@10&quot;]</code></td></tr>"
+        "<tr><th>ties</th><td><code>trec</code></td></tr></table><p>ranklens 0.4.0</p></section>")

@@ -12,7 +12,7 @@ import dataclasses
 import html
 
 from ranklens.compare.analysis import demo_files, load_inputs
-from ranklens.compare.text import input_lines, set_aside_lines
+from ranklens.compare.sections.inputs import input_lines, set_aside_lines
 from ranklens.io import InputFile
 from ranklens.plan import payload as plan_payload
 from ranklens.plan.analysis import pilot_from_files, plan_queries
