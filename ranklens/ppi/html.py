@@ -22,7 +22,6 @@ from typing import Any
 from ranklens import formats
 from ranklens.compare.sections.inputs import planning_sections, read_as
 from ranklens.document import html_shell as html_common
-from ranklens.document.blocks import Items, section
 from ranklens.document.html import section_html
 from ranklens.document.html_shell import markdown, number_cell, text, text_cell
 from ranklens.formats import level_number
@@ -100,8 +99,7 @@ def _verdict_section(analysis: PPIAnalysis) -> str:
 
 def _warnings_section(analysis: PPIAnalysis) -> str:
     """The analysis's warnings; no section when there are none."""
-    return section_html(section("warnings", "Warnings",
-                                [Items(tuple(ppi_views.ppi_warnings(analysis)), "warning")]))
+    return section_html(ppi_views.warnings_section(analysis))
 
 
 def _notes_section(analysis: PPIAnalysis) -> str:

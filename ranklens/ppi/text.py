@@ -13,6 +13,7 @@ import textwrap
 from collections.abc import Callable
 
 from ranklens.compare.sections.inputs import inputs_text
+from ranklens.document import text as text_writer
 from ranklens.formats import (
     DASH,
     format_delta,
@@ -23,6 +24,7 @@ from ranklens.formats import (
     plain_table,
 )
 from ranklens.ppi import verdict_words
+from ranklens.ppi import views as ppi_views
 from ranklens.ppi.analysis import RANDOM_SAMPLE_ASSUMPTION, PPIAnalysis
 from ranklens.ppi.judge_views import judge_lines
 from ranklens.ppi.outline import SECTIONS
@@ -76,15 +78,10 @@ def _verdict_lines(analysis: PPIAnalysis, width: int) -> list[str]:
 
 
 def _warning_lines(analysis: PPIAnalysis, width: int) -> list[str]:
-    """The warnings but the random-sample assumption (a note of its own); none: nothing."""
-    messages = [m for m in analysis.warnings if m != RANDOM_SAMPLE_ASSUMPTION]
-    if not messages:
-        return []
-    out = ["Warnings:"]
-    for message in messages:
-        out.extend(textwrap.wrap(message, width, initial_indent="  - ",
-                                 subsequent_indent="    "))
-    return out
+    """The warnings but the random-sample assumption (a note of its own), and the rows a
+    reader set aside, as the page and the HTML export list them; none: nothing."""
+    found = ppi_views.warnings_section(analysis)
+    return [] if found is None else text_writer.section_lines(found, width)
 
 
 def _assumption_lines(analysis: PPIAnalysis, width: int) -> list[str]:

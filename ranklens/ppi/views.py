@@ -18,6 +18,7 @@ import pandas as pd
 
 from ranklens import formats
 from ranklens.compare.sections.inputs import set_aside_lines
+from ranklens.document.blocks import Items, Section, section
 from ranklens.formats import (
     Card,
     format_delta,
@@ -95,6 +96,11 @@ def ppi_warnings(analysis: PPIAnalysis) -> tuple[str, ...]:
     the rows a reader set aside, as Compare lists them (`set_aside_lines`)."""
     return (*(m for m in analysis.warnings if m != RANDOM_SAMPLE_ASSUMPTION),
             *set_aside_lines(analysis.inputs))
+
+
+def warnings_section(analysis: PPIAnalysis) -> Section | None:
+    """The Warnings section of every face (`ppi_warnings`); None when there are none."""
+    return section("warnings", "Warnings", [Items(ppi_warnings(analysis), "warning")])
 
 
 def enough_gold_note(analysis: PPIAnalysis) -> str | None:

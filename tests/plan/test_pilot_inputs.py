@@ -104,6 +104,9 @@ def test_the_ppi_analysis_carries_its_five_files() -> None:
         "segments.tsv: 1 rows set aside: no segment in column 'intent'"]
     text = render_ppi(analysis, width=200)
     assert "Inputs:\n" + "".join(f"  {line}\n" for line in input_lines(analysis.inputs)) in text
+    # the text's warnings name the rows set aside, as the page and the HTML file do
+    assert "Warnings:\n" in text and \
+        "  - segments.tsv: 1 rows set aside: no segment in column 'intent'\n" in text
     export = ppi_payload.PPIExport(analysis, PPISettings(metric="nDCG@10", alpha=0.05,
                                                          order="score"), (*chosen, segments))
     page = render_ppi_html(export)
