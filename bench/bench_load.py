@@ -26,6 +26,14 @@ state with a timeout; the whole run stops after ``--max-seconds`` and shuts the 
     .venv/bin/python bench/bench_load.py --big-data /tmp/big [--sessions 8] [--big-sessions 2]
         [--rounds 12] [--cache-mb 2048] [--max-seconds 1800] [--out bench/out/bench_load.json]
 
+With ``--clients protocol`` the demo sessions are not browsers but
+``bench/streamlit_protocol.ProtocolSession``s: the app's own WebSocket protocol, each click a
+rerun with the widget's new value, timed from the request sent to the server's "script
+finished" received. Ten of them cost the machine next to nothing, so they measure what the
+server answers ten colleagues whose browsers run on their own machines; the Chromium clients
+measure that plus ten browsers drawing on the server's cores. No big-case sessions there
+(they upload through the page).
+
 Not a timed test: it prints what it measured and exits 1 if there were errors.
 """
 
@@ -50,6 +58,7 @@ sys.path.insert(0, str(ROOT))
 from playwright.async_api import Browser, Page, async_playwright, expect  # noqa: E402
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 
+from bench.streamlit_protocol import ProtocolSession  # noqa: E402
 from tests.support.app_server import start_app, stop_app  # noqa: E402
 
 # The run counter and the settle check of the browser tests (the same JavaScript): a session
@@ -230,6 +239,29 @@ async def demo_session(browser: Browser, url: str, index: int, rounds: int,
         await context.close()
 
 
+async def protocol_session(url: str, index: int, rounds: int, results: Results) -> None:
+    """A demo session over the app's WebSocket protocol (``--clients protocol``): the same
+    steps as `demo_session`, each a rerun with the widget's new value."""
+    session = ProtocolSession(url)
+    try:
+        results.add("demo: open", await session.open(SMALL_TIMEOUT_MS / 1000))
+        for number in range(rounds):
+            _, how, label, option = step = DEMO_STEPS[number % len(DEMO_STEPS)]
+            if how == "select":
+                seconds = await session.select(label, option)
+            else:
+                chosen = session.chosen(label)
+                seconds = await session.choose(
+                    label, [*chosen, option] if how == "add" else
+                    [name for name in chosen if name != option])
+            results.add(f"demo: {step[0]}", seconds)
+        results.errors += [f"demo {index}: {message}" for message in session.errors]
+    except Exception as error:  # a failed wait is an error of the run, counted, not raised
+        results.errors.append(f"demo {index}: {type(error).__name__}: {str(error)[:300]}")
+    finally:
+        await session.close()
+
+
 async def big_session(browser: Browser, url: str, index: int, data: Path,
                       results: Results) -> None:
     context, page, watch = await new_page(browser)
@@ -343,6 +375,14 @@ def sample_rss(pid: int, results: Results, stop: threading.Event, started: float
 # ---- run ------------------------------------------------------------------------------------
 
 async def drive(url: str, args: argparse.Namespace, results: Results) -> None:
+    if args.clients == "protocol":
+        done = asyncio.gather(*(protocol_session(url, i, args.rounds, results)
+                                for i in range(args.sessions)))
+        try:
+            await asyncio.wait_for(done, timeout=args.max_seconds)
+        except TimeoutError:
+            results.errors.append(f"stopped after --max-seconds {args.max_seconds}")
+        return
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(executable_path=CHROMIUM,
                                                    args=CHROMIUM_ARGS)
@@ -382,6 +422,7 @@ def summary(results: Results, args: argparse.Namespace, cache_mb: int,
              for kind, values in sorted(results.latencies.items())}
     return {
         "sessions": args.sessions, "big_sessions": args.big_sessions, "rounds": args.rounds,
+        "clients": args.clients,
         "demo_interactions": {"n": len(demo),
                               "p50_s": percentile(demo, 0.5) if demo else None,
                               "p95_s": percentile(demo, 0.95) if demo else None},
@@ -407,9 +448,14 @@ def main() -> int:
                         help="folder with run_a.trec, run_b.trec, qrels.trec (make_data.py)")
     parser.add_argument("--cache-mb", type=int, default=None,
                         help="RANKLENS_CACHE_MB for the server (default: the app's)")
+    parser.add_argument("--clients", choices=("chromium", "protocol"), default="chromium",
+                        help="browsers (Chromium, drawing on this machine) or the app's "
+                             "WebSocket protocol (the server's time only)")
     parser.add_argument("--max-seconds", type=float, default=1800.0)
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "bench_load.json")
     args = parser.parse_args()
+    if args.clients == "protocol" and args.big_sessions:
+        parser.error("--clients protocol drives demo sessions only: pass --big-sessions 0")
     if args.big_sessions and (args.big_data is None or not all(
             (args.big_data / name).is_file() for name in BIG_FILES.values())):
         parser.error("--big-data must hold run_a.trec, run_b.trec and qrels.trec "
@@ -449,7 +495,8 @@ def main() -> int:
     print(f"load average before: {' '.join(f'{x:.2f}' for x in load_before)} "
           f"on {os.cpu_count()} cores")
     print(f"{args.sessions} demo sessions x {args.rounds} interactions + "
-          f"{args.big_sessions} big-case sessions, {report['wall_s']:.0f} s wall")
+          f"{args.big_sessions} big-case sessions ({args.clients} clients), "
+          f"{report['wall_s']:.0f} s wall")
     for kind, row in report["by_kind"].items():
         print(f"  {kind:<40} n={row['n']:<4} p50 {row['p50_s']:7.2f} s  "
               f"p95 {row['p95_s']:7.2f} s  max {row['max_s']:7.2f} s")
