@@ -3,7 +3,8 @@
 Answers "these blocks on the page": a warning list as one ``st.warning`` box of bullets, a
 plain list and a paragraph as Markdown, a callout as an ``st.error``/``st.warning`` box with
 what to do, folded callouts as one collapsed expander, a table as a data frame of its
-columns' texts (its mark column headed ``sig.``), a chart as an interactive Altair chart, a
+columns' texts (its mark column headed ``sig.``; a small table a reader reads rather than
+sorts, as plain HTML: `show_html_table`), a chart as an interactive Altair chart, a
 subsection as a subheader and its blocks; every user text through ``markup.text`` (shown as
 typed, never as markup). Where a section sits (a container, a column) is the page's layout,
 not this writer's; a table's or chart's widget key is the page's too (`show_table`,
