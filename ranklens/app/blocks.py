@@ -3,7 +3,8 @@
 Answers "these blocks on the page": a warning list as one ``st.warning`` box of bullets, a
 plain list and a paragraph as Markdown, a callout as an ``st.error``/``st.warning`` box with
 what to do, folded callouts as one collapsed expander, a table as a data frame of its
-columns' texts (its mark column headed ``sig.``), a chart as an interactive Altair chart, a
+columns' texts (its mark column headed ``sig.``; a small table a reader reads rather than
+sorts, as plain HTML: `show_html_table`), a chart as an interactive Altair chart, a
 subsection as a subheader and its blocks; every user text through ``markup.text`` (shown as
 typed, never as markup). Where a section sits (a container, a column) is the page's layout,
 not this writer's; a table's or chart's widget key is the page's too (`show_table`,
@@ -12,13 +13,14 @@ not this writer's; a table's or chart's widget key is the page's too (`show_tabl
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 
 import pandas as pd
 import streamlit as st
 
 from ranklens.app import chart_cache, markup
-from ranklens.document import columns
+from ranklens.document import columns, html
 from ranklens.document.blocks import (
     Banner,
     Block,
@@ -121,6 +123,27 @@ def show_table(table: Table, key: str | None = None) -> None:
                                strict=True)]
     frame = pd.DataFrame(columns.cells(table.columns, table.records), columns=headers)
     st.dataframe(frame, hide_index=True, key=key)
+
+
+PAGE_TABLE_STYLE = (
+    ".rl-table table { border-collapse: collapse; font-size: 0.875rem; margin: 0 0 0.5rem; }"
+    ".rl-table th { font-weight: 600; color: rgba(49, 51, 63, 0.75); }"
+    ".rl-table th, .rl-table td { border-bottom: 1px solid rgba(49, 51, 63, 0.12);"
+    " padding: 0.3rem 0.75rem 0.3rem 0; text-align: left; vertical-align: top;"
+    " white-space: nowrap; }"
+    ".rl-table .scroll { overflow-x: auto; }")
+"""The look of `show_html_table`'s tables: Streamlit's font size and rules, each cell on one
+line (a number never wraps or is cut; a table wider than the page scrolls sideways)."""
+
+
+def show_html_table(table: Table) -> None:
+    """``table`` as a plain HTML table (``ranklens.document.html.table_html``) under its
+    columns' long headers (the titles the HTML export uses): a small table (a few rows)
+    that a reader reads, not sorts; the browser draws it far faster than a data grid (issue
+    51). Every cell is escaped text."""
+    titled = tuple(replace(c, header=c.title or c.header) for c in table.columns)
+    body = html.table_html(replace(table, columns=titled))
+    st.html(f'<style>{PAGE_TABLE_STYLE}</style><div class="rl-table">{body}</div>')
 
 
 def show_chart(chart: Chart, key: str | None = None) -> None:

@@ -15,9 +15,10 @@ import pandas as pd
 import streamlit as st
 
 from ranklens.app import chart_cache, lazy, markup
-from ranklens.app.blocks import show_block
+from ranklens.app.blocks import show_block, show_html_table
 from ranklens.app.segment_intervals import choose_intervals, show_interval_notes
 from ranklens.compare import charts, columns, coverage_words, report_tables
+from ranklens.compare.columns import ROBUSTNESS_COLUMNS
 from ranklens.compare.fcr import IntervalChoice
 from ranklens.compare.report import Report
 from ranklens.compare.sections.coverage_banner import coverage_banner
@@ -28,8 +29,9 @@ from ranklens.compare.verdict_words import (
     pairing_sentence,
     segments_summary,
 )
+from ranklens.document.blocks import Table
 from ranklens.document.chart_style import run_colour
-from ranklens.formats import level_number, slug
+from ranklens.formats import slug
 from ranklens.health.check_words import withheld_runs, withholds
 
 
@@ -59,32 +61,19 @@ def show_robustness(report: Report, metric: str, scope: str = "") -> None:
     rows = coverage_words.treatment_rows(report.coverage, metric, report.pair_names,
                                          withheld=withholds(report.health))
     if rows:
-        show_treatments(report, metric, rows, scope)
+        show_treatments(report, metric, rows)
     for note in report.coverage.notes:
         st.caption(markup.text(note))
     show_segment_coverage(report, metric, scope)
 
 
-def show_treatments(report: Report, metric: str, rows: list[dict[str, str]],
-                    scope: str = "") -> None:
+def show_treatments(report: Report, metric: str, rows: list[dict[str, str]]) -> None:
     """The robustness view's table, its notes and whether the treatments agree."""
     assert report.coverage is not None
-    name_a, name_b = report.pair_names
-    level = level_number(1 - report.comparison(metric).overall.alpha)
-    st.dataframe(
-        pd.DataFrame(rows), hide_index=True, key=f"robustness:{metric}{scope}",
-        column_order=("treatment", "mean_a", "mean_b", "delta", "interval", "p", "reads"),
-        column_config={
-            "treatment": st.column_config.TextColumn("Unjudged documents", width=190),
-            "mean_a": st.column_config.TextColumn("Mean A", width=70,
-                                                  help=markup.text(name_a)),
-            "mean_b": st.column_config.TextColumn("Mean B", width=70,
-                                                  help=markup.text(name_b)),
-            "delta": st.column_config.TextColumn("B \u2212 A", width=75),
-            "interval": st.column_config.TextColumn(f"{level}% interval", width=140),
-            "p": st.column_config.TextColumn("p", width=65),
-            "reads": st.column_config.TextColumn("Reads", width=200),
-        })
+    # four rows of words: a plain table, not a data grid (issue 51); the notes follow it.
+    # Its headers say A and B, as the verdict card above them does (the names are long)
+    shown = tuple(c for c in ROBUSTNESS_COLUMNS if c.key != "note")
+    show_html_table(Table("robustness", shown, tuple(rows), {"a": "A", "b": "B"}))
     notes = [f"{row['treatment']}: {row['note']}" for row in rows if row["note"]]
     if notes:
         st.caption(markup.text(" · ".join(notes)))

@@ -18,6 +18,7 @@ from ranklens.compare.analysis import CompareSettings, load_inputs
 from ranklens.compare.report import Report
 from ranklens.io import InputFile
 from ranklens.ppi.views import FILL_OR_CORRECT
+from tests.support.html_tables import html_tables
 from tests.support.page_testing import run_page
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -88,11 +89,11 @@ def test_robustness_view_rows_are_the_librarys(dense_page: AppTest) -> None:
     report = dense_report()
     rows = coverage_words.treatment_rows(report.coverage, "nDCG@10", report.run_names)
     assert coverage_words.ROBUSTNESS_TITLE in [s.value for s in dense_page.subheader]
-    table = next(df.value for df in dense_page.dataframe
-                 if "treatment" in df.value.columns)
-    assert table["treatment"].tolist() == [r["treatment"] for r in rows]
-    assert table["delta"].tolist() == [r["delta"] for r in rows]
-    assert table["interval"].tolist() == [r["interval"] for r in rows]
+    table = next(t for t in html_tables(dense_page) if "Unjudged documents" in t)
+    assert table["Unjudged documents"].tolist() == [r["treatment"] for r in rows]
+    assert table["B \u2212 A"].tolist() == [r["delta"] for r in rows]
+    assert table["Interval"].tolist() == [r["interval"] for r in rows]
+    assert table["Reads"].tolist() == [r["reads"] for r in rows]
 
 
 def test_choosing_judged_only_lists_rescores_the_verdict(dense_page: AppTest) -> None:

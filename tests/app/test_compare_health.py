@@ -13,6 +13,7 @@ from ranklens.app import markup
 from ranklens.health.check_words import NO_VERDICT, ROBUSTNESS_WITHHELD, SEGMENTS_WITHHELD
 from ranklens.store import STORE_PATH_ENV
 from tests.health.test_no_verdict_faces import unmatched_files
+from tests.support.html_tables import html_tables
 from tests.support.page_testing import metric_cards, run_page
 from tests.support.share_helpers import app, run_clean, shown_link, shown_numbers, token_of
 
@@ -119,8 +120,8 @@ def test_no_verdict_shows_no_segment_finding_or_robustness_reading(tmp_path: Pat
     segments = next(d.value for d in at.dataframe if "finding_short" in d.value)
     assert list(segments["finding_short"]) == [NO_VERDICT] * 4
     assert round(float(segments["delta"].iloc[0]), 4) == -0.7211
-    robustness = next(d.value for d in at.dataframe if "reads" in d.value)
-    assert list(robustness["reads"]) == [NO_VERDICT] * 2
+    robustness = next(t for t in html_tables(at) if "Reads" in t)  # a plain table
+    assert list(robustness["Reads"]) == [NO_VERDICT] * 2
     said = [m.value for m in at.markdown]
     assert SEGMENTS_WITHHELD in said  # words of the library, written as Markdown
     assert markup.text(ROBUSTNESS_WITHHELD) in said

@@ -122,6 +122,19 @@ def _no_column_of_the_compare_page_is_cut(page: Page) -> None:
                                 "Moved vs A", "Score", "Rank", "Document"})
     cut = _cut(measured)
     assert not cut, "\n".join(cut)
+    # the plain HTML tables (the robustness view: `ranklens.app.blocks.show_html_table`) show
+    # every cell whole and fit their box: no sideways scroll at 1400 px
+    tables = page.locator(".rl-table")
+    expect(tables.first).to_be_visible()
+    assert tables.count() >= 1
+    overflows = [problem for index in range(tables.count())
+                 for problem in tables.nth(index).evaluate(_HTML_TABLE_OVERFLOWS)]
+    assert not overflows, overflows
+    # the check can fail: the same table in a 300 px box needs a sideways scroll
+    tables.first.evaluate("box => { box.style.width = '300px'; }")
+    narrowed = tables.first.evaluate(_HTML_TABLE_OVERFLOWS)
+    assert narrowed and narrowed[0].startswith("table needs"), narrowed
+    tables.first.evaluate("box => { box.style.width = ''; }")
     # and a table wider than its box shows what decides before any scroll: the leaderboard up
     # to the lift, the segments up to W / T / L (the t-test's p and the means come after)
     _in_view_without_scrolling(page, "Adjusted p", "Lift")
@@ -135,6 +148,19 @@ def _no_column_of_the_compare_page_is_cut(page: Page) -> None:
     [delta] = [fit for fit in fits if fit["title"] == "B \u2212 A"]
     assert delta["width"] < 62, delta  # the drag took
     assert clipped([delta]) == [delta]
+
+
+# The overflows of one plain HTML table (``div.rl-table``): a cell whose text is wider than the
+# cell, or a table wider than its box (read in a sideways scroll)
+_HTML_TABLE_OVERFLOWS = """box => {
+  const out = [];
+  const scroller = box.querySelector('.scroll');
+  if (scroller.scrollWidth > scroller.clientWidth + 1)
+    out.push(`table needs ${scroller.scrollWidth} px, its box is ${scroller.clientWidth}`);
+  for (const cell of box.querySelectorAll('th, td'))
+    if (cell.scrollWidth > cell.clientWidth + 1) out.push(`cell ${cell.innerText} cut`);
+  return out;
+}"""
 
 
 def _in_view_without_scrolling(page: Page, marker: str, last: str) -> None:

@@ -62,6 +62,11 @@ def _lines(node: Any, depth: int = 0) -> list[str]:
         return []
     if kind in ("arrow_vega_lite_chart", "vega_lite_chart"):
         return [f"{pad}{kind}:{_chart_text(node)}"]
+    if kind == "html" and "<table" in node.value:  # a plain table: its cells, as a CSV
+        from tests.support.html_tables import table_frames
+
+        return [f"{pad}html table:" + "".join("\n" + frame.to_csv(index=False)
+                                              for frame in table_frames(node.value))]
     parts = [f"{pad}{kind}"]
     for attribute in ("label", "value", "body", "delta", "options"):
         try:
