@@ -2,7 +2,8 @@
 
 Answers "these blocks on the page": a warning list as one ``st.warning`` box of bullets, a
 plain list and a paragraph as Markdown, a callout as an ``st.error``/``st.warning`` box with
-what to do, folded callouts as one collapsed expander, a table as a data frame of its
+what to do, folded callouts as one collapsed expander, files a line each with their digest's start,
+parameters as a caption of names and values, a table as a data frame of its
 columns' texts (its mark column headed ``sig.``; a small table a reader reads rather than
 sorts, as plain HTML: `show_html_table`), a chart as an interactive Altair chart, a
 subsection as a subheader and its blocks; every user text through ``markup.text`` (shown as
@@ -21,14 +22,17 @@ import streamlit as st
 
 from ranklens.app import chart_cache, markup
 from ranklens.document import columns, html
+from ranklens.document import html_shell as shell
 from ranklens.document.blocks import (
     Banner,
     Block,
     Callout,
     Chart,
+    Files,
     Folded,
     Items,
     Paragraph,
+    Parameters,
     Section,
     Table,
 )
@@ -94,8 +98,25 @@ def show_block(block: Block) -> None:
         title = f"**{block.title}** " if block.title else ""
         link = f" [{block.link}](#{block.anchor})." if block.link else ""
         st.warning(f"{title}{markup.text(block.text)}{link}", icon=BANNER_ICONS[block.kind])
+    elif isinstance(block, Files):
+        show_files(block)
+    elif isinstance(block, Parameters):
+        st.caption("  \n".join(
+            [*(f"{markup.text(str(name))}: {markup.text(shell.value_text(value))}"
+               for name, value in sorted(block.values.items(), key=lambda kv: str(kv[0]))),
+             f"ranklens {markup.text(block.version)}"]))
     else:
         raise TypeError(f"no page drawing for {type(block).__name__}")
+
+
+def show_files(block: Files) -> None:
+    """Each file: its role, what its reader made of it (else its name), the start of its
+    sha256 and its size."""
+    for row in block.rows:
+        st.markdown(f"**{row.role.replace('_', ' ')}** · "
+                    f"{markup.text(row.description or row.name)}  \n"
+                    f"<small>sha256 {row.sha256[:16]}… · {row.size:,} bytes</small>",
+                    unsafe_allow_html=True)
 
 
 def show_folded(block: Folded, label: str) -> None:

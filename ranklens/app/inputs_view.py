@@ -14,9 +14,9 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from ranklens.app import markup
+from ranklens.app.blocks import show_blocks
 from ranklens.compare.report import InputRecord
-from ranklens.compare.sections.inputs import set_aside_lines
+from ranklens.compare.sections.inputs import inputs_section, set_aside_lines
 
 
 def warning_lines(warnings: Sequence[str], records: Sequence[InputRecord]) -> list[str]:
@@ -31,9 +31,4 @@ def show_inputs(records: Sequence[InputRecord]) -> None:
     set_aside = any(record.summary.get("set_aside") for record in records)
     label = f"Inputs: {len(records)} files read" + (", rows set aside" if set_aside else "")
     with st.expander(label, expanded=set_aside):
-        for record in records:
-            role = record.role.replace("_", " ")
-            description = markup.text(record.summary.get("description", record.name))
-            st.markdown(f"**{role}** · {description}  \n"
-                        f"<small>sha256 {record.sha256[:16]}… · {record.size:,} bytes</small>",
-                        unsafe_allow_html=True)
+        show_blocks(inputs_section(records))  # the Inputs section every face draws
