@@ -148,8 +148,11 @@ def test_mismatched_deltas_are_refused(rng: np.random.Generator) -> None:
 
 @pytest.mark.slow
 def test_false_coverage_rate_of_selected_intervals_is_at_most_alpha() -> None:
-    numbers = fcr_simulation(120)
-    # 30 nulls + 10 alternatives; BH selects about 7 of 40 here
+    # 80 reports, the first 80 of the 120 this ran before: FCR .046 (.038), marginal .086
+    # (.073); the selected intervals narrowed around their estimate fail from 83% of their
+    # width (77% over 120)
+    numbers = fcr_simulation(80)
+    # 30 nulls + 10 alternatives; BH selects about 5 of 40 here
     assert 4.0 < numbers["mean_selected"] < 12.0
     assert numbers["fcr"] <= 0.05
     # the marginal 95% intervals of the same selected comparisons do not hold it
