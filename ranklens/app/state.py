@@ -36,6 +36,7 @@ from streamlit.elements.lib.mutable_status_container import StatusContainer
 
 from ranklens.app import markup
 from ranklens.app.cache import SizedLRU, cache_limit_bytes, one_flight
+from ranklens.app.prepared import prepared_report
 from ranklens.compare.analysis import CompareSettings, LoadedInputs, load_inputs
 from ranklens.compare.family import MAX_RUNS, run_key, run_role
 from ranklens.compare.pipeline import Collections, build_report
@@ -319,16 +320,26 @@ def _without_segments(key: InputKey) -> InputKey:
     return tuple(entry for entry in key if entry[0] != "segments")
 
 
-def cached_report(inputs: LoadedInputs, settings: CompareSettings) -> Report:
-    """The report of ``inputs`` under ``settings``, computed once per (digests, settings)."""
+def report_key(inputs: LoadedInputs, settings: CompareSettings) -> Hashable:
+    """The app cache's key of the report of ``inputs`` under ``settings``: the inputs'
+    digests (by role: whichever order they were read in), the settings and the columns each
+    file was read by."""
     # the columns read name the inputs too: the same files read by other id columns
     read = tuple((role, tuple(summary.columns.items()))
                  for role, summary in sorted(inputs.summaries.items()))
-    key = ("report", (input_key(inputs.files), repr(settings), read))  # (kind, key), `cached`
-    return once(key, lambda: _compute_report(inputs, settings))
+    files = tuple(sorted(input_key(inputs.files)))
+    return ("report", (files, repr(settings), read))  # (kind, key), as `cached` makes them
 
 
-def _compute_report(inputs: LoadedInputs, settings: CompareSettings) -> Report:
+def cached_report(inputs: LoadedInputs, settings: CompareSettings) -> Report:
+    """The report of ``inputs`` under ``settings``, computed once per (digests, settings);
+    the demo's at the page's defaults is the one prepared ahead (`ranklens.app.prepared`)."""
+    key = report_key(inputs, settings)
+    return once(key, lambda: prepared_report(repr(key)) or compute_report(inputs, settings))
+
+
+def compute_report(inputs: LoadedInputs, settings: CompareSettings) -> Report:
+    """The report of ``inputs`` under ``settings`` without its drill-down, computed now."""
     with big_step(files_size(inputs.files)), progress_box("Scoring and comparing…") as status:
 
         def progress(step: str) -> None:
