@@ -2,12 +2,13 @@
 with numpy's sort instead of a hash table of strings.
 
 ``string_keys(values)`` reads each string's length and its first and last 8 bytes straight
-from the arrow buffers and mixes them into one number: equal strings always get equal keys
-(the key is a function of the bytes), different strings can share one (strings longer than 16
-bytes that agree in those bytes, or by chance of the mixing). So a key only ever proposes
-candidates: ``repeated_candidates`` and ``matching_candidates`` return a superset of the true
-repeats or matches, which the caller confirms on the strings themselves. Nothing here decodes
-text or says what two ids mean.
+from the arrow buffers and mixes them into one number (with ``every_byte``, every 8 bytes
+between them too): equal strings always get equal keys (the key is a function of the bytes),
+different strings can share one (strings longer than 16 bytes that agree in those bytes,
+unless ``every_byte``, or by chance of the mixing). So a key only ever proposes candidates:
+``repeated_candidates`` and ``matching_candidates`` return a superset of the true repeats or
+matches, which the caller confirms on the strings themselves. Nothing here decodes text or
+says what two ids mean.
 """
 
 from __future__ import annotations
@@ -29,16 +30,24 @@ _SHIFTS = np.array([8 * (8 - n) for n in range(8)] + [0], dtype=np.uint64)
 
 
 def string_keys(values: pa.Array, salt: np.ndarray | None = None,
-                codes: np.ndarray | None = None) -> np.ndarray:
+                codes: np.ndarray | None = None, *, every_byte: bool = False) -> np.ndarray:
     """One uint64 key per string of ``values`` (a string or large_string array, no nulls), or
     per code of ``codes`` (positions in ``values``); with ``salt`` (one integer per key, e.g.
     the query of a row) the key of the pair (salt, string). Millions of strings are split
-    between two threads (numpy lets go of the GIL in its loops)."""
+    between two threads (numpy lets go of the GIL in its loops).
+
+    ``every_byte`` also reads the bytes between a long string's first and last 8: for ids
+    that must be told apart across a whole table (a qrels' document ids, which often share a
+    long prefix and differ in the middle: ``doc-collection-2026-shard-07-q000123_d766``). It
+    costs about 12 ns a row for each 8 bytes beyond 16; the keys of pairs, which only tell a
+    query's own documents apart, do without (a shared key only costs a string compare).
+    Strings of 16 bytes or fewer get the same key either way."""
     out = np.empty(len(values), dtype=np.uint64)
     source = _Bytes(values)
     finish_here = codes is None
     in_two(len(values), lambda a, b: _keys_into(
-        out, source, a, b, salt if finish_here else None, finish=finish_here))
+        out, source, a, b, salt if finish_here else None, finish=finish_here,
+        every_byte=every_byte))
     if finish_here:
         return out
     return _finished(out[codes], salt)
@@ -110,9 +119,10 @@ _CHUNK = 1 << 16
 
 
 def _keys_into(out: np.ndarray, source: _Bytes, lo: int, hi: int, salt: np.ndarray | None,
-               *, finish: bool) -> None:
+               *, finish: bool, every_byte: bool = False) -> None:
     """``out[lo:hi]``: the keys of strings ``lo..hi``, chunk by chunk into reused buffers
-    rather than whole temporary arrays, in 15 numpy passes a chunk.
+    rather than whole temporary arrays, in 15 numpy passes a chunk (with ``every_byte``, 5
+    more for each 8 bytes of a string beyond 16: ``_mix_middle``).
 
     A string of ``n`` bytes is read as two 8-byte windows, the one starting at it and the one
     ending with it, both shifted by ``8 * (8 - n)`` bits when ``n < 8`` so that no byte of a
@@ -144,6 +154,8 @@ def _keys_into(out: np.ndarray, source: _Bytes, lo: int, hi: int, salt: np.ndarr
             beyond = np.flatnonzero(start > limit)
             key[beyond] >>= ((start[beyond].astype(np.int64) - limit) * 8).astype(np.uint64)
         np.left_shift(key, shift, out=key)  # drops the bytes after a short string
+        if every_byte and int(length.max()) > 16:
+            _mix_middle(key, start, length, windows)
         np.subtract(end, 8, out=at, casting="unsafe")
         early = np.flatnonzero(end < 8) if int(end[0]) < 8 else None
         if early is not None:  # the window ending there would start before the data
@@ -162,6 +174,40 @@ def _keys_into(out: np.ndarray, source: _Bytes, lo: int, hi: int, salt: np.ndarr
             np.multiply(salt[a:b], _M3, out=tmp, dtype=np.uint64, casting="unsafe")
             key ^= tmp
         key *= _M1
+
+
+def _mix_middle(key: np.ndarray, start: np.ndarray, length: np.ndarray,
+                windows: np.ndarray) -> None:
+    """Mix into ``key`` (in place) the 8-byte windows at 8, 16, ... bytes into each string
+    longer than 16 bytes, up to the one its last window starts after: then every byte of a
+    long string is read, so ids that share their first and last 8 bytes and the length
+    (``doc-collection-2026-shard-07-q000123_d766`` and ``...-q001123_d766``) get different
+    keys. Keys of strings of 16 bytes or fewer are left as they are."""
+    rows: np.ndarray | None = None if int(length.min()) > 16 else np.flatnonzero(length > 16)
+    at = 8
+    while rows is None or len(rows):
+        if rows is None:  # every string of the chunk is long enough: no gather
+            _mix_window(key, windows[start + at])
+            long_enough = length > at + 16
+            if not long_enough.all():
+                rows = np.flatnonzero(long_enough)
+        else:
+            part = key[rows]
+            _mix_window(part, windows[start[rows] + at])
+            key[rows] = part
+            rows = rows[length[rows] > at + 16]
+        at += 8
+
+
+def _mix_window(key: np.ndarray, window: np.ndarray) -> None:
+    """``key`` with ``window`` mixed in, in place: xor, times an odd constant, then the top
+    half folded onto the bottom one, so that a difference in a window's last bytes (the top
+    bits: ``q000606`` against ``q020606``) reaches every bit at the next product instead of
+    staying in the top bits, where the next window's difference could cancel it."""
+    key ^= window
+    key *= _M3
+    np.right_shift(key, np.uint64(32), out=window)  # the window's array reused as scratch
+    key ^= window
 
 
 def _packed(keys: np.ndarray, bits: int, out: np.ndarray | None = None,

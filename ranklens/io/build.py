@@ -179,12 +179,16 @@ def unique_ids(ids: Ids) -> Ids:
     document ids of a 50M-row case's qrels 1.0 CPU-s and a 550 MB peak for the whole read,
     where the hash encoding took 2.0-2.7 CPU-s and 1.0 GB (its table costs about 170 bytes an
     id). pyarrow encodes only when the strings have nulls or two distinct ids share a key.
+    The keys read every byte of an id (``every_byte``): long ids that share a prefix and
+    differ in the middle (``doc-collection-2026-shard-07-q000606_d782``) would otherwise share
+    keys, and their 1.9M in the 21M-row case's qrels went to the hash table (+1 CPU-s and
+    +190 MB at the peak of ``evaluate``).
     """
     if ids.unique:
         return ids
     values = string_values(ids.values)
     if not values.null_count and len(values) < SORTED_UNIQUE_BELOW:
-        entry_codes, first = distinct_keys(string_keys(values))
+        entry_codes, first = distinct_keys(string_keys(values, every_byte=True))
         if len(first) == len(values):  # distinct keys are distinct strings
             return Ids(ids.codes, values)
         # only a row that repeats an earlier key needs its string confirmed

@@ -235,9 +235,39 @@ def judged_and_answered(run: Run, qrels: Qrels, also: pa.Array | None = None) ->
     keep_code = codes_in(qrels.queries, answered_ids) >= 0
     if also is not None and len(also):
         keep_code |= codes_in(qrels.queries, also) >= 0
-    rows = keep_code[qrels.query_codes]
+    rows = rows_of_queries(qrels, keep_code)
     return Qrels(qrels.query_codes[rows], qrels.queries, qrels.doc_codes[rows], qrels.docs,
                  relevance=qrels.relevance[rows], name=qrels.name)
+
+
+def rows_of_queries(table: Qrels, keep_code: np.ndarray) -> np.ndarray:
+    """The rows of ``table`` (ascending) whose query code ``keep_code`` (one bool a code)
+    marks.
+
+    When it marks few queries (a piece of a run read in pieces), the rows come from the
+    table's rows grouped by query, worked out once per table and kept in its memo, so a piece
+    costs the judgements of its own queries, not a pass over every judgement: 41 pieces of the
+    21M-row case's long-id run made 41 passes over its 1.9M judgements (0.4 of 8 CPU-s). The
+    grouping is free for a table whose rows are grouped by query (its codes never go down,
+    as the readers number them in order of first use); otherwise one stable argsort.
+    """
+    kept = np.flatnonzero(keep_code)
+    if 4 * len(kept) >= len(keep_code):  # most queries: one pass over the rows is cheapest
+        return np.flatnonzero(keep_code[table.query_codes])
+    if "rows_by_query" not in table._memo:
+        codes = table.query_codes
+        grouped = not len(codes) or bool(np.all(codes[1:] >= codes[:-1]))
+        order = None if grouped else np.argsort(codes, kind="stable")
+        starts = np.concatenate(([0], np.cumsum(table.rows_per_query())))
+        table._memo["rows_by_query"] = (order, starts)
+    order, starts = table._memo["rows_by_query"]
+    first, counts = starts[kept], starts[kept + 1] - starts[kept]
+    at = np.repeat(first - np.concatenate(([0], np.cumsum(counts)[:-1])), counts)
+    at += np.arange(len(at), dtype=at.dtype)
+    if order is None:
+        return at
+    rows: np.ndarray = np.sort(order[at])
+    return rows
 
 
 def _measure_columns(r: TrecRanking, plan: MeasurePlan, measure: TrecMeasure,
@@ -344,4 +374,4 @@ def _value_line(name: str, query: str, value: float, digits: int) -> str:
 
 __all__ = ["FULL", "Columns", "TrecOptions", "TrecOutput", "depth_needed",
            "fractional_refused", "judged_and_answered", "num_rel_all", "render_text",
-           "trec_columns", "trec_eval_output"]
+           "rows_of_queries", "trec_columns", "trec_eval_output"]

@@ -15,6 +15,7 @@ import pytest
 
 from ranklens.io import pieces as pieces_module
 from ranklens.metrics import trec_pieces
+from ranklens.metrics.trec_ranking import PLACEHOLDER_DOCNO
 from tests.cli.test_cli_trec_eval10_golden import CASES, ROOT, STOPS, comparable
 from tests.support.cli_helpers import Runner
 
@@ -129,3 +130,43 @@ def test_a_shuffled_run_gives_the_same_lines(ranklens: Runner, small_pieces, tmp
     whole = ranklens("evaluate", "-q", "-c", "-m", "all_trec", qrels,
                      ROOT / "inputs" / "run.trec")
     assert done.code == 0 and comparable(done.out) == comparable(whole.out)
+
+
+LONG_PREFIX = "doc-collection-2026-shard-07-"
+
+
+def _long_ids(source, target, column: int) -> None:
+    """``source`` with ``LONG_PREFIX`` before every document id (field ``column``) but
+    trec_eval's placeholder for a missing query, which the golden qrels judge once."""
+    lines = []
+    for line in source.read_text(encoding="utf-8").splitlines():
+        fields = line.split()
+        if len(fields) > column and not fields[0].startswith("#") and \
+                fields[column] != PLACEHOLDER_DOCNO:
+            fields[column] = LONG_PREFIX + fields[column]
+        lines.append(" ".join(fields))
+    target.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", ["all_trec_q_c_l1", "all_trec_q_c_J_l2", "params_q_c"])
+def test_long_document_ids_in_small_pieces_print_trec_eval_10s_bytes(ranklens: Runner,
+                                                                    small_pieces, tmp_path,
+                                                                    name):
+    """Every document id 29 bytes longer, in the run and the qrels alike: the order of the ids
+    (trec_eval's tie break) and so every line stay those of the golden case, read in pieces
+    of a few lines (longer ids: more pieces) and whole. The qrels' ids then differ only past
+    their first 16 bytes, which ``unique_ids``' every-byte keys tell apart."""
+    case = CASES[name]
+    args = case["args"]
+    qrels, run = tmp_path / "qrels.trec", tmp_path / "run.trec"
+    _long_ids(ROOT / "inputs" / case["qrels"], qrels, 2)
+    _long_ids(ROOT / "inputs" / case["run"], run, 2)
+    expected = (ROOT / "expected" / f"{name}.txt").read_text(encoding="utf-8")
+    pieces = ranklens("evaluate", *args, qrels, run)
+    assert pieces.code == 0, pieces.err
+    assert small_pieces == [True], "the run was not scored in pieces"
+    assert comparable(pieces.out) == comparable(expected)
+    pieces_module.PIECE_BYTES = 1 << 30  # undone by the fixture's monkeypatch: read whole
+    whole = ranklens("evaluate", *args, qrels, run)
+    assert small_pieces == [True], "the run was scored in pieces"
+    assert whole.out == pieces.out

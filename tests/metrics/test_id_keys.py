@@ -205,7 +205,7 @@ def test_unique_ids_equal_pyarrows_dictionary_encoding(values, collide):
                     unique=False)
     if collide:  # every key equal: the strings refuse the grouping and pyarrow encodes
         ids_of = build.string_keys
-        build.string_keys = lambda array: np.zeros(len(array), np.uint64)  # type: ignore
+        build.string_keys = lambda array, **_: np.zeros(len(array), np.uint64)  # type: ignore
     try:
         got = build.unique_ids(ids)
     finally:
@@ -214,6 +214,56 @@ def test_unique_ids_equal_pyarrows_dictionary_encoding(values, collide):
     encoded = pc.dictionary_encode(pa.array(values, pa.string()))
     assert got.values.to_pylist() == encoded.dictionary.to_pylist()  # first use order
     assert got.codes.tolist() == encoded.indices.to_pylist()
+
+
+# long ids that differ in the middle: ClueWeb's segment (the default key reads only the first
+# and last 8 bytes, so clueweb09-en0000-00-00001 and clueweb09-en0001-00-00001 share one), and
+# a long prefix before ids that differ in their last 8 bytes (the 21M-row case's shape)
+LONG_IDS = [f"clueweb09-en{segment:04d}-{d:02d}-{n:05d}" for segment in range(0, 40, 3)
+            for d in (0, 7, 93) for n in range(0, 90_000, 997)] + [
+    f"doc-collection-2026-shard-07-q{q:06d}_d{d}" for q in range(0, 40_000, 97)
+    for d in range(0, 1000, 7)]
+
+
+def test_every_byte_keys_tell_long_ids_that_differ_in_the_middle_apart():
+    array = pa.array(LONG_IDS, pa.string())
+    default = id_keys.string_keys(array)
+    every = id_keys.string_keys(array, every_byte=True)
+    assert len(np.unique(default)) < len(LONG_IDS)  # the case: the first and last bytes share
+    assert len(np.unique(every)) == len(LONG_IDS)
+    short = pa.array([v[29:] for v in LONG_IDS[:500]] + ["", "a", "x" * 16], pa.string())
+    assert np.array_equal(id_keys.string_keys(short, every_byte=True),
+                          id_keys.string_keys(short))  # 16 bytes or fewer: the same keys
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.text(alphabet="ab_0", min_size=15, max_size=45), max_size=40), st.booleans())
+def test_every_byte_keys_give_equal_strings_equal_keys_and_distinct_ones_distinct(values,
+                                                                                   large):
+    array = pa.array(["pad", *values], pa.large_string() if large else pa.string()).slice(1)
+    keys = id_keys.string_keys(array, every_byte=True).tolist()
+    first: dict[str, int] = {}
+    for value, key in zip(values, keys, strict=True):
+        assert key == first.setdefault(value, key)
+    assert len(set(keys)) == len(first)
+
+
+def test_unique_ids_of_long_prefixed_ids_need_no_hash_table(monkeypatch):
+    """The qrels' document ids are grouped by their keys alone: pyarrow's dictionary encoding
+    (its hash table held about 450 MB for the 1.9M long ids of the 21M-row case) is not
+    called."""
+    from ranklens.io import build
+
+    def refused(*args, **kwargs):
+        raise AssertionError("dictionary_encode called")
+
+    values = [*LONG_IDS, *LONG_IDS[::3]]
+    ids = build.Ids(np.arange(len(values), dtype=np.int32), pa.array(values, pa.string()),
+                    unique=False)
+    monkeypatch.setattr(build.pc, "dictionary_encode", refused)
+    got = build.unique_ids(ids)
+    assert got.values.to_pylist() == LONG_IDS
+    assert got.codes.tolist() == [*range(len(LONG_IDS)), *range(0, len(LONG_IDS), 3)]
 
 
 def test_distinct_keys_numbers_codes_by_first_row():
@@ -264,7 +314,7 @@ def test_unique_ids_refuses_keys_that_group_different_strings():
                     unique=False)
     keys_of = build.string_keys
     # d1 and d3 share a key: the grouping would merge them, the strings refuse
-    build.string_keys = lambda array: np.array([1, 2, 1, 1, 2], np.uint64)  # type: ignore
+    build.string_keys = lambda array, **_: np.array([1, 2, 1, 1, 2], np.uint64)  # type: ignore
     try:
         got = build.unique_ids(ids)
     finally:
