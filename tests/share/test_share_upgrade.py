@@ -72,6 +72,8 @@ def upgrade(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
         defaults[names.index("interval") - (len(names) - len(defaults))] = "studentized"
         monkeypatch.setattr(CompareSettings.__init__, "__defaults__", tuple(defaults))
         monkeypatch.setattr("ranklens.app.share_widget.__version__", NEW_VERSION)
+        # a later ranklens ships its own prepared demo report: this one's is not for it
+        monkeypatch.setattr("ranklens.app.prepared.installed_version", lambda: NEW_VERSION)
         st.cache_resource.clear()
         st.cache_data.clear()
 
