@@ -26,6 +26,7 @@ import pyarrow.compute as pc
 from ranklens.data import Qrels, Run
 from ranklens.metrics import trec_measures as tm
 from ranklens.metrics.arrow import take, texts
+from ranklens.metrics.ordering import expand_ranges
 from ranklens.metrics.printf import c_nan, fixed_point, whole_numbers
 from ranklens.metrics.trec_eval import MeasurePlan, TrecMeasure
 from ranklens.metrics.trec_ranking import FULL, TrecRanking, trec_ranking
@@ -261,9 +262,7 @@ def rows_of_queries(table: Qrels, keep_code: np.ndarray) -> np.ndarray:
         starts = np.concatenate(([0], np.cumsum(table.rows_per_query())))
         table._memo["rows_by_query"] = (order, starts)
     order, starts = table._memo["rows_by_query"]
-    first, counts = starts[kept], starts[kept + 1] - starts[kept]
-    at = np.repeat(first - np.concatenate(([0], np.cumsum(counts)[:-1])), counts)
-    at += np.arange(len(at), dtype=at.dtype)
+    at = expand_ranges(starts[kept], starts[kept + 1] - starts[kept])
     if order is None:
         return at
     rows: np.ndarray = np.sort(order[at])
