@@ -17,6 +17,7 @@ import json
 from functools import cache
 from typing import Any
 
+from ranklens import codec
 from ranklens._lazy import installed_version
 from ranklens.compare.report import Report
 from ranklens.demo import data_dir
@@ -30,15 +31,15 @@ def prepared_report(key: str) -> Report | None:
     stored = _stored()
     if stored is None or stored.get("key") != key or stored.get("version") != installed_version():
         return None
-    return Report.from_json(json.dumps(stored["report"]))
+    return Report.from_dict(stored["report"])
 
 
 def prepared_text(key: str, report: Report) -> str:
     """What the file holds for ``report`` under ``key``: the key, the version and the report's
     JSON (`Report.to_json`), one object."""
     return json.dumps({"key": key, "version": report.version,
-                       "report": json.loads(report.to_json(indent=None))},
-                      ensure_ascii=False, sort_keys=True) + "\n"
+                       "report": codec.encode(report.to_dict())},
+                      ensure_ascii=False, allow_nan=False, sort_keys=True) + "\n"
 
 
 @cache
