@@ -91,14 +91,7 @@ def render_text(report: Report, width: int = 100) -> str:
     out: list[str] = []
     for part in outline(report):
         out += _text_part(report, part, width)
-    return "\n".join(_without_trailing_blanks(out)) + "\n"
-
-
-def _without_trailing_blanks(lines: list[str]) -> list[str]:
-    """``lines`` without the blank lines that follow the last part."""
-    while lines and not lines[-1]:
-        lines = lines[:-1]
-    return lines
+    return "\n".join(out).rstrip("\n") + "\n"  # no blank line after the last part
 
 
 def _text_part(report: Report, part: Part, width: int) -> list[str]:
@@ -194,7 +187,7 @@ def render_markdown(report: Report) -> str:
            else [f"# {report.pair_names[1]} vs {report.pair_names[0]}", ""])
     for part in outline(report):
         out += _markdown_part(report, part)
-    return "\n".join(_without_trailing_blanks(out)) + "\n"
+    return "\n".join(out).rstrip("\n") + "\n"
 
 
 def _markdown_part(report: Report, part: Part) -> list[str]:
